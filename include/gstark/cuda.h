@@ -1,0 +1,30 @@
+/* The CUDA backend's presence and its wiring check. In a build without CUDA
+ * (GS_CUDA=OFF, or no nvcc) every call reports GS_ERR_NO_DEVICE. */
+#ifndef GSTARK_CUDA_H
+#define GSTARK_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gstark/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 1 if this build has the CUDA backend compiled in, 0 if not. */
+int gs_cuda_built(void);
+/* Number of usable CUDA devices (0 without CUDA, a driver or a device). */
+int gs_cuda_device_count(void);
+/* The text of the last CUDA error seen by this thread ("" if none). */
+const char *gs_cuda_last_error(void);
+
+/* Wiring check: on device `device`, out[i] = gs_fp_add(a[i], b[i]) for i < n
+ * with a trivial kernel, copied back to the host. */
+gs_status gs_cuda_smoke_add(int device, uint64_t *out, const uint64_t *a, const uint64_t *b,
+                            size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

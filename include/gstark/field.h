@@ -1,0 +1,195 @@
+/* Goldilocks field Fp, p = 2^64 - 2^32 + 1, and its cubic extension
+ * Fp3 = Fp[w]/(w^3 - 2).
+ *
+ * One definition of the arithmetic for host and device: every function here
+ * is GS_HD (static inline in C, __host__ __device__ under nvcc). Values are
+ * always canonical (< p); every function takes and returns canonical values.
+ *
+ * Reduction of a 128-bit product hi*2^64 + lo uses 2^64 = 2^32 - 1 and
+ * 2^96 = -1 (mod p), so no division or '%' appears anywhere. */
+#ifndef GSTARK_FIELD_H
+#define GSTARK_FIELD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gstark/status.h"
+
+#if defined(__CUDACC__)
+#define GS_HD static inline __host__ __device__
+#else
+#define GS_HD static inline
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef uint64_t gs_fp;
+
+#define GS_FP_P 0xFFFFFFFF00000001ull
+#define GS_FP_EPSILON 0xFFFFFFFFull /* 2^64 mod p = 2^32 - 1 */
+#define GS_FP_TWO_ADICITY 32u
+#define GS_FP_GENERATOR 7u
+/* A primitive cube root of unity: 2^((p-1)/3) = 2^32 - 1. It is the Frobenius
+ * twist of w: w^p = GS_FP3_FROB1 * w. */
+#define GS_FP3_FROB1 0x00000000FFFFFFFFull
+#define GS_FP3_FROB2 0xFFFFFFFE00000001ull /* GS_FP3_FROB1^2 */
+#define GS_FP3_W3 2u                       /* w^3 = 2 */
+
+GS_HD gs_fp gs_fp_add(gs_fp a, gs_fp b) {
+    gs_fp s = a + b;
+    if (s < a) return s + GS_FP_EPSILON; /* a + b - p, already canonical */
+    return s >= GS_FP_P ? s - GS_FP_P : s;
+}
+
+GS_HD gs_fp gs_fp_sub(gs_fp a, gs_fp b) {
+    gs_fp d = a - b;
+    return a < b ? d - GS_FP_EPSILON : d; /* on borrow: a - b + p */
+}
+
+GS_HD gs_fp gs_fp_double(gs_fp a) { return gs_fp_add(a, a); }
+
+GS_HD gs_fp gs_fp_neg(gs_fp a) { return a ? GS_FP_P - a : 0; }
+
+/* Reduce hi * 2^64 + lo to a canonical value. */
+GS_HD gs_fp gs_fp_reduce128(uint64_t hi, uint64_t lo) {
+    uint64_t hi_hi = hi >> 32, hi_lo = hi & 0xFFFFFFFFull;
+    uint64_t t0 = lo - hi_hi; /* lo - hi_hi * 2^96 */
+    if (lo < hi_hi) t0 -= GS_FP_EPSILON;
+    uint64_t t1 = hi_lo * GS_FP_EPSILON; /* hi_lo * 2^64, fits in 64 bits */
+    uint64_t r = t0 + t1;
+    if (r < t1) r += GS_FP_EPSILON; /* cannot carry again: r < 2^64 - 2^32 */
+    return r >= GS_FP_P ? r - GS_FP_P : r;
+}
+
+GS_HD gs_fp gs_fp_mul(gs_fp a, gs_fp b) {
+#if defined(__CUDA_ARCH__)
+    return gs_fp_reduce128(__umul64hi(a, b), a * b);
+#else
+    unsigned __int128 x = (unsigned __int128)a * b;
+    return gs_fp_reduce128((uint64_t)(x >> 64), (uint64_t)x);
+#endif
+}
+
+GS_HD gs_fp gs_fp_sqr(gs_fp a) { return gs_fp_mul(a, a); }
+
+GS_HD gs_fp gs_fp_pow(gs_fp a, uint64_t e) {
+    gs_fp r = 1;
+    while (e) {
+        if (e & 1) r = gs_fp_mul(r, a);
+        a = gs_fp_sqr(a);
+        e >>= 1;
+    }
+    return r;
+}
+
+/* a^(p-2); the inverse of 0 is 0. */
+GS_HD gs_fp gs_fp_inv(gs_fp a) { return gs_fp_pow(a, GS_FP_P - 2); }
+
+/* Reduce any 64-bit value (not necessarily canonical) into Fp. */
+GS_HD gs_fp gs_fp_from_u64(uint64_t x) { return x >= GS_FP_P ? x - GS_FP_P : x; }
+
+/* The primitive 2^log_n-th root of unity 7^((p-1)/2^log_n), log_n <= 32.
+ * Larger log_n returns 0 (no such root). */
+GS_HD gs_fp gs_fp_root_of_unity(unsigned log_n) {
+    if (log_n > GS_FP_TWO_ADICITY) return 0;
+    return gs_fp_pow(GS_FP_GENERATOR, (GS_FP_P - 1) >> log_n);
+}
+
+/* ---- Fp3 = Fp[w]/(w^3 - 2): c[0] + c[1] w + c[2] w^2 ---- */
+
+typedef struct gs_fp3 {
+    gs_fp c[3];
+} gs_fp3;
+
+GS_HD gs_fp3 gs_fp3_make(gs_fp c0, gs_fp c1, gs_fp c2) {
+    gs_fp3 r;
+    r.c[0] = c0;
+    r.c[1] = c1;
+    r.c[2] = c2;
+    return r;
+}
+
+GS_HD gs_fp3 gs_fp3_from_fp(gs_fp a) { return gs_fp3_make(a, 0, 0); }
+GS_HD gs_fp3 gs_fp3_zero(void) { return gs_fp3_make(0, 0, 0); }
+GS_HD gs_fp3 gs_fp3_one(void) { return gs_fp3_make(1, 0, 0); }
+
+GS_HD int gs_fp3_eq(gs_fp3 a, gs_fp3 b) {
+    return a.c[0] == b.c[0] && a.c[1] == b.c[1] && a.c[2] == b.c[2];
+}
+
+GS_HD int gs_fp3_is_zero(gs_fp3 a) { return (a.c[0] | a.c[1] | a.c[2]) == 0; }
+
+GS_HD gs_fp3 gs_fp3_add(gs_fp3 a, gs_fp3 b) {
+    return gs_fp3_make(gs_fp_add(a.c[0], b.c[0]), gs_fp_add(a.c[1], b.c[1]),
+                       gs_fp_add(a.c[2], b.c[2]));
+}
+
+GS_HD gs_fp3 gs_fp3_sub(gs_fp3 a, gs_fp3 b) {
+    return gs_fp3_make(gs_fp_sub(a.c[0], b.c[0]), gs_fp_sub(a.c[1], b.c[1]),
+                       gs_fp_sub(a.c[2], b.c[2]));
+}
+
+GS_HD gs_fp3 gs_fp3_neg(gs_fp3 a) {
+    return gs_fp3_make(gs_fp_neg(a.c[0]), gs_fp_neg(a.c[1]), gs_fp_neg(a.c[2]));
+}
+
+GS_HD gs_fp3 gs_fp3_mul(gs_fp3 a, gs_fp3 b) {
+    gs_fp a0b0 = gs_fp_mul(a.c[0], b.c[0]), a1b1 = gs_fp_mul(a.c[1], b.c[1]);
+    gs_fp a2b2 = gs_fp_mul(a.c[2], b.c[2]);
+    gs_fp a1b2_a2b1 = gs_fp_add(gs_fp_mul(a.c[1], b.c[2]), gs_fp_mul(a.c[2], b.c[1]));
+    gs_fp a0b1_a1b0 = gs_fp_add(gs_fp_mul(a.c[0], b.c[1]), gs_fp_mul(a.c[1], b.c[0]));
+    gs_fp a0b2_a2b0 = gs_fp_add(gs_fp_mul(a.c[0], b.c[2]), gs_fp_mul(a.c[2], b.c[0]));
+    return gs_fp3_make(gs_fp_add(a0b0, gs_fp_double(a1b2_a2b1)),
+                       gs_fp_add(a0b1_a1b0, gs_fp_double(a2b2)),
+                       gs_fp_add(a0b2_a2b0, a1b1));
+}
+
+GS_HD gs_fp3 gs_fp3_sqr(gs_fp3 a) { return gs_fp3_mul(a, a); }
+
+/* The product of an Fp3 element by an Fp scalar. */
+GS_HD gs_fp3 gs_fp3_mul_fp(gs_fp3 a, gs_fp s) {
+    return gs_fp3_make(gs_fp_mul(a.c[0], s), gs_fp_mul(a.c[1], s), gs_fp_mul(a.c[2], s));
+}
+
+GS_HD gs_fp3 gs_fp3_pow(gs_fp3 a, uint64_t e) {
+    gs_fp3 r = gs_fp3_one();
+    while (e) {
+        if (e & 1) r = gs_fp3_mul(r, a);
+        a = gs_fp3_sqr(a);
+        e >>= 1;
+    }
+    return r;
+}
+
+/* a^p: the Frobenius map, w -> GS_FP3_FROB1 * w. */
+GS_HD gs_fp3 gs_fp3_frobenius(gs_fp3 a) {
+    return gs_fp3_make(a.c[0], gs_fp_mul(a.c[1], GS_FP3_FROB1), gs_fp_mul(a.c[2], GS_FP3_FROB2));
+}
+
+/* The inverse through the adjugate of the multiplication matrix: with
+ * b = (a0^2 - 2 a1 a2, 2 a2^2 - a0 a1, a1^2 - a0 a2), a * b is the norm
+ * N = a0 b0 + 2 (a2 b1 + a1 b2) in Fp, so a^-1 = b / N. 0 maps to 0. */
+GS_HD gs_fp3 gs_fp3_inv(gs_fp3 a) {
+    gs_fp a0 = a.c[0], a1 = a.c[1], a2 = a.c[2];
+    gs_fp b0 = gs_fp_sub(gs_fp_sqr(a0), gs_fp_double(gs_fp_mul(a1, a2)));
+    gs_fp b1 = gs_fp_sub(gs_fp_double(gs_fp_sqr(a2)), gs_fp_mul(a0, a1));
+    gs_fp b2 = gs_fp_sub(gs_fp_sqr(a1), gs_fp_mul(a0, a2));
+    gs_fp n = gs_fp_add(gs_fp_mul(a0, b0),
+                        gs_fp_double(gs_fp_add(gs_fp_mul(a2, b1), gs_fp_mul(a1, b2))));
+    return gs_fp3_mul_fp(gs_fp3_make(b0, b1, b2), gs_fp_inv(n));
+}
+
+/* ---- host-only bulk helpers (src/field/field.c) ---- */
+
+/* out[i] = in[i]^-1 with Montgomery's trick (one field inversion per chunk);
+ * zeros map to zero and do not poison their neighbours. out may equal in.
+ * Multi-threaded for large n; the result does not depend on the thread count. */
+gs_status gs_fp_batch_inv(gs_fp *out, const gs_fp *in, size_t n);
+gs_status gs_fp3_batch_inv(gs_fp3 *out, const gs_fp3 *in, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

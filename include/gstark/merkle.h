@@ -1,0 +1,54 @@
+/* Merkle trees over the rows of a column-major matrix of field values.
+ *
+ * Layout (docs/protocol.md, "Merkle trees"):
+ * - one leaf per row: leaf i = H(row i), the row being the 8-byte
+ *   little-endian canonical limbs of m[0][i], m[1][i], ..., m[cols-1][i];
+ * - node = H(left || right) (64 bytes in);
+ * - the number of rows is a power of two, 2^depth; a path for leaf i is the
+ *   depth sibling digests from the leaf level up to (excluding) the root.
+ * Commit is multi-threaded; the tree never depends on the thread count. */
+#ifndef GSTARK_MERKLE_H
+#define GSTARK_MERKLE_H
+
+#include <stddef.h>
+
+#include "gstark/field.h"
+#include "gstark/hash.h"
+#include "gstark/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gs_merkle_tree gs_merkle_tree;
+
+/* Commit `cols` columns of 2^log_rows values; column c starts at
+ * m + c * col_stride (col_stride >= 2^log_rows). cols >= 1, log_rows <= 40.
+ * The tree keeps every node (2 * 2^log_rows - 1 digests); m is not kept. */
+gs_status gs_merkle_commit(gs_merkle_tree **out, gs_hash_id id, const gs_fp *m, size_t cols,
+                           size_t col_stride, unsigned log_rows);
+void gs_merkle_free(gs_merkle_tree *t); /* NULL is a no-op */
+
+gs_digest gs_merkle_root(const gs_merkle_tree *t);
+unsigned gs_merkle_depth(const gs_merkle_tree *t);
+
+/* Authentication paths for n leaf indices: paths[k * depth + l] is the
+ * sibling at level l (0 = leaves) of leaf idx[k]. GS_ERR_INVALID_ARG if an
+ * index is out of range. */
+gs_status gs_merkle_open(const gs_merkle_tree *t, gs_digest *paths, const size_t *idx, size_t n);
+
+/* The leaf digest of one row of `cols` values. */
+void gs_merkle_leaf(gs_hash_id id, gs_digest *out, const gs_fp *row, size_t cols);
+
+/* GS_OK if `leaf` at index idx with `path` (depth digests) hashes to root,
+ * GS_ERR_MERKLE_PATH if not, GS_ERR_INVALID_ARG if idx >= 2^depth. */
+gs_status gs_merkle_verify_leaf(gs_hash_id id, const gs_digest *root, unsigned depth, size_t idx,
+                                const gs_digest *leaf, const gs_digest *path);
+/* The same starting from the row's values. */
+gs_status gs_merkle_verify(gs_hash_id id, const gs_digest *root, unsigned depth, size_t idx,
+                           const gs_fp *row, size_t cols, const gs_digest *path);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,39 @@
+/* gstark status codes: every library function that can fail returns one.
+ * The numeric values are fixed (they appear in logs and exit codes); new
+ * codes are appended, never renumbered. */
+#ifndef GSTARK_STATUS_H
+#define GSTARK_STATUS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum gs_status {
+    GS_OK = 0,
+    GS_ERR_INVALID_ARG = 1,  /* a parameter is out of its documented range */
+    GS_ERR_NOMEM = 2,        /* a host allocation failed */
+    GS_ERR_IO = 3,           /* a file could not be read or written */
+    GS_ERR_UNSUPPORTED = 4,  /* the request is valid but not implemented here */
+    GS_ERR_NO_DEVICE = 5,    /* no CUDA device present (or CUDA not built) */
+    GS_ERR_CUDA = 6,         /* a CUDA call failed; see gs_cuda_last_error() */
+    GS_ERR_MERKLE_PATH = 7,  /* an authentication path does not match the root */
+    GS_ERR_POW = 8,          /* a proof-of-work nonce does not meet the target */
+    GS_ERR_EXHAUSTED = 9     /* a search (grinding, sampling) ran out of space */
+} gs_status;
+
+/* A short, static, human-readable description ("ok", "out of memory", ...).
+ * Unknown values give "unknown status". */
+const char *gs_status_str(gs_status s);
+
+/* Evaluate an expression returning gs_status; return it from the caller if
+ * it is not GS_OK. */
+#define GS_TRY(expr)                          \
+    do {                                      \
+        gs_status gs_try_s_ = (expr);         \
+        if (gs_try_s_ != GS_OK) return gs_try_s_; \
+    } while (0)
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,12 @@
+/* Built instead of the CUDA sources when CUDA is not compiled in. */
+#include "gstark/cuda.h"
+
+int gs_cuda_built(void) { return 0; }
+int gs_cuda_device_count(void) { return 0; }
+const char *gs_cuda_last_error(void) { return "gstark was built without CUDA"; }
+
+gs_status gs_cuda_smoke_add(int device, uint64_t *out, const uint64_t *a, const uint64_t *b,
+                            size_t n) {
+    (void)device, (void)out, (void)a, (void)b, (void)n;
+    return GS_ERR_NO_DEVICE;
+}

@@ -1,0 +1,81 @@
+/* gs_parallel_for: threads are started per call. The work split is static
+ * (equal ranges), which is all the bulk kernels need: their per-index work is
+ * uniform. Spawning costs tens of microseconds, so callers pick a grain that
+ * keeps small problems on one thread. */
+#include "gstark/parallel.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define GS_MAX_THREADS 256u
+
+static atomic_uint g_threads; /* 0: default */
+static _Thread_local unsigned t_threads;
+
+static unsigned default_threads(void) {
+    const char *env = getenv("GS_THREADS");
+    if (env && *env) {
+        char *end;
+        unsigned long v = strtoul(env, &end, 10);
+        if (*end == '\0' && v > 0) return v > GS_MAX_THREADS ? GS_MAX_THREADS : (unsigned)v;
+    }
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) return 1;
+    return n > (long)GS_MAX_THREADS ? GS_MAX_THREADS : (unsigned)n;
+}
+
+unsigned gs_threads_get(void) {
+    if (t_threads) return t_threads;
+    unsigned g = atomic_load(&g_threads);
+    return g ? g : default_threads();
+}
+
+void gs_threads_set(unsigned n) {
+    atomic_store(&g_threads, n > GS_MAX_THREADS ? GS_MAX_THREADS : n);
+}
+
+void gs_threads_set_local(unsigned n) { t_threads = n > GS_MAX_THREADS ? GS_MAX_THREADS : n; }
+
+typedef struct {
+    gs_range_fn fn;
+    void *ctx;
+    size_t begin, end;
+} range_job;
+
+static void *run_job(void *arg) {
+    range_job *j = arg;
+    j->fn(j->ctx, j->begin, j->end);
+    return NULL;
+}
+
+void gs_parallel_for(size_t n, size_t grain, gs_range_fn fn, void *ctx) {
+    if (n == 0) return;
+    if (grain == 0) grain = 1;
+    size_t parts = n / grain; /* every range gets at least `grain` indices */
+    unsigned t = gs_threads_get();
+    if (parts > t) parts = t;
+    if (parts <= 1) { /* also covers n < grain */
+        fn(ctx, 0, n);
+        return;
+    }
+    range_job jobs[GS_MAX_THREADS];
+    pthread_t tid[GS_MAX_THREADS];
+    int started[GS_MAX_THREADS];
+    size_t per = n / parts, extra = n % parts, at = 0;
+    for (size_t i = 0; i < parts; i++) {
+        size_t len = per + (i < extra);
+        jobs[i] = (range_job){fn, ctx, at, at + len};
+        at += len;
+    }
+    for (size_t i = 1; i < parts; i++)
+        started[i] = pthread_create(&tid[i], NULL, run_job, &jobs[i]) == 0;
+    run_job(&jobs[0]);
+    for (size_t i = 1; i < parts; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        else
+            run_job(&jobs[i]);
+    }
+}
