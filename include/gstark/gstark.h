@@ -1,0 +1,16 @@
+/* gstark: the umbrella header. */
+#ifndef GSTARK_GSTARK_H
+#define GSTARK_GSTARK_H
+
+#define GSTARK_VERSION "0.1.0"
+
+#include "gstark/cuda.h"
+#include "gstark/field.h"
+#include "gstark/hash.h"
+#include "gstark/merkle.h"
+#include "gstark/ntt.h"
+#include "gstark/parallel.h"
+#include "gstark/status.h"
+#include "gstark/transcript.h"
+
+#endif

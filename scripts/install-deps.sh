@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages gstark's build needs, only those missing.
+# CUDA (nvcc) is optional and never installed here: the build detects it.
+set -euo pipefail
+need=(cmake make gcc libssl-dev pkg-config)
+missing=()
+for p in "${need[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "install-deps: installing ${missing[*]}"
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}"
+fi
