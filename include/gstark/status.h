@@ -18,7 +18,11 @@ typedef enum gs_status {
     GS_ERR_CUDA = 6,         /* a CUDA call failed; see gs_cuda_last_error() */
     GS_ERR_MERKLE_PATH = 7,  /* an authentication path does not match the root */
     GS_ERR_POW = 8,          /* a proof-of-work nonce does not meet the target */
-    GS_ERR_EXHAUSTED = 9     /* a search (grinding, sampling) ran out of space */
+    GS_ERR_EXHAUSTED = 9,    /* a search (grinding, sampling) ran out of space */
+    GS_ERR_AIR = 10,         /* the AIR builder recorded an error (gs_air_error) */
+    GS_ERR_AIR_EMPTY = 11,   /* the AIR has no constraints */
+    GS_ERR_AIR_DEGREE = 12,  /* a constraint's degree exceeds blowup + 1 */
+    GS_ERR_AIR_UNSATISFIED = 13 /* the trace does not satisfy the AIR */
 } gs_status;
 
 /* A short, static, human-readable description ("ok", "out of memory", ...).

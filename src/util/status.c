@@ -12,6 +12,10 @@ const char *gs_status_str(gs_status s) {
     case GS_ERR_MERKLE_PATH: return "Merkle path does not match the root";
     case GS_ERR_POW: return "proof-of-work check failed";
     case GS_ERR_EXHAUSTED: return "search space exhausted";
+    case GS_ERR_AIR: return "invalid AIR";
+    case GS_ERR_AIR_EMPTY: return "AIR has no constraints";
+    case GS_ERR_AIR_DEGREE: return "AIR constraint degree exceeds blowup + 1";
+    case GS_ERR_AIR_UNSATISFIED: return "trace does not satisfy the AIR";
     }
     return "unknown status";
 }
