@@ -14,7 +14,8 @@ extern "C" {
 #define GS_KECCAK256_RATE 136u
 #define GS_DIGEST_BYTES 32u
 
-/* The permutation, 24 rounds, on 25 little-endian lanes (lane x + 5 y). */
+/* The permutation, 24 rounds, on 25 little-endian lanes (lane x + 5 y). Fully unrolled
+ * scalar code (BMI1/BMI2 instructions where the CPU has them, chosen at run time). */
 void gs_keccak_f1600(uint64_t st[25]);
 
 /* Incremental Keccak-256. */
@@ -55,9 +56,13 @@ void gs_hasher_final(gs_hasher *h, gs_digest *out);
 void gs_hash(gs_hash_id id, gs_digest *out, const void *in, size_t len);
 /* out = H(l || r): a Merkle node. out may alias l or r. */
 void gs_hash_pair(gs_hash_id id, gs_digest *out, const gs_digest *l, const gs_digest *r);
-/* n messages of len bytes each, message i at in + i * stride:
- * out[i] = H(message i). The bulk path (SIMD lanes where the CPU has them);
- * single-threaded: callers split work across threads. */
+/* n messages of len bytes each, message i at in + i * stride (any stride, 0 included):
+ * out[i] = H(message i), exactly what gs_hash gives for each message. The bulk path: several
+ * messages at once in SIMD lanes where the CPU has them (AVX-512: 8, AVX2: 4; chosen at run
+ * time), the leftover few one by one. Reads only the n messages' bytes. out may overlap the
+ * input as long as digest i overlaps no message k > i: e.g. halving a Merkle level in place,
+ * gs_hash_many(id, lvl, lvl[0].b, 64, 64, n/2). Single-threaded: callers split work across
+ * threads. */
 void gs_hash_many(gs_hash_id id, gs_digest *out, const uint8_t *in, size_t len, size_t stride,
                   size_t n);
 
