@@ -2,10 +2,13 @@
  *
  * Layout (docs/protocol.md, "Merkle trees"):
  * - one leaf per row: leaf i = H(row i), the row being the 8-byte
- *   little-endian canonical limbs of m[0][i], m[1][i], ..., m[cols-1][i];
+ *   little-endian limbs of m[0][i], m[1][i], ..., m[cols-1][i] (cols * 8
+ *   bytes; values are canonical by the field contract and are hashed as they
+ *   are, so a non-canonical value never matches a canonical commitment);
  * - node = H(left || right) (64 bytes in);
  * - the number of rows is a power of two, 2^depth; a path for leaf i is the
- *   depth sibling digests from the leaf level up to (excluding) the root.
+ *   depth sibling digests from the leaf level up to (excluding) the root:
+ *   path[l] is node (i >> l) ^ 1 of level l (level 0 = leaves).
  * Commit is multi-threaded; the tree never depends on the thread count. */
 #ifndef GSTARK_MERKLE_H
 #define GSTARK_MERKLE_H
@@ -20,28 +23,46 @@
 extern "C" {
 #endif
 
+#define GS_MERKLE_MAX_LOG_ROWS 40u
+
 typedef struct gs_merkle_tree gs_merkle_tree;
 
 /* Commit `cols` columns of 2^log_rows values; column c starts at
  * m + c * col_stride (col_stride >= 2^log_rows). cols >= 1, log_rows <= 40.
- * The tree keeps every node (2 * 2^log_rows - 1 digests); m is not kept. */
+ * The tree keeps every node (2 * 2^log_rows - 1 digests); m is not kept.
+ * On any error *out is NULL: GS_ERR_INVALID_ARG for a NULL pointer or an
+ * argument out of range, GS_ERR_NOMEM if memory runs out. */
 gs_status gs_merkle_commit(gs_merkle_tree **out, gs_hash_id id, const gs_fp *m, size_t cols,
                            size_t col_stride, unsigned log_rows);
+/* The same tree from 2^log_rows precomputed leaf digests (a backend that
+ * hashed the rows itself, or leaves that are not plain rows). */
+gs_status gs_merkle_commit_leaves(gs_merkle_tree **out, gs_hash_id id, const gs_digest *leaves,
+                                  unsigned log_rows);
 void gs_merkle_free(gs_merkle_tree *t); /* NULL is a no-op */
+
+/* Bytes a tree of 2^log_rows leaves holds (for memory budgets), 0 if
+ * log_rows > GS_MERKLE_MAX_LOG_ROWS. Commit allocates this plus per-thread
+ * scratch of a few hundred KiB. */
+size_t gs_merkle_tree_bytes(unsigned log_rows);
 
 gs_digest gs_merkle_root(const gs_merkle_tree *t);
 unsigned gs_merkle_depth(const gs_merkle_tree *t);
+/* Node i of level `level` (0 = leaves, depth = root), or NULL if out of
+ * range. Level l holds 2^(depth - l) nodes, stored contiguously. */
+const gs_digest *gs_merkle_node(const gs_merkle_tree *t, unsigned level, size_t i);
 
 /* Authentication paths for n leaf indices: paths[k * depth + l] is the
  * sibling at level l (0 = leaves) of leaf idx[k]. GS_ERR_INVALID_ARG if an
- * index is out of range. */
+ * index is out of range (then nothing is written). */
 gs_status gs_merkle_open(const gs_merkle_tree *t, gs_digest *paths, const size_t *idx, size_t n);
 
 /* The leaf digest of one row of `cols` values. */
 void gs_merkle_leaf(gs_hash_id id, gs_digest *out, const gs_fp *row, size_t cols);
 
 /* GS_OK if `leaf` at index idx with `path` (depth digests) hashes to root,
- * GS_ERR_MERKLE_PATH if not, GS_ERR_INVALID_ARG if idx >= 2^depth. */
+ * GS_ERR_MERKLE_PATH if not, GS_ERR_INVALID_ARG if idx >= 2^depth, depth >
+ * GS_MERKLE_MAX_LOG_ROWS or a pointer is NULL. Reads exactly depth digests
+ * of path and always hashes depth pairs (work independent of idx). */
 gs_status gs_merkle_verify_leaf(gs_hash_id id, const gs_digest *root, unsigned depth, size_t idx,
                                 const gs_digest *leaf, const gs_digest *path);
 /* The same starting from the row's values. */

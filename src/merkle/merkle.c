@@ -1,0 +1,238 @@
+/* Merkle commit: hash the rows of a column-major matrix into leaves, then
+ * reduce level by level to the root, keeping every node.
+ *
+ * Work split. The leaves are cut into 2^(depth-h) subtrees of 2^h rows. One
+ * gs_parallel_for over subtrees does, per subtree, all the leaf hashing and
+ * the reduction of its h lowest levels, so a thread streams through its own
+ * rows once and its levels stay in cache (h is chosen so a subtree holds a
+ * few hundred KiB of input). The remaining depth - h levels are reduced one
+ * level at a time, split across threads only where a level is wide enough.
+ * Every node is a function of its children alone, so the tree does not
+ * depend on h, the tile size or the thread count.
+ *
+ * Leaves. Rows are gathered a tile at a time (64..512 rows, ~128 KiB): the
+ * tile of each column (a contiguous run of 8-byte values) is written into a
+ * row-major buffer of little-endian limbs, then gs_hash_many hashes the
+ * tile's rows (cols * 8 bytes each). The gather also prefetches the next
+ * tile of each column, so the matrix streams in from memory while the
+ * current tile is hashed (the hashing is compute-bound). Memory traffic is
+ * one read of the matrix and one write of the tree (32 bytes per node);
+ * the tile buffer stays in L2.
+ *
+ * Cost: Keccak-256 permutations per row = ceil((cols * 8 + 1) / 136) for the
+ * leaf plus ~1 for the node above it (64-byte messages take one). */
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "gstark/parallel.h"
+#include "merkle/merkle_internal.h"
+
+#define TILE_BYTES (128u * 1024u)     /* target size of a gathered tile */
+#define SUBTREE_BYTES (256u * 1024u)  /* target input bytes per subtree */
+#define LEVEL_GRAIN 1024u             /* nodes per thread when splitting a level */
+
+static atomic_long g_fail_alloc;
+
+void gs_merkle_debug_fail_alloc(long n) { atomic_store(&g_fail_alloc, n > 0 ? n : 0); }
+
+void *gs_merkle_alloc(size_t size) {
+    long k = atomic_load(&g_fail_alloc);
+    while (k > 0) {
+        if (atomic_compare_exchange_weak(&g_fail_alloc, &k, k - 1)) {
+            if (k == 1) return NULL;
+            break;
+        }
+    }
+    if (size == 0) size = 1;
+    if (size > SIZE_MAX - 63) return NULL;
+    return aligned_alloc(64, (size + 63) & ~(size_t)63);
+}
+
+size_t gs_merkle_tree_bytes(unsigned log_rows) {
+    if (log_rows > GS_MERKLE_MAX_LOG_ROWS) return 0;
+    uint64_t n = ((uint64_t)2 << log_rows) - 1;
+    if (n > SIZE_MAX / GS_DIGEST_BYTES) return 0; /* 32-bit hosts */
+    return (size_t)n * GS_DIGEST_BYTES + sizeof(struct gs_merkle_tree);
+}
+
+static gs_status tree_new(gs_merkle_tree **out, gs_hash_id id, unsigned log_rows) {
+    if (gs_merkle_tree_bytes(log_rows) == 0) return GS_ERR_NOMEM;
+    gs_merkle_tree *t = gs_merkle_alloc(sizeof *t);
+    if (!t) return GS_ERR_NOMEM;
+    t->id = id;
+    t->depth = log_rows;
+    t->nodes = gs_merkle_alloc((((size_t)2 << log_rows) - 1) * sizeof(gs_digest));
+    if (!t->nodes) {
+        free(t);
+        return GS_ERR_NOMEM;
+    }
+    *out = t;
+    return GS_OK;
+}
+
+void gs_merkle_free(gs_merkle_tree *t) {
+    if (!t) return;
+    free(t->nodes);
+    free(t);
+}
+
+/* ---- the parallel build ---- */
+
+typedef struct {
+    gs_hash_id id;
+    const gs_fp *m; /* NULL: leaves are already in level 0 */
+    size_t cols, stride, rowbytes;
+    unsigned depth, h; /* subtrees of 2^h leaves */
+    size_t tile;       /* rows per gathered tile, divides 2^h */
+    gs_digest *nodes;
+    unsigned level; /* for reduce_range: the level being written */
+    atomic_int nomem;
+} build_ctx;
+
+/* Rows [row0, row0 + n) of the matrix as row-major little-endian limbs.
+ * With `prefetch`, the next n rows of every column are requested into the
+ * cache on the way, so they arrive while this tile is being hashed. */
+static void gather(uint8_t *buf, const build_ctx *c, size_t row0, size_t n, int prefetch) {
+    for (size_t col = 0; col < c->cols; col++) {
+        const gs_fp *src = c->m + col * c->stride + row0;
+        uint8_t *dst = buf + col * 8;
+        if (prefetch)
+            for (size_t r = 0; r < n; r += 8) __builtin_prefetch(src + n + r, 0, 2);
+        for (size_t r = 0; r < n; r++) gs_merkle_store_le64(dst + r * c->rowbytes, src[r]);
+    }
+}
+
+/* Nodes [b, e) of level `level` from their children in level - 1. */
+static void reduce(const build_ctx *c, unsigned level, size_t b, size_t e) {
+    const gs_digest *in = c->nodes + gs_merkle_level_offset(c->depth, level - 1);
+    gs_digest *out = c->nodes + gs_merkle_level_offset(c->depth, level);
+    gs_hash_many(c->id, out + b, (const uint8_t *)(in + 2 * b), 2 * GS_DIGEST_BYTES,
+                 2 * GS_DIGEST_BYTES, e - b);
+}
+
+static void build_subtrees(void *p, size_t b, size_t e) {
+    build_ctx *c = p;
+    uint8_t *buf = NULL;
+    if (c->m) {
+        buf = gs_merkle_alloc(c->tile * c->rowbytes);
+        if (!buf) {
+            atomic_store(&c->nomem, 1);
+            return;
+        }
+    }
+    size_t rows = (size_t)1 << c->h;
+    for (size_t s = b; s < e; s++) {
+        size_t row0 = s << c->h;
+        for (size_t r = 0; buf && r < rows; r += c->tile) {
+            gather(buf, c, row0 + r, c->tile, r + c->tile < rows || s + 1 < e);
+            gs_hash_many(c->id, c->nodes + row0 + r, buf, c->rowbytes, c->rowbytes, c->tile);
+        }
+        for (unsigned l = 1; l <= c->h; l++) {
+            size_t n = (size_t)1 << (c->h - l);
+            reduce(c, l, s * n, (s + 1) * n);
+        }
+    }
+    free(buf);
+}
+
+static void reduce_range(void *p, size_t b, size_t e) {
+    build_ctx *c = p;
+    reduce(c, c->level, b, e);
+}
+
+static unsigned floor_log2(size_t x) {
+    unsigned l = 0;
+    while (x >>= 1) l++;
+    return l;
+}
+
+static gs_status build(build_ctx *c) {
+    unsigned d = c->depth;
+    unsigned log_tile = 0, h;
+    if (c->m) {
+        /* Tile: ~TILE_BYTES of rows, 64..512 rows, never more than the tree. */
+        size_t t = TILE_BYTES / c->rowbytes;
+        log_tile = t ? floor_log2(t) : 0;
+        if (log_tile < 6) log_tile = 6;
+        if (log_tile > 9) log_tile = 9;
+        if (log_tile > d) log_tile = d;
+        /* Subtree: ~SUBTREE_BYTES of input (or of leaf digests), at most
+         * 2^14 leaves (512 KiB of digests), at least one tile. */
+        size_t sub = SUBTREE_BYTES / c->rowbytes;
+        h = sub ? floor_log2(sub) : 0;
+    } else {
+        h = floor_log2(SUBTREE_BYTES / GS_DIGEST_BYTES);
+    }
+    if (h > 14) h = 14;
+    if (h < log_tile) h = log_tile;
+    if (h > d) h = d;
+    /* Enough subtrees for every thread, as long as each keeps a whole tile. */
+    unsigned threads = gs_threads_get();
+    while (h > log_tile && d - h < 16 && ((size_t)1 << (d - h)) < threads) h--;
+    c->h = h;
+    c->tile = (size_t)1 << log_tile;
+
+    gs_parallel_for((size_t)1 << (d - h), 1, build_subtrees, c);
+    if (atomic_load(&c->nomem)) return GS_ERR_NOMEM;
+    for (unsigned l = h + 1; l <= d; l++) {
+        c->level = l;
+        gs_parallel_for((size_t)1 << (d - l), LEVEL_GRAIN, reduce_range, c);
+    }
+    return GS_OK;
+}
+
+gs_status gs_merkle_commit(gs_merkle_tree **out, gs_hash_id id, const gs_fp *m, size_t cols,
+                           size_t col_stride, unsigned log_rows) {
+    if (out) *out = NULL;
+    if (!out || !m || cols == 0 || log_rows > GS_MERKLE_MAX_LOG_ROWS) return GS_ERR_INVALID_ARG;
+    if ((uint64_t)col_stride < ((uint64_t)1 << log_rows)) return GS_ERR_INVALID_ARG;
+    if (cols > SIZE_MAX / 8 / 512) return GS_ERR_INVALID_ARG; /* a tile's bytes overflow */
+    gs_merkle_tree *t;
+    GS_TRY(tree_new(&t, id, log_rows));
+    build_ctx c = {.id = id, .m = m, .cols = cols, .stride = col_stride, .rowbytes = cols * 8,
+                   .depth = log_rows, .nodes = t->nodes};
+    atomic_init(&c.nomem, 0);
+    gs_status s = build(&c);
+    if (s != GS_OK) {
+        gs_merkle_free(t);
+        return s;
+    }
+    *out = t;
+    return GS_OK;
+}
+
+gs_status gs_merkle_commit_leaves(gs_merkle_tree **out, gs_hash_id id, const gs_digest *leaves,
+                                  unsigned log_rows) {
+    if (out) *out = NULL;
+    if (!out || !leaves || log_rows > GS_MERKLE_MAX_LOG_ROWS) return GS_ERR_INVALID_ARG;
+    gs_merkle_tree *t;
+    GS_TRY(tree_new(&t, id, log_rows));
+    memcpy(t->nodes, leaves, ((size_t)1 << log_rows) * sizeof(gs_digest));
+    build_ctx c = {.id = id, .m = NULL, .depth = log_rows, .nodes = t->nodes};
+    atomic_init(&c.nomem, 0);
+    gs_status s = build(&c);
+    if (s != GS_OK) {
+        gs_merkle_free(t);
+        return s;
+    }
+    *out = t;
+    return GS_OK;
+}
+
+/* ---- accessors ---- */
+
+gs_digest gs_merkle_root(const gs_merkle_tree *t) {
+    gs_digest z;
+    if (!t) {
+        memset(&z, 0, sizeof z);
+        return z;
+    }
+    return t->nodes[gs_merkle_level_offset(t->depth, t->depth)];
+}
+
+unsigned gs_merkle_depth(const gs_merkle_tree *t) { return t ? t->depth : 0; }
+
+const gs_digest *gs_merkle_node(const gs_merkle_tree *t, unsigned level, size_t i) {
+    if (!t || level > t->depth || (uint64_t)i >= ((uint64_t)1 << (t->depth - level))) return NULL;
+    return t->nodes + gs_merkle_level_offset(t->depth, level) + i;
+}

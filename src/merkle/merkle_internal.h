@@ -1,0 +1,40 @@
+/* Internals shared by the Merkle sources (and visible to tests through the
+ * src/ include path; not public API). */
+#ifndef GS_MERKLE_INTERNAL_H
+#define GS_MERKLE_INTERNAL_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "gstark/merkle.h"
+
+/* Every node of every level, leaves first: level l (2^(depth - l) nodes)
+ * starts at node 2^(depth+1) - 2^(depth-l+1), so the two children of node j
+ * of level l+1 are the 64 contiguous bytes of nodes 2j, 2j+1 of level l. */
+struct gs_merkle_tree {
+    gs_hash_id id;
+    unsigned depth;
+    gs_digest *nodes;
+};
+
+_Static_assert(sizeof(gs_digest) == GS_DIGEST_BYTES, "gs_digest must be exactly its bytes");
+
+static inline size_t gs_merkle_level_offset(unsigned depth, unsigned level) {
+    return ((size_t)2 << depth) - ((size_t)2 << (depth - level));
+}
+
+static inline void gs_merkle_store_le64(uint8_t *p, uint64_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &v, 8);
+#else
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+#endif
+}
+
+/* Allocation used by the Merkle code, with a fault injector for tests:
+ * after gs_merkle_debug_fail_alloc(n) with n > 0, the n-th allocation from
+ * then on fails (once); 0 turns it off. */
+void *gs_merkle_alloc(size_t size);
+void gs_merkle_debug_fail_alloc(long n);
+
+#endif
