@@ -22,7 +22,19 @@ typedef enum gs_status {
     GS_ERR_AIR = 10,         /* the AIR builder recorded an error (gs_air_error) */
     GS_ERR_AIR_EMPTY = 11,   /* the AIR has no constraints */
     GS_ERR_AIR_DEGREE = 12,  /* a constraint's degree exceeds blowup + 1 */
-    GS_ERR_AIR_UNSATISFIED = 13 /* the trace does not satisfy the AIR */
+    GS_ERR_AIR_UNSATISFIED = 13, /* the trace does not satisfy the AIR */
+    /* Verification failures: one code per kind of check. */
+    GS_ERR_PROOF_FORMAT = 20,    /* malformed proof bytes */
+    GS_ERR_PROOF_PARAMS = 21,    /* parameters out of range or below the security minimum */
+    GS_ERR_PROOF_STATEMENT = 22, /* AIR, shape or public inputs do not match */
+    GS_ERR_PROOF_OOD = 23,       /* constraints at z disagree with the quotient chunks */
+    GS_ERR_PROOF_POW = 24,       /* the proof-of-work nonce is wrong */
+    GS_ERR_PROOF_TRACE_PATH = 25, /* a trace opening does not match its root */
+    GS_ERR_PROOF_CHUNK_PATH = 26, /* a quotient-chunk opening does not match its root */
+    GS_ERR_PROOF_FRI_PATH = 27,  /* a FRI layer opening does not match its root */
+    GS_ERR_PROOF_DEEP = 28,      /* the first FRI layer disagrees with the DEEP composition */
+    GS_ERR_PROOF_FRI_FOLD = 29,  /* a FRI layer disagrees with the fold of the one before */
+    GS_ERR_PROOF_FRI_FINAL = 30  /* the last fold disagrees with the final polynomial */
 } gs_status;
 
 /* A short, static, human-readable description ("ok", "out of memory", ...).

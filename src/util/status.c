@@ -16,6 +16,17 @@ const char *gs_status_str(gs_status s) {
     case GS_ERR_AIR_EMPTY: return "AIR has no constraints";
     case GS_ERR_AIR_DEGREE: return "AIR constraint degree exceeds blowup + 1";
     case GS_ERR_AIR_UNSATISFIED: return "trace does not satisfy the AIR";
+    case GS_ERR_PROOF_FORMAT: return "proof: malformed bytes";
+    case GS_ERR_PROOF_PARAMS: return "proof: unsafe or invalid parameters";
+    case GS_ERR_PROOF_STATEMENT: return "proof: statement (AIR, shape, public inputs) does not match";
+    case GS_ERR_PROOF_OOD: return "proof: out-of-domain constraint check failed";
+    case GS_ERR_PROOF_POW: return "proof: proof-of-work check failed";
+    case GS_ERR_PROOF_TRACE_PATH: return "proof: trace opening does not match its commitment";
+    case GS_ERR_PROOF_CHUNK_PATH: return "proof: quotient opening does not match its commitment";
+    case GS_ERR_PROOF_FRI_PATH: return "proof: FRI opening does not match its commitment";
+    case GS_ERR_PROOF_DEEP: return "proof: FRI layer 0 disagrees with the DEEP composition";
+    case GS_ERR_PROOF_FRI_FOLD: return "proof: FRI fold check failed";
+    case GS_ERR_PROOF_FRI_FINAL: return "proof: FRI final polynomial check failed";
     }
     return "unknown status";
 }

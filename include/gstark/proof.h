@@ -1,0 +1,91 @@
+/* The proof: parameters, statement and the single-table sub-proof, as plain
+ * structs, and the versioned binary file format (docs/protocol.md, "Proof
+ * file"). A parsed proof is untrusted: the parser checks every length against
+ * the remaining input and every count against the shape it implies before it
+ * allocates; the verifier then checks everything else. */
+#ifndef GSTARK_PROOF_H
+#define GSTARK_PROOF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gstark/field.h"
+#include "gstark/hash.h"
+#include "gstark/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GS_PROOF_MAGIC "GSTARKPF" /* 8 bytes */
+#define GS_PROOF_VERSION 1u
+
+/* Protocol parameters, all written in the proof header. */
+typedef struct gs_params {
+    uint32_t log_blowup;    /* LDE blowup 2^log_blowup; 1..6, default 2 (blowup 4) */
+    uint32_t log_final;     /* FRI stops when the degree bound is <= 2^log_final; default 7 */
+    uint32_t grinding_bits; /* proof of work before the queries; 0..40, default 20 */
+    uint32_t num_queries;   /* FRI queries; 1..1024 */
+    uint32_t log_arity;     /* FRI folding arity 2^log_arity; only 1 (fold by 2) today */
+} gs_params;
+
+#define GS_MIN_SECURITY_BITS 80u /* the verifier refuses proofs below this */
+#define GS_DEFAULT_SECURITY_BITS 128u
+
+/* Default parameters for a security target in bits (see gs_params_security). */
+gs_params gs_params_default(unsigned security_bits);
+/* Conjectured security of the parameters in bits (docs/protocol.md):
+ *   bits = min(num_queries * log_blowup + grinding_bits, 160)
+ * Each query lets a word far from low degree pass with probability about
+ * 1/blowup (the ethSTARK conjecture); grinding adds its work; the cap keeps
+ * the claim well inside the 192-bit extension field the challenges live in. */
+unsigned gs_params_security(const gs_params *p);
+/* GS_OK if the parameters are in range and give at least `min_bits`. */
+gs_status gs_params_check(const gs_params *p, unsigned min_bits);
+
+/* The table's sub-proof. Shapes (all derived from the statement and checked):
+ * N = 2^(log_n + log_blowup) LDE rows, C main columns, K quotient chunks,
+ * L = FRI layers, Q = queries actually drawn (min(num_queries, N)). */
+typedef struct gs_table_proof {
+    uint32_t num_cols;   /* C */
+    uint32_t num_chunks; /* K */
+    gs_digest trace_root, chunk_root;
+    gs_fp3 *ood_cur;    /* C: each column at z */
+    gs_fp3 *ood_next;   /* C: each column at z * w */
+    gs_fp3 *ood_chunks; /* K: each quotient chunk at z */
+    uint32_t num_layers;  /* L */
+    gs_digest *fri_roots; /* L */
+    uint32_t final_len;   /* coefficients of the final polynomial */
+    gs_fp3 *final_poly;   /* final_len, lowest degree first */
+    uint64_t pow_nonce;
+    uint32_t num_queries;   /* Q */
+    gs_fp *trace_rows;      /* Q x C */
+    gs_digest *trace_paths; /* Q x log N */
+    gs_fp *chunk_rows;      /* Q x 3K (chunk j's coefficients c0, c1, c2 at 3j..3j+2) */
+    gs_digest *chunk_paths; /* Q x log N */
+    gs_fp *fri_rows;        /* Q x L x 6: each layer's leaf */
+    gs_digest *fri_paths;   /* Q x sum over layers l of (log N - 1 - l) */
+} gs_table_proof;
+
+typedef struct gs_proof {
+    gs_params params;
+    gs_digest air_fingerprint;
+    char air_desc[128];  /* how to rebuild the AIR (e.g. "mix cols=64 degree=3 seed=1"); informative */
+    uint32_t log_n;      /* trace height 2^log_n */
+    uint32_t num_public;
+    gs_fp *pub;
+    gs_table_proof table;
+} gs_proof;
+
+void gs_proof_free(gs_proof *p); /* NULL is a no-op; frees everything inside */
+
+/* Serialize to a newly allocated buffer (*out, *len); free() it. */
+gs_status gs_proof_serialize(uint8_t **out, size_t *len, const gs_proof *p);
+/* Parse; GS_ERR_PROOF_FORMAT on any malformed input, never a read past
+ * buf[len) and never an allocation larger than the input justifies. */
+gs_status gs_proof_parse(gs_proof **out, const uint8_t *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,36 @@
+/* The prover for one AIR table (docs/protocol.md gives every round). */
+#ifndef GSTARK_PROVER_H
+#define GSTARK_PROVER_H
+
+#include "gstark/air.h"
+#include "gstark/proof.h"
+#include "gstark/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Wall time of each phase of one proof, in seconds; they add up to total. */
+typedef struct gs_prove_stats {
+    double check, commit, quotient, ood, deep, fri, queries, total;
+} gs_prove_stats;
+
+typedef struct gs_prove_opts {
+    int skip_check;        /* 0 (default): refuse a trace that does not satisfy the AIR */
+    int allow_insecure;    /* 0 (default): refuse parameters below GS_MIN_SECURITY_BITS */
+    const char *air_desc;  /* copied into the proof header (at most 127 bytes); may be NULL */
+    gs_prove_stats *stats; /* filled in if not NULL */
+} gs_prove_opts;
+
+/* Prove that `trace` (column-major, gs_air_num_cols(air) columns of 2^log_n)
+ * satisfies the finalized `air` with public inputs `pub`. opts may be NULL.
+ * Errors: GS_ERR_INVALID_ARG (shape or parameters out of range),
+ * GS_ERR_PROOF_PARAMS (below the security minimum), GS_ERR_AIR_DEGREE,
+ * GS_ERR_AIR_UNSATISFIED (check mode), GS_ERR_NOMEM. */
+gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsigned log_n,
+                   const gs_fp *pub, const gs_params *params, const gs_prove_opts *opts);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,99 @@
+/* The backend interface: everything the prover does to bulk data goes
+ * through these operations, so a CUDA backend slots in without touching the
+ * protocol code (DESIGN.md §3). Objects are {iface, ctx}; buffers are opaque
+ * handles the prover never dereferences (on CUDA they live on the device).
+ *
+ * Layouts (all column-major; an Fp3 column is three Fp columns c0, c1, c2):
+ * - trace and LDE matrices: column c at offset c * rows;
+ * - the quotient over the LDE domain and the DEEP word: 3 Fp columns;
+ * - quotient chunks: 3 * K Fp columns, chunk j's c_i at column 3 j + i. */
+#ifndef GSTARK_BACKEND_H
+#define GSTARK_BACKEND_H
+
+#include "gstark/air.h"
+#include "gstark/field.h"
+#include "gstark/hash.h"
+#include "gstark/status.h"
+#include "gstark/transcript.h"
+
+typedef struct gs_buf {
+    void *ptr;    /* backend-specific (host memory on the CPU backend) */
+    size_t bytes;
+} gs_buf;
+
+typedef struct gs_backend gs_backend;
+typedef struct gs_bcommit gs_bcommit; /* a Merkle tree held by the backend */
+
+/* What the quotient evaluation needs besides the LDE (docs/protocol.md,
+ * "Quotient"): alpha^k weights, transitions first then boundaries. */
+typedef struct gs_quotient_args {
+    const gs_air *air;
+    const gs_fp *pub;
+    unsigned log_n, log_blowup;
+    gs_fp shift;
+    const gs_fp3 *alpha_pows; /* num_transitions + num_boundaries */
+    const uint32_t *bound_cols;
+    const uint64_t *bound_rows;
+    const gs_fp *bound_vals;
+} gs_quotient_args;
+
+/* The DEEP composition (docs/protocol.md, "DEEP"). */
+typedef struct gs_deep_args {
+    unsigned log_size; /* the LDE domain, N = 2^log_size */
+    gs_fp shift;
+    uint32_t cols, chunks;
+    gs_fp3 z, zw;
+    const gs_fp3 *ood_cur, *ood_next, *ood_chunks;
+    const gs_fp3 *beta_pows; /* 2 * cols + chunks */
+} gs_deep_args;
+
+typedef struct gs_backend_iface {
+    const char *name;
+    gs_status (*alloc)(gs_backend *be, gs_buf *out, size_t bytes);
+    void (*free)(gs_backend *be, gs_buf *buf);
+    gs_status (*upload)(gs_backend *be, gs_buf *dst, const void *src, size_t bytes);
+    /* dst[dst_off + i] = src[src_off + i] for i < n (offsets and n in field
+     * elements); the ranges must not overlap. */
+    gs_status (*copy)(gs_backend *be, gs_buf *dst, size_t dst_off, const gs_buf *src,
+                      size_t src_off, size_t n);
+    /* In-place inverse NTT of `cols` columns of 2^log_n: evaluations on the
+     * subgroup (shift 1) or a coset -> coefficients. */
+    gs_status (*interpolate)(gs_backend *be, gs_buf *v, size_t cols, unsigned log_n, gs_fp shift);
+    /* Coefficients (2^log_n per column) -> natural-order evaluations on
+     * shift * <w_{n B}>. */
+    gs_status (*lde)(gs_backend *be, gs_buf *out, const gs_buf *coeffs, size_t cols,
+                     unsigned log_n, unsigned log_blowup, gs_fp shift);
+    gs_status (*commit)(gs_backend *be, gs_bcommit **out, const gs_buf *m, size_t cols,
+                        size_t col_stride, unsigned log_rows);
+    gs_digest (*root)(gs_backend *be, const gs_bcommit *c);
+    gs_status (*open)(gs_backend *be, const gs_bcommit *c, gs_digest *paths, const size_t *idx,
+                      size_t n);
+    void (*commit_free)(gs_backend *be, gs_bcommit *c);
+    /* Host copy of rows: out[k * cols + c] = m[c * col_stride + idx[k]]. */
+    gs_status (*gather)(gs_backend *be, gs_fp *out, const gs_buf *m, size_t cols,
+                        size_t col_stride, const size_t *idx, size_t n);
+    /* out (3 columns of N) = the quotient over the LDE domain. */
+    gs_status (*quotient)(gs_backend *be, gs_buf *out, const gs_buf *lde,
+                          const gs_quotient_args *a);
+    /* out[c] = sum_i coeffs[c][i] * x^i for `cols` columns of `len`. */
+    gs_status (*eval_at)(gs_backend *be, gs_fp3 *out, const gs_buf *coeffs, size_t cols,
+                         size_t len, gs_fp3 x);
+    /* out (3 columns of N) = the DEEP word over the LDE domain. */
+    gs_status (*deep)(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
+                      const gs_buf *chunk_lde, const gs_deep_args *a);
+    /* One FRI fold: in has 3 columns of 2^log_size over shift * <w>, out
+     * 3 columns of 2^(log_size - 1). */
+    gs_status (*fold)(gs_backend *be, gs_buf *out, const gs_buf *in, unsigned log_size,
+                      gs_fp shift, gs_fp3 gamma);
+    gs_status (*grind)(gs_backend *be, gs_transcript *t, unsigned bits, uint64_t *nonce);
+} gs_backend_iface;
+
+struct gs_backend {
+    const gs_backend_iface *iface;
+    void *ctx;
+};
+
+/* The CPU backend (threads through gs_parallel_for); a process-wide object. */
+gs_backend *gs_backend_cpu(void);
+
+#endif

@@ -1,0 +1,375 @@
+/* The CPU backend: buffers are host memory; bulk operations run on
+ * gs_parallel_for over blocks of rows. Every row's result depends only on its
+ * inputs, never on the split, so any thread count gives the same bytes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "gstark/merkle.h"
+#include "gstark/ntt.h"
+#include "gstark/parallel.h"
+
+#define BLOCK GS_AIR_BLOCK /* rows per block in the row-wise kernels */
+
+static gs_status cpu_alloc(gs_backend *be, gs_buf *out, size_t bytes) {
+    (void)be;
+    out->ptr = malloc(bytes ? bytes : 1);
+    out->bytes = bytes;
+    return out->ptr ? GS_OK : GS_ERR_NOMEM;
+}
+
+static void cpu_free(gs_backend *be, gs_buf *buf) {
+    (void)be;
+    free(buf->ptr);
+    buf->ptr = NULL;
+    buf->bytes = 0;
+}
+
+static gs_status cpu_upload(gs_backend *be, gs_buf *dst, const void *src, size_t bytes) {
+    (void)be;
+    if (bytes > dst->bytes) return GS_ERR_INVALID_ARG;
+    memcpy(dst->ptr, src, bytes);
+    return GS_OK;
+}
+
+static gs_status cpu_copy(gs_backend *be, gs_buf *dst, size_t dst_off, const gs_buf *src,
+                          size_t src_off, size_t n) {
+    (void)be;
+    size_t e = sizeof(gs_fp);
+    if ((dst_off + n) * e > dst->bytes || (src_off + n) * e > src->bytes) return GS_ERR_INVALID_ARG;
+    memcpy((gs_fp *)dst->ptr + dst_off, (const gs_fp *)src->ptr + src_off, n * e);
+    return GS_OK;
+}
+
+static gs_status cpu_interpolate(gs_backend *be, gs_buf *v, size_t cols, unsigned log_n,
+                                 gs_fp shift) {
+    (void)be;
+    if (shift == 1) return gs_ntt_inverse_batch(v->ptr, cols, log_n);
+    return gs_ntt_inverse_coset_batch(v->ptr, cols, log_n, shift);
+}
+
+static gs_status cpu_lde(gs_backend *be, gs_buf *out, const gs_buf *coeffs, size_t cols,
+                         unsigned log_n, unsigned log_blowup, gs_fp shift) {
+    (void)be;
+    return gs_lde_coset_from_coeffs(out->ptr, coeffs->ptr, cols, log_n, log_blowup, shift,
+                                    GS_ORDER_NATURAL);
+}
+
+static gs_status cpu_commit(gs_backend *be, gs_bcommit **out, const gs_buf *m, size_t cols,
+                            size_t col_stride, unsigned log_rows) {
+    (void)be;
+    return gs_merkle_commit((gs_merkle_tree **)out, GS_HASH_KECCAK256, m->ptr, cols, col_stride,
+                            log_rows);
+}
+
+static gs_digest cpu_root(gs_backend *be, const gs_bcommit *c) {
+    (void)be;
+    return gs_merkle_root((const gs_merkle_tree *)c);
+}
+
+static gs_status cpu_open(gs_backend *be, const gs_bcommit *c, gs_digest *paths,
+                          const size_t *idx, size_t n) {
+    (void)be;
+    return gs_merkle_open((const gs_merkle_tree *)c, paths, idx, n);
+}
+
+static void cpu_commit_free(gs_backend *be, gs_bcommit *c) {
+    (void)be;
+    gs_merkle_free((gs_merkle_tree *)c);
+}
+
+static gs_status cpu_gather(gs_backend *be, gs_fp *out, const gs_buf *m, size_t cols,
+                            size_t col_stride, const size_t *idx, size_t n) {
+    (void)be;
+    const gs_fp *p = m->ptr;
+    size_t elems = m->bytes / sizeof(gs_fp);
+    for (size_t k = 0; k < n; k++)
+        for (size_t c = 0; c < cols; c++) {
+            size_t at = c * col_stride + idx[k];
+            if (at >= elems) return GS_ERR_INVALID_ARG;
+            out[k * cols + c] = p[at];
+        }
+    return GS_OK;
+}
+
+/* ---- quotient ---- */
+
+typedef struct {
+    const gs_quotient_args *a;
+    const gs_fp *lde;
+    gs_fp *out;
+    size_t N;
+    gs_fp wN, wlast;       /* w_N; w_n^(n-1) */
+    gs_fp *zinv;           /* 1 / (x^n - 1) for the B values x^n takes */
+    uint32_t n_groups;     /* distinct boundary rows */
+    gs_fp *group_point;    /* w_n^row per group */
+    uint32_t *bound_group; /* group of each boundary */
+    gs_status err;
+} quot_ctx;
+
+/* Batch inverse of count Fp values with no zeros (x is never in the trace
+ * domain on the coset), Montgomery's trick. */
+static void inv_block(gs_fp *v, gs_fp *tmp, size_t count) {
+    gs_fp acc = 1;
+    for (size_t r = 0; r < count; r++) tmp[r] = acc, acc = gs_fp_mul(acc, v[r]);
+    acc = gs_fp_inv(acc);
+    for (size_t r = count; r-- > 0;) {
+        gs_fp x = v[r];
+        v[r] = gs_fp_mul(acc, tmp[r]);
+        acc = gs_fp_mul(acc, x);
+    }
+}
+
+static void quot_range(void *arg, size_t b, size_t e) {
+    quot_ctx *q = arg;
+    const gs_quotient_args *a = q->a;
+    uint32_t nt = gs_air_num_transitions(a->air), nb = gs_air_num_boundaries(a->air);
+    size_t B = (size_t)1 << a->log_blowup;
+    void *scratch = malloc(gs_air_scratch_size(a->air));
+    gs_fp *cons = malloc(((size_t)nt + 1) * BLOCK * sizeof *cons);
+    gs_fp *x = malloc(BLOCK * sizeof *x), *d = malloc(BLOCK * sizeof *d), *tmp = malloc(BLOCK * sizeof *tmp);
+    gs_fp3 *acc = malloc(BLOCK * sizeof *acc), *gacc = malloc(BLOCK * sizeof *gacc);
+    if (!scratch || !cons || !x || !d || !tmp || !acc || !gacc) {
+        q->err = GS_ERR_NOMEM;
+        goto done;
+    }
+    for (size_t blk = b; blk < e; blk++) {
+        size_t start = blk * BLOCK, count = q->N - start < BLOCK ? q->N - start : BLOCK;
+        gs_status s = GS_OK;
+        if (nt) s = gs_air_eval_block(a->air, scratch, cons, q->lde, q->N, B, start, count, a->pub);
+        if (s != GS_OK) {
+            q->err = s;
+            break;
+        }
+        gs_fp xi = gs_fp_mul(a->shift, gs_fp_pow(q->wN, start));
+        for (size_t r = 0; r < count; r++) x[r] = xi, xi = gs_fp_mul(xi, q->wN);
+        /* Transitions: sum_k alpha^k C_k * (x - w^(n-1)) / (x^n - 1). */
+        for (size_t r = 0; r < count; r++) acc[r] = gs_fp3_zero();
+        for (uint32_t k = 0; k < nt; k++) {
+            gs_fp3 al = a->alpha_pows[k];
+            const gs_fp *ck = cons + (size_t)k * count;
+            for (size_t r = 0; r < count; r++) acc[r] = gs_fp3_add(acc[r], gs_fp3_mul_fp(al, ck[r]));
+        }
+        for (size_t r = 0; r < count; r++) {
+            gs_fp f = gs_fp_mul(gs_fp_sub(x[r], q->wlast), q->zinv[(start + r) & (B - 1)]);
+            acc[r] = gs_fp3_mul_fp(acc[r], f);
+        }
+        /* Boundaries, one division per distinct row. */
+        for (uint32_t g = 0; g < q->n_groups; g++) {
+            for (size_t r = 0; r < count; r++) d[r] = gs_fp_sub(x[r], q->group_point[g]);
+            inv_block(d, tmp, count);
+            for (size_t r = 0; r < count; r++) gacc[r] = gs_fp3_zero();
+            for (uint32_t i = 0; i < nb; i++) {
+                if (q->bound_group[i] != g) continue;
+                gs_fp3 al = a->alpha_pows[nt + i];
+                const gs_fp *col = q->lde + (size_t)a->bound_cols[i] * q->N + start;
+                for (size_t r = 0; r < count; r++)
+                    gacc[r] = gs_fp3_add(gacc[r], gs_fp3_mul_fp(al, gs_fp_sub(col[r], a->bound_vals[i])));
+            }
+            for (size_t r = 0; r < count; r++) acc[r] = gs_fp3_add(acc[r], gs_fp3_mul_fp(gacc[r], d[r]));
+        }
+        for (size_t r = 0; r < count; r++)
+            for (int c = 0; c < 3; c++) q->out[(size_t)c * q->N + start + r] = acc[r].c[c];
+    }
+done:
+    free(scratch), free(cons), free(x), free(d), free(tmp), free(acc), free(gacc);
+}
+
+static gs_status cpu_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
+                              const gs_quotient_args *a) {
+    (void)be;
+    size_t n = (size_t)1 << a->log_n, B = (size_t)1 << a->log_blowup, N = n * B;
+    uint32_t nb = gs_air_num_boundaries(a->air);
+    if (out->bytes < 3 * N * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
+    quot_ctx q = {a, lde->ptr, out->ptr, N, gs_fp_root_of_unity(a->log_n + a->log_blowup),
+                  gs_fp_pow(gs_fp_root_of_unity(a->log_n), n - 1), NULL, 0, NULL, NULL, GS_OK};
+    q.zinv = malloc(B * sizeof *q.zinv);
+    q.group_point = malloc((nb + 1) * sizeof *q.group_point);
+    q.bound_group = malloc((nb + 1) * sizeof *q.bound_group);
+    if (!q.zinv || !q.group_point || !q.bound_group) {
+        q.err = GS_ERR_NOMEM;
+        goto out;
+    }
+    /* x^n over the coset: shift^n * w_B^j, j = i mod B. */
+    gs_fp sn = gs_fp_pow(a->shift, n), wB = gs_fp_root_of_unity(a->log_blowup), t = sn;
+    for (size_t j = 0; j < B; j++) q.zinv[j] = gs_fp_sub(t, 1), t = gs_fp_mul(t, wB);
+    q.err = gs_fp_batch_inv(q.zinv, q.zinv, B);
+    for (uint32_t i = 0; i < nb && q.err == GS_OK; i++) {
+        gs_fp pt = gs_fp_pow(gs_fp_root_of_unity(a->log_n), a->bound_rows[i]);
+        uint32_t g = 0;
+        while (g < q.n_groups && q.group_point[g] != pt) g++;
+        if (g == q.n_groups) q.group_point[q.n_groups++] = pt;
+        q.bound_group[i] = g;
+    }
+    if (q.err == GS_OK) gs_parallel_for((N + BLOCK - 1) / BLOCK, 16, quot_range, &q);
+out:
+    free(q.zinv), free(q.group_point), free(q.bound_group);
+    return q.err;
+}
+
+/* ---- out-of-domain evaluation ---- */
+
+typedef struct {
+    gs_fp3 *out;
+    const gs_fp *coeffs;
+    size_t len;
+    gs_fp3 x;
+} eval_ctx;
+
+static void eval_range(void *arg, size_t b, size_t e) {
+    eval_ctx *c = arg;
+    for (size_t col = b; col < e; col++) {
+        const gs_fp *p = c->coeffs + col * c->len;
+        gs_fp3 r = gs_fp3_zero();
+        for (size_t i = c->len; i-- > 0;) r = gs_fp3_add(gs_fp3_mul(r, c->x), gs_fp3_from_fp(p[i]));
+        c->out[col] = r;
+    }
+}
+
+static gs_status cpu_eval_at(gs_backend *be, gs_fp3 *out, const gs_buf *coeffs, size_t cols,
+                             size_t len, gs_fp3 x) {
+    (void)be;
+    if (coeffs->bytes < cols * len * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
+    eval_ctx c = {out, coeffs->ptr, len, x};
+    gs_parallel_for(cols, 1, eval_range, &c);
+    return GS_OK;
+}
+
+/* ---- DEEP ---- */
+
+typedef struct {
+    const gs_deep_args *a;
+    const gs_fp *trace, *chunks;
+    gs_fp *out;
+    size_t N;
+    gs_fp wN;
+    gs_fp3 k1, k2; /* the constant parts at z and z w */
+    gs_status err;
+} deep_ctx;
+
+static void inv3_block(gs_fp3 *v, gs_fp3 *tmp, size_t count) {
+    gs_fp3 acc = gs_fp3_one();
+    for (size_t r = 0; r < count; r++) tmp[r] = acc, acc = gs_fp3_mul(acc, v[r]);
+    acc = gs_fp3_inv(acc);
+    for (size_t r = count; r-- > 0;) {
+        gs_fp3 x = v[r];
+        v[r] = gs_fp3_mul(acc, tmp[r]);
+        acc = gs_fp3_mul(acc, x);
+    }
+}
+
+static void deep_range(void *arg, size_t b, size_t e) {
+    deep_ctx *q = arg;
+    const gs_deep_args *a = q->a;
+    gs_fp3 *s1 = malloc(BLOCK * sizeof *s1), *s2 = malloc(BLOCK * sizeof *s2);
+    gs_fp3 *d1 = malloc(BLOCK * sizeof *d1), *d2 = malloc(BLOCK * sizeof *d2), *tmp = malloc(BLOCK * sizeof *tmp);
+    if (!s1 || !s2 || !d1 || !d2 || !tmp) {
+        q->err = GS_ERR_NOMEM;
+        goto done;
+    }
+    for (size_t blk = b; blk < e; blk++) {
+        size_t start = blk * BLOCK, count = q->N - start < BLOCK ? q->N - start : BLOCK;
+        gs_fp xi = gs_fp_mul(a->shift, gs_fp_pow(q->wN, start));
+        for (size_t r = 0; r < count; r++) {
+            gs_fp3 x = gs_fp3_from_fp(xi);
+            d1[r] = gs_fp3_sub(x, a->z);
+            d2[r] = gs_fp3_sub(x, a->zw);
+            s1[r] = gs_fp3_neg(q->k1);
+            s2[r] = gs_fp3_neg(q->k2);
+            xi = gs_fp_mul(xi, q->wN);
+        }
+        inv3_block(d1, tmp, count);
+        inv3_block(d2, tmp, count);
+        for (uint32_t c = 0; c < a->cols; c++) {
+            const gs_fp *col = q->trace + (size_t)c * q->N + start;
+            gs_fp3 b1 = a->beta_pows[c], b2 = a->beta_pows[a->cols + c];
+            for (size_t r = 0; r < count; r++) {
+                s1[r] = gs_fp3_add(s1[r], gs_fp3_mul_fp(b1, col[r]));
+                s2[r] = gs_fp3_add(s2[r], gs_fp3_mul_fp(b2, col[r]));
+            }
+        }
+        for (uint32_t j = 0; j < a->chunks; j++) {
+            const gs_fp *c0 = q->chunks + (size_t)(3 * j) * q->N + start;
+            const gs_fp *c1 = c0 + q->N, *c2 = c1 + q->N;
+            gs_fp3 bj = a->beta_pows[2 * a->cols + j];
+            for (size_t r = 0; r < count; r++)
+                s1[r] = gs_fp3_add(s1[r], gs_fp3_mul(bj, gs_fp3_make(c0[r], c1[r], c2[r])));
+        }
+        for (size_t r = 0; r < count; r++) {
+            gs_fp3 f = gs_fp3_add(gs_fp3_mul(s1[r], d1[r]), gs_fp3_mul(s2[r], d2[r]));
+            for (int c = 0; c < 3; c++) q->out[(size_t)c * q->N + start + r] = f.c[c];
+        }
+    }
+done:
+    free(s1), free(s2), free(d1), free(d2), free(tmp);
+}
+
+static gs_status cpu_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
+                          const gs_buf *chunk_lde, const gs_deep_args *a) {
+    (void)be;
+    size_t N = (size_t)1 << a->log_size;
+    if (out->bytes < 3 * N * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
+    deep_ctx q = {a, trace_lde->ptr, chunk_lde->ptr, out->ptr, N,
+                  gs_fp_root_of_unity(a->log_size), gs_fp3_zero(), gs_fp3_zero(), GS_OK};
+    for (uint32_t c = 0; c < a->cols; c++) {
+        q.k1 = gs_fp3_add(q.k1, gs_fp3_mul(a->beta_pows[c], a->ood_cur[c]));
+        q.k2 = gs_fp3_add(q.k2, gs_fp3_mul(a->beta_pows[a->cols + c], a->ood_next[c]));
+    }
+    for (uint32_t j = 0; j < a->chunks; j++)
+        q.k1 = gs_fp3_add(q.k1, gs_fp3_mul(a->beta_pows[2 * a->cols + j], a->ood_chunks[j]));
+    gs_parallel_for((N + BLOCK - 1) / BLOCK, 16, deep_range, &q);
+    return q.err;
+}
+
+/* ---- FRI fold ---- */
+
+typedef struct {
+    const gs_fp *in;
+    gs_fp *out;
+    size_t half;
+    gs_fp shift_inv, w_inv, inv2;
+    gs_fp3 gamma;
+} fold_ctx;
+
+static void fold_range(void *arg, size_t b, size_t e) {
+    fold_ctx *f = arg;
+    size_t H = f->half, N = 2 * H;
+    gs_fp xinv = gs_fp_mul(f->shift_inv, gs_fp_pow(f->w_inv, b));
+    for (size_t j = b; j < e; j++) {
+        gs_fp3 lo = gs_fp3_make(f->in[j], f->in[N + j], f->in[2 * N + j]);
+        gs_fp3 hi = gs_fp3_make(f->in[H + j], f->in[N + H + j], f->in[2 * N + H + j]);
+        gs_fp3 r = gs_fp3_add(gs_fp3_add(lo, hi),
+                              gs_fp3_mul(f->gamma, gs_fp3_mul_fp(gs_fp3_sub(lo, hi), xinv)));
+        r = gs_fp3_mul_fp(r, f->inv2);
+        for (int c = 0; c < 3; c++) f->out[(size_t)c * H + j] = r.c[c];
+        xinv = gs_fp_mul(xinv, f->w_inv);
+    }
+}
+
+static gs_status cpu_fold(gs_backend *be, gs_buf *out, const gs_buf *in, unsigned log_size,
+                          gs_fp shift, gs_fp3 gamma) {
+    (void)be;
+    if (log_size == 0) return GS_ERR_INVALID_ARG;
+    size_t H = (size_t)1 << (log_size - 1);
+    if (out->bytes < 3 * H * sizeof(gs_fp) || in->bytes < 6 * H * sizeof(gs_fp))
+        return GS_ERR_INVALID_ARG;
+    fold_ctx f = {in->ptr, out->ptr, H, gs_fp_inv(shift), gs_fp_inv(gs_fp_root_of_unity(log_size)),
+                  gs_fp_inv(2), gamma};
+    gs_parallel_for(H, 4096, fold_range, &f);
+    return GS_OK;
+}
+
+static gs_status cpu_grind(gs_backend *be, gs_transcript *t, unsigned bits, uint64_t *nonce) {
+    (void)be;
+    return gs_transcript_grind(t, bits, nonce);
+}
+
+static const gs_backend_iface cpu_iface = {
+    "cpu",       cpu_alloc,   cpu_free,   cpu_upload,      cpu_copy,        cpu_interpolate, cpu_lde,
+    cpu_commit,  cpu_root,    cpu_open,   cpu_commit_free, cpu_gather,      cpu_quotient,
+    cpu_eval_at, cpu_deep,    cpu_fold,   cpu_grind};
+
+gs_backend *gs_backend_cpu(void) {
+    static gs_backend cpu = {&cpu_iface, NULL};
+    return &cpu;
+}

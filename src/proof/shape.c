@@ -1,0 +1,47 @@
+#include "proof/shape.h"
+
+gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_t cols,
+                        uint32_t chunks) {
+    if (!p || p->log_blowup < 1 || p->log_blowup > 6 || p->log_arity != 1 || p->log_final > 20 ||
+        p->num_queries < 1 || p->num_queries > 1024 || p->grinding_bits > 40 || log_n < 1 ||
+        log_n + p->log_blowup > GS_MAX_LOG_LDE || cols < 1 || chunks < 1)
+        return GS_ERR_INVALID_ARG;
+    s->log_n = log_n;
+    s->log_blowup = p->log_blowup;
+    s->log_size = log_n + p->log_blowup;
+    s->cols = cols;
+    s->chunks = chunks;
+    s->layers = log_n > p->log_final ? log_n - p->log_final : 0;
+    s->final_len = 1u << (log_n - s->layers);
+    size_t N = (size_t)1 << s->log_size;
+    s->queries = p->num_queries < N ? p->num_queries : (uint32_t)N;
+    s->fri_path_len = 0;
+    for (uint32_t l = 0; l < s->layers; l++) s->fri_path_len += s->log_size - 1 - l;
+    return GS_OK;
+}
+
+void gs_statement_absorb(gs_transcript *t, const gs_proof *p) {
+    gs_transcript_absorb_digest(t, "air", &p->air_fingerprint);
+    gs_transcript_absorb_u64(t, "log_n", p->log_n);
+    const gs_params *q = &p->params;
+    gs_fp params[5] = {q->log_blowup, q->log_final, q->grinding_bits, q->num_queries, q->log_arity};
+    gs_transcript_absorb_fp(t, "params", params, 5);
+    gs_transcript_absorb_fp(t, "public", p->pub, p->num_public);
+}
+
+gs_fp3 gs_draw_ood_point(gs_transcript *t, const gs_shape *s, gs_fp shift) {
+    gs_fp3 cN = gs_fp3_from_fp(gs_fp_pow(shift, (uint64_t)1 << s->log_size)), one = gs_fp3_one();
+    for (;;) {
+        gs_fp3 z = gs_transcript_squeeze_fp3(t, "ood_z");
+        gs_fp3 zn = z;
+        for (unsigned i = 0; i < s->log_n; i++) zn = gs_fp3_sqr(zn);
+        gs_fp3 zN = zn;
+        for (unsigned i = s->log_n; i < s->log_size; i++) zN = gs_fp3_sqr(zN);
+        if (!gs_fp3_eq(zn, one) && !gs_fp3_eq(zN, cN)) return z;
+    }
+}
+
+void gs_fp3_powers(gs_fp3 *out, gs_fp3 alpha, size_t n) {
+    gs_fp3 a = gs_fp3_one();
+    for (size_t i = 0; i < n; i++) out[i] = a, a = gs_fp3_mul(a, alpha);
+}

@@ -1,0 +1,41 @@
+/* What prover and verifier must agree on beyond the bytes of the proof:
+ * the shape of a sub-proof implied by the statement, the statement's
+ * transcript encoding, and the out-of-domain point rule. One definition,
+ * used by both sides. */
+#ifndef GSTARK_PROOF_SHAPE_H
+#define GSTARK_PROOF_SHAPE_H
+
+#include "gstark/proof.h"
+#include "gstark/transcript.h"
+
+#define GS_TRANSCRIPT_DOMAIN "gstark-v1"
+#define GS_MAX_LOG_LDE 30u /* largest LDE domain: 2^30 rows */
+
+typedef struct gs_shape {
+    unsigned log_n, log_blowup, log_size; /* trace, blowup, LDE domain N = 2^log_size */
+    uint32_t cols, chunks;
+    uint32_t layers;         /* FRI folds with a committed layer */
+    uint32_t final_len;      /* coefficients of the final polynomial */
+    uint32_t queries;        /* drawn: min(num_queries, N) */
+    size_t fri_path_len;     /* digests per query over all layers */
+} gs_shape;
+
+/* GS_ERR_INVALID_ARG if the parameters and sizes cannot make a proof. */
+gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_t cols,
+                        uint32_t chunks);
+
+/* Absorbs the statement: AIR fingerprint, trace height, parameters, public
+ * inputs (docs/protocol.md, "Transcript schedule"). */
+void gs_statement_absorb(gs_transcript *t, const gs_proof *p);
+
+/* Draws the out-of-domain point: squeeze until z is neither in the trace
+ * domain (z^n != 1) nor in the LDE coset (z^N != shift^N). */
+gs_fp3 gs_draw_ood_point(gs_transcript *t, const gs_shape *s, gs_fp shift);
+
+/* Frees everything inside a table proof and zeroes it. */
+void gs_table_proof_clear(gs_table_proof *t);
+
+/* alpha^0 .. alpha^(n-1). */
+void gs_fp3_powers(gs_fp3 *out, gs_fp3 alpha, size_t n);
+
+#endif

@@ -1,0 +1,305 @@
+/* The single-table prover, written once against the backend interface.
+ * Rounds (docs/protocol.md, "Transcript schedule"):
+ *   statement -> trace LDE + commit -> alpha -> quotient over the LDE, split
+ *   into chunks, chunk LDE + commit -> z -> trace at z and z w, chunks at z ->
+ *   beta -> DEEP word -> FRI layers (commit, gamma, fold) -> final polynomial
+ *   -> grinding -> queries -> openings. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend/backend.h"
+#include "gstark/prover.h"
+#include "proof/shape.h"
+
+typedef struct {
+    gs_backend *be;
+    gs_shape s;
+    gs_buf coeffs, lde, quot, chunk_coeffs, chunk_lde;
+    gs_buf *layers; /* s.layers + 1 DEEP/FRI words */
+    gs_bcommit *trace_c, *chunk_c, **layer_c;
+} prover_state;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void state_free(prover_state *st) {
+    gs_backend *be = st->be;
+    gs_buf *bufs[] = {&st->coeffs, &st->lde, &st->quot, &st->chunk_coeffs, &st->chunk_lde};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        if (bufs[i]->ptr) be->iface->free(be, bufs[i]);
+    if (st->trace_c) be->iface->commit_free(be, st->trace_c);
+    if (st->chunk_c) be->iface->commit_free(be, st->chunk_c);
+    for (uint32_t l = 0; st->layers && l <= st->s.layers; l++)
+        if (st->layers[l].ptr) be->iface->free(be, &st->layers[l]);
+    for (uint32_t l = 0; st->layer_c && l < st->s.layers; l++)
+        if (st->layer_c[l]) be->iface->commit_free(be, st->layer_c[l]);
+    free(st->layers);
+    free(st->layer_c);
+}
+
+static gs_status alloc_fp(prover_state *st, gs_buf *b, size_t elems) {
+    return st->be->iface->alloc(st->be, b, elems * sizeof(gs_fp));
+}
+
+/* Allocates the sub-proof's arrays from its shape. */
+static gs_status table_alloc(gs_table_proof *t, const gs_shape *s) {
+    size_t Q = s->queries;
+    t->num_cols = s->cols;
+    t->num_chunks = s->chunks;
+    t->num_layers = s->layers;
+    t->final_len = s->final_len;
+    t->num_queries = s->queries;
+    t->ood_cur = calloc(s->cols, sizeof(gs_fp3));
+    t->ood_next = calloc(s->cols, sizeof(gs_fp3));
+    t->ood_chunks = calloc(s->chunks, sizeof(gs_fp3));
+    t->fri_roots = calloc(s->layers + 1, sizeof(gs_digest));
+    t->final_poly = calloc(s->final_len, sizeof(gs_fp3));
+    t->trace_rows = calloc(Q * s->cols, sizeof(gs_fp));
+    t->trace_paths = calloc(Q * s->log_size, sizeof(gs_digest));
+    t->chunk_rows = calloc(Q * 3 * s->chunks, sizeof(gs_fp));
+    t->chunk_paths = calloc(Q * s->log_size, sizeof(gs_digest));
+    t->fri_rows = calloc(Q * s->layers * 6 + 1, sizeof(gs_fp));
+    t->fri_paths = calloc(Q * s->fri_path_len + 1, sizeof(gs_digest));
+    if (!t->ood_cur || !t->ood_next || !t->ood_chunks || !t->fri_roots || !t->final_poly ||
+        !t->trace_rows || !t->trace_paths || !t->chunk_rows || !t->chunk_paths || !t->fri_rows ||
+        !t->fri_paths)
+        return GS_ERR_NOMEM;
+    return GS_OK;
+}
+
+/* The openings for the drawn query positions: trace and chunk rows at q, and
+ * at each FRI layer l the leaf (q mod N_l) mod N_l / 2. */
+static gs_status open_queries(prover_state *st, gs_table_proof *t, const size_t *qs) {
+    gs_backend *be = st->be;
+    const gs_shape *s = &st->s;
+    size_t Q = s->queries, N = (size_t)1 << s->log_size;
+    GS_TRY(be->iface->gather(be, t->trace_rows, &st->lde, s->cols, N, qs, Q));
+    GS_TRY(be->iface->open(be, st->trace_c, t->trace_paths, qs, Q));
+    GS_TRY(be->iface->gather(be, t->chunk_rows, &st->chunk_lde, 3 * s->chunks, N, qs, Q));
+    GS_TRY(be->iface->open(be, st->chunk_c, t->chunk_paths, qs, Q));
+    if (!s->layers) return GS_OK;
+    size_t *leaf = malloc(Q * sizeof *leaf);
+    gs_fp *rows = malloc(Q * 6 * sizeof *rows);
+    gs_digest *paths = malloc(Q * s->log_size * sizeof *paths);
+    gs_status r = leaf && rows && paths ? GS_OK : GS_ERR_NOMEM;
+    size_t path_off = 0;
+    for (uint32_t l = 0; r == GS_OK && l < s->layers; l++) {
+        size_t half = N >> (l + 1), depth = s->log_size - 1 - l;
+        for (size_t k = 0; k < Q; k++) leaf[k] = qs[k] & (half - 1);
+        r = be->iface->gather(be, rows, &st->layers[l], 6, half, leaf, Q);
+        if (r == GS_OK) r = be->iface->open(be, st->layer_c[l], paths, leaf, Q);
+        for (size_t k = 0; r == GS_OK && k < Q; k++) {
+            memcpy(t->fri_rows + (k * s->layers + l) * 6, rows + k * 6, 6 * sizeof(gs_fp));
+            memcpy(t->fri_paths + k * s->fri_path_len + path_off, paths + k * depth,
+                   depth * sizeof(gs_digest));
+        }
+        path_off += depth;
+    }
+    free(leaf), free(rows), free(paths);
+    return r;
+}
+
+/* Main trace: interpolate, extend, commit. */
+static gs_status round_trace(prover_state *st, gs_table_proof *t, const gs_fp *trace, gs_fp shift) {
+    gs_backend *be = st->be;
+    const gs_shape *s = &st->s;
+    size_t n = (size_t)1 << s->log_n, N = (size_t)1 << s->log_size;
+    GS_TRY(alloc_fp(st, &st->coeffs, s->cols * n));
+    GS_TRY(alloc_fp(st, &st->lde, s->cols * N));
+    GS_TRY(be->iface->upload(be, &st->coeffs, trace, s->cols * n * sizeof(gs_fp)));
+    GS_TRY(be->iface->interpolate(be, &st->coeffs, s->cols, s->log_n, 1));
+    GS_TRY(be->iface->lde(be, &st->lde, &st->coeffs, s->cols, s->log_n, s->log_blowup, shift));
+    GS_TRY(be->iface->commit(be, &st->trace_c, &st->lde, s->cols, N, s->log_size));
+    t->trace_root = be->iface->root(be, st->trace_c);
+    return GS_OK;
+}
+
+/* Quotient over the LDE domain, its coefficients, the chunks. */
+static gs_status round_quotient(prover_state *st, gs_table_proof *t, const gs_air *air,
+                                const gs_fp *pub, gs_fp3 alpha, gs_fp shift) {
+    gs_backend *be = st->be;
+    const gs_shape *s = &st->s;
+    size_t n = (size_t)1 << s->log_n, N = (size_t)1 << s->log_size;
+    uint32_t nt = gs_air_num_transitions(air), nb = gs_air_num_boundaries(air);
+    gs_fp3 *alpha_pows = malloc((nt + nb) * sizeof *alpha_pows);
+    uint32_t *bcols = malloc((nb + 1) * sizeof *bcols);
+    uint64_t *brows = malloc((nb + 1) * sizeof *brows);
+    gs_fp *bvals = malloc((nb + 1) * sizeof *bvals);
+    gs_status r = alpha_pows && bcols && brows && bvals ? GS_OK : GS_ERR_NOMEM;
+    if (r == GS_OK) {
+        gs_fp3_powers(alpha_pows, alpha, nt + nb);
+        r = gs_air_boundary_values(air, bvals, pub);
+    }
+    for (uint32_t i = 0; r == GS_OK && i < nb; i++)
+        r = gs_air_boundary_at(air, i, s->log_n, &bcols[i], &brows[i]);
+    gs_quotient_args qa = {air, pub, s->log_n, s->log_blowup, shift, alpha_pows, bcols, brows, bvals};
+    if (r == GS_OK) r = alloc_fp(st, &st->quot, 3 * N);
+    if (r == GS_OK) r = be->iface->quotient(be, &st->quot, &st->lde, &qa);
+    if (r == GS_OK) r = be->iface->interpolate(be, &st->quot, 3, s->log_size, shift);
+    /* Chunk j's component i: coefficients [j n, (j + 1) n) of component i. */
+    if (r == GS_OK) r = alloc_fp(st, &st->chunk_coeffs, 3 * s->chunks * n);
+    for (uint32_t j = 0; r == GS_OK && j < s->chunks; j++)
+        for (uint32_t i = 0; r == GS_OK && i < 3; i++)
+            r = be->iface->copy(be, &st->chunk_coeffs, (3 * j + i) * n, &st->quot, i * N + j * n, n);
+    if (r == GS_OK) be->iface->free(be, &st->quot);
+    if (r == GS_OK) r = alloc_fp(st, &st->chunk_lde, 3 * s->chunks * N);
+    if (r == GS_OK)
+        r = be->iface->lde(be, &st->chunk_lde, &st->chunk_coeffs, 3 * s->chunks, s->log_n,
+                           s->log_blowup, shift);
+    if (r == GS_OK) r = be->iface->commit(be, &st->chunk_c, &st->chunk_lde, 3 * s->chunks, N, s->log_size);
+    if (r == GS_OK) t->chunk_root = be->iface->root(be, st->chunk_c);
+    free(alpha_pows), free(bcols), free(brows), free(bvals);
+    return r;
+}
+
+/* Trace columns at z and z w, chunks at z. */
+static gs_status round_ood(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp3 zw) {
+    gs_backend *be = st->be;
+    const gs_shape *s = &st->s;
+    size_t n = (size_t)1 << s->log_n;
+    GS_TRY(be->iface->eval_at(be, t->ood_cur, &st->coeffs, s->cols, n, z));
+    GS_TRY(be->iface->eval_at(be, t->ood_next, &st->coeffs, s->cols, n, zw));
+    gs_fp3 *parts = malloc(3 * s->chunks * sizeof *parts);
+    if (!parts) return GS_ERR_NOMEM;
+    gs_status r = be->iface->eval_at(be, parts, &st->chunk_coeffs, 3 * s->chunks, n, z);
+    gs_fp3 w = gs_fp3_make(0, 1, 0), w2 = gs_fp3_make(0, 0, 1);
+    for (uint32_t j = 0; r == GS_OK && j < s->chunks; j++)
+        t->ood_chunks[j] = gs_fp3_add(parts[3 * j], gs_fp3_add(gs_fp3_mul(w, parts[3 * j + 1]),
+                                                               gs_fp3_mul(w2, parts[3 * j + 2])));
+    free(parts);
+    return r;
+}
+
+/* FRI: commit, draw gamma, fold, for every layer; then the final polynomial. */
+static gs_status round_fri(prover_state *st, gs_table_proof *t, gs_transcript *tr, gs_fp shift) {
+    gs_backend *be = st->be;
+    const gs_shape *s = &st->s;
+    unsigned log_size = s->log_size;
+    gs_fp sh = shift;
+    for (uint32_t l = 0; l < s->layers; l++, log_size--, sh = gs_fp_sqr(sh)) {
+        size_t half = (size_t)1 << (log_size - 1);
+        GS_TRY(be->iface->commit(be, &st->layer_c[l], &st->layers[l], 6, half, log_size - 1));
+        t->fri_roots[l] = be->iface->root(be, st->layer_c[l]);
+        gs_transcript_absorb_digest(tr, "fri_root", &t->fri_roots[l]);
+        gs_fp3 gamma = gs_transcript_squeeze_fp3(tr, "fri_gamma");
+        GS_TRY(alloc_fp(st, &st->layers[l + 1], 3 * half));
+        GS_TRY(be->iface->fold(be, &st->layers[l + 1], &st->layers[l], log_size, sh, gamma));
+    }
+    /* The last word's coefficients over its coset; the polynomial has degree
+     * < final_len when the trace is valid; the verifier checks the rest. */
+    size_t M = (size_t)1 << log_size;
+    gs_buf *last = &st->layers[s->layers];
+    GS_TRY(be->iface->interpolate(be, last, 3, log_size, sh));
+    size_t *idx = malloc(t->final_len * sizeof *idx);
+    gs_fp *rows = malloc(t->final_len * 3 * sizeof *rows);
+    gs_status r = idx && rows ? GS_OK : GS_ERR_NOMEM;
+    for (size_t i = 0; r == GS_OK && i < t->final_len; i++) idx[i] = i;
+    if (r == GS_OK) r = be->iface->gather(be, rows, last, 3, M, idx, t->final_len);
+    for (size_t i = 0; r == GS_OK && i < t->final_len; i++)
+        t->final_poly[i] = gs_fp3_make(rows[3 * i], rows[3 * i + 1], rows[3 * i + 2]);
+    free(idx), free(rows);
+    if (r == GS_OK) gs_transcript_absorb_fp3(tr, "fri_final", t->final_poly, t->final_len);
+    return r;
+}
+
+static gs_status prove_table(prover_state *st, gs_proof *p, const gs_air *air, const gs_fp *trace,
+                             gs_prove_stats *ps) {
+    gs_backend *be = st->be;
+    const gs_shape *s = &st->s;
+    gs_table_proof *t = &p->table;
+    gs_fp shift = GS_FP_GENERATOR;
+    size_t N = (size_t)1 << s->log_size;
+    gs_transcript tr;
+    gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN);
+    gs_statement_absorb(&tr, p);
+    double t0 = now();
+    GS_TRY(round_trace(st, t, trace, shift));
+    gs_transcript_absorb_digest(&tr, "trace_root", &t->trace_root);
+    double t1 = now();
+    gs_fp3 alpha = gs_transcript_squeeze_fp3(&tr, "alpha");
+    GS_TRY(round_quotient(st, t, air, p->pub, alpha, shift));
+    gs_transcript_absorb_digest(&tr, "chunk_root", &t->chunk_root);
+    double t2 = now();
+    gs_fp3 z = gs_draw_ood_point(&tr, s, shift);
+    gs_fp3 zw = gs_fp3_mul_fp(z, gs_fp_root_of_unity(s->log_n));
+    GS_TRY(round_ood(st, t, z, zw));
+    gs_transcript_absorb_fp3(&tr, "ood_cur", t->ood_cur, s->cols);
+    gs_transcript_absorb_fp3(&tr, "ood_next", t->ood_next, s->cols);
+    gs_transcript_absorb_fp3(&tr, "ood_chunks", t->ood_chunks, s->chunks);
+    double t3 = now();
+    gs_fp3 beta = gs_transcript_squeeze_fp3(&tr, "beta");
+    size_t nbeta = 2 * (size_t)s->cols + s->chunks;
+    gs_fp3 *beta_pows = malloc(nbeta * sizeof *beta_pows);
+    if (!beta_pows) return GS_ERR_NOMEM;
+    gs_fp3_powers(beta_pows, beta, nbeta);
+    gs_deep_args da = {s->log_size, shift, s->cols, s->chunks, z, zw,
+                       t->ood_cur, t->ood_next, t->ood_chunks, beta_pows};
+    gs_status r = alloc_fp(st, &st->layers[0], 3 * N);
+    if (r == GS_OK) r = be->iface->deep(be, &st->layers[0], &st->lde, &st->chunk_lde, &da);
+    free(beta_pows);
+    GS_TRY(r);
+    double t4 = now();
+    GS_TRY(round_fri(st, t, &tr, shift));
+    double t5 = now();
+    GS_TRY(be->iface->grind(be, &tr, p->params.grinding_bits, &t->pow_nonce));
+    size_t *qs = malloc(s->queries * sizeof *qs);
+    if (!qs) return GS_ERR_NOMEM;
+    r = gs_transcript_squeeze_indices(&tr, "queries", qs, s->queries, s->log_size);
+    if (r == GS_OK) r = open_queries(st, t, qs);
+    free(qs);
+    double t6 = now();
+    if (ps) {
+        ps->commit = t1 - t0, ps->quotient = t2 - t1, ps->ood = t3 - t2, ps->deep = t4 - t3;
+        ps->fri = t5 - t4, ps->queries = t6 - t5;
+    }
+    return r;
+}
+
+gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsigned log_n,
+                   const gs_fp *pub, const gs_params *params, const gs_prove_opts *opts) {
+    static const gs_prove_opts defaults = {0, 0, NULL, NULL};
+    double start = now();
+    if (!out) return GS_ERR_INVALID_ARG;
+    *out = NULL;
+    if (!opts) opts = &defaults;
+    if (!air || !trace || !params || (gs_air_num_public(air) && !pub)) return GS_ERR_INVALID_ARG;
+    prover_state st = {0};
+    st.be = gs_backend_cpu();
+    GS_TRY(gs_shape_make(&st.s, params, log_n, gs_air_num_cols(air), gs_air_num_chunks(air)));
+    if (!opts->allow_insecure && gs_params_check(params, GS_MIN_SECURITY_BITS) != GS_OK)
+        return GS_ERR_PROOF_PARAMS;
+    GS_TRY(gs_air_check_degree(air, params->log_blowup));
+    gs_prove_stats local = {0}, *ps = opts->stats ? opts->stats : &local;
+    memset(ps, 0, sizeof *ps);
+    if (!opts->skip_check) GS_TRY(gs_air_check_trace(air, trace, log_n, pub, NULL, NULL));
+    ps->check = now() - start;
+
+    gs_proof *p = calloc(1, sizeof *p);
+    if (!p) return GS_ERR_NOMEM;
+    p->params = *params;
+    p->air_fingerprint = gs_air_fingerprint(air);
+    if (opts->air_desc) strncpy(p->air_desc, opts->air_desc, sizeof p->air_desc - 1);
+    p->log_n = log_n;
+    p->num_public = gs_air_num_public(air);
+    p->pub = malloc((p->num_public + 1) * sizeof *p->pub);
+    st.layers = calloc(st.s.layers + 1, sizeof *st.layers);
+    st.layer_c = calloc(st.s.layers + 1, sizeof *st.layer_c);
+    gs_status r = p->pub && st.layers && st.layer_c ? GS_OK : GS_ERR_NOMEM;
+    if (r == GS_OK) {
+        if (p->num_public) memcpy(p->pub, pub, p->num_public * sizeof *p->pub);
+        r = table_alloc(&p->table, &st.s);
+    }
+    if (r == GS_OK) r = prove_table(&st, p, air, trace, ps);
+    state_free(&st);
+    if (r != GS_OK) {
+        gs_proof_free(p);
+        return r;
+    }
+    ps->total = now() - start;
+    *out = p;
+    return GS_OK;
+}

@@ -1,0 +1,193 @@
+/* The single-table verifier. It replays the transcript, checks the
+ * constraints at the out-of-domain point against the quotient chunks, and
+ * for every query: the trace and chunk openings, the DEEP value, each FRI
+ * fold and the final polynomial. It needs proof/, never prover/. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gstark/merkle.h"
+#include "gstark/verifier.h"
+#include "proof/shape.h"
+
+static int fp_ok(const gs_fp *v, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (v[i] >= GS_FP_P) return 0;
+    return 1;
+}
+
+static int fp3_ok(const gs_fp3 *v, size_t n) { return fp_ok((const gs_fp *)v, 3 * n); }
+
+/* Shape and canonical values: everything the statement implies. */
+static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s) {
+    const gs_table_proof *t = &p->table;
+    gs_digest fp = gs_air_fingerprint(air);
+    if (memcmp(&fp, &p->air_fingerprint, sizeof fp) != 0 || p->num_public != gs_air_num_public(air) ||
+        t->num_cols != gs_air_num_cols(air) || t->num_chunks != gs_air_num_chunks(air))
+        return GS_ERR_PROOF_STATEMENT;
+    if (gs_shape_make(s, &p->params, p->log_n, t->num_cols, t->num_chunks) != GS_OK)
+        return GS_ERR_PROOF_PARAMS;
+    if (gs_air_check_degree(air, p->params.log_blowup) != GS_OK) return GS_ERR_PROOF_PARAMS;
+    for (uint32_t i = 0; i < gs_air_num_boundaries(air); i++) {
+        uint32_t col;
+        uint64_t row;
+        if (gs_air_boundary_at(air, i, p->log_n, &col, &row) != GS_OK) return GS_ERR_PROOF_STATEMENT;
+    }
+    if (t->num_layers != s->layers || t->final_len != s->final_len || t->num_queries != s->queries)
+        return GS_ERR_PROOF_FORMAT;
+    size_t Q = s->queries;
+    if ((p->num_public && !p->pub) || !t->ood_cur || !t->ood_next || !t->ood_chunks ||
+        (s->layers && !t->fri_roots) || !t->final_poly || !t->trace_rows || !t->trace_paths ||
+        !t->chunk_rows || !t->chunk_paths || (s->layers && (!t->fri_rows || !t->fri_paths)))
+        return GS_ERR_PROOF_FORMAT;
+    if (!fp_ok(p->pub, p->num_public) || !fp3_ok(t->ood_cur, s->cols) ||
+        !fp3_ok(t->ood_next, s->cols) || !fp3_ok(t->ood_chunks, s->chunks) ||
+        !fp3_ok(t->final_poly, s->final_len) || !fp_ok(t->trace_rows, Q * s->cols) ||
+        !fp_ok(t->chunk_rows, Q * 3 * s->chunks) || !fp_ok(t->fri_rows, Q * s->layers * 6))
+        return GS_ERR_PROOF_FORMAT;
+    return GS_OK;
+}
+
+/* The composition at z from the constraints, against sum_j z^(j n) Q_j(z). */
+static gs_status check_ood(const gs_air *air, const gs_proof *p, const gs_shape *s, gs_fp3 alpha,
+                           gs_fp3 z) {
+    const gs_table_proof *t = &p->table;
+    uint32_t nt = gs_air_num_transitions(air), nb = gs_air_num_boundaries(air);
+    gs_fp3 *c = malloc((nt + 1) * sizeof *c);
+    gs_fp *bv = malloc((nb + 1) * sizeof *bv);
+    gs_status r = c && bv ? GS_OK : GS_ERR_NOMEM;
+    if (r == GS_OK) r = gs_air_eval_ext(air, c, t->ood_cur, t->ood_next, p->pub);
+    if (r == GS_OK) r = gs_air_boundary_values(air, bv, p->pub);
+    if (r == GS_OK) {
+        gs_fp wn = gs_fp_root_of_unity(s->log_n);
+        gs_fp3 zn = gs_fp3_pow(z, (uint64_t)1 << s->log_n), one = gs_fp3_one();
+        gs_fp3 a = one, trans = gs_fp3_zero(), total = gs_fp3_zero();
+        for (uint32_t k = 0; k < nt; k++) trans = gs_fp3_add(trans, gs_fp3_mul(a, c[k])), a = gs_fp3_mul(a, alpha);
+        /* (z - w^(n-1)) / (z^n - 1); z^n != 1 by the draw rule. */
+        gs_fp3 num = gs_fp3_sub(z, gs_fp3_from_fp(gs_fp_pow(wn, ((uint64_t)1 << s->log_n) - 1)));
+        total = gs_fp3_mul(trans, gs_fp3_mul(num, gs_fp3_inv(gs_fp3_sub(zn, one))));
+        for (uint32_t i = 0; i < nb; i++) {
+            uint32_t col;
+            uint64_t row;
+            gs_air_boundary_at(air, i, s->log_n, &col, &row); /* checked in check_shape */
+            gs_fp3 v = gs_fp3_sub(t->ood_cur[col], gs_fp3_from_fp(bv[i]));
+            gs_fp3 d = gs_fp3_sub(z, gs_fp3_from_fp(gs_fp_pow(wn, row)));
+            total = gs_fp3_add(total, gs_fp3_mul(gs_fp3_mul(a, v), gs_fp3_inv(d)));
+            a = gs_fp3_mul(a, alpha);
+        }
+        gs_fp3 chunks = gs_fp3_zero(), zjn = one;
+        for (uint32_t j = 0; j < s->chunks; j++)
+            chunks = gs_fp3_add(chunks, gs_fp3_mul(zjn, t->ood_chunks[j])), zjn = gs_fp3_mul(zjn, zn);
+        if (!gs_fp3_eq(total, chunks)) r = GS_ERR_PROOF_OOD;
+    }
+    free(c), free(bv);
+    return r;
+}
+
+typedef struct {
+    gs_fp3 z, zw, k1, k2;
+    gs_fp3 *beta_pows;
+    gs_fp3 *gammas;
+} query_ctx;
+
+/* One query: openings, DEEP value, folds, final polynomial. */
+static gs_status check_query(const gs_proof *p, const gs_shape *s, const query_ctx *qc, size_t k,
+                             size_t q) {
+    const gs_table_proof *t = &p->table;
+    gs_fp shift = GS_FP_GENERATOR;
+    size_t N = (size_t)1 << s->log_size;
+    const gs_fp *trow = t->trace_rows + k * s->cols, *crow = t->chunk_rows + k * 3 * s->chunks;
+    if (gs_merkle_verify(GS_HASH_KECCAK256, &t->trace_root, s->log_size, q, trow, s->cols,
+                         t->trace_paths + k * s->log_size) != GS_OK)
+        return GS_ERR_PROOF_TRACE_PATH;
+    if (gs_merkle_verify(GS_HASH_KECCAK256, &t->chunk_root, s->log_size, q, crow, 3 * s->chunks,
+                         t->chunk_paths + k * s->log_size) != GS_OK)
+        return GS_ERR_PROOF_CHUNK_PATH;
+    /* DEEP: (S1(x) - K1) / (x - z) + (S2(x) - K2) / (x - z w). */
+    gs_fp3 x = gs_fp3_from_fp(gs_fp_mul(shift, gs_fp_pow(gs_fp_root_of_unity(s->log_size), q)));
+    gs_fp3 s1 = gs_fp3_neg(qc->k1), s2 = gs_fp3_neg(qc->k2);
+    for (uint32_t c = 0; c < s->cols; c++) {
+        s1 = gs_fp3_add(s1, gs_fp3_mul_fp(qc->beta_pows[c], trow[c]));
+        s2 = gs_fp3_add(s2, gs_fp3_mul_fp(qc->beta_pows[s->cols + c], trow[c]));
+    }
+    for (uint32_t j = 0; j < s->chunks; j++)
+        s1 = gs_fp3_add(s1, gs_fp3_mul(qc->beta_pows[2 * s->cols + j],
+                                       gs_fp3_make(crow[3 * j], crow[3 * j + 1], crow[3 * j + 2])));
+    gs_fp3 val = gs_fp3_add(gs_fp3_mul(s1, gs_fp3_inv(gs_fp3_sub(x, qc->z))),
+                            gs_fp3_mul(s2, gs_fp3_inv(gs_fp3_sub(x, qc->zw))));
+    /* FRI: at layer l the position is q mod N_l; its leaf pairs it with the
+     * position N_l / 2 away. */
+    const gs_fp *rows = t->fri_rows + k * s->layers * 6;
+    const gs_digest *path = t->fri_paths + k * s->fri_path_len;
+    size_t pos = q, size = N;
+    gs_fp sh = shift, inv2 = gs_fp_inv(2);
+    for (uint32_t l = 0; l < s->layers; l++, size /= 2, sh = gs_fp_sqr(sh)) {
+        size_t half = size / 2, leaf = pos & (half - 1);
+        unsigned depth = s->log_size - 1 - l;
+        const gs_fp *row = rows + l * 6;
+        if (gs_merkle_verify(GS_HASH_KECCAK256, &t->fri_roots[l], depth, leaf, row, 6, path) != GS_OK)
+            return GS_ERR_PROOF_FRI_PATH;
+        path += depth;
+        gs_fp3 lo = gs_fp3_make(row[0], row[2], row[4]), hi = gs_fp3_make(row[1], row[3], row[5]);
+        if (!gs_fp3_eq(pos < half ? lo : hi, val)) return l ? GS_ERR_PROOF_FRI_FOLD : GS_ERR_PROOF_DEEP;
+        gs_fp xl = gs_fp_mul(sh, gs_fp_pow(gs_fp_root_of_unity(s->log_size - l), leaf));
+        gs_fp3 odd = gs_fp3_mul(qc->gammas[l], gs_fp3_mul_fp(gs_fp3_sub(lo, hi), gs_fp_inv(xl)));
+        val = gs_fp3_mul_fp(gs_fp3_add(gs_fp3_add(lo, hi), odd), inv2);
+        pos = leaf;
+    }
+    gs_fp3 xf = gs_fp3_from_fp(gs_fp_mul(sh, gs_fp_pow(gs_fp_root_of_unity(s->log_size - s->layers), pos)));
+    gs_fp3 pv = gs_fp3_zero();
+    for (uint32_t i = t->final_len; i-- > 0;) pv = gs_fp3_add(gs_fp3_mul(pv, xf), t->final_poly[i]);
+    if (!gs_fp3_eq(pv, val)) return s->layers ? GS_ERR_PROOF_FRI_FINAL : GS_ERR_PROOF_DEEP;
+    return GS_OK;
+}
+
+gs_status gs_verify(const gs_air *air, const gs_proof *p, unsigned min_security_bits) {
+    if (!air || !p) return GS_ERR_INVALID_ARG;
+    if (gs_params_check(&p->params, min_security_bits ? min_security_bits : GS_MIN_SECURITY_BITS) != GS_OK)
+        return GS_ERR_PROOF_PARAMS;
+    gs_shape s;
+    GS_TRY(check_shape(air, p, &s));
+    const gs_table_proof *t = &p->table;
+    gs_transcript tr;
+    gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN);
+    gs_statement_absorb(&tr, p);
+    gs_transcript_absorb_digest(&tr, "trace_root", &t->trace_root);
+    gs_fp3 alpha = gs_transcript_squeeze_fp3(&tr, "alpha");
+    gs_transcript_absorb_digest(&tr, "chunk_root", &t->chunk_root);
+    query_ctx qc;
+    qc.z = gs_draw_ood_point(&tr, &s, GS_FP_GENERATOR);
+    qc.zw = gs_fp3_mul_fp(qc.z, gs_fp_root_of_unity(s.log_n));
+    gs_transcript_absorb_fp3(&tr, "ood_cur", t->ood_cur, s.cols);
+    gs_transcript_absorb_fp3(&tr, "ood_next", t->ood_next, s.cols);
+    gs_transcript_absorb_fp3(&tr, "ood_chunks", t->ood_chunks, s.chunks);
+    gs_fp3 beta = gs_transcript_squeeze_fp3(&tr, "beta");
+    size_t nbeta = 2 * (size_t)s.cols + s.chunks;
+    qc.beta_pows = malloc(nbeta * sizeof *qc.beta_pows);
+    qc.gammas = malloc((s.layers + 1) * sizeof *qc.gammas);
+    size_t *qs = malloc(s.queries * sizeof *qs);
+    gs_status r = qc.beta_pows && qc.gammas && qs ? GS_OK : GS_ERR_NOMEM;
+    if (r == GS_OK) {
+        gs_fp3_powers(qc.beta_pows, beta, nbeta);
+        for (uint32_t l = 0; l < s.layers; l++) {
+            gs_transcript_absorb_digest(&tr, "fri_root", &t->fri_roots[l]);
+            qc.gammas[l] = gs_transcript_squeeze_fp3(&tr, "fri_gamma");
+        }
+        gs_transcript_absorb_fp3(&tr, "fri_final", t->final_poly, s.final_len);
+        if (gs_transcript_check_pow(&tr, p->params.grinding_bits, t->pow_nonce) != GS_OK)
+            r = GS_ERR_PROOF_POW;
+    }
+    if (r == GS_OK) r = gs_transcript_squeeze_indices(&tr, "queries", qs, s.queries, s.log_size);
+    if (r == GS_OK) r = check_ood(air, p, &s, alpha, qc.z);
+    if (r == GS_OK) {
+        qc.k1 = gs_fp3_zero(), qc.k2 = gs_fp3_zero();
+        for (uint32_t c = 0; c < s.cols; c++) {
+            qc.k1 = gs_fp3_add(qc.k1, gs_fp3_mul(qc.beta_pows[c], t->ood_cur[c]));
+            qc.k2 = gs_fp3_add(qc.k2, gs_fp3_mul(qc.beta_pows[s.cols + c], t->ood_next[c]));
+        }
+        for (uint32_t j = 0; j < s.chunks; j++)
+            qc.k1 = gs_fp3_add(qc.k1, gs_fp3_mul(qc.beta_pows[2 * s.cols + j], t->ood_chunks[j]));
+    }
+    for (size_t k = 0; r == GS_OK && k < s.queries; k++) r = check_query(p, &s, &qc, k, qs[k]);
+    free(qc.beta_pows), free(qc.gammas), free(qs);
+    return r;
+}
