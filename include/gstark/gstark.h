@@ -4,13 +4,18 @@
 
 #define GSTARK_VERSION "0.1.0"
 
+#include "gstark/air.h"
+#include "gstark/airs.h"
 #include "gstark/cuda.h"
 #include "gstark/field.h"
 #include "gstark/hash.h"
 #include "gstark/merkle.h"
 #include "gstark/ntt.h"
 #include "gstark/parallel.h"
+#include "gstark/proof.h"
+#include "gstark/prover.h"
 #include "gstark/status.h"
 #include "gstark/transcript.h"
+#include "gstark/verifier.h"
 
 #endif

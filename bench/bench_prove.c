@@ -1,0 +1,113 @@
+/* bench_prove: whole proofs of the built-in AIRs on the CPU backend.
+ * Per row: trace generation, prove (with its phases, which add up to the
+ * total: check + commit + quotient + ood + deep + fri + queries + other),
+ * verify, proof size, trace cells per second and the peak RSS of that proof
+ * (the kernel's high-water mark, reset before each row).
+ *
+ * usage: bench_prove [--quick] [--max-log N] [--threads T] [--air fib|mix|all]
+ *                    [--security BITS] [--grinding G] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_util.h"
+#include "gstark/gstark.h"
+
+static void reset_peak_rss(void) {
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (f) {
+        fputs("5", f);
+        fclose(f);
+    }
+}
+
+static double peak_rss_mb(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmHWM:", 6)) kb = atof(line + 6);
+    if (f) fclose(f);
+    return kb / 1024.0;
+}
+
+static void row(const char *name, gs_workload *w, double t_trace, const gs_params *par) {
+    gs_prove_stats st;
+    gs_prove_opts opts = {0, 0, name, &st};
+    gs_proof *p = NULL;
+    gs_status s = gs_prove(&p, w->air, w->trace, w->log_n, w->pub, par, &opts);
+    if (s != GS_OK) {
+        printf("%-22s prove failed: %s\n", name, gs_status_str(s));
+        return;
+    }
+    double rss = peak_rss_mb();
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    s = gs_proof_serialize(&bytes, &len, p);
+    double v0 = bench_now();
+    gs_status vs = gs_verify(w->air, p, 0);
+    double v1 = bench_now();
+    double cells = (double)gs_air_num_cols(w->air) * (double)((size_t)1 << w->log_n);
+    double other = st.total - (st.check + st.commit + st.quotient + st.ood + st.deep + st.fri + st.queries);
+    printf("%-22s %2u %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.2f %8.1f %s\n",
+           name, w->log_n, gs_air_num_cols(w->air), t_trace, st.total, st.check, st.commit,
+           st.quotient, st.ood, st.deep, st.fri, st.queries, other, 1e3 * (v1 - v0),
+           s == GS_OK ? len : 0, cells / st.total / 1e6, rss, vs == GS_OK ? "ok" : gs_status_str(vs));
+    fflush(stdout);
+    free(bytes);
+    gs_proof_free(p);
+}
+
+int main(int argc, char **argv) {
+    unsigned max_log = 22, threads = 0, security = 128, grinding = 20;
+    int quick = 0;
+    const char *which = "all";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--max-log") && i + 1 < argc) max_log = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--air") && i + 1 < argc) which = argv[++i];
+        else if (!strcmp(argv[i], "--security") && i + 1 < argc) security = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--grinding") && i + 1 < argc) grinding = (unsigned)atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: bench_prove [--quick] [--max-log N] [--threads T] "
+                            "[--air fib|mix|all] [--security BITS] [--grinding G]\n");
+            return 2;
+        }
+    }
+    if (quick && max_log > 16) max_log = 16;
+    if (threads) gs_threads_set(threads);
+    gs_params par = gs_params_default(security);
+    par.grinding_bits = grinding;
+    par.num_queries = (security - (grinding < security ? grinding : 0) + par.log_blowup - 1) / par.log_blowup;
+    printf("bench_prove: CPU backend, %u threads, blowup %u, %u queries, %u grinding bits (%u-bit)\n",
+           gs_threads_get(), 1u << par.log_blowup, par.num_queries, par.grinding_bits,
+           gs_params_security(&par));
+    printf("%-22s %2s %5s %7s %8s | %6s %6s %6s %6s %6s %6s %6s %6s | %7s %8s %8s %8s\n", "statement",
+           "lg", "cols", "trace_s", "prove_s", "check", "commit", "quot", "ood", "deep", "fri",
+           "query", "other", "verif_ms", "bytes", "Mcells/s", "peakMB");
+    if (!strcmp(which, "all") || !strcmp(which, "fib"))
+        for (unsigned lg = 16; lg <= max_log && lg <= 22; lg += 2) {
+            gs_workload w = {0};
+            reset_peak_rss();
+            double t0 = bench_now();
+            if (gs_airs_fib(&w, lg, 1, 1) != GS_OK) return 1;
+            row("fib", &w, bench_now() - t0, &par);
+            gs_workload_free(&w);
+        }
+    static const uint32_t mix_cols[] = {64, 256};
+    if (!strcmp(which, "all") || !strcmp(which, "mix"))
+        for (int c = 0; c < 2; c++)
+            for (unsigned lg = 14; lg <= max_log && lg <= 20; lg += 2) {
+                gs_mix_params mp = {mix_cols[c], 3, lg, 1};
+                gs_workload w = {0};
+                char name[48];
+                snprintf(name, sizeof name, "mix c=%u d=3", mix_cols[c]);
+                reset_peak_rss();
+                double t0 = bench_now();
+                if (gs_airs_mix(&w, &mp) != GS_OK) return 1;
+                row(name, &w, bench_now() - t0, &par);
+                gs_workload_free(&w);
+            }
+    return 0;
+}

@@ -1,0 +1,34 @@
+/* The gstark command's pieces. The CLI uses only the public API. */
+#ifndef GSTARK_CLI_H
+#define GSTARK_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gstark/gstark.h"
+
+/* Exit codes: 0 success / valid proof, 1 invalid proof or failed proving,
+ * 2 usage or I/O error. */
+enum { CLI_OK = 0, CLI_INVALID = 1, CLI_USAGE = 2 };
+
+void cli_usage(FILE *f);
+int cli_demo(int argc, char **argv);
+int cli_prove(int argc, char **argv);
+int cli_verify(int argc, char **argv);
+int cli_inspect(int argc, char **argv);
+
+/* Prints "gstark: what: status" and returns 1. */
+int cli_fail(const char *what, gs_status s);
+/* Parses a decimal integer option value within [lo, hi]; prints why not. */
+int cli_parse_uint(const char *opt, const char *v, unsigned long lo, unsigned long hi,
+                   unsigned long *out);
+double cli_now(void);
+void cli_hex(char out[65], const gs_digest *d);
+/* Reads a whole file (at most max bytes); GS_ERR_IO with errno kept. */
+gs_status cli_read_file(const char *path, uint8_t **buf, size_t *len, size_t max);
+/* Writes a file atomically: a temporary name beside it, fsync, rename. On
+ * any failure the temporary is removed and `path` is untouched. */
+gs_status cli_write_atomic(const char *path, const uint8_t *buf, size_t len);
+
+#endif

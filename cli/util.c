@@ -1,0 +1,91 @@
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cli_fail(const char *what, gs_status s) {
+    fprintf(stderr, "gstark: %s: %s\n", what, gs_status_str(s));
+    return CLI_INVALID;
+}
+
+int cli_parse_uint(const char *opt, const char *v, unsigned long lo, unsigned long hi,
+                   unsigned long *out) {
+    char *end;
+    errno = 0;
+    unsigned long x = v ? strtoul(v, &end, 10) : 0;
+    if (!v || !*v || *end || errno || x < lo || x > hi || v[0] == '-') {
+        fprintf(stderr, "gstark: %s needs an integer in %lu..%lu (got %s)\n", opt, lo, hi,
+                v ? v : "nothing");
+        return 0;
+    }
+    *out = x;
+    return 1;
+}
+
+double cli_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void cli_hex(char out[65], const gs_digest *d) {
+    for (int i = 0; i < 32; i++) snprintf(out + 2 * i, 3, "%02x", d->b[i]);
+}
+
+gs_status cli_read_file(const char *path, uint8_t **buf, size_t *len, size_t max) {
+    *buf = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return GS_ERR_IO;
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > max) {
+        fclose(f);
+        errno = EFBIG;
+        return GS_ERR_IO;
+    }
+    size_t n = (size_t)st.st_size;
+    uint8_t *b = malloc(n ? n : 1);
+    if (!b) {
+        fclose(f);
+        return GS_ERR_NOMEM;
+    }
+    size_t got = fread(b, 1, n, f);
+    int extra = fgetc(f) != EOF; /* the file grew while being read */
+    fclose(f);
+    if (got != n || extra) {
+        free(b);
+        errno = EIO;
+        return GS_ERR_IO;
+    }
+    *buf = b;
+    *len = n;
+    return GS_OK;
+}
+
+gs_status cli_write_atomic(const char *path, const uint8_t *buf, size_t len) {
+    size_t pl = strlen(path);
+    char *tmp = malloc(pl + 32);
+    if (!tmp) return GS_ERR_NOMEM;
+    snprintf(tmp, pl + 32, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        free(tmp);
+        return GS_ERR_IO;
+    }
+    int ok = fwrite(buf, 1, len, f) == len;
+    ok = fflush(f) == 0 && ok;
+    ok = fsync(fileno(f)) == 0 && ok;
+    ok = fclose(f) == 0 && ok;
+    ok = ok && rename(tmp, path) == 0;
+    if (!ok) {
+        int e = errno;
+        unlink(tmp);
+        errno = e;
+    }
+    free(tmp);
+    return ok ? GS_OK : GS_ERR_IO;
+}

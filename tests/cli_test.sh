@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The gstark command end to end: prove, verify, inspect; exit codes 0 (valid),
+# 1 (invalid), 2 (usage or I/O); no partial proof file on any failure.
+# usage: cli_test.sh path/to/gstark
+set -u
+G=$1
+D=$(mktemp -d)
+trap 'rm -rf "$D"' EXIT
+fail=0
+expect() { # expect CODE description command...
+    local want=$1 what=$2
+    shift 2
+    "$@" >"$D/out" 2>&1
+    local got=$?
+    if [ "$got" != "$want" ]; then
+        echo "FAIL: $what: exit $got, expected $want"; cat "$D/out"; fail=1
+    else
+        echo "ok: $what (exit $got)"
+    fi
+}
+fast=(--grinding 4 --security 80)
+expect 0 "prove fib" "$G" prove --air fib --log-rows 6 "${fast[@]}" -o "$D/fib.proof"
+expect 0 "verify fib" "$G" verify "$D/fib.proof"
+expect 0 "inspect fib" "$G" inspect "$D/fib.proof"
+grep -q "80 bits" "$D/out" || { echo "FAIL: inspect does not show the security level"; fail=1; }
+expect 0 "prove mix" "$G" prove --air mix --cols 9 --degree 5 --blowup 4 --log-rows 5 "${fast[@]}" -o "$D/mix.proof"
+expect 0 "verify mix" "$G" verify "$D/mix.proof"
+expect 1 "verify mix asking for 128 bits" "$G" verify "$D/mix.proof" --min-security 128
+# A flipped byte deep inside the proof: invalid, exit 1.
+cp "$D/fib.proof" "$D/bad.proof"
+size=$(stat -c %s "$D/bad.proof")
+off=$((size / 2))
+orig=$(od -An -tu1 -j "$off" -N1 "$D/bad.proof" | tr -d ' ')
+printf "$(printf '\\%03o' $(( (orig ^ 1) & 255 )))" | dd of="$D/bad.proof" bs=1 seek="$off" conv=notrunc status=none
+expect 1 "verify a flipped proof" "$G" verify "$D/bad.proof"
+head -c 100 "$D/fib.proof" >"$D/short.proof"
+expect 1 "verify a truncated proof" "$G" verify "$D/short.proof"
+expect 2 "verify a missing file" "$G" verify "$D/nope.proof"
+expect 2 "verify without a file" "$G" verify
+expect 2 "unknown command" "$G" frobnicate
+expect 2 "prove without -o" "$G" prove --air fib
+expect 2 "prove with a bad option value" "$G" prove --air fib --log-rows 99 -o "$D/x.proof"
+expect 2 "prove an unknown AIR" "$G" prove --air nope -o "$D/x.proof"
+# Degree 5 with blowup 2 is refused cleanly, and leaves no file behind.
+expect 1 "prove a degree above blowup + 1" "$G" prove --air mix --degree 5 --blowup 2 --log-rows 4 "${fast[@]}" -o "$D/deg.proof"
+[ ! -e "$D/deg.proof" ] || { echo "FAIL: a refused proof left a file"; fail=1; }
+expect 2 "prove into a missing directory" "$G" prove --air fib --log-rows 4 "${fast[@]}" -o "$D/no/such/dir/p.proof"
+leftovers=$(find "$D" -name '*.tmp.*' | wc -l)
+[ "$leftovers" = 0 ] || { echo "FAIL: temporary files left behind"; fail=1; }
+exit $fail
