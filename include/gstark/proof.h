@@ -1,6 +1,6 @@
 /* The proof: parameters, statement and the single-table sub-proof, as plain
- * structs, and the versioned binary file format (docs/protocol.md, "Proof
- * file"). A parsed proof is untrusted: the parser checks every length against
+ * structs, and the versioned binary file format (docs/proof-format.md). A
+ * parsed proof is untrusted: the parser checks every length against
  * the remaining input and every count against the shape it implies before it
  * allocates; the verifier then checks everything else. */
 #ifndef GSTARK_PROOF_H

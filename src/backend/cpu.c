@@ -280,13 +280,18 @@ static void deep_range(void *arg, size_t b, size_t e) {
         }
         inv3_block(d1, tmp, count);
         inv3_block(d2, tmp, count);
+        /* sum_c beta^(C+c) t_c = beta^C sum_c beta^c t_c: one pass over the
+         * columns serves both sums. */
+        for (size_t r = 0; r < count; r++) tmp[r] = gs_fp3_zero();
         for (uint32_t c = 0; c < a->cols; c++) {
             const gs_fp *col = q->trace + (size_t)c * q->N + start;
-            gs_fp3 b1 = a->beta_pows[c], b2 = a->beta_pows[a->cols + c];
-            for (size_t r = 0; r < count; r++) {
-                s1[r] = gs_fp3_add(s1[r], gs_fp3_mul_fp(b1, col[r]));
-                s2[r] = gs_fp3_add(s2[r], gs_fp3_mul_fp(b2, col[r]));
-            }
+            gs_fp3 b1 = a->beta_pows[c];
+            for (size_t r = 0; r < count; r++) tmp[r] = gs_fp3_add(tmp[r], gs_fp3_mul_fp(b1, col[r]));
+        }
+        gs_fp3 bC = a->beta_pows[a->cols];
+        for (size_t r = 0; r < count; r++) {
+            s1[r] = gs_fp3_add(s1[r], tmp[r]);
+            s2[r] = gs_fp3_add(s2[r], gs_fp3_mul(bC, tmp[r]));
         }
         for (uint32_t j = 0; j < a->chunks; j++) {
             const gs_fp *c0 = q->chunks + (size_t)(3 * j) * q->N + start;

@@ -4,7 +4,7 @@ gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_
                         uint32_t chunks) {
     if (!p || p->log_blowup < 1 || p->log_blowup > 6 || p->log_arity != 1 || p->log_final > 20 ||
         p->num_queries < 1 || p->num_queries > 1024 || p->grinding_bits > 40 || log_n < 1 ||
-        log_n + p->log_blowup > GS_MAX_LOG_LDE || cols < 1 || chunks < 1)
+        log_n > GS_MAX_LOG_LDE - p->log_blowup /* log_blowup <= 6 here */ || cols < 1 || chunks < 1)
         return GS_ERR_INVALID_ARG;
     s->log_n = log_n;
     s->log_blowup = p->log_blowup;

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Fuzzes the proof parser and verifier (tests/fuzz/fuzz_proof.c) for N seconds.
+#
+#   tests/fuzz/run.sh [seconds]      default 60
+#
+# Configures a clang build with GS_FUZZ=ON in build-fuzz/ (GS_FUZZ_BUILD
+# overrides), seeds build-fuzz/corpus with the golden proof and a few small
+# valid proofs, runs libFuzzer and exits non-zero on any finding (the crashing
+# input is left in build-fuzz/artifacts/). The corpus is kept between runs.
+# Needs clang with its libFuzzer runtime; on Debian, libclang-rt-<ver>-dev is
+# installed with apt-get if -fsanitize=fuzzer cannot link and it is missing.
+set -euo pipefail
+
+secs=${1:-60}
+case "$secs" in '' | *[!0-9]*) echo "usage: $0 [seconds]" >&2; exit 2 ;; esac
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${GS_FUZZ_BUILD:-$root/build-fuzz}
+
+# ---- clang and its fuzzer runtime ----
+cc=""
+for c in ${CC_FUZZ:-} clang clang-19 clang-18 clang-17 clang-16 clang-15 clang-14; do
+    if command -v "$c" >/dev/null 2>&1; then cc=$(command -v "$c"); break; fi
+done
+if [ -z "$cc" ]; then
+    echo "fuzz: no clang found (install clang, e.g. apt-get install clang-14 libclang-rt-14-dev)" >&2
+    exit 1
+fi
+probe_dir=$(mktemp -d)
+trap 'rm -rf "$probe_dir"' EXIT
+printf '#include <stdint.h>\n#include <stddef.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n' \
+    >"$probe_dir/probe.c"
+probe() { "$cc" -fsanitize=fuzzer,address,undefined "$probe_dir/probe.c" -o "$probe_dir/probe" 2>"$probe_dir/err"; }
+if ! probe; then
+    ver=$("$cc" -dumpversion | cut -d. -f1)
+    pkg="libclang-rt-${ver}-dev"
+    if command -v dpkg-query >/dev/null 2>&1 &&
+        ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+        echo "fuzz: -fsanitize=fuzzer does not link; installing $pkg"
+        SUDO=""
+        [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+        $SUDO apt-get update -q
+        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "$pkg"
+    fi
+    if ! probe; then
+        echo "fuzz: $cc cannot link -fsanitize=fuzzer:" >&2
+        cat "$probe_dir/err" >&2
+        exit 1
+    fi
+fi
+echo "fuzz: $("$cc" --version | head -n1)"
+
+# ---- build ----
+# Warnings are not errors here: the main build enforces them, and clang may
+# warn where the project compiler does not.
+CC="$cc" cmake -S "$root" -B "$build" -DGS_FUZZ=ON -DGS_CUDA=OFF -DGS_WERROR=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j"$(nproc 2>/dev/null || echo 2)" --target fuzz_proof test_proof_format >/dev/null
+
+# ---- corpus ----
+corpus="$build/corpus"
+mkdir -p "$corpus" "$build/artifacts"
+cp "$root/tests/golden/fib_small.proof" "$corpus/golden_fib_small.proof"
+"$build/test_proof_format" --write-seeds "$corpus" >/dev/null
+
+# ---- run ----
+echo "fuzz: fuzz_proof for ${secs}s, corpus $corpus ($(ls "$corpus" | wc -l) files)"
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+"$build/fuzz_proof" -max_total_time="$secs" -print_final_stats=1 \
+    -malloc_limit_mb=64 -rss_limit_mb=2048 -timeout=10 \
+    -dict="$root/tests/fuzz/proof.dict" -artifact_prefix="$build/artifacts/" "$corpus"
