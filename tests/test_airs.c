@@ -4,7 +4,6 @@
  * degrees, shapes, determinism, seeds, non-degeneracy, parameter errors. */
 #include "gstark/airs.h"
 #include "gstark/parallel.h"
-#include "airs/fp_bf.h"
 #include "test_util.h"
 
 static int digest_eq(const gs_air *a, const gs_air *b) {
@@ -29,26 +28,6 @@ static void check_tamper(const gs_workload *w, uint32_t c, size_t r) {
     /* A changed row r >= 1 breaks the transition on row r - 1 first. */
     if (r >= 1) CHECK_EQ_U64(row, r - 1);
     w->trace[at] = old;
-}
-
-/* The generators' branch-free arithmetic equals field.h's. */
-static void test_fp_bf(void) {
-    static const gs_fp edges[] = {0, 1, 2, 3, GS_FP_P - 1, GS_FP_P - 2, GS_FP_EPSILON,
-                                  GS_FP_EPSILON + 1, 1ull << 32, 1ull << 63, (1ull << 63) + 1,
-                                  GS_FP_P - GS_FP_EPSILON, 0xFFFFFFFEFFFFFFFFull, 1ull << 48};
-    size_t ne = sizeof edges / sizeof edges[0];
-    int bad = 0;
-    for (size_t i = 0; i < ne; i++)
-        for (size_t j = 0; j < ne; j++) {
-            bad += gs_airs_fp_add(edges[i], edges[j]) != gs_fp_add(edges[i], edges[j]);
-            bad += gs_airs_fp_mul(edges[i], edges[j]) != gs_fp_mul(edges[i], edges[j]);
-        }
-    for (int k = 0; k < 200000; k++) {
-        gs_fp a = gs_test_fp(), b = gs_test_fp();
-        bad += gs_airs_fp_add(a, b) != gs_fp_add(a, b);
-        bad += gs_airs_fp_mul(a, b) != gs_fp_mul(a, b);
-    }
-    CHECK(bad == 0);
 }
 
 /* ---- fib ---- */
@@ -365,7 +344,6 @@ static void test_errors(void) {
 
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
-    test_fp_bf();
     test_fib();
     test_mix_shapes();
     test_mix_determinism();

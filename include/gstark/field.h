@@ -37,15 +37,19 @@ typedef uint64_t gs_fp;
 #define GS_FP3_FROB2 0xFFFFFFFE00000001ull /* GS_FP3_FROB1^2 */
 #define GS_FP3_W3 2u                       /* w^3 = 2 */
 
+/* Branch-free: on pseudorandom values a branch here mispredicts about half
+ * the time, so conditions become masks (0 or all ones). */
+GS_HD uint64_t gs_fp_mask_(int cond) { return (uint64_t)0 - (uint64_t)(cond != 0); }
+
 GS_HD gs_fp gs_fp_add(gs_fp a, gs_fp b) {
     gs_fp s = a + b;
-    if (s < a) return s + GS_FP_EPSILON; /* a + b - p, already canonical */
-    return s >= GS_FP_P ? s - GS_FP_P : s;
+    s += gs_fp_mask_(s < a) & GS_FP_EPSILON; /* carry: a + b - p, already canonical */
+    return s - (gs_fp_mask_(s >= GS_FP_P) & GS_FP_P);
 }
 
 GS_HD gs_fp gs_fp_sub(gs_fp a, gs_fp b) {
     gs_fp d = a - b;
-    return a < b ? d - GS_FP_EPSILON : d; /* on borrow: a - b + p */
+    return d - (gs_fp_mask_(a < b) & GS_FP_EPSILON); /* on borrow: a - b + p */
 }
 
 GS_HD gs_fp gs_fp_double(gs_fp a) { return gs_fp_add(a, a); }
@@ -56,11 +60,11 @@ GS_HD gs_fp gs_fp_neg(gs_fp a) { return a ? GS_FP_P - a : 0; }
 GS_HD gs_fp gs_fp_reduce128(uint64_t hi, uint64_t lo) {
     uint64_t hi_hi = hi >> 32, hi_lo = hi & 0xFFFFFFFFull;
     uint64_t t0 = lo - hi_hi; /* lo - hi_hi * 2^96 */
-    if (lo < hi_hi) t0 -= GS_FP_EPSILON;
+    t0 -= gs_fp_mask_(lo < hi_hi) & GS_FP_EPSILON;
     uint64_t t1 = hi_lo * GS_FP_EPSILON; /* hi_lo * 2^64, fits in 64 bits */
     uint64_t r = t0 + t1;
-    if (r < t1) r += GS_FP_EPSILON; /* cannot carry again: r < 2^64 - 2^32 */
-    return r >= GS_FP_P ? r - GS_FP_P : r;
+    r += gs_fp_mask_(r < t1) & GS_FP_EPSILON; /* cannot carry again: r < 2^64 - 2^32 */
+    return r - (gs_fp_mask_(r >= GS_FP_P) & GS_FP_P);
 }
 
 GS_HD gs_fp gs_fp_mul(gs_fp a, gs_fp b) {

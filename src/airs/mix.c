@@ -15,7 +15,6 @@
 
 #include "gstark/airs.h"
 #include "gstark/parallel.h"
-#include "airs/fp_bf.h"
 
 #define MAXG GS_AIRS_MIX_GROUP
 #define MAXX (GS_AIRS_MIX_GROUP + GS_AIRS_MIX_MAX_DEGREE - 1)
@@ -138,16 +137,16 @@ static void gen_group(const mix_ctx *m, uint32_t lo, uint32_t G) {
             for (uint32_t b = 0; b < G; b += d) {
                 uint32_t e = b + d - 1;
                 S[e] = x[e];
-                for (uint32_t k = e; k-- > b;) S[k] = gs_airs_fp_mul(x[k], S[k + 1]);
+                for (uint32_t k = e; k-- > b;) S[k] = gs_fp_mul(x[k], S[k + 1]);
             }
             for (uint32_t k = d; k < len; k++)
-                P[k] = k % d == 0 ? x[k] : gs_airs_fp_mul(P[k - 1], x[k]);
+                P[k] = k % d == 0 ? x[k] : gs_fp_mul(P[k - 1], x[k]);
             gs_fp nx[MAXG];
             for (uint32_t i = 0; i < G; i++) {
-                gs_fp w = i % d == 0 ? S[i] : gs_airs_fp_mul(S[i], P[i + d - 1]);
+                gs_fp w = i % d == 0 ? S[i] : gs_fp_mul(S[i], P[i + d - 1]);
                 gs_fp prev = x[i ? i - 1 : G - 1];
-                gs_fp v = gs_airs_fp_add(gs_airs_fp_mul(alpha[i], w), gamma[i]);
-                nx[i] = gs_airs_fp_add(v, gs_airs_fp_mul(beta[i], prev));
+                gs_fp v = gs_fp_add(gs_fp_mul(alpha[i], w), gamma[i]);
+                nx[i] = gs_fp_add(v, gs_fp_mul(beta[i], prev));
             }
             for (uint32_t i = 0; i < G; i++) tile[i][t] = x[i] = nx[i];
             for (uint32_t k = G; k < len; k++) x[k] = x[k - G];
