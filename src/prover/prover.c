@@ -11,6 +11,9 @@
 #include "backend/backend.h"
 #include "gstark/prover.h"
 #include "proof/shape.h"
+#include "prover/prover_internal.h"
+
+gs_prover_ood_hook gs_prover_debug_ood = NULL;
 
 typedef struct {
     gs_backend *be;
@@ -227,6 +230,7 @@ static gs_status prove_table(prover_state *st, gs_proof *p, const gs_air *air, c
     gs_fp3 z = gs_draw_ood_point(&tr, s, shift);
     gs_fp3 zw = gs_fp3_mul_fp(z, gs_fp_root_of_unity(s->log_n));
     GS_TRY(round_ood(st, t, z, zw));
+    if (gs_prover_debug_ood) gs_prover_debug_ood(air, p, t, alpha, z);
     gs_transcript_absorb_fp3(&tr, "ood_cur", t->ood_cur, s->cols);
     gs_transcript_absorb_fp3(&tr, "ood_next", t->ood_next, s->cols);
     gs_transcript_absorb_fp3(&tr, "ood_chunks", t->ood_chunks, s->chunks);
