@@ -43,7 +43,7 @@ typedef struct gs_deep_args {
     gs_fp shift;
     uint32_t cols, chunks;
     gs_fp3 z, zw;
-    const gs_fp3 *ood_cur, *ood_next, *ood_chunks;
+    gs_fp3 k1, k2;           /* the constant parts at z and z w */
     const gs_fp3 *beta_pows; /* 2 * cols + chunks */
 } gs_deep_args;
 

@@ -255,7 +255,6 @@ typedef struct {
     gs_fp *out;
     size_t N;
     gs_fp wN;
-    gs_fp3 k1, k2; /* the constant parts at z and z w */
     gs_status err;
 } deep_ctx;
 
@@ -286,8 +285,8 @@ static void deep_range(void *arg, size_t b, size_t e) {
             gs_fp3 x = gs_fp3_from_fp(xi);
             d1[r] = gs_fp3_sub(x, a->z);
             d2[r] = gs_fp3_sub(x, a->zw);
-            s1[r] = gs_fp3_neg(q->k1);
-            s2[r] = gs_fp3_neg(q->k2);
+            s1[r] = gs_fp3_neg(a->k1);
+            s2[r] = gs_fp3_neg(a->k2);
             xi = gs_fp_mul(xi, q->wN);
         }
         inv3_block(d1, tmp, count);
@@ -327,13 +326,7 @@ static gs_status cpu_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
     size_t N = (size_t)1 << a->log_size;
     if (out->bytes < 3 * N * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
     deep_ctx q = {a, trace_lde->ptr, chunk_lde->ptr, out->ptr, N,
-                  gs_fp_root_of_unity(a->log_size), gs_fp3_zero(), gs_fp3_zero(), GS_OK};
-    for (uint32_t c = 0; c < a->cols; c++) {
-        q.k1 = gs_fp3_add(q.k1, gs_fp3_mul(a->beta_pows[c], a->ood_cur[c]));
-        q.k2 = gs_fp3_add(q.k2, gs_fp3_mul(a->beta_pows[a->cols + c], a->ood_next[c]));
-    }
-    for (uint32_t j = 0; j < a->chunks; j++)
-        q.k1 = gs_fp3_add(q.k1, gs_fp3_mul(a->beta_pows[2 * a->cols + j], a->ood_chunks[j]));
+                  gs_fp_root_of_unity(a->log_size), GS_OK};
     gs_parallel_for((N + BLOCK - 1) / BLOCK, 16, deep_range, &q);
     return q.err;
 }

@@ -45,3 +45,16 @@ void gs_fp3_powers(gs_fp3 *out, gs_fp3 alpha, size_t n) {
     gs_fp3 a = gs_fp3_one();
     for (size_t i = 0; i < n; i++) out[i] = a, a = gs_fp3_mul(a, alpha);
 }
+
+void gs_deep_constants(gs_fp3 *k1, gs_fp3 *k2, const gs_fp3 *beta_pows, const gs_table_proof *t) {
+    uint32_t C = t->num_cols;
+    gs_fp3 a = gs_fp3_zero(), b = gs_fp3_zero();
+    for (uint32_t c = 0; c < C; c++) {
+        a = gs_fp3_add(a, gs_fp3_mul(beta_pows[c], t->ood_cur[c]));
+        b = gs_fp3_add(b, gs_fp3_mul(beta_pows[C + c], t->ood_next[c]));
+    }
+    for (uint32_t j = 0; j < t->num_chunks; j++)
+        a = gs_fp3_add(a, gs_fp3_mul(beta_pows[2 * C + j], t->ood_chunks[j]));
+    *k1 = a;
+    *k2 = b;
+}

@@ -32,6 +32,10 @@ void gs_statement_absorb(gs_transcript *t, const gs_proof *p);
  * domain (z^n != 1) nor in the LDE coset (z^N != shift^N). */
 gs_fp3 gs_draw_ood_point(gs_transcript *t, const gs_shape *s, gs_fp shift);
 
+/* The DEEP word's constant parts (docs/protocol.md, "DEEP"):
+ * k1 = sum_c beta^c t_c(z) + sum_j beta^(2C+j) Q_j(z), k2 = sum_c beta^(C+c) t_c(zw). */
+void gs_deep_constants(gs_fp3 *k1, gs_fp3 *k2, const gs_fp3 *beta_pows, const gs_table_proof *t);
+
 /* Frees everything inside a table proof and zeroes it. */
 void gs_table_proof_clear(gs_table_proof *t);
 

@@ -241,7 +241,8 @@ static gs_status prove_table(prover_state *st, gs_proof *p, const gs_air *air, c
     if (!beta_pows) return GS_ERR_NOMEM;
     gs_fp3_powers(beta_pows, beta, nbeta);
     gs_deep_args da = {s->log_size, shift, s->cols, s->chunks, z, zw,
-                       t->ood_cur, t->ood_next, t->ood_chunks, beta_pows};
+                       gs_fp3_zero(), gs_fp3_zero(), beta_pows};
+    gs_deep_constants(&da.k1, &da.k2, beta_pows, t);
     gs_status r = alloc_fp(st, &st->layers[0], 3 * N);
     if (r == GS_OK) r = be->iface->deep(be, &st->layers[0], &st->lde, &st->chunk_lde, &da);
     free(beta_pows);

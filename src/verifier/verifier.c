@@ -178,15 +178,7 @@ gs_status gs_verify(const gs_air *air, const gs_proof *p, unsigned min_security_
     }
     if (r == GS_OK) r = gs_transcript_squeeze_indices(&tr, "queries", qs, s.queries, s.log_size);
     if (r == GS_OK) r = check_ood(air, p, &s, alpha, qc.z);
-    if (r == GS_OK) {
-        qc.k1 = gs_fp3_zero(), qc.k2 = gs_fp3_zero();
-        for (uint32_t c = 0; c < s.cols; c++) {
-            qc.k1 = gs_fp3_add(qc.k1, gs_fp3_mul(qc.beta_pows[c], t->ood_cur[c]));
-            qc.k2 = gs_fp3_add(qc.k2, gs_fp3_mul(qc.beta_pows[s.cols + c], t->ood_next[c]));
-        }
-        for (uint32_t j = 0; j < s.chunks; j++)
-            qc.k1 = gs_fp3_add(qc.k1, gs_fp3_mul(qc.beta_pows[2 * s.cols + j], t->ood_chunks[j]));
-    }
+    if (r == GS_OK) gs_deep_constants(&qc.k1, &qc.k2, qc.beta_pows, t);
     for (size_t k = 0; r == GS_OK && k < s.queries; k++) r = check_query(p, &s, &qc, k, qs[k]);
     free(qc.beta_pows), free(qc.gammas), free(qs);
     return r;
