@@ -1,7 +1,7 @@
 /* Prove-then-verify for the built-in AIRs over the sizes, blowups and
  * degrees the prover supports: fib at log rows 3..16 and blowups 2, 4, 8;
  * mix at several heights and widths, every degree 2..blowup+1; proof bytes
- * identical for 1 and 2 threads. Grinding is off and queries minimal (80
+ * identical for 1, 2 and 3 threads. Grinding is off and queries minimal (80
  * bits) to keep the matrix fast; the protocol is the same. */
 #include "gstark/gstark.h"
 #include "test_util.h"
@@ -52,6 +52,16 @@ static void test_mix(void) {
                 prove_verify(what, &w, lb);
                 gs_workload_free(&w);
             }
+    /* The tallest size of the matrix, once per blowup at its largest degree. */
+    for (unsigned lb = 1; lb <= 3; lb++) {
+        gs_mix_params mp = {2, (1u << lb) + 1, 16, 99};
+        gs_workload w = {0};
+        CHECK(gs_airs_mix(&w, &mp) == GS_OK);
+        char what[96];
+        snprintf(what, sizeof what, "mix cols 2 degree %u log_n 16 blowup %u", mp.degree, 1u << lb);
+        prove_verify(what, &w, lb);
+        gs_workload_free(&w);
+    }
 }
 
 static void test_threads_bytes(void) {
