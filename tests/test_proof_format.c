@@ -6,7 +6,7 @@
  *
  *   test_proof_format --regen             rewrite tests/golden/fib_small.proof
  *   test_proof_format --write-seeds DIR   write small valid proofs (fuzz seeds) */
-#include "fuzz/fib_air.h"
+#include "fib_air.h"
 #include "gstark/prover.h"
 #include "gstark/verifier.h"
 #include "test_util.h"

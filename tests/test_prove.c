@@ -5,29 +5,9 @@
 #include "gstark/parallel.h"
 #include "gstark/prover.h"
 #include "gstark/verifier.h"
+#include "fib_air.h"
 #include "prover/prover_internal.h"
 #include "test_util.h"
-
-static gs_air *fib_air(void) {
-    gs_air *air = gs_air_new("fib", 2, 3);
-    gs_air_transition(air, gs_air_sub(air, gs_air_next(air, 0), gs_air_col(air, 1)));
-    gs_air_transition(air, gs_air_sub(air, gs_air_next(air, 1),
-                                      gs_air_add(air, gs_air_col(air, 0), gs_air_col(air, 1))));
-    gs_air_boundary(air, 0, 0, gs_air_public(air, 0));
-    gs_air_boundary(air, 1, 0, gs_air_public(air, 1));
-    gs_air_boundary(air, 1, -1, gs_air_public(air, 2));
-    gs_air_finalize(air);
-    return air;
-}
-
-static gs_fp *fib_trace(unsigned log_n, gs_fp pub[3]) {
-    size_t n = (size_t)1 << log_n;
-    gs_fp *m = malloc(2 * n * sizeof *m);
-    m[0] = pub[0], m[n] = pub[1];
-    for (size_t i = 0; i + 1 < n; i++) m[i + 1] = m[n + i], m[n + i + 1] = gs_fp_add(m[i], m[n + i]);
-    pub[2] = m[2 * n - 1];
-    return m;
-}
 
 /* A degree-d AIR: x' = x^d + y, y' = y + 1; x[0] = pub0. */
 static gs_air *pow_air(unsigned d) {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz/fib_air.h"
+#include "fib_air.h"
 #include "gstark/proof.h"
 #include "gstark/verifier.h"
 
