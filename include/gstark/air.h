@@ -58,6 +58,19 @@ gs_expr gs_air_pow(gs_air *air, gs_expr a, unsigned e); /* 0 <= e <= GS_AIR_MAX_
 void gs_air_transition(gs_air *air, gs_expr c);
 void gs_air_boundary(gs_air *air, uint32_t col, int64_t row, gs_expr value);
 
+/* Bus interactions (LogUp; docs/protocol.md, "Buses"). On every row, a send
+ * adds mult / (z - (bus + sum_k alpha^(k+1) values[k])) to the bus's running
+ * sum and a receive subtracts it; z and alpha are challenges drawn after all
+ * main traces are committed. A statement is valid when every bus sums to zero
+ * over all tables. values[0..width) and mult are expressions of the current
+ * row only (no next-row references); 1 <= width <= GS_AIR_MAX_TUPLE. The
+ * same bus id must carry tuples of the same width everywhere (checked when
+ * tables are proven together). */
+#define GS_AIR_MAX_TUPLE 16u
+void gs_air_send(gs_air *air, uint32_t bus, const gs_expr *values, uint32_t width, gs_expr mult);
+void gs_air_receive(gs_air *air, uint32_t bus, const gs_expr *values, uint32_t width,
+                    gs_expr mult);
+
 /* Compile to bytecode. Returns the first builder error if there was one
  * (and the AIR stays unusable), GS_ERR_AIR_EMPTY without constraints. */
 gs_status gs_air_finalize(gs_air *air);
@@ -70,6 +83,10 @@ uint32_t gs_air_num_cols(const gs_air *air);
 uint32_t gs_air_num_public(const gs_air *air);
 uint32_t gs_air_num_transitions(const gs_air *air);
 uint32_t gs_air_num_boundaries(const gs_air *air);
+uint32_t gs_air_num_interactions(const gs_air *air);
+/* Interaction i: its bus, tuple width and direction (+1 send, -1 receive). */
+gs_status gs_air_interaction(const gs_air *air, uint32_t i, uint32_t *bus, uint32_t *width,
+                             int *sign);
 /* Largest transition degree (at least 1). */
 unsigned gs_air_max_degree(const gs_air *air);
 /* Quotient chunks: max(max_degree - 1, 1). */

@@ -193,6 +193,9 @@ GS_HD gs_fp3 gs_fp3_inv(gs_fp3 a) {
 gs_status gs_fp_batch_inv(gs_fp *out, const gs_fp *in, size_t n);
 gs_status gs_fp3_batch_inv(gs_fp3 *out, const gs_fp3 *in, size_t n);
 
+/* out[i] = x^i for i < n. */
+void gs_fp3_powers(gs_fp3 *out, gs_fp3 x, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

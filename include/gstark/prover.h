@@ -26,7 +26,9 @@ typedef struct gs_prove_opts {
  * satisfies the finalized `air` with public inputs `pub`. opts may be NULL.
  * Errors: GS_ERR_INVALID_ARG (shape or parameters out of range),
  * GS_ERR_PROOF_PARAMS (below the security minimum), GS_ERR_AIR_DEGREE,
- * GS_ERR_AIR_UNSATISFIED (check mode), GS_ERR_NOMEM. */
+ * GS_ERR_AIR_UNSATISFIED (check mode), GS_ERR_NOMEM, GS_ERR_UNSUPPORTED for an
+ * AIR with bus interactions (those are proven with the other tables on their
+ * buses, by the multi-table prover). */
 gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsigned log_n,
                    const gs_fp *pub, const gs_params *params, const gs_prove_opts *opts);
 

@@ -34,6 +34,8 @@ void gs_air_free(gs_air *air) {
     free(air->hash);
     free(air->trans);
     free(air->bounds);
+    free(air->inters);
+    gs_air_program_free(&air->prog_inter);
     gs_air_program_free(&air->prog_trans);
     gs_air_program_free(&air->prog_bound);
     free(air);
@@ -105,8 +107,11 @@ static gs_expr node(gs_air *air, uint8_t op, uint32_t a, uint32_t b, uint64_t va
         set_err(air, GS_ERR_AIR, "AIR '%s': expression degree above 65535", air->name);
         return GS_EXPR_INVALID;
     }
+    uint8_t next = op == GS_N_NEXT;
+    if (op >= GS_N_ADD) next |= air->nodes[a].uses_next;
+    if (op >= GS_N_ADD && op != GS_N_NEG) next |= air->nodes[b].uses_next;
     gs_air_node *n = &air->nodes[air->n_nodes];
-    n->op = op, n->degree = (uint16_t)d, n->a = a, n->b = b, n->val = val;
+    n->op = op, n->uses_next = next, n->degree = (uint16_t)d, n->a = a, n->b = b, n->val = val;
     air->hash[at] = air->n_nodes + 1;
     return air->n_nodes++;
 }
@@ -228,6 +233,55 @@ void gs_air_boundary(gs_air *air, uint32_t col, int64_t row, gs_expr value) {
     air->bounds[air->n_bounds++] = (gs_air_bound){col, row, value};
 }
 
+static void interact(gs_air *air, uint32_t bus, const gs_expr *values, uint32_t width,
+                     gs_expr mult, int sign) {
+    if (air->err != GS_OK) return;
+    if (air->finalized) {
+        set_err(air, GS_ERR_AIR, "AIR '%s': interaction added after gs_air_finalize", air->name);
+        return;
+    }
+    if (width < 1 || width > GS_AIR_MAX_TUPLE || !values) {
+        set_err(air, GS_ERR_AIR, "AIR '%s': interaction on bus %u has width %u (1..%u)", air->name,
+                bus, width, GS_AIR_MAX_TUPLE);
+        return;
+    }
+    gs_air_inter in = {bus, width, sign, mult, {0}};
+    for (uint32_t k = 0; k <= width; k++) {
+        gs_expr e = k < width ? values[k] : mult;
+        if (!valid(air, e, "interaction")) return;
+        if (air->nodes[e].uses_next) {
+            set_err(air, GS_ERR_AIR,
+                    "AIR '%s': interaction on bus %u reads the next row; use current-row "
+                    "expressions only", air->name, bus);
+            return;
+        }
+        if (k < width) in.values[k] = e;
+    }
+    if (!push(air, (void **)&air->inters, &air->n_inters, &air->cap_inters, sizeof *air->inters))
+        return;
+    air->inters[air->n_inters++] = in;
+}
+
+void gs_air_send(gs_air *air, uint32_t bus, const gs_expr *values, uint32_t width, gs_expr mult) {
+    interact(air, bus, values, width, mult, +1);
+}
+
+void gs_air_receive(gs_air *air, uint32_t bus, const gs_expr *values, uint32_t width,
+                    gs_expr mult) {
+    interact(air, bus, values, width, mult, -1);
+}
+
+uint32_t gs_air_num_interactions(const gs_air *air) { return air->n_inters; }
+
+gs_status gs_air_interaction(const gs_air *air, uint32_t i, uint32_t *bus, uint32_t *width,
+                             int *sign) {
+    if (!air || i >= air->n_inters) return GS_ERR_INVALID_ARG;
+    if (bus) *bus = air->inters[i].bus;
+    if (width) *width = air->inters[i].width;
+    if (sign) *sign = air->inters[i].sign;
+    return GS_OK;
+}
+
 static void put_u64(gs_hasher *h, uint64_t v) {
     uint8_t b[8];
     for (int i = 0; i < 8; i++) b[i] = (uint8_t)(v >> (8 * i));
@@ -251,7 +305,7 @@ gs_status gs_air_finalize(gs_air *air) {
     if (!air) return GS_ERR_INVALID_ARG;
     if (air->finalized) return GS_OK;
     if (air->err != GS_OK) return air->err;
-    if (air->n_trans + air->n_bounds == 0) {
+    if (air->n_trans + air->n_bounds + air->n_inters == 0) {
         set_err(air, GS_ERR_AIR_EMPTY, "AIR '%s' has no constraints", air->name);
         return air->err;
     }
@@ -262,12 +316,26 @@ gs_status gs_air_finalize(gs_air *air) {
     gs_expr *bv = malloc((air->n_bounds + 1) * sizeof *bv);
     if (!bv) return GS_ERR_NOMEM;
     for (uint32_t i = 0; i < air->n_bounds; i++) bv[i] = air->bounds[i].value;
+    uint32_t n_iout = 0;
+    for (uint32_t i = 0; i < air->n_inters; i++) n_iout += 1 + air->inters[i].width;
+    gs_expr *iv = malloc((n_iout + 1) * sizeof *iv);
+    if (!iv) {
+        free(bv);
+        return GS_ERR_NOMEM;
+    }
+    for (uint32_t i = 0, at = 0; i < air->n_inters; i++) {
+        iv[at++] = air->inters[i].mult;
+        for (uint32_t k = 0; k < air->inters[i].width; k++) iv[at++] = air->inters[i].values[k];
+    }
     gs_status s = gs_air_compile_program(air, &air->prog_trans, air->trans, air->n_trans);
     if (s == GS_OK) s = gs_air_compile_program(air, &air->prog_bound, bv, air->n_bounds);
+    if (s == GS_OK) s = gs_air_compile_program(air, &air->prog_inter, iv, n_iout);
     free(bv);
+    free(iv);
     if (s != GS_OK) {
         gs_air_program_free(&air->prog_trans);
         gs_air_program_free(&air->prog_bound);
+        gs_air_program_free(&air->prog_inter);
         set_err(air, s, "AIR '%s': compiling its constraints failed (%s)", air->name,
                 gs_status_str(s));
         return s;
@@ -288,6 +356,16 @@ gs_status gs_air_finalize(gs_air *air) {
     }
     hash_program(&h, &air->prog_trans);
     hash_program(&h, &air->prog_bound);
+    if (air->n_inters) { /* appended only when present: AIRs without buses keep their digest */
+        gs_hasher_update(&h, "interactions", 12);
+        put_u64(&h, air->n_inters);
+        for (uint32_t i = 0; i < air->n_inters; i++) {
+            put_u64(&h, air->inters[i].bus);
+            put_u64(&h, air->inters[i].width);
+            put_u64(&h, (uint64_t)(int64_t)air->inters[i].sign);
+        }
+        hash_program(&h, &air->prog_inter);
+    }
     gs_hasher_final(&h, &air->fingerprint);
     air->finalized = 1;
     return GS_OK;

@@ -34,6 +34,7 @@ typedef struct gs_air_program {
 
 typedef struct gs_air_node {
     uint8_t op;
+    uint8_t uses_next; /* the expression reads the next row */
     uint16_t degree;
     uint32_t a, b;
     uint64_t val; /* column, public index or constant */
@@ -44,6 +45,13 @@ typedef struct gs_air_bound {
     int64_t row;
     gs_expr value;
 } gs_air_bound;
+
+typedef struct gs_air_inter {
+    uint32_t bus, width;
+    int sign; /* +1 send, -1 receive */
+    gs_expr mult;
+    gs_expr values[GS_AIR_MAX_TUPLE];
+} gs_air_inter;
 
 struct gs_air {
     char name[64];
@@ -56,16 +64,28 @@ struct gs_air {
     uint32_t n_trans, cap_trans;
     gs_air_bound *bounds;
     uint32_t n_bounds, cap_bounds;
+    gs_air_inter *inters;
+    uint32_t n_inters, cap_inters;
     gs_status err;
     char err_msg[160];
     int finalized;
     unsigned max_degree;
     gs_air_program prog_trans, prog_bound;
+    /* Per interaction i, at output offset sum_{i' < i} (1 + width_i'):
+     * the multiplicity, then the tuple's values. */
+    gs_air_program prog_inter;
     gs_digest fingerprint;
 };
 
 gs_status gs_air_compile_program(const gs_air *air, gs_air_program *p, const gs_expr *outs,
                                  uint32_t n_out);
 void gs_air_program_free(gs_air_program *p);
+
+/* The interaction program (per interaction: multiplicity, then the tuple)
+ * over a block of rows, like gs_air_eval_block, and at one Fp3 point. */
+gs_status gs_air_eval_inter_block(const gs_air *air, void *scratch, gs_fp *out, const gs_fp *m,
+                                  size_t rows, size_t start, size_t count, const gs_fp *pub);
+gs_status gs_air_eval_inter_ext(const gs_air *air, gs_fp3 *out, const gs_fp3 *cur,
+                                const gs_fp *pub);
 
 #endif

@@ -10,18 +10,20 @@
 #include "air/air_internal.h"
 #include "gstark/parallel.h"
 
+/* Enough registers for every program of the AIR. */
 size_t gs_air_scratch_size(const gs_air *air) {
-    return (size_t)(air->prog_trans.n_regs + 1) * GS_AIR_BLOCK * sizeof(gs_fp);
+    uint32_t r = air->prog_trans.n_regs;
+    if (air->prog_inter.n_regs > r) r = air->prog_inter.n_regs;
+    return (size_t)(r + 1) * GS_AIR_BLOCK * sizeof(gs_fp);
 }
 
-gs_status gs_air_eval_block(const gs_air *air, void *scratch, gs_fp *out, const gs_fp *m,
-                            size_t rows, size_t next_step, size_t start, size_t count,
-                            const gs_fp *pub) {
+static gs_status run_block(const gs_air *air, const gs_air_program *p, void *scratch, gs_fp *out,
+                           const gs_fp *m, size_t rows, size_t next_step, size_t start,
+                           size_t count, const gs_fp *pub) {
     if (!air || !air->finalized || !scratch || !out || !m || count > GS_AIR_BLOCK ||
         rows == 0 || (rows & (rows - 1)) || start + count > rows ||
         (air->num_public && !pub))
         return GS_ERR_INVALID_ARG;
-    const gs_air_program *p = &air->prog_trans;
     gs_fp(*R)[GS_AIR_BLOCK] = scratch;
     size_t mask = rows - 1;
     for (uint32_t k = 0; k < p->n_insns; k++) {
@@ -69,6 +71,19 @@ gs_status gs_air_eval_block(const gs_air *air, void *scratch, gs_fp *out, const 
     return GS_OK;
 }
 
+gs_status gs_air_eval_block(const gs_air *air, void *scratch, gs_fp *out, const gs_fp *m,
+                            size_t rows, size_t next_step, size_t start, size_t count,
+                            const gs_fp *pub) {
+    return run_block(air, air ? &air->prog_trans : NULL, scratch, out, m, rows, next_step, start,
+                     count, pub);
+}
+
+gs_status gs_air_eval_inter_block(const gs_air *air, void *scratch, gs_fp *out, const gs_fp *m,
+                                  size_t rows, size_t start, size_t count, const gs_fp *pub) {
+    return run_block(air, air ? &air->prog_inter : NULL, scratch, out, m, rows, 0, start, count,
+                     pub);
+}
+
 /* One point over Fp3; loads come from cur/next (Fp3) or pub/consts (Fp). */
 static gs_status eval_point(const gs_air_program *p, gs_fp3 *out, const gs_fp3 *cur,
                             const gs_fp3 *next, const gs_fp *pub) {
@@ -98,6 +113,13 @@ gs_status gs_air_eval_ext(const gs_air *air, gs_fp3 *out, const gs_fp3 *cur, con
         (air->num_public && !pub))
         return GS_ERR_INVALID_ARG;
     return eval_point(&air->prog_trans, out, cur, next, pub);
+}
+
+gs_status gs_air_eval_inter_ext(const gs_air *air, gs_fp3 *out, const gs_fp3 *cur,
+                                const gs_fp *pub) {
+    if (!air || !air->finalized || !cur || (air->num_public && !pub)) return GS_ERR_INVALID_ARG;
+    if (!air->n_inters) return GS_OK;
+    return eval_point(&air->prog_inter, out, cur, cur, pub);
 }
 
 gs_status gs_air_boundary_values(const gs_air *air, gs_fp *out, const gs_fp *pub) {

@@ -1,6 +1,7 @@
 /* The CPU backend: buffers are host memory; bulk operations run on
  * gs_parallel_for over blocks of rows. Every row's result depends only on its
  * inputs, never on the split, so any thread count gives the same bytes. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,7 +105,7 @@ typedef struct {
     uint32_t n_groups;     /* distinct boundary rows */
     gs_fp *group_point;    /* w_n^row per group */
     uint32_t *bound_group; /* group of each boundary */
-    gs_status err;
+    atomic_int err;        /* a gs_status; any worker may set it */
 } quot_ctx;
 
 /* Batch inverse of count Fp values with no zeros (x is never in the trace
@@ -130,7 +131,7 @@ static void quot_range(void *arg, size_t b, size_t e) {
     gs_fp *x = malloc(BLOCK * sizeof *x), *d = malloc(BLOCK * sizeof *d), *tmp = malloc(BLOCK * sizeof *tmp);
     gs_fp3 *acc = malloc(BLOCK * sizeof *acc), *gacc = malloc(BLOCK * sizeof *gacc);
     if (!scratch || !cons || !x || !d || !tmp || !acc || !gacc) {
-        q->err = GS_ERR_NOMEM;
+        atomic_store(&q->err, GS_ERR_NOMEM);
         goto done;
     }
     for (size_t blk = b; blk < e; blk++) {
@@ -138,7 +139,7 @@ static void quot_range(void *arg, size_t b, size_t e) {
         gs_status s = GS_OK;
         if (nt) s = gs_air_eval_block(a->air, scratch, cons, q->lde, q->N, B, start, count, a->pub);
         if (s != GS_OK) {
-            q->err = s;
+            atomic_store(&q->err, s);
             break;
         }
         gs_fp xi = gs_fp_mul(a->shift, gs_fp_pow(q->wN, start));
@@ -183,28 +184,33 @@ static gs_status cpu_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
     if (out->bytes < 3 * N * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
     quot_ctx q = {a, lde->ptr, out->ptr, N, gs_fp_root_of_unity(a->log_n + a->log_blowup),
                   gs_fp_pow(gs_fp_root_of_unity(a->log_n), n - 1), NULL, 0, NULL, NULL, GS_OK};
+    gs_status err = GS_OK;
     q.zinv = malloc(B * sizeof *q.zinv);
     q.group_point = malloc((nb + 1) * sizeof *q.group_point);
     q.bound_group = malloc((nb + 1) * sizeof *q.bound_group);
     if (!q.zinv || !q.group_point || !q.bound_group) {
-        q.err = GS_ERR_NOMEM;
+        err = GS_ERR_NOMEM;
         goto out;
     }
     /* x^n over the coset: shift^n * w_B^j, j = i mod B. */
     gs_fp sn = gs_fp_pow(a->shift, n), wB = gs_fp_root_of_unity(a->log_blowup), t = sn;
     for (size_t j = 0; j < B; j++) q.zinv[j] = gs_fp_sub(t, 1), t = gs_fp_mul(t, wB);
-    q.err = gs_fp_batch_inv(q.zinv, q.zinv, B);
-    for (uint32_t i = 0; i < nb && q.err == GS_OK; i++) {
+    err = gs_fp_batch_inv(q.zinv, q.zinv, B);
+    for (uint32_t i = 0; i < nb && err == GS_OK; i++) {
         gs_fp pt = gs_fp_pow(gs_fp_root_of_unity(a->log_n), a->bound_rows[i]);
         uint32_t g = 0;
         while (g < q.n_groups && q.group_point[g] != pt) g++;
         if (g == q.n_groups) q.group_point[q.n_groups++] = pt;
         q.bound_group[i] = g;
     }
-    if (q.err == GS_OK) gs_parallel_for((N + BLOCK - 1) / BLOCK, 16, quot_range, &q);
+    if (err == GS_OK) {
+        atomic_init(&q.err, GS_OK);
+        gs_parallel_for((N + BLOCK - 1) / BLOCK, 16, quot_range, &q);
+        err = (gs_status)atomic_load(&q.err);
+    }
 out:
     free(q.zinv), free(q.group_point), free(q.bound_group);
-    return q.err;
+    return err;
 }
 
 /* ---- out-of-domain evaluation ----
@@ -255,7 +261,7 @@ typedef struct {
     gs_fp *out;
     size_t N;
     gs_fp wN;
-    gs_status err;
+    atomic_int err; /* a gs_status; any worker may set it */
 } deep_ctx;
 
 static void inv3_block(gs_fp3 *v, gs_fp3 *tmp, size_t count) {
@@ -275,7 +281,7 @@ static void deep_range(void *arg, size_t b, size_t e) {
     gs_fp3 *s1 = malloc(BLOCK * sizeof *s1), *s2 = malloc(BLOCK * sizeof *s2);
     gs_fp3 *d1 = malloc(BLOCK * sizeof *d1), *d2 = malloc(BLOCK * sizeof *d2), *tmp = malloc(BLOCK * sizeof *tmp);
     if (!s1 || !s2 || !d1 || !d2 || !tmp) {
-        q->err = GS_ERR_NOMEM;
+        atomic_store(&q->err, GS_ERR_NOMEM);
         goto done;
     }
     for (size_t blk = b; blk < e; blk++) {
@@ -327,8 +333,9 @@ static gs_status cpu_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
     if (out->bytes < 3 * N * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
     deep_ctx q = {a, trace_lde->ptr, chunk_lde->ptr, out->ptr, N,
                   gs_fp_root_of_unity(a->log_size), GS_OK};
+    atomic_init(&q.err, GS_OK);
     gs_parallel_for((N + BLOCK - 1) / BLOCK, 16, deep_range, &q);
-    return q.err;
+    return (gs_status)atomic_load(&q.err);
 }
 
 /* ---- FRI fold ---- */

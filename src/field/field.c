@@ -80,3 +80,8 @@ gs_status gs_fp_batch_inv(gs_fp *out, const gs_fp *in, size_t n) {
 gs_status gs_fp3_batch_inv(gs_fp3 *out, const gs_fp3 *in, size_t n) {
     return batch_inv(out, in, n, sizeof(gs_fp3), fp3_inv_range);
 }
+
+void gs_fp3_powers(gs_fp3 *out, gs_fp3 x, size_t n) {
+    gs_fp3 a = gs_fp3_one();
+    for (size_t i = 0; i < n; i++) out[i] = a, a = gs_fp3_mul(a, x);
+}

@@ -41,10 +41,6 @@ gs_fp3 gs_draw_ood_point(gs_transcript *t, const gs_shape *s, gs_fp shift) {
     }
 }
 
-void gs_fp3_powers(gs_fp3 *out, gs_fp3 alpha, size_t n) {
-    gs_fp3 a = gs_fp3_one();
-    for (size_t i = 0; i < n; i++) out[i] = a, a = gs_fp3_mul(a, alpha);
-}
 
 void gs_deep_constants(gs_fp3 *k1, gs_fp3 *k2, const gs_fp3 *beta_pows, const gs_table_proof *t) {
     uint32_t C = t->num_cols;

@@ -39,7 +39,4 @@ void gs_deep_constants(gs_fp3 *k1, gs_fp3 *k2, const gs_fp3 *beta_pows, const gs
 /* Frees everything inside a table proof and zeroes it. */
 void gs_table_proof_clear(gs_table_proof *t);
 
-/* alpha^0 .. alpha^(n-1). */
-void gs_fp3_powers(gs_fp3 *out, gs_fp3 alpha, size_t n);
-
 #endif

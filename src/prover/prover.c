@@ -272,6 +272,9 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
     *out = NULL;
     if (!opts) opts = &defaults;
     if (!air || !trace || !params || (gs_air_num_public(air) && !pub)) return GS_ERR_INVALID_ARG;
+    /* Bus interactions need the multi-table prover (its shared LogUp
+     * challenges); a single table cannot balance a bus on its own. */
+    if (gs_air_num_interactions(air)) return GS_ERR_UNSUPPORTED;
     prover_state st = {0};
     st.be = gs_backend_cpu();
     GS_TRY(gs_shape_make(&st.s, params, log_n, gs_air_num_cols(air), gs_air_num_chunks(air)));

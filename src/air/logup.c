@@ -1,0 +1,223 @@
+/* LogUp aux trace and constraints (see logup.h for the definitions). */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "air/air_internal.h"
+#include "air/logup.h"
+#include "gstark/parallel.h"
+
+void gs_logup_free(gs_logup *L) {
+    free(L->group_first), free(L->group_size), free(L->out_off);
+    memset(L, 0, sizeof *L);
+}
+
+static int linear(const gs_air *air, const gs_air_inter *in) {
+    if (air->nodes[in->mult].degree > 1) return 0;
+    for (uint32_t k = 0; k < in->width; k++)
+        if (air->nodes[in->values[k]].degree > 1) return 0;
+    return 1;
+}
+
+static unsigned inter_degree(const gs_air *air, const gs_air_inter *in, unsigned *dd) {
+    unsigned d = 0;
+    for (uint32_t k = 0; k < in->width; k++)
+        if (air->nodes[in->values[k]].degree > d) d = air->nodes[in->values[k]].degree;
+    *dd = d; /* the fingerprint's degree */
+    return air->nodes[in->mult].degree;
+}
+
+gs_status gs_logup_layout(gs_logup *L, const gs_air *air) {
+    memset(L, 0, sizeof *L);
+    if (!air || !air->finalized) return GS_ERR_INVALID_ARG;
+    uint32_t n = air->n_inters;
+    L->n_inters = n;
+    L->group_first = malloc((n + 1) * sizeof *L->group_first);
+    L->group_size = malloc((n + 1) * sizeof *L->group_size);
+    L->out_off = malloc((n + 1) * sizeof *L->out_off);
+    if (!L->group_first || !L->group_size || !L->out_off) {
+        gs_logup_free(L);
+        return GS_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        L->out_off[i] = L->n_outs;
+        L->n_outs += 1 + air->inters[i].width;
+    }
+    for (uint32_t i = 0; i < n;) {
+        uint32_t g = L->n_groups++;
+        L->group_first[g] = i;
+        unsigned deg;
+        if (i + 1 < n && linear(air, &air->inters[i]) && linear(air, &air->inters[i + 1])) {
+            L->group_size[g] = 2;
+            deg = 3;
+            i += 2;
+        } else {
+            unsigned dd, dm = inter_degree(air, &air->inters[i], &dd);
+            L->group_size[g] = 1;
+            deg = 1 + dd > dm ? 1 + dd : dm;
+            i += 1;
+        }
+        if (deg > L->max_degree) L->max_degree = deg;
+    }
+    L->aux_cols = n ? L->n_groups + 1 : 0;
+    return GS_OK;
+}
+
+/* d = z - (bus + sum_k alpha^(k+1) v_k) from Fp3 values. */
+static gs_fp3 fingerprint3(const gs_air_inter *in, const gs_fp3 *v, gs_fp3 z, const gs_fp3 *ap) {
+    gs_fp3 acc = gs_fp3_from_fp(gs_fp_from_u64(in->bus));
+    for (uint32_t k = 0; k < in->width; k++) acc = gs_fp3_add(acc, gs_fp3_mul(ap[k + 1], v[k]));
+    return gs_fp3_sub(z, acc);
+}
+
+/* The same from Fp values (the prover's aux trace on the trace domain). */
+static gs_fp3 fingerprint(const gs_air_inter *in, const gs_fp *v, size_t stride, gs_fp3 z,
+                          const gs_fp3 *ap) {
+    gs_fp3 acc = gs_fp3_from_fp(gs_fp_from_u64(in->bus));
+    for (uint32_t k = 0; k < in->width; k++)
+        acc = gs_fp3_add(acc, gs_fp3_mul_fp(ap[k + 1], v[(size_t)k * stride]));
+    return gs_fp3_sub(z, acc);
+}
+
+typedef struct {
+    const gs_logup *L;
+    const gs_air *air;
+    const gs_fp *trace, *pub;
+    size_t n;
+    gs_fp3 z, ap[GS_AIR_MAX_TUPLE + 1];
+    gs_fp *aux;
+    gs_fp3 *block_sums; /* per block: sum over its rows of sum_g h_g */
+    atomic_int err;     /* a gs_status; any worker may set it */
+} aux_ctx;
+
+static void put3(gs_fp *aux, size_t n, uint32_t col, size_t row, gs_fp3 v) {
+    for (int c = 0; c < 3; c++) aux[((size_t)3 * col + c) * n + row] = v.c[c];
+}
+
+static gs_fp3 get3(const gs_fp *aux, size_t n, uint32_t col, size_t row) {
+    const gs_fp *p = aux + (size_t)3 * col * n + row;
+    return gs_fp3_make(p[0], p[n], p[2 * n]);
+}
+
+/* Pass 1 over blocks of rows: fingerprints, one batch inversion per block,
+ * the h_g columns and each block's total. */
+static void aux_range(void *arg, size_t b, size_t e) {
+    aux_ctx *c = arg;
+    const gs_logup *L = c->L;
+    const gs_air *air = c->air;
+    size_t B = GS_AIR_BLOCK, ni = L->n_inters;
+    void *scratch = malloc(gs_air_scratch_size(air));
+    gs_fp *outs = malloc((L->n_outs + 1) * B * sizeof *outs);
+    gs_fp3 *d = malloc((ni * B + 1) * sizeof *d);
+    if (!scratch || !outs || !d) {
+        atomic_store(&c->err, GS_ERR_NOMEM);
+        goto done;
+    }
+    for (size_t blk = b; blk < e; blk++) {
+        size_t start = blk * B, count = c->n - start < B ? c->n - start : B;
+        gs_status s = gs_air_eval_inter_block(air, scratch, outs, c->trace, c->n, start, count, c->pub);
+        if (s != GS_OK) {
+            atomic_store(&c->err, s);
+            break;
+        }
+        for (size_t i = 0; i < ni; i++)
+            for (size_t r = 0; r < count; r++)
+                d[i * count + r] = fingerprint(&air->inters[i], outs + (L->out_off[i] + 1) * count + r,
+                                               count, c->z, c->ap);
+        for (size_t k = 0; k < ni * count; k++)
+            if (gs_fp3_is_zero(d[k])) atomic_store(&c->err, GS_ERR_EXHAUSTED);
+        if (gs_fp3_batch_inv(d, d, ni * count) != GS_OK) atomic_store(&c->err, GS_ERR_NOMEM);
+        gs_fp3 total = gs_fp3_zero();
+        for (size_t r = 0; r < count; r++) {
+            for (uint32_t g = 0; g < L->n_groups; g++) {
+                gs_fp3 h = gs_fp3_zero();
+                for (uint32_t t = 0; t < L->group_size[g]; t++) {
+                    uint32_t i = L->group_first[g] + t;
+                    gs_fp m = outs[(size_t)L->out_off[i] * count + r];
+                    if (air->inters[i].sign < 0) m = gs_fp_neg(m);
+                    h = gs_fp3_add(h, gs_fp3_mul_fp(d[(size_t)i * count + r], m));
+                }
+                put3(c->aux, c->n, g, start + r, h);
+                total = gs_fp3_add(total, h);
+            }
+        }
+        c->block_sums[blk] = total;
+    }
+done:
+    free(scratch), free(outs), free(d);
+}
+
+/* Pass 2: the running sum, each block starting from the blocks before it. */
+static void sum_range(void *arg, size_t b, size_t e) {
+    aux_ctx *c = arg;
+    const gs_logup *L = c->L;
+    size_t B = GS_AIR_BLOCK;
+    for (size_t blk = b; blk < e; blk++) {
+        size_t start = blk * B, count = c->n - start < B ? c->n - start : B;
+        gs_fp3 s = c->block_sums[blk]; /* pass 2's input: the prefix before this block */
+        for (size_t r = 0; r < count; r++) {
+            for (uint32_t g = 0; g < L->n_groups; g++) s = gs_fp3_add(s, get3(c->aux, c->n, g, start + r));
+            put3(c->aux, c->n, L->n_groups, start + r, s);
+        }
+    }
+}
+
+gs_status gs_logup_aux_trace(gs_fp *aux, gs_fp3 *sigma, const gs_logup *L, const gs_air *air,
+                             const gs_fp *trace, unsigned log_n, const gs_fp *pub, gs_fp3 z,
+                             gs_fp3 alpha) {
+    if (!aux || !sigma || !L || !air || !trace || log_n > 40 || L->n_inters != air->n_inters ||
+        !L->n_inters)
+        return GS_ERR_INVALID_ARG;
+    aux_ctx c = {L, air, trace, pub, (size_t)1 << log_n, z, {{{0}}}, aux, NULL, GS_OK};
+    atomic_init(&c.err, GS_OK);
+    gs_fp3_powers(c.ap, alpha, GS_AIR_MAX_TUPLE + 1);
+    size_t blocks = (c.n + GS_AIR_BLOCK - 1) / GS_AIR_BLOCK;
+    c.block_sums = malloc(blocks * sizeof *c.block_sums);
+    if (!c.block_sums) return GS_ERR_NOMEM;
+    gs_parallel_for(blocks, 8, aux_range, &c);
+    gs_status err = (gs_status)atomic_load(&c.err);
+    if (err == GS_OK) {
+        gs_fp3 acc = gs_fp3_zero(); /* block totals -> exclusive prefixes */
+        for (size_t k = 0; k < blocks; k++) {
+            gs_fp3 t = c.block_sums[k];
+            c.block_sums[k] = acc;
+            acc = gs_fp3_add(acc, t);
+        }
+        gs_parallel_for(blocks, 8, sum_range, &c);
+        *sigma = acc;
+    }
+    free(c.block_sums);
+    return err;
+}
+
+void gs_logup_constraints(const gs_logup *L, const gs_air *air, gs_fp3 *out_groups,
+                          gs_fp3 *trans, gs_fp3 *first, gs_fp3 *last, const gs_fp3 *outs,
+                          const gs_fp3 *aux_cur, const gs_fp3 *aux_next, gs_fp3 z,
+                          const gs_fp3 *alpha_pows, gs_fp3 sigma) {
+    gs_fp3 hsum = gs_fp3_zero(), hsum_next = gs_fp3_zero();
+    for (uint32_t g = 0; g < L->n_groups; g++) {
+        uint32_t a = L->group_first[g];
+        const gs_air_inter *ia = &air->inters[a];
+        gs_fp3 da = fingerprint3(ia, outs + L->out_off[a] + 1, z, alpha_pows);
+        gs_fp3 ma = outs[L->out_off[a]];
+        if (ia->sign < 0) ma = gs_fp3_neg(ma);
+        gs_fp3 h = aux_cur[g];
+        if (L->group_size[g] == 1) {
+            out_groups[g] = gs_fp3_sub(gs_fp3_mul(h, da), ma);
+        } else {
+            const gs_air_inter *ib = &air->inters[a + 1];
+            gs_fp3 db = fingerprint3(ib, outs + L->out_off[a + 1] + 1, z, alpha_pows);
+            gs_fp3 mb = outs[L->out_off[a + 1]];
+            if (ib->sign < 0) mb = gs_fp3_neg(mb);
+            gs_fp3 lhs = gs_fp3_mul(h, gs_fp3_mul(da, db));
+            gs_fp3 rhs = gs_fp3_add(gs_fp3_mul(ma, db), gs_fp3_mul(mb, da));
+            out_groups[g] = gs_fp3_sub(lhs, rhs);
+        }
+        hsum = gs_fp3_add(hsum, h);
+        hsum_next = gs_fp3_add(hsum_next, aux_next[g]);
+    }
+    gs_fp3 S = aux_cur[L->n_groups], Sn = aux_next[L->n_groups];
+    *trans = gs_fp3_sub(gs_fp3_sub(Sn, S), hsum_next);
+    *first = gs_fp3_sub(S, hsum);
+    *last = gs_fp3_sub(S, sigma);
+}

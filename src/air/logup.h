@@ -1,0 +1,57 @@
+/* LogUp for one table (docs/protocol.md, "Buses"): the aux trace and its
+ * constraints.
+ *
+ * With challenges z, alpha (Fp3), interaction i on row r has the fingerprint
+ *   d_i = z - (bus_i + sum_k alpha^(k+1) v_(i,k))
+ * and contributes sign_i * m_i / d_i (sign +1 send, -1 receive).
+ * Interactions are packed into groups, in declaration order: two per group
+ * when both have multiplicity and values of degree <= 1 (the packed
+ * constraint has degree 3), otherwise one. Aux columns (Fp3, each stored as
+ * three Fp columns c0, c1, c2): h_g for each group g (the sum of its
+ * interactions' terms on the row), then the running sum S with
+ * S[r] = sum over rows r' <= r of sum_g h_g[r']. The table's bus sum is
+ * sigma = S[n-1]. Constraints:
+ *   group g, every row:     h_g * d_a - s_a m_a                         (one)
+ *                           h_g * d_a * d_b - s_a m_a d_b - s_b m_b d_a (two)
+ *   running sum, rows 0..n-2: S' - S - sum_g h_g'
+ *   first row:              S - sum_g h_g
+ *   last row:               S - sigma */
+#ifndef GSTARK_AIR_LOGUP_H
+#define GSTARK_AIR_LOGUP_H
+
+#include "gstark/air.h"
+
+typedef struct gs_logup {
+    uint32_t n_inters, n_groups;
+    uint32_t aux_cols;        /* n_groups + 1 Fp3 columns */
+    unsigned max_degree;      /* of the group constraints */
+    uint32_t *group_first;    /* first interaction of each group */
+    uint32_t *group_size;     /* 1 or 2 */
+    uint32_t *out_off;        /* per interaction: offset of m in the interaction program's outputs */
+    uint32_t n_outs;          /* interaction program outputs per row */
+} gs_logup;
+
+/* The layout for a finalized AIR (n_inters may be 0: no aux trace). */
+gs_status gs_logup_layout(gs_logup *L, const gs_air *air);
+void gs_logup_free(gs_logup *L);
+
+/* The aux trace: 3 * aux_cols Fp columns of 2^log_n rows, column-major
+ * (aux column j's c_i at column 3 j + i), and the bus sum. GS_ERR_EXHAUSTED
+ * if some fingerprint is zero (z hit a tuple's fingerprint: the caller draws
+ * no new challenge; the chance is about rows / 2^192). Multi-threaded; the
+ * result does not depend on the thread count. */
+gs_status gs_logup_aux_trace(gs_fp *aux, gs_fp3 *sigma, const gs_logup *L, const gs_air *air,
+                             const gs_fp *trace, unsigned log_n, const gs_fp *pub, gs_fp3 z,
+                             gs_fp3 alpha);
+
+/* Constraint values at one point, given the interaction outputs there (Fp3,
+ * L->n_outs values: per interaction m then the tuple) and the aux columns on
+ * the current and next row: out_groups[n_groups], then *trans, *first, *last.
+ * alpha_pows holds alpha^0 .. alpha^GS_AIR_MAX_TUPLE. One definition for the
+ * prover (per LDE row) and the verifier (at z). */
+void gs_logup_constraints(const gs_logup *L, const gs_air *air, gs_fp3 *out_groups,
+                          gs_fp3 *trans, gs_fp3 *first, gs_fp3 *last, const gs_fp3 *outs,
+                          const gs_fp3 *aux_cur, const gs_fp3 *aux_next, gs_fp3 z,
+                          const gs_fp3 *alpha_pows, gs_fp3 sigma);
+
+#endif

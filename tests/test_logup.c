@@ -1,0 +1,168 @@
+/* LogUp: bus interactions in the AIR builder, the aux trace and its
+ * constraints. Two tables on one bus balance (their sums cancel) exactly when
+ * the sent and received multisets agree; the aux trace satisfies every LogUp
+ * constraint on the rows where it must hold; packing and errors. */
+#include "air/air_internal.h"
+#include "air/logup.h"
+#include "gstark/gstark.h"
+#include "test_util.h"
+
+#define BUS 7
+
+/* Sender: columns (x, y, m); sends (x, y) with multiplicity m on BUS. With
+ * extra_deg, also sends (x * y) with multiplicity 1 on bus BUS + 1. */
+static gs_air *sender(int receive, int extra_deg) {
+    gs_air *air = gs_air_new(receive ? "recv" : "send", 3, 0);
+    gs_expr v[2] = {gs_air_col(air, 0), gs_air_col(air, 1)};
+    if (receive) gs_air_receive(air, BUS, v, 2, gs_air_col(air, 2));
+    else gs_air_send(air, BUS, v, 2, gs_air_col(air, 2));
+    if (extra_deg) {
+        gs_expr p = gs_air_mul(air, v[0], v[1]);
+        gs_air_send(air, BUS + 1, &p, 1, gs_air_const(air, 1));
+    }
+    return gs_air_finalize(air) == GS_OK ? air : NULL;
+}
+
+static void check_aux(const gs_logup *L, const gs_air *air, const gs_fp *trace, const gs_fp *aux,
+                      unsigned log_n, gs_fp3 z, gs_fp3 alpha, gs_fp3 sigma) {
+    size_t n = (size_t)1 << log_n;
+    uint32_t A = L->aux_cols;
+    gs_fp3 ap[GS_AIR_MAX_TUPLE + 1], cur[3], outs[64], ac[16], an[16], grp[16], tr, fi, la;
+    gs_fp3_powers(ap, alpha, GS_AIR_MAX_TUPLE + 1);
+    int bad = 0;
+    for (size_t r = 0; r < n; r++) {
+        for (int c = 0; c < 3; c++) cur[c] = gs_fp3_from_fp(trace[c * n + r]);
+        CHECK(gs_air_eval_inter_ext(air, outs, cur, NULL) == GS_OK);
+        for (uint32_t j = 0; j < A; j++) {
+            size_t rn = (r + 1) % n;
+            ac[j] = gs_fp3_make(aux[(3 * j) * n + r], aux[(3 * j + 1) * n + r], aux[(3 * j + 2) * n + r]);
+            an[j] = gs_fp3_make(aux[(3 * j) * n + rn], aux[(3 * j + 1) * n + rn], aux[(3 * j + 2) * n + rn]);
+        }
+        gs_logup_constraints(L, air, grp, &tr, &fi, &la, outs, ac, an, z, ap, sigma);
+        for (uint32_t g = 0; g < L->n_groups; g++) bad += !gs_fp3_is_zero(grp[g]);
+        if (r + 1 < n) bad += !gs_fp3_is_zero(tr);
+        if (r == 0) bad += !gs_fp3_is_zero(fi);
+        if (r == n - 1) bad += !gs_fp3_is_zero(la);
+    }
+    CHECK(bad == 0);
+}
+
+static void test_balance(void) {
+    gs_air *snd = sender(0, 0), *rcv = sender(1, 0);
+    CHECK(snd && rcv);
+    gs_logup Ls, Lr;
+    CHECK(gs_logup_layout(&Ls, snd) == GS_OK && gs_logup_layout(&Lr, rcv) == GS_OK);
+    CHECK(Ls.n_groups == 1 && Ls.aux_cols == 2 && Ls.max_degree == 2);
+    for (unsigned log_n = 0; log_n <= 9; log_n++) {
+        size_t n = (size_t)1 << log_n;
+        /* The receiver holds the sender's tuples in another order, with the
+         * multiplicities split differently: row r of the receiver is the
+         * sender's row perm(r), all multiplicities equal. */
+        gs_fp *ts = malloc(3 * n * sizeof *ts), *tr = malloc(3 * n * sizeof *tr);
+        gs_fp *as = malloc(6 * n * sizeof *as), *ar = malloc(6 * n * sizeof *ar);
+        for (size_t r = 0; r < n; r++)
+            ts[r] = gs_test_below(50), ts[n + r] = gs_test_fp(), ts[2 * n + r] = gs_test_below(5);
+        size_t shift = n > 1 ? 1 + gs_test_below(n - 1) : 0;
+        for (size_t r = 0; r < n; r++)
+            for (int c = 0; c < 3; c++) tr[c * n + r] = ts[c * n + (r + shift) % n];
+        gs_fp3 z = gs_test_fp3(), alpha = gs_test_fp3(), ss, sr;
+        for (unsigned t = 1; t <= 3; t += 2) {
+            gs_threads_set(t);
+            CHECK(gs_logup_aux_trace(as, &ss, &Ls, snd, ts, log_n, NULL, z, alpha) == GS_OK);
+            CHECK(gs_logup_aux_trace(ar, &sr, &Lr, rcv, tr, log_n, NULL, z, alpha) == GS_OK);
+            CHECK(gs_fp3_is_zero(gs_fp3_add(ss, sr)));
+        }
+        gs_threads_set(0);
+        check_aux(&Ls, snd, ts, as, log_n, z, alpha, ss);
+        check_aux(&Lr, rcv, tr, ar, log_n, z, alpha, sr);
+        /* One changed multiplicity or value and the sums no longer cancel. */
+        size_t r = gs_test_below(n);
+        int col = tr[2 * n + r] && gs_test_below(2) ? 0 : 2; /* a value only where m != 0 */
+        tr[col * n + r] = gs_fp_add(tr[col * n + r], 1);
+        CHECK(gs_logup_aux_trace(ar, &sr, &Lr, rcv, tr, log_n, NULL, z, alpha) == GS_OK);
+        CHECK(!gs_fp3_is_zero(gs_fp3_add(ss, sr)));
+        free(ts), free(tr), free(as), free(ar);
+    }
+    gs_logup_free(&Ls), gs_logup_free(&Lr);
+    gs_air_free(snd), gs_air_free(rcv);
+}
+
+static void test_packing_and_degrees(void) {
+    /* Three linear interactions: one pair and one single. */
+    gs_air *air = gs_air_new("three", 3, 0);
+    gs_expr x = gs_air_col(air, 0), y = gs_air_col(air, 1), m = gs_air_col(air, 2);
+    gs_air_send(air, 1, &x, 1, m);
+    gs_air_receive(air, 2, &y, 1, gs_air_const(air, 1));
+    gs_air_send(air, 3, (gs_expr[]){x, y}, 2, m);
+    CHECK(gs_air_finalize(air) == GS_OK);
+    CHECK(gs_air_num_interactions(air) == 3);
+    gs_logup L;
+    CHECK(gs_logup_layout(&L, air) == GS_OK);
+    CHECK(L.n_groups == 2 && L.group_size[0] == 2 && L.group_size[1] == 1 && L.aux_cols == 3);
+    CHECK(L.max_degree == 3);
+    uint32_t bus, width;
+    int sign;
+    CHECK(gs_air_interaction(air, 1, &bus, &width, &sign) == GS_OK && bus == 2 && width == 1 && sign == -1);
+    gs_logup_free(&L);
+    gs_air_free(air);
+    /* A degree-2 value stays alone: its constraint has degree 1 + 2. */
+    air = sender(0, 1);
+    CHECK(air != NULL);
+    CHECK(gs_logup_layout(&L, air) == GS_OK);
+    CHECK(L.n_groups == 2 && L.group_size[0] == 1 && L.group_size[1] == 1 && L.max_degree == 3);
+    /* Its aux trace satisfies the constraints too. */
+    unsigned log_n = 5;
+    size_t n = (size_t)1 << log_n;
+    gs_fp *t = malloc(3 * n * sizeof *t), *aux = malloc(3 * L.aux_cols * n * sizeof *aux);
+    for (size_t i = 0; i < 3 * n; i++) t[i] = gs_test_fp();
+    gs_fp3 z = gs_test_fp3(), alpha = gs_test_fp3(), sg;
+    CHECK(gs_logup_aux_trace(aux, &sg, &L, air, t, log_n, NULL, z, alpha) == GS_OK);
+    check_aux(&L, air, t, aux, log_n, z, alpha, sg);
+    free(t), free(aux);
+    gs_logup_free(&L);
+    gs_air_free(air);
+}
+
+static void test_errors(void) {
+    gs_air *a = gs_air_new("bad", 2, 0);
+    gs_expr nx = gs_air_next(a, 0);
+    gs_air_send(a, 1, &nx, 1, gs_air_const(a, 1));
+    CHECK(gs_air_finalize(a) == GS_ERR_AIR);
+    CHECK(strstr(gs_air_error(a), "next row") != NULL);
+    gs_air_free(a);
+    a = gs_air_new("bad", 2, 0);
+    gs_expr v[GS_AIR_MAX_TUPLE + 1];
+    for (uint32_t k = 0; k <= GS_AIR_MAX_TUPLE; k++) v[k] = gs_air_col(a, 0);
+    gs_air_send(a, 1, v, GS_AIR_MAX_TUPLE + 1, gs_air_const(a, 1));
+    CHECK(gs_air_finalize(a) == GS_ERR_AIR);
+    gs_air_free(a);
+    a = gs_air_new("bad", 2, 0);
+    gs_air_send(a, 1, v, 0, gs_air_const(a, 1));
+    CHECK(gs_air_finalize(a) == GS_ERR_AIR);
+    gs_air_free(a);
+    /* Interactions alone make a valid AIR; they change the fingerprint; the
+     * single-table prover leaves them to the multi-table prover. */
+    gs_air *only = sender(0, 0);
+    gs_air *plain = gs_air_new("send", 3, 0);
+    gs_air_transition(plain, gs_air_col(plain, 0));
+    gs_air *with = gs_air_new("send", 3, 0);
+    gs_air_transition(with, gs_air_col(with, 0));
+    gs_expr x = gs_air_col(with, 0);
+    gs_air_send(with, 1, &x, 1, gs_air_const(with, 1));
+    CHECK(only && gs_air_finalize(plain) == GS_OK && gs_air_finalize(with) == GS_OK);
+    gs_digest d1 = gs_air_fingerprint(plain), d2 = gs_air_fingerprint(with);
+    CHECK(memcmp(&d1, &d2, 32) != 0);
+    gs_fp trace[24] = {0};
+    gs_params par = {2, 3, 0, 40, 1};
+    gs_proof *pf = NULL;
+    CHECK(gs_prove(&pf, with, trace, 3, NULL, &par, NULL) == GS_ERR_UNSUPPORTED);
+    gs_air_free(only), gs_air_free(plain), gs_air_free(with);
+}
+
+int main(int argc, char **argv) {
+    gs_test_init(argc, argv);
+    test_balance();
+    test_packing_and_degrees();
+    test_errors();
+    return gs_test_done();
+}
