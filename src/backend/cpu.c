@@ -255,32 +255,56 @@ static gs_status cpu_eval_at(gs_backend *be, gs_fp3 *out, const gs_buf *coeffs, 
 
 /* ---- DEEP ---- */
 
+/* 1/(x - z) for x in Fp and z in Fp3 without an Fp3 inversion per row:
+ * (x - z)(x - z^p)(x - z^(p^2)) = m(x) is a cubic over Fp (z's minimal
+ * polynomial when z is not in Fp), so 1/(x - z) = (x^2 + A x + B) / m(x) with
+ * A = -(z^p + z^(p^2)), B = z^(p+p^2), and only m(x) needs inverting, in Fp. */
+typedef struct {
+    gs_fp3 A, B;
+    gs_fp m2, m1, m0; /* m(x) = x^3 + m2 x^2 + m1 x + m0 */
+} inv_lin;
+
+static inv_lin inv_lin_make(gs_fp3 z) {
+    gs_fp3 z1 = gs_fp3_frobenius(z), z2 = gs_fp3_frobenius(z1);
+    inv_lin l;
+    l.A = gs_fp3_neg(gs_fp3_add(z1, z2));
+    l.B = gs_fp3_mul(z1, z2);
+    l.m2 = gs_fp3_sub(l.A, z).c[0];
+    l.m1 = gs_fp3_sub(l.B, gs_fp3_mul(z, l.A)).c[0];
+    l.m0 = gs_fp3_neg(gs_fp3_mul(z, l.B)).c[0];
+    return l;
+}
+
+static gs_fp inv_lin_norm(const inv_lin *l, gs_fp x) {
+    return gs_fp_add(gs_fp_mul(gs_fp_add(gs_fp_mul(gs_fp_add(x, l->m2), x), l->m1), x), l->m0);
+}
+
+/* (x^2 + A x + B) * minv, with x2 = x^2. */
+static gs_fp3 inv_lin_apply(const inv_lin *l, gs_fp x, gs_fp x2, gs_fp minv) {
+    gs_fp3 r = gs_fp3_make(gs_fp_add(gs_fp_add(x2, gs_fp_mul(l->A.c[0], x)), l->B.c[0]),
+                           gs_fp_add(gs_fp_mul(l->A.c[1], x), l->B.c[1]),
+                           gs_fp_add(gs_fp_mul(l->A.c[2], x), l->B.c[2]));
+    return gs_fp3_mul_fp(r, minv);
+}
+
 typedef struct {
     const gs_deep_args *a;
     const gs_fp *trace, *chunks;
     gs_fp *out;
     size_t N;
     gs_fp wN;
+    inv_lin l1, l2; /* for 1/(x - z) and 1/(x - z w) */
     atomic_int err; /* a gs_status; any worker may set it */
 } deep_ctx;
-
-static void inv3_block(gs_fp3 *v, gs_fp3 *tmp, size_t count) {
-    gs_fp3 acc = gs_fp3_one();
-    for (size_t r = 0; r < count; r++) tmp[r] = acc, acc = gs_fp3_mul(acc, v[r]);
-    acc = gs_fp3_inv(acc);
-    for (size_t r = count; r-- > 0;) {
-        gs_fp3 x = v[r];
-        v[r] = gs_fp3_mul(acc, tmp[r]);
-        acc = gs_fp3_mul(acc, x);
-    }
-}
 
 static void deep_range(void *arg, size_t b, size_t e) {
     deep_ctx *q = arg;
     const gs_deep_args *a = q->a;
     gs_fp3 *s1 = malloc(BLOCK * sizeof *s1), *s2 = malloc(BLOCK * sizeof *s2);
     gs_fp3 *d1 = malloc(BLOCK * sizeof *d1), *d2 = malloc(BLOCK * sizeof *d2), *tmp = malloc(BLOCK * sizeof *tmp);
-    if (!s1 || !s2 || !d1 || !d2 || !tmp) {
+    gs_fp *x = malloc(BLOCK * sizeof *x), *n1 = malloc(BLOCK * sizeof *n1), *n2 = malloc(BLOCK * sizeof *n2);
+    gs_fp *ftmp = malloc(BLOCK * sizeof *ftmp);
+    if (!s1 || !s2 || !d1 || !d2 || !tmp || !x || !n1 || !n2 || !ftmp) {
         atomic_store(&q->err, GS_ERR_NOMEM);
         goto done;
     }
@@ -288,15 +312,20 @@ static void deep_range(void *arg, size_t b, size_t e) {
         size_t start = blk * BLOCK, count = q->N - start < BLOCK ? q->N - start : BLOCK;
         gs_fp xi = gs_fp_mul(a->shift, gs_fp_pow(q->wN, start));
         for (size_t r = 0; r < count; r++) {
-            gs_fp3 x = gs_fp3_from_fp(xi);
-            d1[r] = gs_fp3_sub(x, a->z);
-            d2[r] = gs_fp3_sub(x, a->zw);
+            x[r] = xi;
+            n1[r] = inv_lin_norm(&q->l1, xi);
+            n2[r] = inv_lin_norm(&q->l2, xi);
             s1[r] = gs_fp3_neg(a->k1);
             s2[r] = gs_fp3_neg(a->k2);
             xi = gs_fp_mul(xi, q->wN);
         }
-        inv3_block(d1, tmp, count);
-        inv3_block(d2, tmp, count);
+        inv_block(n1, ftmp, count); /* never zero: z, z w lie outside the domain */
+        inv_block(n2, ftmp, count);
+        for (size_t r = 0; r < count; r++) {
+            gs_fp x2 = gs_fp_sqr(x[r]);
+            d1[r] = inv_lin_apply(&q->l1, x[r], x2, n1[r]);
+            d2[r] = inv_lin_apply(&q->l2, x[r], x2, n2[r]);
+        }
         /* sum_c beta^(C+c) t_c = beta^C sum_c beta^c t_c: one pass over the
          * columns serves both sums. */
         for (size_t r = 0; r < count; r++) tmp[r] = gs_fp3_zero();
@@ -323,7 +352,7 @@ static void deep_range(void *arg, size_t b, size_t e) {
         }
     }
 done:
-    free(s1), free(s2), free(d1), free(d2), free(tmp);
+    free(s1), free(s2), free(d1), free(d2), free(tmp), free(x), free(n1), free(n2), free(ftmp);
 }
 
 static gs_status cpu_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
@@ -331,8 +360,8 @@ static gs_status cpu_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
     (void)be;
     size_t N = (size_t)1 << a->log_size;
     if (out->bytes < 3 * N * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
-    deep_ctx q = {a, trace_lde->ptr, chunk_lde->ptr, out->ptr, N,
-                  gs_fp_root_of_unity(a->log_size), GS_OK};
+    deep_ctx q = {a, trace_lde->ptr, chunk_lde->ptr, out->ptr, N, gs_fp_root_of_unity(a->log_size),
+                  inv_lin_make(a->z), inv_lin_make(a->zw), GS_OK};
     atomic_init(&q.err, GS_OK);
     gs_parallel_for((N + BLOCK - 1) / BLOCK, 16, deep_range, &q);
     return (gs_status)atomic_load(&q.err);
