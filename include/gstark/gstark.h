@@ -15,6 +15,7 @@
 #include "gstark/proof.h"
 #include "gstark/prover.h"
 #include "gstark/status.h"
+#include "gstark/synth.h"
 #include "gstark/transcript.h"
 #include "gstark/verifier.h"
 
