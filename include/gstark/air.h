@@ -87,7 +87,8 @@ uint32_t gs_air_num_interactions(const gs_air *air);
 /* Interaction i: its bus, tuple width and direction (+1 send, -1 receive). */
 gs_status gs_air_interaction(const gs_air *air, uint32_t i, uint32_t *bus, uint32_t *width,
                              int *sign);
-/* Largest transition degree (at least 1). */
+/* Largest constraint degree (at least 1): transitions and, with bus
+ * interactions, the LogUp constraints (src/air/logup.h). */
 unsigned gs_air_max_degree(const gs_air *air);
 /* Quotient chunks: max(max_degree - 1, 1). */
 unsigned gs_air_num_chunks(const gs_air *air);

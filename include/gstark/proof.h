@@ -65,6 +65,14 @@ typedef struct gs_table_proof {
     gs_digest *chunk_paths; /* Q x log N */
     gs_fp *fri_rows;        /* Q x L x 6: each layer's leaf */
     gs_digest *fri_paths;   /* Q x sum over layers l of (log N - 1 - l) */
+    /* LogUp (multi-table proofs only; A = 0 and these empty otherwise). */
+    uint32_t aux_cols;      /* A: aux columns in Fp3 */
+    gs_digest aux_root;
+    gs_fp3 bus_sum;         /* this table's contribution to its buses */
+    gs_fp3 *ood_aux_cur;    /* A: each aux column at z */
+    gs_fp3 *ood_aux_next;   /* A: each aux column at z * w */
+    gs_fp *aux_rows;        /* Q x 3A */
+    gs_digest *aux_paths;   /* Q x log N */
 } gs_table_proof;
 
 typedef struct gs_proof {
@@ -78,6 +86,18 @@ typedef struct gs_proof {
 } gs_proof;
 
 void gs_proof_free(gs_proof *p); /* NULL is a no-op; frees everything inside */
+
+/* Many tables in one proof (docs/protocol.md, "Many tables"): one entry per
+ * table, in statement order, each with its own statement (AIR fingerprint,
+ * height, public inputs) and sub-proof; params are shared (every entry's
+ * params equal these). */
+typedef struct gs_multi_proof {
+    gs_params params;
+    uint32_t num_tables;
+    gs_proof *tables;
+} gs_multi_proof;
+
+void gs_multi_proof_free(gs_multi_proof *p); /* NULL is a no-op */
 
 /* Serialize to a newly allocated buffer (*out, *len); free() it. */
 gs_status gs_proof_serialize(uint8_t **out, size_t *len, const gs_proof *p);

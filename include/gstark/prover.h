@@ -32,6 +32,26 @@ typedef struct gs_prove_opts {
 gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsigned log_n,
                    const gs_fp *pub, const gs_params *params, const gs_prove_opts *opts);
 
+/* One table of a multi-table statement. */
+typedef struct gs_table_input {
+    const gs_air *air; /* finalized; may declare bus interactions */
+    const gs_fp *trace;
+    unsigned log_n;
+    const gs_fp *pub;
+    const char *air_desc; /* copied into the table's entry; may be NULL */
+} gs_table_input;
+
+#define GS_MAX_TABLES 4096u
+
+/* Prove n tables together (docs/protocol.md, "Many tables"): the statement,
+ * every main commitment (roots absorbed in table order), the shared LogUp
+ * challenges, then one independent chain per table in its transcript fork.
+ * In check mode also GS_ERR_BUS_UNBALANCED when the buses do not cancel.
+ * stats: check and commit cover all tables; the other phases are summed
+ * over tables. */
+gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uint32_t n,
+                         const gs_params *params, const gs_prove_opts *opts);
+
 #ifdef __cplusplus
 }
 #endif

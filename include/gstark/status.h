@@ -23,6 +23,7 @@ typedef enum gs_status {
     GS_ERR_AIR_EMPTY = 11,   /* the AIR has no constraints */
     GS_ERR_AIR_DEGREE = 12,  /* a constraint's degree exceeds blowup + 1 */
     GS_ERR_AIR_UNSATISFIED = 13, /* the trace does not satisfy the AIR */
+    GS_ERR_BUS_UNBALANCED = 14,  /* the tables' bus interactions do not cancel */
     /* Verification failures: one code per kind of check. */
     GS_ERR_PROOF_FORMAT = 20,    /* malformed proof bytes */
     GS_ERR_PROOF_PARAMS = 21,    /* parameters out of range or below the security minimum */
@@ -34,7 +35,9 @@ typedef enum gs_status {
     GS_ERR_PROOF_FRI_PATH = 27,  /* a FRI layer opening does not match its root */
     GS_ERR_PROOF_DEEP = 28,      /* the first FRI layer disagrees with the DEEP composition */
     GS_ERR_PROOF_FRI_FOLD = 29,  /* a FRI layer disagrees with the fold of the one before */
-    GS_ERR_PROOF_FRI_FINAL = 30  /* the last fold disagrees with the final polynomial */
+    GS_ERR_PROOF_FRI_FINAL = 30, /* the last fold disagrees with the final polynomial */
+    GS_ERR_PROOF_AUX_PATH = 31,  /* a LogUp aux opening does not match its commitment */
+    GS_ERR_PROOF_BUS = 32        /* the tables' bus sums do not add to zero */
 } gs_status;
 
 /* A short, static, human-readable description ("ok", "out of memory", ...).

@@ -18,6 +18,12 @@ extern "C" {
  * the first failed check (GS_ERR_PROOF_*). */
 gs_status gs_verify(const gs_air *air, const gs_proof *proof, unsigned min_security_bits);
 
+/* The same for a multi-table proof: airs[i] is the AIR the verifier expects
+ * for table i (order and count are part of the statement). Also checks that
+ * the tables' bus sums add to zero (GS_ERR_PROOF_BUS). */
+gs_status gs_verify_multi(const gs_air *const *airs, uint32_t n, const gs_multi_proof *proof,
+                          unsigned min_security_bits);
+
 #ifdef __cplusplus
 }
 #endif

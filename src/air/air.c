@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "air/air_internal.h"
+#include "air/logup.h"
 
 #define MAX_NODES (1u << 24)
 
@@ -312,6 +313,12 @@ gs_status gs_air_finalize(gs_air *air) {
     unsigned maxd = 1;
     for (uint32_t i = 0; i < air->n_trans; i++)
         if (air->nodes[air->trans[i]].degree > maxd) maxd = air->nodes[air->trans[i]].degree;
+    if (air->n_inters) { /* the LogUp constraints count towards the composition degree */
+        gs_logup L;
+        if (gs_logup_layout(&L, air) != GS_OK) return GS_ERR_NOMEM;
+        if (L.max_degree > maxd) maxd = L.max_degree;
+        gs_logup_free(&L);
+    }
     air->max_degree = maxd;
     gs_expr *bv = malloc((air->n_bounds + 1) * sizeof *bv);
     if (!bv) return GS_ERR_NOMEM;

@@ -81,11 +81,5 @@ gs_status gs_air_compile_program(const gs_air *air, gs_air_program *p, const gs_
                                  uint32_t n_out);
 void gs_air_program_free(gs_air_program *p);
 
-/* The interaction program (per interaction: multiplicity, then the tuple)
- * over a block of rows, like gs_air_eval_block, and at one Fp3 point. */
-gs_status gs_air_eval_inter_block(const gs_air *air, void *scratch, gs_fp *out, const gs_fp *m,
-                                  size_t rows, size_t start, size_t count, const gs_fp *pub);
-gs_status gs_air_eval_inter_ext(const gs_air *air, gs_fp3 *out, const gs_fp3 *cur,
-                                const gs_fp *pub);
 
 #endif

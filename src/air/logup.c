@@ -29,7 +29,7 @@ static unsigned inter_degree(const gs_air *air, const gs_air_inter *in, unsigned
 
 gs_status gs_logup_layout(gs_logup *L, const gs_air *air) {
     memset(L, 0, sizeof *L);
-    if (!air || !air->finalized) return GS_ERR_INVALID_ARG;
+    if (!air) return GS_ERR_INVALID_ARG; /* also called by gs_air_finalize itself */
     uint32_t n = air->n_inters;
     L->n_inters = n;
     L->group_first = malloc((n + 1) * sizeof *L->group_first);

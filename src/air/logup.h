@@ -31,6 +31,13 @@ typedef struct gs_logup {
     uint32_t n_outs;          /* interaction program outputs per row */
 } gs_logup;
 
+/* The interaction program (per interaction: multiplicity, then the tuple)
+ * over a block of rows, like gs_air_eval_block, and at one Fp3 point. */
+gs_status gs_air_eval_inter_block(const gs_air *air, void *scratch, gs_fp *out, const gs_fp *m,
+                                  size_t rows, size_t start, size_t count, const gs_fp *pub);
+gs_status gs_air_eval_inter_ext(const gs_air *air, gs_fp3 *out, const gs_fp3 *cur,
+                                const gs_fp *pub);
+
 /* The layout for a finalized AIR (n_inters may be 0: no aux trace). */
 gs_status gs_logup_layout(gs_logup *L, const gs_air *air);
 void gs_logup_free(gs_logup *L);

@@ -10,6 +10,7 @@
 #ifndef GSTARK_BACKEND_H
 #define GSTARK_BACKEND_H
 
+#include "air/logup.h"
 #include "gstark/air.h"
 #include "gstark/field.h"
 #include "gstark/hash.h"
@@ -35,16 +36,21 @@ typedef struct gs_quotient_args {
     const uint32_t *bound_cols;
     const uint64_t *bound_rows;
     const gs_fp *bound_vals;
+    /* LogUp (NULL logup: none). Its alpha^k weights follow the boundaries:
+     * groups, then the running-sum transition, first row, last row. */
+    const gs_logup *logup;
+    gs_fp3 bus_z, sigma;
+    const gs_fp3 *bus_alpha_pows; /* bus alpha^0 .. alpha^GS_AIR_MAX_TUPLE */
 } gs_quotient_args;
 
 /* The DEEP composition (docs/protocol.md, "DEEP"). */
 typedef struct gs_deep_args {
     unsigned log_size; /* the LDE domain, N = 2^log_size */
     gs_fp shift;
-    uint32_t cols, chunks;
+    uint32_t cols, chunks, aux_cols;
     gs_fp3 z, zw;
     gs_fp3 k1, k2;           /* the constant parts at z and z w */
-    const gs_fp3 *beta_pows; /* 2 * cols + chunks */
+    const gs_fp3 *beta_pows; /* 2 * cols + chunks + 2 * aux_cols */
 } gs_deep_args;
 
 typedef struct gs_backend_iface {
@@ -72,15 +78,21 @@ typedef struct gs_backend_iface {
     /* Host copy of rows: out[k * cols + c] = m[c * col_stride + idx[k]]. */
     gs_status (*gather)(gs_backend *be, gs_fp *out, const gs_buf *m, size_t cols,
                         size_t col_stride, const size_t *idx, size_t n);
-    /* out (3 columns of N) = the quotient over the LDE domain. */
-    gs_status (*quotient)(gs_backend *be, gs_buf *out, const gs_buf *lde,
+    /* The LogUp aux trace (3 * aux_cols columns of 2^log_n, see logup.h)
+     * and the bus sum, from the host trace. */
+    gs_status (*logup_aux)(gs_backend *be, gs_buf *aux, gs_fp3 *sigma, const gs_logup *L,
+                           const gs_air *air, const gs_fp *trace, unsigned log_n,
+                           const gs_fp *pub, gs_fp3 z, gs_fp3 alpha);
+    /* out (3 columns of N) = the quotient over the LDE domain; aux_lde may be
+     * NULL when a->logup is NULL. */
+    gs_status (*quotient)(gs_backend *be, gs_buf *out, const gs_buf *lde, const gs_buf *aux_lde,
                           const gs_quotient_args *a);
     /* out[c] = sum_i coeffs[c][i] * x^i for `cols` columns of `len`. */
     gs_status (*eval_at)(gs_backend *be, gs_fp3 *out, const gs_buf *coeffs, size_t cols,
                          size_t len, gs_fp3 x);
     /* out (3 columns of N) = the DEEP word over the LDE domain. */
     gs_status (*deep)(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
-                      const gs_buf *chunk_lde, const gs_deep_args *a);
+                      const gs_buf *chunk_lde, const gs_buf *aux_lde, const gs_deep_args *a);
     /* One FRI fold: in has 3 columns of 2^log_size over shift * <w>, out
      * 3 columns of 2^(log_size - 1). */
     gs_status (*fold)(gs_backend *be, gs_buf *out, const gs_buf *in, unsigned log_size,

@@ -97,7 +97,7 @@ static gs_status cpu_gather(gs_backend *be, gs_fp *out, const gs_buf *m, size_t 
 
 typedef struct {
     const gs_quotient_args *a;
-    const gs_fp *lde;
+    const gs_fp *lde, *aux;
     gs_fp *out;
     size_t N;
     gs_fp wN, wlast;       /* w_N; w_n^(n-1) */
@@ -119,6 +119,53 @@ static void inv_block(gs_fp *v, gs_fp *tmp, size_t count) {
         v[r] = gs_fp_mul(acc, tmp[r]);
         acc = gs_fp_mul(acc, x);
     }
+}
+
+/* The LogUp constraints of a block, added to acc: groups over x^n - 1, the
+ * running sum over the transition divisor, its first and last rows over
+ * x - 1 and x - w^(n-1). One definition of the constraints
+ * (gs_logup_constraints) serves prover and verifier. */
+static gs_status quot_logup(quot_ctx *q, void *scratch, gs_fp3 *acc, const gs_fp *x, size_t start,
+                            size_t count) {
+    const gs_quotient_args *a = q->a;
+    const gs_logup *L = a->logup;
+    uint32_t base = gs_air_num_transitions(a->air) + gs_air_num_boundaries(a->air), A = L->aux_cols;
+    size_t B = (size_t)1 << a->log_blowup, N = q->N;
+    gs_fp *io = malloc(((size_t)L->n_outs + 1) * count * sizeof *io);
+    gs_fp *d0 = malloc(count * sizeof *d0), *dl = malloc(count * sizeof *dl), *tmp = malloc(count * sizeof *tmp);
+    gs_fp3 *outs = malloc(((size_t)L->n_outs + 1) * sizeof *outs);
+    gs_fp3 *cur = malloc(((size_t)A + 1) * sizeof *cur), *nxt = malloc(((size_t)A + 1) * sizeof *nxt);
+    gs_fp3 *grp = malloc(((size_t)L->n_groups + 1) * sizeof *grp);
+    gs_status s = io && d0 && dl && tmp && outs && cur && nxt && grp ? GS_OK : GS_ERR_NOMEM;
+    if (s == GS_OK) s = gs_air_eval_inter_block(a->air, scratch, io, q->lde, N, start, count, a->pub);
+    if (s == GS_OK) {
+        for (size_t r = 0; r < count; r++) d0[r] = gs_fp_sub(x[r], 1), dl[r] = gs_fp_sub(x[r], q->wlast);
+        inv_block(d0, tmp, count);
+        inv_block(dl, tmp, count);
+        const gs_fp3 *ap = a->alpha_pows + base;
+        for (size_t r = 0; r < count; r++) {
+            size_t i = start + r, in = (i + B) & (N - 1);
+            for (uint32_t k = 0; k < L->n_outs; k++) outs[k] = gs_fp3_from_fp(io[(size_t)k * count + r]);
+            for (uint32_t j = 0; j < A; j++) {
+                const gs_fp *col = q->aux + (size_t)3 * j * N;
+                cur[j] = gs_fp3_make(col[i], col[N + i], col[2 * N + i]);
+                nxt[j] = gs_fp3_make(col[in], col[N + in], col[2 * N + in]);
+            }
+            gs_fp3 tr, fi, la, g = gs_fp3_zero();
+            gs_logup_constraints(L, a->air, grp, &tr, &fi, &la, outs, cur, nxt, a->bus_z,
+                                 a->bus_alpha_pows, a->sigma);
+            for (uint32_t k = 0; k < L->n_groups; k++) g = gs_fp3_add(g, gs_fp3_mul(ap[k], grp[k]));
+            gs_fp zinv = q->zinv[i & (B - 1)];
+            gs_fp3 v = gs_fp3_mul_fp(g, zinv);
+            v = gs_fp3_add(v, gs_fp3_mul_fp(gs_fp3_mul(ap[L->n_groups], tr),
+                                            gs_fp_mul(gs_fp_sub(x[r], q->wlast), zinv)));
+            v = gs_fp3_add(v, gs_fp3_mul_fp(gs_fp3_mul(ap[L->n_groups + 1], fi), d0[r]));
+            v = gs_fp3_add(v, gs_fp3_mul_fp(gs_fp3_mul(ap[L->n_groups + 2], la), dl[r]));
+            acc[r] = gs_fp3_add(acc[r], v);
+        }
+    }
+    free(io), free(d0), free(dl), free(tmp), free(outs), free(cur), free(nxt), free(grp);
+    return s;
 }
 
 static void quot_range(void *arg, size_t b, size_t e) {
@@ -169,6 +216,13 @@ static void quot_range(void *arg, size_t b, size_t e) {
             }
             for (size_t r = 0; r < count; r++) acc[r] = gs_fp3_add(acc[r], gs_fp3_mul_fp(gacc[r], d[r]));
         }
+        if (a->logup) {
+            gs_status s2 = quot_logup(q, scratch, acc, x, start, count);
+            if (s2 != GS_OK) {
+                atomic_store(&q->err, s2);
+                break;
+            }
+        }
         for (size_t r = 0; r < count; r++)
             for (int c = 0; c < 3; c++) q->out[(size_t)c * q->N + start + r] = acc[r].c[c];
     }
@@ -177,12 +231,14 @@ done:
 }
 
 static gs_status cpu_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
-                              const gs_quotient_args *a) {
+                              const gs_buf *aux_lde, const gs_quotient_args *a) {
     (void)be;
     size_t n = (size_t)1 << a->log_n, B = (size_t)1 << a->log_blowup, N = n * B;
     uint32_t nb = gs_air_num_boundaries(a->air);
     if (out->bytes < 3 * N * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
-    quot_ctx q = {a, lde->ptr, out->ptr, N, gs_fp_root_of_unity(a->log_n + a->log_blowup),
+    if (a->logup && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->logup->aux_cols * N * sizeof(gs_fp)))
+        return GS_ERR_INVALID_ARG;
+    quot_ctx q = {a, lde->ptr, aux_lde ? aux_lde->ptr : NULL, out->ptr, N, gs_fp_root_of_unity(a->log_n + a->log_blowup),
                   gs_fp_pow(gs_fp_root_of_unity(a->log_n), n - 1), NULL, 0, NULL, NULL, GS_OK};
     gs_status err = GS_OK;
     q.zinv = malloc(B * sizeof *q.zinv);
@@ -211,6 +267,15 @@ static gs_status cpu_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
 out:
     free(q.zinv), free(q.group_point), free(q.bound_group);
     return err;
+}
+
+static gs_status cpu_logup_aux(gs_backend *be, gs_buf *aux, gs_fp3 *sigma, const gs_logup *L,
+                               const gs_air *air, const gs_fp *trace, unsigned log_n,
+                               const gs_fp *pub, gs_fp3 z, gs_fp3 alpha) {
+    (void)be;
+    if (aux->bytes < 3 * (size_t)L->aux_cols * ((size_t)1 << log_n) * sizeof(gs_fp))
+        return GS_ERR_INVALID_ARG;
+    return gs_logup_aux_trace(aux->ptr, sigma, L, air, trace, log_n, pub, z, alpha);
 }
 
 /* ---- out-of-domain evaluation ----
@@ -289,7 +354,7 @@ static gs_fp3 inv_lin_apply(const inv_lin *l, gs_fp x, gs_fp x2, gs_fp minv) {
 
 typedef struct {
     const gs_deep_args *a;
-    const gs_fp *trace, *chunks;
+    const gs_fp *trace, *chunks, *aux;
     gs_fp *out;
     size_t N;
     gs_fp wN;
@@ -346,6 +411,17 @@ static void deep_range(void *arg, size_t b, size_t e) {
             for (size_t r = 0; r < count; r++)
                 s1[r] = gs_fp3_add(s1[r], gs_fp3_mul(bj, gs_fp3_make(c0[r], c1[r], c2[r])));
         }
+        for (uint32_t j = 0; j < a->aux_cols; j++) { /* Fp3 aux columns at z and z w */
+            const gs_fp *c0 = q->aux + (size_t)(3 * j) * q->N + start;
+            const gs_fp *c1 = c0 + q->N, *c2 = c1 + q->N;
+            gs_fp3 b1 = a->beta_pows[2 * a->cols + a->chunks + j];
+            gs_fp3 b2 = a->beta_pows[2 * a->cols + a->chunks + a->aux_cols + j];
+            for (size_t r = 0; r < count; r++) {
+                gs_fp3 v = gs_fp3_make(c0[r], c1[r], c2[r]);
+                s1[r] = gs_fp3_add(s1[r], gs_fp3_mul(b1, v));
+                s2[r] = gs_fp3_add(s2[r], gs_fp3_mul(b2, v));
+            }
+        }
         for (size_t r = 0; r < count; r++) {
             gs_fp3 f = gs_fp3_add(gs_fp3_mul(s1[r], d1[r]), gs_fp3_mul(s2[r], d2[r]));
             for (int c = 0; c < 3; c++) q->out[(size_t)c * q->N + start + r] = f.c[c];
@@ -356,11 +432,14 @@ done:
 }
 
 static gs_status cpu_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
-                          const gs_buf *chunk_lde, const gs_deep_args *a) {
+                          const gs_buf *chunk_lde, const gs_buf *aux_lde, const gs_deep_args *a) {
     (void)be;
     size_t N = (size_t)1 << a->log_size;
     if (out->bytes < 3 * N * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
-    deep_ctx q = {a, trace_lde->ptr, chunk_lde->ptr, out->ptr, N, gs_fp_root_of_unity(a->log_size),
+    if (a->aux_cols && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->aux_cols * N * sizeof(gs_fp)))
+        return GS_ERR_INVALID_ARG;
+    deep_ctx q = {a, trace_lde->ptr, chunk_lde->ptr, aux_lde ? aux_lde->ptr : NULL, out->ptr, N,
+                  gs_fp_root_of_unity(a->log_size),
                   inv_lin_make(a->z), inv_lin_make(a->zw), GS_OK};
     atomic_init(&q.err, GS_OK);
     gs_parallel_for((N + BLOCK - 1) / BLOCK, 16, deep_range, &q);
@@ -412,7 +491,7 @@ static gs_status cpu_grind(gs_backend *be, gs_transcript *t, unsigned bits, uint
 
 static const gs_backend_iface cpu_iface = {
     "cpu",       cpu_alloc,   cpu_free,   cpu_upload,      cpu_copy,        cpu_interpolate, cpu_lde,
-    cpu_commit,  cpu_root,    cpu_open,   cpu_commit_free, cpu_gather,      cpu_quotient,
+    cpu_commit,  cpu_root,    cpu_open,   cpu_commit_free, cpu_gather,      cpu_logup_aux, cpu_quotient,
     cpu_eval_at, cpu_deep,    cpu_fold,   cpu_grind};
 
 gs_backend *gs_backend_cpu(void) {

@@ -27,6 +27,7 @@ void gs_table_proof_clear(gs_table_proof *t) {
     free(t->ood_cur), free(t->ood_next), free(t->ood_chunks), free(t->fri_roots);
     free(t->final_poly), free(t->trace_rows), free(t->trace_paths), free(t->chunk_rows);
     free(t->chunk_paths), free(t->fri_rows), free(t->fri_paths);
+    free(t->ood_aux_cur), free(t->ood_aux_next), free(t->aux_rows), free(t->aux_paths);
     *t = (gs_table_proof){0};
 }
 
@@ -34,5 +35,15 @@ void gs_proof_free(gs_proof *p) {
     if (!p) return;
     gs_table_proof_clear(&p->table);
     free(p->pub);
+    free(p);
+}
+
+void gs_multi_proof_free(gs_multi_proof *p) {
+    if (!p) return;
+    for (uint32_t i = 0; p->tables && i < p->num_tables; i++) {
+        gs_table_proof_clear(&p->tables[i].table);
+        free(p->tables[i].pub);
+    }
+    free(p->tables);
     free(p);
 }

@@ -11,6 +11,7 @@ gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_
     s->log_size = log_n + p->log_blowup;
     s->cols = cols;
     s->chunks = chunks;
+    s->aux = 0;
     s->layers = log_n > p->log_final ? log_n - p->log_final : 0;
     s->final_len = 1u << (log_n - s->layers);
     size_t N = (size_t)1 << s->log_size;
@@ -29,6 +30,19 @@ void gs_statement_absorb(gs_transcript *t, const gs_proof *p) {
     gs_transcript_absorb_fp(t, "public", p->pub, p->num_public);
 }
 
+void gs_multi_statement_absorb(gs_transcript *t, const gs_multi_proof *p) {
+    const gs_params *q = &p->params;
+    gs_fp params[5] = {q->log_blowup, q->log_final, q->grinding_bits, q->num_queries, q->log_arity};
+    gs_transcript_absorb_fp(t, "params", params, 5);
+    gs_transcript_absorb_u64(t, "tables", p->num_tables);
+    for (uint32_t i = 0; i < p->num_tables; i++) {
+        const gs_proof *e = &p->tables[i];
+        gs_transcript_absorb_digest(t, "air", &e->air_fingerprint);
+        gs_transcript_absorb_u64(t, "log_n", e->log_n);
+        gs_transcript_absorb_fp(t, "public", e->pub, e->num_public);
+    }
+}
+
 gs_fp3 gs_draw_ood_point(gs_transcript *t, const gs_shape *s, gs_fp shift) {
     gs_fp3 cN = gs_fp3_from_fp(gs_fp_pow(shift, (uint64_t)1 << s->log_size)), one = gs_fp3_one();
     for (;;) {
@@ -43,14 +57,17 @@ gs_fp3 gs_draw_ood_point(gs_transcript *t, const gs_shape *s, gs_fp shift) {
 
 
 void gs_deep_constants(gs_fp3 *k1, gs_fp3 *k2, const gs_fp3 *beta_pows, const gs_table_proof *t) {
-    uint32_t C = t->num_cols;
+    uint32_t C = t->num_cols, K = t->num_chunks, A = t->aux_cols;
     gs_fp3 a = gs_fp3_zero(), b = gs_fp3_zero();
     for (uint32_t c = 0; c < C; c++) {
         a = gs_fp3_add(a, gs_fp3_mul(beta_pows[c], t->ood_cur[c]));
         b = gs_fp3_add(b, gs_fp3_mul(beta_pows[C + c], t->ood_next[c]));
     }
-    for (uint32_t j = 0; j < t->num_chunks; j++)
-        a = gs_fp3_add(a, gs_fp3_mul(beta_pows[2 * C + j], t->ood_chunks[j]));
+    for (uint32_t j = 0; j < K; j++) a = gs_fp3_add(a, gs_fp3_mul(beta_pows[2 * C + j], t->ood_chunks[j]));
+    for (uint32_t j = 0; j < A; j++) {
+        a = gs_fp3_add(a, gs_fp3_mul(beta_pows[2 * C + K + j], t->ood_aux_cur[j]));
+        b = gs_fp3_add(b, gs_fp3_mul(beta_pows[2 * C + K + A + j], t->ood_aux_next[j]));
+    }
     *k1 = a;
     *k2 = b;
 }

@@ -9,11 +9,13 @@
 #include "gstark/transcript.h"
 
 #define GS_TRANSCRIPT_DOMAIN "gstark-v1"
+#define GS_TRANSCRIPT_DOMAIN_MULTI "gstark-multi-v1"
 #define GS_MAX_LOG_LDE 30u /* largest LDE domain: 2^30 rows */
 
 typedef struct gs_shape {
     unsigned log_n, log_blowup, log_size; /* trace, blowup, LDE domain N = 2^log_size */
     uint32_t cols, chunks;
+    uint32_t aux;            /* LogUp aux columns (Fp3); set by the caller, 0 by default */
     uint32_t layers;         /* FRI folds with a committed layer */
     uint32_t final_len;      /* coefficients of the final polynomial */
     uint32_t queries;        /* drawn: min(num_queries, N) */
@@ -28,12 +30,17 @@ gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_
  * inputs (docs/protocol.md, "Transcript schedule"). */
 void gs_statement_absorb(gs_transcript *t, const gs_proof *p);
 
+/* The multi-table statement: params, table count, then per table its AIR
+ * fingerprint, height and public inputs. */
+void gs_multi_statement_absorb(gs_transcript *t, const gs_multi_proof *p);
+
 /* Draws the out-of-domain point: squeeze until z is neither in the trace
  * domain (z^n != 1) nor in the LDE coset (z^N != shift^N). */
 gs_fp3 gs_draw_ood_point(gs_transcript *t, const gs_shape *s, gs_fp shift);
 
 /* The DEEP word's constant parts (docs/protocol.md, "DEEP"):
- * k1 = sum_c beta^c t_c(z) + sum_j beta^(2C+j) Q_j(z), k2 = sum_c beta^(C+c) t_c(zw). */
+ * k1 = sum_c beta^c t_c(z) + sum_j beta^(2C+j) Q_j(z) + sum_j beta^(2C+K+j) A_j(z),
+ * k2 = sum_c beta^(C+c) t_c(zw) + sum_j beta^(2C+K+A+j) A_j(zw). */
 void gs_deep_constants(gs_fp3 *k1, gs_fp3 *k2, const gs_fp3 *beta_pows, const gs_table_proof *t);
 
 /* Frees everything inside a table proof and zeroes it. */

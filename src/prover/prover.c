@@ -1,4 +1,5 @@
-/* The single-table prover, written once against the backend interface.
+/* The prover, written once against the backend interface: one table
+ * (gs_prove) or many linked by buses (gs_prove_multi).
  * Rounds (docs/protocol.md, "Transcript schedule"):
  *   statement -> trace LDE + commit -> alpha -> quotient over the LDE, split
  *   into chunks, chunk LDE + commit -> z -> trace at z and z w, chunks at z ->
@@ -14,14 +15,24 @@
 #include "prover/prover_internal.h"
 
 gs_prover_ood_hook gs_prover_debug_ood = NULL;
+const uint32_t *gs_prover_debug_table_order = NULL;
 
+/* One table's prover state, from its main commitment to its openings. */
 typedef struct {
     gs_backend *be;
     gs_shape s;
-    gs_buf coeffs, lde, quot, chunk_coeffs, chunk_lde;
+    const gs_air *air;
+    const gs_fp *trace, *pub;
+    gs_logup L; /* no interactions: L.aux_cols == 0 */
+    gs_buf coeffs, lde, quot, chunk_coeffs, chunk_lde, aux, aux_lde;
     gs_buf *layers; /* s.layers + 1 DEEP/FRI words */
-    gs_bcommit *trace_c, *chunk_c, **layer_c;
+    gs_bcommit *trace_c, *chunk_c, *aux_c, **layer_c;
 } prover_state;
+
+/* The LogUp challenges shared by all tables of a statement. */
+typedef struct {
+    gs_fp3 z, alpha;
+} bus_challenges;
 
 static double now(void) {
     struct timespec ts;
@@ -31,11 +42,14 @@ static double now(void) {
 
 static void state_free(prover_state *st) {
     gs_backend *be = st->be;
-    gs_buf *bufs[] = {&st->coeffs, &st->lde, &st->quot, &st->chunk_coeffs, &st->chunk_lde};
+    gs_buf *bufs[] = {&st->coeffs, &st->lde, &st->quot, &st->chunk_coeffs, &st->chunk_lde,
+                      &st->aux, &st->aux_lde};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]->ptr) be->iface->free(be, bufs[i]);
     if (st->trace_c) be->iface->commit_free(be, st->trace_c);
     if (st->chunk_c) be->iface->commit_free(be, st->chunk_c);
+    if (st->aux_c) be->iface->commit_free(be, st->aux_c);
+    gs_logup_free(&st->L);
     for (uint32_t l = 0; st->layers && l <= st->s.layers; l++)
         if (st->layers[l].ptr) be->iface->free(be, &st->layers[l]);
     for (uint32_t l = 0; st->layer_c && l < st->s.layers; l++)
@@ -67,6 +81,14 @@ static gs_status table_alloc(gs_table_proof *t, const gs_shape *s) {
     t->chunk_paths = calloc(Q * s->log_size, sizeof(gs_digest));
     t->fri_rows = calloc(Q * s->layers * 6 + 1, sizeof(gs_fp));
     t->fri_paths = calloc(Q * s->fri_path_len + 1, sizeof(gs_digest));
+    t->aux_cols = s->aux;
+    if (s->aux) {
+        t->ood_aux_cur = calloc(s->aux, sizeof(gs_fp3));
+        t->ood_aux_next = calloc(s->aux, sizeof(gs_fp3));
+        t->aux_rows = calloc(Q * 3 * s->aux, sizeof(gs_fp));
+        t->aux_paths = calloc(Q * s->log_size, sizeof(gs_digest));
+        if (!t->ood_aux_cur || !t->ood_aux_next || !t->aux_rows || !t->aux_paths) return GS_ERR_NOMEM;
+    }
     if (!t->ood_cur || !t->ood_next || !t->ood_chunks || !t->fri_roots || !t->final_poly ||
         !t->trace_rows || !t->trace_paths || !t->chunk_rows || !t->chunk_paths || !t->fri_rows ||
         !t->fri_paths)
@@ -84,6 +106,10 @@ static gs_status open_queries(prover_state *st, gs_table_proof *t, const size_t 
     GS_TRY(be->iface->open(be, st->trace_c, t->trace_paths, qs, Q));
     GS_TRY(be->iface->gather(be, t->chunk_rows, &st->chunk_lde, 3 * s->chunks, N, qs, Q));
     GS_TRY(be->iface->open(be, st->chunk_c, t->chunk_paths, qs, Q));
+    if (s->aux) {
+        GS_TRY(be->iface->gather(be, t->aux_rows, &st->aux_lde, 3 * s->aux, N, qs, Q));
+        GS_TRY(be->iface->open(be, st->aux_c, t->aux_paths, qs, Q));
+    }
     if (!s->layers) return GS_OK;
     size_t *leaf = malloc(Q * sizeof *leaf);
     gs_fp *rows = malloc(Q * 6 * sizeof *rows);
@@ -121,27 +147,50 @@ static gs_status round_trace(prover_state *st, gs_table_proof *t, const gs_fp *t
     return GS_OK;
 }
 
+/* LogUp aux trace: build, interpolate, extend, commit. */
+static gs_status round_aux(prover_state *st, gs_table_proof *t, const bus_challenges *bc,
+                           gs_fp shift) {
+    gs_backend *be = st->be;
+    const gs_shape *s = &st->s;
+    size_t n = (size_t)1 << s->log_n, N = (size_t)1 << s->log_size, A3 = 3 * (size_t)s->aux;
+    GS_TRY(alloc_fp(st, &st->aux, A3 * n));
+    GS_TRY(alloc_fp(st, &st->aux_lde, A3 * N));
+    GS_TRY(be->iface->logup_aux(be, &st->aux, &t->bus_sum, &st->L, st->air, st->trace, s->log_n,
+                                st->pub, bc->z, bc->alpha));
+    GS_TRY(be->iface->interpolate(be, &st->aux, A3, s->log_n, 1));
+    GS_TRY(be->iface->lde(be, &st->aux_lde, &st->aux, A3, s->log_n, s->log_blowup, shift));
+    GS_TRY(be->iface->commit(be, &st->aux_c, &st->aux_lde, A3, N, s->log_size));
+    t->aux_root = be->iface->root(be, st->aux_c);
+    return GS_OK;
+}
+
 /* Quotient over the LDE domain, its coefficients, the chunks. */
 static gs_status round_quotient(prover_state *st, gs_table_proof *t, const gs_air *air,
-                                const gs_fp *pub, gs_fp3 alpha, gs_fp shift) {
+                                const gs_fp *pub, gs_fp3 alpha, gs_fp shift,
+                                const bus_challenges *bc) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
     size_t n = (size_t)1 << s->log_n, N = (size_t)1 << s->log_size;
     uint32_t nt = gs_air_num_transitions(air), nb = gs_air_num_boundaries(air);
-    gs_fp3 *alpha_pows = malloc((nt + nb) * sizeof *alpha_pows);
+    uint32_t nl = s->aux ? st->L.n_groups + 3 : 0; /* groups, running sum, first, last */
+    gs_fp3 *alpha_pows = malloc((nt + nb + nl + 1) * sizeof *alpha_pows);
+    gs_fp3 bus_pows[GS_AIR_MAX_TUPLE + 1];
     uint32_t *bcols = malloc((nb + 1) * sizeof *bcols);
     uint64_t *brows = malloc((nb + 1) * sizeof *brows);
     gs_fp *bvals = malloc((nb + 1) * sizeof *bvals);
     gs_status r = alpha_pows && bcols && brows && bvals ? GS_OK : GS_ERR_NOMEM;
     if (r == GS_OK) {
-        gs_fp3_powers(alpha_pows, alpha, nt + nb);
+        gs_fp3_powers(alpha_pows, alpha, nt + nb + nl);
+        if (bc) gs_fp3_powers(bus_pows, bc->alpha, GS_AIR_MAX_TUPLE + 1);
         r = gs_air_boundary_values(air, bvals, pub);
     }
     for (uint32_t i = 0; r == GS_OK && i < nb; i++)
         r = gs_air_boundary_at(air, i, s->log_n, &bcols[i], &brows[i]);
-    gs_quotient_args qa = {air, pub, s->log_n, s->log_blowup, shift, alpha_pows, bcols, brows, bvals};
+    gs_quotient_args qa = {air, pub, s->log_n, s->log_blowup, shift, alpha_pows, bcols, brows, bvals,
+                           s->aux ? &st->L : NULL, bc ? bc->z : gs_fp3_zero(), t->bus_sum,
+                           bus_pows};
     if (r == GS_OK) r = alloc_fp(st, &st->quot, 3 * N);
-    if (r == GS_OK) r = be->iface->quotient(be, &st->quot, &st->lde, &qa);
+    if (r == GS_OK) r = be->iface->quotient(be, &st->quot, &st->lde, s->aux ? &st->aux_lde : NULL, &qa);
     if (r == GS_OK) r = be->iface->interpolate(be, &st->quot, 3, s->log_size, shift);
     /* Chunk j's component i: coefficients [j n, (j + 1) n) of component i. */
     if (r == GS_OK) r = alloc_fp(st, &st->chunk_coeffs, 3 * s->chunks * n);
@@ -159,20 +208,31 @@ static gs_status round_quotient(prover_state *st, gs_table_proof *t, const gs_ai
     return r;
 }
 
-/* Trace columns at z and z w, chunks at z. */
+/* Values of Fp3 columns from their three components' values:
+ * out[j] = parts[3j] + w parts[3j+1] + w^2 parts[3j+2]. */
+static void fp3_columns(gs_fp3 *out, const gs_fp3 *parts, uint32_t n) {
+    gs_fp3 w = gs_fp3_make(0, 1, 0), w2 = gs_fp3_make(0, 0, 1);
+    for (uint32_t j = 0; j < n; j++)
+        out[j] = gs_fp3_add(parts[3 * j], gs_fp3_add(gs_fp3_mul(w, parts[3 * j + 1]),
+                                                     gs_fp3_mul(w2, parts[3 * j + 2])));
+}
+
+/* Trace columns at z and z w, chunks at z, aux columns at z and z w. */
 static gs_status round_ood(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp3 zw) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
     size_t n = (size_t)1 << s->log_n;
     GS_TRY(be->iface->eval_at(be, t->ood_cur, &st->coeffs, s->cols, n, z));
     GS_TRY(be->iface->eval_at(be, t->ood_next, &st->coeffs, s->cols, n, zw));
-    gs_fp3 *parts = malloc(3 * s->chunks * sizeof *parts);
+    size_t most = s->chunks > s->aux ? s->chunks : s->aux;
+    gs_fp3 *parts = malloc(3 * most * sizeof *parts);
     if (!parts) return GS_ERR_NOMEM;
     gs_status r = be->iface->eval_at(be, parts, &st->chunk_coeffs, 3 * s->chunks, n, z);
-    gs_fp3 w = gs_fp3_make(0, 1, 0), w2 = gs_fp3_make(0, 0, 1);
-    for (uint32_t j = 0; r == GS_OK && j < s->chunks; j++)
-        t->ood_chunks[j] = gs_fp3_add(parts[3 * j], gs_fp3_add(gs_fp3_mul(w, parts[3 * j + 1]),
-                                                               gs_fp3_mul(w2, parts[3 * j + 2])));
+    if (r == GS_OK) fp3_columns(t->ood_chunks, parts, s->chunks);
+    if (r == GS_OK && s->aux) r = be->iface->eval_at(be, parts, &st->aux, 3 * s->aux, n, z);
+    if (r == GS_OK && s->aux) fp3_columns(t->ood_aux_cur, parts, s->aux);
+    if (r == GS_OK && s->aux) r = be->iface->eval_at(be, parts, &st->aux, 3 * s->aux, n, zw);
+    if (r == GS_OK && s->aux) fp3_columns(t->ood_aux_next, parts, s->aux);
     free(parts);
     return r;
 }
@@ -209,99 +269,138 @@ static gs_status round_fri(prover_state *st, gs_table_proof *t, gs_transcript *t
     return r;
 }
 
-static gs_status prove_table(prover_state *st, gs_proof *p, const gs_air *air, const gs_fp *trace,
-                             gs_prove_stats *ps) {
+/* Everything after the main commitment, inside the table's transcript (the
+ * statement's own for one table, the table's fork for many): aux trace and
+ * bus sum (with buses), quotient, out-of-domain values, DEEP, FRI, grinding,
+ * openings. */
+static gs_status prove_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
+                             const bus_challenges *bc, gs_prove_stats *ps) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
+    const gs_air *air = st->air;
     gs_table_proof *t = &p->table;
     gs_fp shift = GS_FP_GENERATOR;
     size_t N = (size_t)1 << s->log_size;
-    gs_transcript tr;
-    gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN);
-    gs_statement_absorb(&tr, p);
-    double t0 = now();
-    GS_TRY(round_trace(st, t, trace, shift));
-    gs_transcript_absorb_digest(&tr, "trace_root", &t->trace_root);
     double t1 = now();
-    gs_fp3 alpha = gs_transcript_squeeze_fp3(&tr, "alpha");
-    GS_TRY(round_quotient(st, t, air, p->pub, alpha, shift));
-    gs_transcript_absorb_digest(&tr, "chunk_root", &t->chunk_root);
+    if (s->aux) {
+        GS_TRY(round_aux(st, t, bc, shift));
+        gs_transcript_absorb_digest(tr, "aux_root", &t->aux_root);
+        gs_transcript_absorb_fp3(tr, "bus_sum", &t->bus_sum, 1);
+    }
+    gs_fp3 alpha = gs_transcript_squeeze_fp3(tr, "alpha");
+    GS_TRY(round_quotient(st, t, air, p->pub, alpha, shift, bc));
+    gs_transcript_absorb_digest(tr, "chunk_root", &t->chunk_root);
     double t2 = now();
-    gs_fp3 z = gs_draw_ood_point(&tr, s, shift);
+    gs_fp3 z = gs_draw_ood_point(tr, s, shift);
     gs_fp3 zw = gs_fp3_mul_fp(z, gs_fp_root_of_unity(s->log_n));
     GS_TRY(round_ood(st, t, z, zw));
     if (gs_prover_debug_ood) gs_prover_debug_ood(air, p, t, alpha, z);
-    gs_transcript_absorb_fp3(&tr, "ood_cur", t->ood_cur, s->cols);
-    gs_transcript_absorb_fp3(&tr, "ood_next", t->ood_next, s->cols);
-    gs_transcript_absorb_fp3(&tr, "ood_chunks", t->ood_chunks, s->chunks);
+    gs_transcript_absorb_fp3(tr, "ood_cur", t->ood_cur, s->cols);
+    gs_transcript_absorb_fp3(tr, "ood_next", t->ood_next, s->cols);
+    gs_transcript_absorb_fp3(tr, "ood_chunks", t->ood_chunks, s->chunks);
+    if (s->aux) {
+        gs_transcript_absorb_fp3(tr, "ood_aux_cur", t->ood_aux_cur, s->aux);
+        gs_transcript_absorb_fp3(tr, "ood_aux_next", t->ood_aux_next, s->aux);
+    }
     double t3 = now();
-    gs_fp3 beta = gs_transcript_squeeze_fp3(&tr, "beta");
-    size_t nbeta = 2 * (size_t)s->cols + s->chunks;
+    gs_fp3 beta = gs_transcript_squeeze_fp3(tr, "beta");
+    size_t nbeta = 2 * (size_t)s->cols + s->chunks + 2 * (size_t)s->aux;
     gs_fp3 *beta_pows = malloc(nbeta * sizeof *beta_pows);
     if (!beta_pows) return GS_ERR_NOMEM;
     gs_fp3_powers(beta_pows, beta, nbeta);
-    gs_deep_args da = {s->log_size, shift, s->cols, s->chunks, z, zw,
+    gs_deep_args da = {s->log_size, shift, s->cols, s->chunks, s->aux, z, zw,
                        gs_fp3_zero(), gs_fp3_zero(), beta_pows};
     gs_deep_constants(&da.k1, &da.k2, beta_pows, t);
     gs_status r = alloc_fp(st, &st->layers[0], 3 * N);
-    if (r == GS_OK) r = be->iface->deep(be, &st->layers[0], &st->lde, &st->chunk_lde, &da);
+    if (r == GS_OK)
+        r = be->iface->deep(be, &st->layers[0], &st->lde, &st->chunk_lde,
+                            s->aux ? &st->aux_lde : NULL, &da);
     free(beta_pows);
     GS_TRY(r);
     double t4 = now();
-    GS_TRY(round_fri(st, t, &tr, shift));
+    GS_TRY(round_fri(st, t, tr, shift));
     double t5 = now();
-    GS_TRY(be->iface->grind(be, &tr, p->params.grinding_bits, &t->pow_nonce));
+    GS_TRY(be->iface->grind(be, tr, p->params.grinding_bits, &t->pow_nonce));
     size_t *qs = malloc(s->queries * sizeof *qs);
     if (!qs) return GS_ERR_NOMEM;
-    r = gs_transcript_squeeze_indices(&tr, "queries", qs, s->queries, s->log_size);
+    r = gs_transcript_squeeze_indices(tr, "queries", qs, s->queries, s->log_size);
     if (r == GS_OK) r = open_queries(st, t, qs);
     free(qs);
     double t6 = now();
     if (ps) {
-        ps->commit = t1 - t0, ps->quotient = t2 - t1, ps->ood = t3 - t2, ps->deep = t4 - t3;
-        ps->fri = t5 - t4, ps->queries = t6 - t5;
+        ps->quotient += t2 - t1, ps->ood += t3 - t2, ps->deep += t4 - t3;
+        ps->fri += t5 - t4, ps->queries += t6 - t5;
     }
     return r;
 }
 
-gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsigned log_n,
-                   const gs_fp *pub, const gs_params *params, const gs_prove_opts *opts) {
-    static const gs_prove_opts defaults = {0, 0, NULL, NULL};
-    double start = now();
-    if (!out) return GS_ERR_INVALID_ARG;
-    *out = NULL;
-    if (!opts) opts = &defaults;
-    if (!air || !trace || !params || (gs_air_num_public(air) && !pub)) return GS_ERR_INVALID_ARG;
-    /* Bus interactions need the multi-table prover (its shared LogUp
-     * challenges); a single table cannot balance a bus on its own. */
-    if (gs_air_num_interactions(air)) return GS_ERR_UNSUPPORTED;
-    prover_state st = {0};
-    st.be = gs_backend_cpu();
-    GS_TRY(gs_shape_make(&st.s, params, log_n, gs_air_num_cols(air), gs_air_num_chunks(air)));
-    if (!opts->allow_insecure && gs_params_check(params, GS_MIN_SECURITY_BITS) != GS_OK)
-        return GS_ERR_PROOF_PARAMS;
+/* Checks one table's inputs and sets up its state and its proof entry
+ * (statement and allocated sub-proof). */
+static gs_status table_setup(prover_state *st, gs_proof *p, const gs_air *air, const gs_fp *trace,
+                             unsigned log_n, const gs_fp *pub, const char *desc,
+                             const gs_params *params, const gs_prove_opts *opts) {
+    if (!air || !trace || (gs_air_num_public(air) && !pub)) return GS_ERR_INVALID_ARG;
+    st->be = gs_backend_cpu();
+    st->air = air, st->trace = trace, st->pub = pub;
+    GS_TRY(gs_shape_make(&st->s, params, log_n, gs_air_num_cols(air), gs_air_num_chunks(air)));
     GS_TRY(gs_air_check_degree(air, params->log_blowup));
-    gs_prove_stats local = {0}, *ps = opts->stats ? opts->stats : &local;
-    memset(ps, 0, sizeof *ps);
+    GS_TRY(gs_logup_layout(&st->L, air));
+    st->s.aux = st->L.aux_cols;
     if (!opts->skip_check) GS_TRY(gs_air_check_trace(air, trace, log_n, pub, NULL, NULL));
-    ps->check = now() - start;
-
-    gs_proof *p = calloc(1, sizeof *p);
-    if (!p) return GS_ERR_NOMEM;
     p->params = *params;
     p->air_fingerprint = gs_air_fingerprint(air);
-    if (opts->air_desc) strncpy(p->air_desc, opts->air_desc, sizeof p->air_desc - 1);
+    if (desc) strncpy(p->air_desc, desc, sizeof p->air_desc - 1);
     p->log_n = log_n;
     p->num_public = gs_air_num_public(air);
     p->pub = malloc((p->num_public + 1) * sizeof *p->pub);
-    st.layers = calloc(st.s.layers + 1, sizeof *st.layers);
-    st.layer_c = calloc(st.s.layers + 1, sizeof *st.layer_c);
-    gs_status r = p->pub && st.layers && st.layer_c ? GS_OK : GS_ERR_NOMEM;
+    st->layers = calloc(st->s.layers + 1, sizeof *st->layers);
+    st->layer_c = calloc(st->s.layers + 1, sizeof *st->layer_c);
+    if (!p->pub || !st->layers || !st->layer_c) return GS_ERR_NOMEM;
+    if (p->num_public) memcpy(p->pub, pub, p->num_public * sizeof *p->pub);
+    return table_alloc(&p->table, &st->s);
+}
+
+static gs_status check_params(const gs_params *params, const gs_prove_opts *opts) {
+    if (!params) return GS_ERR_INVALID_ARG;
+    gs_shape s;
+    GS_TRY(gs_shape_make(&s, params, 1, 1, 1));
+    if (!opts->allow_insecure && gs_params_check(params, GS_MIN_SECURITY_BITS) != GS_OK)
+        return GS_ERR_PROOF_PARAMS;
+    return GS_OK;
+}
+
+static const gs_prove_opts default_opts = {0, 0, NULL, NULL};
+
+gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsigned log_n,
+                   const gs_fp *pub, const gs_params *params, const gs_prove_opts *opts) {
+    double start = now();
+    if (!out) return GS_ERR_INVALID_ARG;
+    *out = NULL;
+    if (!opts) opts = &default_opts;
+    if (!air) return GS_ERR_INVALID_ARG;
+    /* Bus interactions need the multi-table prover (its shared LogUp
+     * challenges); a single table cannot balance a bus on its own. */
+    if (gs_air_num_interactions(air)) return GS_ERR_UNSUPPORTED;
+    GS_TRY(check_params(params, opts));
+    gs_prove_stats local = {0}, *ps = opts->stats ? opts->stats : &local;
+    memset(ps, 0, sizeof *ps);
+    prover_state st = {0};
+    gs_proof *p = calloc(1, sizeof *p);
+    gs_status r = p ? table_setup(&st, p, air, trace, log_n, pub, opts->air_desc, params, opts)
+                    : GS_ERR_NOMEM;
+    ps->check = now() - start;
     if (r == GS_OK) {
-        if (p->num_public) memcpy(p->pub, pub, p->num_public * sizeof *p->pub);
-        r = table_alloc(&p->table, &st.s);
+        gs_transcript tr;
+        gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN);
+        gs_statement_absorb(&tr, p);
+        double t0 = now();
+        r = round_trace(&st, &p->table, trace, GS_FP_GENERATOR);
+        ps->commit = now() - t0;
+        if (r == GS_OK) {
+            gs_transcript_absorb_digest(&tr, "trace_root", &p->table.trace_root);
+            r = prove_chain(&st, p, &tr, NULL, ps);
+        }
     }
-    if (r == GS_OK) r = prove_table(&st, p, air, trace, ps);
     state_free(&st);
     if (r != GS_OK) {
         gs_proof_free(p);
@@ -309,5 +408,67 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
     }
     ps->total = now() - start;
     *out = p;
+    return GS_OK;
+}
+
+gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uint32_t n,
+                         const gs_params *params, const gs_prove_opts *opts) {
+    double start = now();
+    if (!out) return GS_ERR_INVALID_ARG;
+    *out = NULL;
+    if (!opts) opts = &default_opts;
+    if (!tables || n == 0 || n > GS_MAX_TABLES) return GS_ERR_INVALID_ARG;
+    GS_TRY(check_params(params, opts));
+    gs_prove_stats local = {0}, *ps = opts->stats ? opts->stats : &local;
+    memset(ps, 0, sizeof *ps);
+    gs_multi_proof *mp = calloc(1, sizeof *mp);
+    prover_state *st = calloc(n, sizeof *st);
+    gs_status r = mp && st ? GS_OK : GS_ERR_NOMEM;
+    if (r == GS_OK) {
+        mp->params = *params;
+        mp->tables = calloc(n, sizeof *mp->tables);
+        r = mp->tables ? GS_OK : GS_ERR_NOMEM;
+        if (r == GS_OK) mp->num_tables = n;
+    }
+    for (uint32_t i = 0; r == GS_OK && i < n; i++)
+        r = table_setup(&st[i], &mp->tables[i], tables[i].air, tables[i].trace, tables[i].log_n,
+                        tables[i].pub, tables[i].air_desc, params, opts);
+    ps->check = now() - start;
+    /* Statement, then every main commitment, roots absorbed in table order. */
+    gs_transcript tr;
+    gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN_MULTI);
+    double t0 = now();
+    if (r == GS_OK) gs_multi_statement_absorb(&tr, mp);
+    for (uint32_t i = 0; r == GS_OK && i < n; i++)
+        r = round_trace(&st[i], &mp->tables[i].table, tables[i].trace, GS_FP_GENERATOR);
+    for (uint32_t i = 0; r == GS_OK && i < n; i++)
+        gs_transcript_absorb_digest(&tr, "trace_root", &mp->tables[i].table.trace_root);
+    ps->commit = now() - t0;
+    /* Shared LogUp challenges, then one independent chain per table. */
+    bus_challenges bc = {gs_fp3_zero(), gs_fp3_zero()};
+    if (r == GS_OK) {
+        bc.z = gs_transcript_squeeze_fp3(&tr, "bus_z");
+        bc.alpha = gs_transcript_squeeze_fp3(&tr, "bus_alpha");
+    }
+    for (uint32_t k = 0; r == GS_OK && k < n; k++) {
+        uint32_t i = gs_prover_debug_table_order ? gs_prover_debug_table_order[k] : k;
+        gs_transcript fork;
+        gs_transcript_fork(&fork, &tr, i);
+        r = prove_chain(&st[i], &mp->tables[i], &fork, &bc, ps);
+    }
+    /* Check mode: the buses must balance (the verifier's check, done early). */
+    if (r == GS_OK && !opts->skip_check) {
+        gs_fp3 total = gs_fp3_zero();
+        for (uint32_t i = 0; i < n; i++) total = gs_fp3_add(total, mp->tables[i].table.bus_sum);
+        if (!gs_fp3_is_zero(total)) r = GS_ERR_BUS_UNBALANCED;
+    }
+    for (uint32_t i = 0; st && i < n; i++) state_free(&st[i]);
+    free(st);
+    if (r != GS_OK) {
+        gs_multi_proof_free(mp);
+        return r;
+    }
+    ps->total = now() - start;
+    *out = mp;
     return GS_OK;
 }

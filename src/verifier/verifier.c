@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "air/logup.h"
 #include "gstark/merkle.h"
 #include "gstark/verifier.h"
 #include "proof/shape.h"
@@ -32,7 +33,16 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s) 
         uint64_t row;
         if (gs_air_boundary_at(air, i, p->log_n, &col, &row) != GS_OK) return GS_ERR_PROOF_STATEMENT;
     }
-    if (t->num_layers != s->layers || t->final_len != s->final_len || t->num_queries != s->queries)
+    gs_logup L;
+    GS_TRY(gs_logup_layout(&L, air));
+    s->aux = L.aux_cols;
+    gs_logup_free(&L);
+    if (t->num_layers != s->layers || t->final_len != s->final_len || t->num_queries != s->queries ||
+        t->aux_cols != s->aux)
+        return GS_ERR_PROOF_FORMAT;
+    if (s->aux && (!t->ood_aux_cur || !t->ood_aux_next || !t->aux_rows || !t->aux_paths ||
+                   !fp3_ok(&t->bus_sum, 1) || !fp3_ok(t->ood_aux_cur, s->aux) ||
+                   !fp3_ok(t->ood_aux_next, s->aux) || !fp_ok(t->aux_rows, s->queries * 3 * s->aux)))
         return GS_ERR_PROOF_FORMAT;
     size_t Q = s->queries;
     if ((p->num_public && !p->pub) || !t->ood_cur || !t->ood_next || !t->ood_chunks ||
@@ -48,8 +58,46 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s) 
 }
 
 /* The composition at z from the constraints, against sum_j z^(j n) Q_j(z). */
+typedef struct {
+    gs_fp3 z, alpha;
+} bus_challenges;
+
+/* The LogUp constraints at z, weighted by alpha^k from `a` on and divided by
+ * their vanishing polynomials; a is advanced past them. */
+static gs_status logup_at_z(const gs_air *air, const gs_proof *p, const gs_shape *s,
+                            const bus_challenges *bc, gs_fp3 alpha, gs_fp3 *a, gs_fp3 z,
+                            gs_fp3 zn, gs_fp3 *total) {
+    const gs_table_proof *t = &p->table;
+    gs_logup L;
+    GS_TRY(gs_logup_layout(&L, air));
+    gs_fp3 *outs = malloc((L.n_outs + 1) * sizeof *outs), *grp = malloc((L.n_groups + 1) * sizeof *grp);
+    gs_fp3 bp[GS_AIR_MAX_TUPLE + 1], tr, fi, la;
+    gs_status r = outs && grp ? GS_OK : GS_ERR_NOMEM;
+    if (r == GS_OK) r = gs_air_eval_inter_ext(air, outs, t->ood_cur, p->pub);
+    if (r == GS_OK) {
+        gs_fp3_powers(bp, bc->alpha, GS_AIR_MAX_TUPLE + 1);
+        gs_logup_constraints(&L, air, grp, &tr, &fi, &la, outs, t->ood_aux_cur, t->ood_aux_next,
+                             bc->z, bp, t->bus_sum);
+        gs_fp3 one = gs_fp3_one();
+        gs_fp3 wl = gs_fp3_from_fp(gs_fp_pow(gs_fp_root_of_unity(s->log_n), ((uint64_t)1 << s->log_n) - 1));
+        gs_fp3 zinv = gs_fp3_inv(gs_fp3_sub(zn, one)), g = gs_fp3_zero();
+        for (uint32_t k = 0; k < L.n_groups; k++) g = gs_fp3_add(g, gs_fp3_mul(*a, grp[k])), *a = gs_fp3_mul(*a, alpha);
+        gs_fp3 v = gs_fp3_mul(g, zinv);
+        v = gs_fp3_add(v, gs_fp3_mul(gs_fp3_mul(*a, tr), gs_fp3_mul(gs_fp3_sub(z, wl), zinv)));
+        *a = gs_fp3_mul(*a, alpha);
+        v = gs_fp3_add(v, gs_fp3_mul(gs_fp3_mul(*a, fi), gs_fp3_inv(gs_fp3_sub(z, one))));
+        *a = gs_fp3_mul(*a, alpha);
+        v = gs_fp3_add(v, gs_fp3_mul(gs_fp3_mul(*a, la), gs_fp3_inv(gs_fp3_sub(z, wl))));
+        *a = gs_fp3_mul(*a, alpha);
+        *total = gs_fp3_add(*total, v);
+    }
+    free(outs), free(grp);
+    gs_logup_free(&L);
+    return r;
+}
+
 static gs_status check_ood(const gs_air *air, const gs_proof *p, const gs_shape *s, gs_fp3 alpha,
-                           gs_fp3 z) {
+                           gs_fp3 z, const bus_challenges *bc) {
     const gs_table_proof *t = &p->table;
     uint32_t nt = gs_air_num_transitions(air), nb = gs_air_num_boundaries(air);
     gs_fp3 *c = malloc((nt + 1) * sizeof *c);
@@ -74,10 +122,11 @@ static gs_status check_ood(const gs_air *air, const gs_proof *p, const gs_shape 
             total = gs_fp3_add(total, gs_fp3_mul(gs_fp3_mul(a, v), gs_fp3_inv(d)));
             a = gs_fp3_mul(a, alpha);
         }
+        if (s->aux) r = logup_at_z(air, p, s, bc, alpha, &a, z, zn, &total);
         gs_fp3 chunks = gs_fp3_zero(), zjn = one;
         for (uint32_t j = 0; j < s->chunks; j++)
             chunks = gs_fp3_add(chunks, gs_fp3_mul(zjn, t->ood_chunks[j])), zjn = gs_fp3_mul(zjn, zn);
-        if (!gs_fp3_eq(total, chunks)) r = GS_ERR_PROOF_OOD;
+        if (r == GS_OK && !gs_fp3_eq(total, chunks)) r = GS_ERR_PROOF_OOD;
     }
     free(c), free(bv);
     return r;
@@ -102,6 +151,10 @@ static gs_status check_query(const gs_proof *p, const gs_shape *s, const query_c
     if (gs_merkle_verify(GS_HASH_KECCAK256, &t->chunk_root, s->log_size, q, crow, 3 * s->chunks,
                          t->chunk_paths + k * s->log_size) != GS_OK)
         return GS_ERR_PROOF_CHUNK_PATH;
+    const gs_fp *arow = s->aux ? t->aux_rows + k * 3 * s->aux : NULL;
+    if (s->aux && gs_merkle_verify(GS_HASH_KECCAK256, &t->aux_root, s->log_size, q, arow,
+                                   3 * s->aux, t->aux_paths + k * s->log_size) != GS_OK)
+        return GS_ERR_PROOF_AUX_PATH;
     /* DEEP: (S1(x) - K1) / (x - z) + (S2(x) - K2) / (x - z w). */
     gs_fp3 x = gs_fp3_from_fp(gs_fp_mul(shift, gs_fp_pow(gs_fp_root_of_unity(s->log_size), q)));
     gs_fp3 s1 = gs_fp3_neg(qc->k1), s2 = gs_fp3_neg(qc->k2);
@@ -112,6 +165,11 @@ static gs_status check_query(const gs_proof *p, const gs_shape *s, const query_c
     for (uint32_t j = 0; j < s->chunks; j++)
         s1 = gs_fp3_add(s1, gs_fp3_mul(qc->beta_pows[2 * s->cols + j],
                                        gs_fp3_make(crow[3 * j], crow[3 * j + 1], crow[3 * j + 2])));
+    for (uint32_t j = 0; j < s->aux; j++) {
+        gs_fp3 v = gs_fp3_make(arow[3 * j], arow[3 * j + 1], arow[3 * j + 2]);
+        s1 = gs_fp3_add(s1, gs_fp3_mul(qc->beta_pows[2 * s->cols + s->chunks + j], v));
+        s2 = gs_fp3_add(s2, gs_fp3_mul(qc->beta_pows[2 * s->cols + s->chunks + s->aux + j], v));
+    }
     gs_fp3 val = gs_fp3_add(gs_fp3_mul(s1, gs_fp3_inv(gs_fp3_sub(x, qc->z))),
                             gs_fp3_mul(s2, gs_fp3_inv(gs_fp3_sub(x, qc->zw))));
     /* FRI: at layer l the position is q mod N_l; its leaf pairs it with the
@@ -141,27 +199,29 @@ static gs_status check_query(const gs_proof *p, const gs_shape *s, const query_c
     return GS_OK;
 }
 
-gs_status gs_verify(const gs_air *air, const gs_proof *p, unsigned min_security_bits) {
-    if (!air || !p) return GS_ERR_INVALID_ARG;
-    if (gs_params_check(&p->params, min_security_bits ? min_security_bits : GS_MIN_SECURITY_BITS) != GS_OK)
-        return GS_ERR_PROOF_PARAMS;
-    gs_shape s;
-    GS_TRY(check_shape(air, p, &s));
+/* One table's checks inside its transcript (after its main root). */
+static gs_status verify_chain(const gs_air *air, const gs_proof *p, const gs_shape *sp,
+                              gs_transcript *tr, const bus_challenges *bc) {
+    gs_shape s = *sp;
     const gs_table_proof *t = &p->table;
-    gs_transcript tr;
-    gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN);
-    gs_statement_absorb(&tr, p);
-    gs_transcript_absorb_digest(&tr, "trace_root", &t->trace_root);
-    gs_fp3 alpha = gs_transcript_squeeze_fp3(&tr, "alpha");
-    gs_transcript_absorb_digest(&tr, "chunk_root", &t->chunk_root);
+    if (s.aux) {
+        gs_transcript_absorb_digest(tr, "aux_root", &t->aux_root);
+        gs_transcript_absorb_fp3(tr, "bus_sum", &t->bus_sum, 1);
+    }
+    gs_fp3 alpha = gs_transcript_squeeze_fp3(tr, "alpha");
+    gs_transcript_absorb_digest(tr, "chunk_root", &t->chunk_root);
     query_ctx qc;
-    qc.z = gs_draw_ood_point(&tr, &s, GS_FP_GENERATOR);
+    qc.z = gs_draw_ood_point(tr, &s, GS_FP_GENERATOR);
     qc.zw = gs_fp3_mul_fp(qc.z, gs_fp_root_of_unity(s.log_n));
-    gs_transcript_absorb_fp3(&tr, "ood_cur", t->ood_cur, s.cols);
-    gs_transcript_absorb_fp3(&tr, "ood_next", t->ood_next, s.cols);
-    gs_transcript_absorb_fp3(&tr, "ood_chunks", t->ood_chunks, s.chunks);
-    gs_fp3 beta = gs_transcript_squeeze_fp3(&tr, "beta");
-    size_t nbeta = 2 * (size_t)s.cols + s.chunks;
+    gs_transcript_absorb_fp3(tr, "ood_cur", t->ood_cur, s.cols);
+    gs_transcript_absorb_fp3(tr, "ood_next", t->ood_next, s.cols);
+    gs_transcript_absorb_fp3(tr, "ood_chunks", t->ood_chunks, s.chunks);
+    if (s.aux) {
+        gs_transcript_absorb_fp3(tr, "ood_aux_cur", t->ood_aux_cur, s.aux);
+        gs_transcript_absorb_fp3(tr, "ood_aux_next", t->ood_aux_next, s.aux);
+    }
+    gs_fp3 beta = gs_transcript_squeeze_fp3(tr, "beta");
+    size_t nbeta = 2 * (size_t)s.cols + s.chunks + 2 * (size_t)s.aux;
     qc.beta_pows = malloc(nbeta * sizeof *qc.beta_pows);
     qc.gammas = malloc((s.layers + 1) * sizeof *qc.gammas);
     size_t *qs = malloc(s.queries * sizeof *qs);
@@ -169,17 +229,68 @@ gs_status gs_verify(const gs_air *air, const gs_proof *p, unsigned min_security_
     if (r == GS_OK) {
         gs_fp3_powers(qc.beta_pows, beta, nbeta);
         for (uint32_t l = 0; l < s.layers; l++) {
-            gs_transcript_absorb_digest(&tr, "fri_root", &t->fri_roots[l]);
-            qc.gammas[l] = gs_transcript_squeeze_fp3(&tr, "fri_gamma");
+            gs_transcript_absorb_digest(tr, "fri_root", &t->fri_roots[l]);
+            qc.gammas[l] = gs_transcript_squeeze_fp3(tr, "fri_gamma");
         }
-        gs_transcript_absorb_fp3(&tr, "fri_final", t->final_poly, s.final_len);
-        if (gs_transcript_check_pow(&tr, p->params.grinding_bits, t->pow_nonce) != GS_OK)
+        gs_transcript_absorb_fp3(tr, "fri_final", t->final_poly, s.final_len);
+        if (gs_transcript_check_pow(tr, p->params.grinding_bits, t->pow_nonce) != GS_OK)
             r = GS_ERR_PROOF_POW;
     }
-    if (r == GS_OK) r = gs_transcript_squeeze_indices(&tr, "queries", qs, s.queries, s.log_size);
-    if (r == GS_OK) r = check_ood(air, p, &s, alpha, qc.z);
+    if (r == GS_OK) r = gs_transcript_squeeze_indices(tr, "queries", qs, s.queries, s.log_size);
+    if (r == GS_OK) r = check_ood(air, p, &s, alpha, qc.z, bc);
     if (r == GS_OK) gs_deep_constants(&qc.k1, &qc.k2, qc.beta_pows, t);
     for (size_t k = 0; r == GS_OK && k < s.queries; k++) r = check_query(p, &s, &qc, k, qs[k]);
     free(qc.beta_pows), free(qc.gammas), free(qs);
+    return r;
+}
+
+gs_status gs_verify(const gs_air *air, const gs_proof *p, unsigned min_security_bits) {
+    if (!air || !p) return GS_ERR_INVALID_ARG;
+    if (gs_params_check(&p->params, min_security_bits ? min_security_bits : GS_MIN_SECURITY_BITS) != GS_OK)
+        return GS_ERR_PROOF_PARAMS;
+    /* A bus balances only across the tables of a multi-table proof. */
+    if (gs_air_num_interactions(air)) return GS_ERR_PROOF_STATEMENT;
+    gs_shape s;
+    GS_TRY(check_shape(air, p, &s));
+    gs_transcript tr;
+    gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN);
+    gs_statement_absorb(&tr, p);
+    gs_transcript_absorb_digest(&tr, "trace_root", &p->table.trace_root);
+    return verify_chain(air, p, &s, &tr, NULL);
+}
+
+gs_status gs_verify_multi(const gs_air *const *airs, uint32_t n, const gs_multi_proof *mp,
+                          unsigned min_security_bits) {
+    if (!airs || !mp) return GS_ERR_INVALID_ARG;
+    if (gs_params_check(&mp->params, min_security_bits ? min_security_bits : GS_MIN_SECURITY_BITS) != GS_OK)
+        return GS_ERR_PROOF_PARAMS;
+    if (mp->num_tables != n || n == 0 || !mp->tables) return GS_ERR_PROOF_STATEMENT;
+    gs_shape *s = malloc(n * sizeof *s);
+    if (!s) return GS_ERR_NOMEM;
+    gs_status r = GS_OK;
+    for (uint32_t i = 0; r == GS_OK && i < n; i++) {
+        if (!airs[i]) r = GS_ERR_INVALID_ARG;
+        else if (memcmp(&mp->tables[i].params, &mp->params, sizeof mp->params) != 0) r = GS_ERR_PROOF_PARAMS;
+        else r = check_shape(airs[i], &mp->tables[i], &s[i]);
+    }
+    gs_transcript tr;
+    gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN_MULTI);
+    if (r == GS_OK) gs_multi_statement_absorb(&tr, mp);
+    for (uint32_t i = 0; r == GS_OK && i < n; i++)
+        gs_transcript_absorb_digest(&tr, "trace_root", &mp->tables[i].table.trace_root);
+    bus_challenges bc = {gs_fp3_zero(), gs_fp3_zero()};
+    if (r == GS_OK) {
+        bc.z = gs_transcript_squeeze_fp3(&tr, "bus_z");
+        bc.alpha = gs_transcript_squeeze_fp3(&tr, "bus_alpha");
+    }
+    gs_fp3 total = gs_fp3_zero();
+    for (uint32_t i = 0; r == GS_OK && i < n; i++) {
+        gs_transcript fork;
+        gs_transcript_fork(&fork, &tr, i);
+        r = verify_chain(airs[i], &mp->tables[i], &s[i], &fork, &bc);
+        total = gs_fp3_add(total, mp->tables[i].table.bus_sum);
+    }
+    if (r == GS_OK && !gs_fp3_is_zero(total)) r = GS_ERR_PROOF_BUS;
+    free(s);
     return r;
 }
