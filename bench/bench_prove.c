@@ -4,8 +4,12 @@
  * verify, proof size, trace cells per second and the peak RSS of that proof
  * (the kernel's high-water mark, reset before each row).
  *
- * usage: bench_prove [--quick] [--max-log N] [--threads T] [--air fib|mix|all]
- *                    [--security BITS] [--grinding G] */
+ * Multi-table presets (synth vm and skew, at --vm-shrink / --skew-shrink,
+ * default 2) print a summary row (the lg column is '-', cols is the table
+ * count) and one row per table with its main commit and chain phases.
+ *
+ * usage: bench_prove [--quick] [--max-log N] [--threads T] [--air fib|mix|synth|all]
+ *                    [--security BITS] [--grinding G] [--vm-shrink K] [--skew-shrink K] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +37,7 @@ static double peak_rss_mb(void) {
 
 static void row(const char *name, gs_workload *w, double t_trace, const gs_params *par) {
     gs_prove_stats st;
-    gs_prove_opts opts = {0, 0, name, &st};
+    gs_prove_opts opts = {0, 0, name, &st, NULL};
     gs_proof *p = NULL;
     gs_status s = gs_prove(&p, w->air, w->trace, w->log_n, w->pub, par, &opts);
     if (s != GS_OK) {
@@ -58,8 +62,64 @@ static void row(const char *name, gs_workload *w, double t_trace, const gs_param
     gs_proof_free(p);
 }
 
+/* A multi-table preset: the summary row, then one row per table with its
+ * main commit and its chain's phases. Tables run one after another today,
+ * so the per-table totals add up to the summary's commit + chain phases. */
+static void multi_row(const char *preset, unsigned shrink, const gs_params *par) {
+    gs_multi_workload w = {0};
+    reset_peak_rss();
+    double t0 = bench_now();
+    if (gs_synth_preset(&w, preset, shrink, 1) != GS_OK) {
+        printf("%s: preset failed\n", preset);
+        return;
+    }
+    double t_trace = bench_now() - t0;
+    uint32_t n = w.num_tables;
+    gs_table_input *in = calloc(n, sizeof *in);
+    gs_prove_stats *ts = calloc(n, sizeof *ts);
+    const gs_air **airs = calloc(n, sizeof *airs);
+    double cells = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n, w.tables[i].pub, NULL};
+        airs[i] = w.tables[i].air;
+        cells += (double)gs_air_num_cols(w.tables[i].air) * (double)((size_t)1 << w.tables[i].log_n);
+    }
+    gs_prove_stats st;
+    gs_prove_opts opts = {0, 0, NULL, &st, ts};
+    gs_multi_proof *mp = NULL;
+    gs_status s = gs_prove_multi(&mp, in, n, par, &opts);
+    if (s != GS_OK) {
+        printf("%s shrink %u: prove failed: %s\n", preset, shrink, gs_status_str(s));
+    } else {
+        double rss = peak_rss_mb();
+        uint8_t *bytes = NULL;
+        size_t len = 0;
+        gs_status ss = gs_multi_proof_serialize(&bytes, &len, mp);
+        double v0 = bench_now();
+        gs_status vs = gs_verify_multi(airs, n, mp, 0);
+        double v1 = bench_now();
+        char name[48];
+        snprintf(name, sizeof name, "synth %s /%u", preset, shrink);
+        double other = st.total - (st.check + st.commit + st.quotient + st.ood + st.deep + st.fri + st.queries);
+        printf("%-22s %2s %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.2f %8.1f %s\n",
+               name, "-", n, t_trace, st.total, st.check, st.commit, st.quotient, st.ood, st.deep,
+               st.fri, st.queries, other, 1e3 * (v1 - v0), ss == GS_OK ? len : 0,
+               cells / st.total / 1e6, rss, vs == GS_OK ? "ok" : gs_status_str(vs));
+        for (uint32_t i = 0; i < n; i++)
+            printf("  table %-14s %2u %5u         %8.3f |        %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f        | aux %u\n",
+                   gs_air_name(airs[i]), w.tables[i].log_n, gs_air_num_cols(airs[i]), ts[i].total,
+                   ts[i].commit, ts[i].quotient, ts[i].ood, ts[i].deep, ts[i].fri, ts[i].queries,
+                   mp->tables[i].table.aux_cols);
+        fflush(stdout);
+        free(bytes);
+    }
+    gs_multi_proof_free(mp);
+    free(in), free(ts), free(airs);
+    gs_multi_workload_free(&w);
+}
+
 int main(int argc, char **argv) {
-    unsigned max_log = 22, threads = 0, security = 128, grinding = 20;
+    unsigned max_log = 22, threads = 0, security = 128, grinding = 20, vm_shrink = 2, skew_shrink = 2;
     int quick = 0;
     const char *which = "all";
     for (int i = 1; i < argc; i++) {
@@ -69,13 +129,18 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--air") && i + 1 < argc) which = argv[++i];
         else if (!strcmp(argv[i], "--security") && i + 1 < argc) security = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--grinding") && i + 1 < argc) grinding = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--vm-shrink") && i + 1 < argc) vm_shrink = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--skew-shrink") && i + 1 < argc) skew_shrink = (unsigned)atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: bench_prove [--quick] [--max-log N] [--threads T] "
-                            "[--air fib|mix|all] [--security BITS] [--grinding G]\n");
+                            "[--air fib|mix|synth|all] [--security BITS] [--grinding G] "
+                            "[--vm-shrink K] [--skew-shrink K]\n");
             return 2;
         }
     }
     if (quick && max_log > 16) max_log = 16;
+    if (quick && vm_shrink < 8) vm_shrink = 8;
+    if (quick && skew_shrink < 8) skew_shrink = 8;
     if (threads) gs_threads_set(threads);
     gs_params par = gs_params_default(security);
     par.grinding_bits = grinding;
@@ -109,5 +174,9 @@ int main(int argc, char **argv) {
                 row(name, &w, bench_now() - t0, &par);
                 gs_workload_free(&w);
             }
+    if (!strcmp(which, "all") || !strcmp(which, "synth")) {
+        multi_row("vm", vm_shrink, &par);
+        multi_row("skew", skew_shrink, &par);
+    }
     return 0;
 }

@@ -18,6 +18,18 @@ int cli_prove(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_inspect(int argc, char **argv);
 
+/* Multi-table statements (cli/multi.c). */
+int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs_params *par,
+                    int no_check, const char *out);
+int cli_verify_multi(const char *path, const uint8_t *buf, size_t len, unsigned min_bits);
+int cli_inspect_multi(const char *path, const uint8_t *buf, size_t len);
+
+/* The bytes of a table's proof by part (what inspect prints). */
+typedef struct {
+    size_t commits, ood, final, trace_q, chunk_q, fri_q, aux_q, total;
+} cli_parts;
+void cli_table_parts(cli_parts *out, const gs_proof *p);
+
 /* Prints "gstark: what: status" and returns 1. */
 int cli_fail(const char *what, gs_status s);
 /* Parses a decimal integer option value within [lo, hi]; prints why not. */

@@ -27,7 +27,8 @@ static gs_status air_from_desc(gs_air **air, const char *desc) {
 }
 
 int cli_prove(int argc, char **argv) {
-    const char *air_name = "fib", *out = NULL;
+    const char *air_name = "fib", *out = NULL, *preset = "vm";
+    unsigned long shrink = 0;
     unsigned long log_rows = 16, cols = 16, degree = 3, seed = 1, blowup = 4, security = 128,
                   queries = 0, grinding = 20, threads = 0;
     int no_check = 0;
@@ -40,6 +41,8 @@ int cli_prove(int argc, char **argv) {
         }
         if (!strcmp(o, "--air")) ok = v != NULL, air_name = v;
         else if (!strcmp(o, "-o")) ok = v != NULL, out = v;
+        else if (!strcmp(o, "--preset")) ok = v != NULL, preset = v;
+        else if (!strcmp(o, "--shrink")) ok = cli_parse_uint(o, v, 0, 20, &shrink);
         else if (!strcmp(o, "--log-rows")) ok = cli_parse_uint(o, v, 1, 26, &log_rows);
         else if (!strcmp(o, "--cols")) ok = cli_parse_uint(o, v, 1, 1024, &cols);
         else if (!strcmp(o, "--degree")) ok = cli_parse_uint(o, v, 2, 17, &degree);
@@ -80,6 +83,8 @@ int cli_prove(int argc, char **argv) {
         if (par.num_queries > 1024) par.num_queries = 1024;
     }
 
+    if (!strcmp(air_name, "synth"))
+        return cli_prove_synth(preset, (unsigned)shrink, seed, &par, no_check, out);
     gs_workload w = {0};
     char desc[128];
     double t0 = cli_now();
@@ -93,14 +98,14 @@ int cli_prove(int argc, char **argv) {
         snprintf(desc, sizeof desc, "mix cols=%lu degree=%lu log_n=%lu seed=%lu", cols, degree,
                  log_rows, seed);
     } else {
-        fprintf(stderr, "gstark prove: unknown AIR '%s' (fib or mix)\n", air_name);
+        fprintf(stderr, "gstark prove: unknown AIR '%s' (fib, mix or synth)\n", air_name);
         return CLI_USAGE;
     }
     if (s != GS_OK) return s == GS_ERR_INVALID_ARG ? (cli_fail("building the trace", s), CLI_USAGE)
                                                    : cli_fail("building the trace", s);
     double t1 = cli_now();
     gs_prove_stats st;
-    gs_prove_opts opts = {no_check, 0, desc, &st};
+    gs_prove_opts opts = {no_check, 0, desc, &st, NULL};
     gs_proof *proof = NULL;
     s = gs_prove(&proof, w.air, w.trace, w.log_n, w.pub, &par, &opts);
     if (s != GS_OK) {
@@ -138,19 +143,20 @@ int cli_prove(int argc, char **argv) {
     return rc;
 }
 
-/* Reads and parses a proof file; prints why not. */
-static int load_proof(const char *path, gs_proof **proof, size_t *len_out) {
-    uint8_t *buf;
-    size_t len;
-    gs_status s = cli_read_file(path, &buf, &len, MAX_PROOF_BYTES);
+/* Reads a proof file; prints why not. */
+static int read_proof(const char *path, uint8_t **buf, size_t *len) {
+    gs_status s = cli_read_file(path, buf, len, MAX_PROOF_BYTES);
     if (s != GS_OK) {
         fprintf(stderr, "gstark: reading %s: %s\n", path,
                 s == GS_ERR_IO ? strerror(errno) : gs_status_str(s));
         return CLI_USAGE;
     }
-    s = gs_proof_parse(proof, buf, len);
-    free(buf);
-    if (len_out) *len_out = len;
+    return CLI_OK;
+}
+
+/* Parses a single-table proof; prints why not. */
+static int load_proof(const char *path, const uint8_t *buf, size_t len, gs_proof **proof) {
+    gs_status s = gs_proof_parse(proof, buf, len);
     if (s != GS_OK) {
         fprintf(stderr, "gstark: %s: %s\n", path, gs_status_str(s));
         return s == GS_ERR_NOMEM ? CLI_USAGE : CLI_INVALID;
@@ -181,8 +187,18 @@ int cli_verify(int argc, char **argv) {
         return CLI_USAGE;
     }
     if (threads) gs_threads_set((unsigned)threads);
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    int rc = read_proof(path, &buf, &len);
+    if (rc != CLI_OK) return rc;
+    if (gs_proof_file_kind(buf, len) == 2) {
+        rc = cli_verify_multi(path, buf, len, (unsigned)min_bits);
+        free(buf);
+        return rc;
+    }
     gs_proof *proof = NULL;
-    int rc = load_proof(path, &proof, NULL);
+    rc = load_proof(path, buf, len, &proof);
+    free(buf);
     if (rc != CLI_OK) return rc;
     gs_air *air = NULL;
     double t0 = cli_now();
@@ -206,22 +222,27 @@ int cli_inspect(int argc, char **argv) {
         fprintf(stderr, "gstark inspect: give one proof file\n");
         return CLI_USAGE;
     }
-    gs_proof *p = NULL;
+    uint8_t *buf = NULL;
     size_t len = 0;
-    int rc = load_proof(argv[0], &p, &len);
+    int rc = read_proof(argv[0], &buf, &len);
+    if (rc != CLI_OK) return rc;
+    if (gs_proof_file_kind(buf, len) == 2) {
+        rc = cli_inspect_multi(argv[0], buf, len);
+        free(buf);
+        return rc;
+    }
+    gs_proof *p = NULL;
+    rc = load_proof(argv[0], buf, len, &p);
+    free(buf);
     if (rc != CLI_OK) return rc;
     const gs_table_proof *t = &p->table;
     const gs_params *q = &p->params;
     char fp[65];
     cli_hex(fp, &p->air_fingerprint);
-    size_t Q = t->num_queries, D = sizeof(gs_digest), logN = p->log_n + q->log_blowup;
-    size_t fri_path = 0;
-    for (uint32_t l = 0; l < t->num_layers; l++) fri_path += logN - 1 - l;
-    size_t commits = 2 * D + t->num_layers * D;
-    size_t ood = (2 * (size_t)t->num_cols + t->num_chunks) * 24;
-    size_t final = (size_t)t->final_len * 24;
-    size_t trace_q = Q * (t->num_cols * 8 + logN * D), chunk_q = Q * (t->num_chunks * 24 + logN * D);
-    size_t fri_q = Q * (t->num_layers * 48 + fri_path * D);
+    cli_parts parts;
+    cli_table_parts(&parts, p);
+    size_t commits = parts.commits, ood = parts.ood, final = parts.final, trace_q = parts.trace_q,
+           chunk_q = parts.chunk_q, fri_q = parts.fri_q;
     printf("gstark proof, format version %u, %zu bytes\n", GS_PROOF_VERSION, len);
     printf("  statement   %s, 2^%u rows x %u columns, %u public inputs\n", p->air_desc, p->log_n,
            t->num_cols, p->num_public);

@@ -26,6 +26,15 @@ grep -q "80 bits" "$D/out" || { echo "FAIL: inspect does not show the security l
 expect 0 "prove mix" "$G" prove --air mix --cols 9 --degree 5 --blowup 4 --log-rows 5 "${fast[@]}" -o "$D/mix.proof"
 expect 0 "verify mix" "$G" verify "$D/mix.proof"
 expect 1 "verify mix asking for 128 bits" "$G" verify "$D/mix.proof" --min-security 128
+expect 0 "prove synth vm" "$G" prove --air synth --preset vm --shrink 12 "${fast[@]}" -o "$D/vm.proof"
+expect 0 "verify synth vm" "$G" verify "$D/vm.proof"
+expect 0 "inspect synth vm" "$G" inspect "$D/vm.proof"
+grep -q "table=7" "$D/out" || { echo "FAIL: inspect does not list the tables"; fail=1; }
+expect 0 "prove synth skew" "$G" prove --air synth --preset skew --shrink 14 "${fast[@]}" -o "$D/skew.proof"
+expect 0 "verify synth skew" "$G" verify "$D/skew.proof"
+expect 2 "prove an unknown preset" "$G" prove --air synth --preset nope -o "$D/x.proof"
+head -c 3000 "$D/vm.proof" >"$D/vm_short.proof"
+expect 1 "verify a truncated multi-table proof" "$G" verify "$D/vm_short.proof"
 # A flipped byte deep inside the proof: invalid, exit 1.
 cp "$D/fib.proof" "$D/bad.proof"
 size=$(stat -c %s "$D/bad.proof")

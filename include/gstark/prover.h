@@ -20,6 +20,9 @@ typedef struct gs_prove_opts {
     int allow_insecure;    /* 0 (default): refuse parameters below GS_MIN_SECURITY_BITS */
     const char *air_desc;  /* copied into the proof header (at most 127 bytes); may be NULL */
     gs_prove_stats *stats; /* filled in if not NULL */
+    /* gs_prove_multi only: per-table phases (commit, quotient, ood, deep, fri,
+     * queries, and total = their sum), one entry per table, if not NULL. */
+    gs_prove_stats *table_stats;
 } gs_prove_opts;
 
 /* Prove that `trace` (column-major, gs_air_num_cols(air) columns of 2^log_n)

@@ -369,7 +369,7 @@ static gs_status check_params(const gs_params *params, const gs_prove_opts *opts
     return GS_OK;
 }
 
-static const gs_prove_opts default_opts = {0, 0, NULL, NULL};
+static const gs_prove_opts default_opts = {0, 0, NULL, NULL, NULL};
 
 gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsigned log_n,
                    const gs_fp *pub, const gs_params *params, const gs_prove_opts *opts) {
@@ -439,8 +439,13 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN_MULTI);
     double t0 = now();
     if (r == GS_OK) gs_multi_statement_absorb(&tr, mp);
-    for (uint32_t i = 0; r == GS_OK && i < n; i++)
+    gs_prove_stats *ts = opts->table_stats;
+    if (ts) memset(ts, 0, n * sizeof *ts);
+    for (uint32_t i = 0; r == GS_OK && i < n; i++) {
+        double c0 = now();
         r = round_trace(&st[i], &mp->tables[i].table, tables[i].trace, GS_FP_GENERATOR);
+        if (ts) ts[i].commit = now() - c0;
+    }
     for (uint32_t i = 0; r == GS_OK && i < n; i++)
         gs_transcript_absorb_digest(&tr, "trace_root", &mp->tables[i].table.trace_root);
     ps->commit = now() - t0;
@@ -454,7 +459,15 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
         uint32_t i = gs_prover_debug_table_order ? gs_prover_debug_table_order[k] : k;
         gs_transcript fork;
         gs_transcript_fork(&fork, &tr, i);
-        r = prove_chain(&st[i], &mp->tables[i], &fork, &bc, ps);
+        gs_prove_stats one = {0};
+        r = prove_chain(&st[i], &mp->tables[i], &fork, &bc, &one);
+        ps->quotient += one.quotient, ps->ood += one.ood, ps->deep += one.deep;
+        ps->fri += one.fri, ps->queries += one.queries;
+        if (ts) {
+            one.commit = ts[i].commit;
+            one.total = one.commit + one.quotient + one.ood + one.deep + one.fri + one.queries;
+            ts[i] = one;
+        }
     }
     /* Check mode: the buses must balance (the verifier's check, done early). */
     if (r == GS_OK && !opts->skip_check) {
