@@ -221,3 +221,39 @@ void gs_logup_constraints(const gs_logup *L, const gs_air *air, gs_fp3 *out_grou
     *first = gs_fp3_sub(S, hsum);
     *last = gs_fp3_sub(S, sigma);
 }
+
+/* The same constraints when the interaction outputs are base-field values
+ * (the prover's LDE rows): fingerprints and multiplicities use Fp3 x Fp
+ * products. Tested equal to gs_logup_constraints on embedded inputs. */
+void gs_logup_constraints_fp(const gs_logup *L, const gs_air *air, gs_fp3 *out_groups,
+                             gs_fp3 *trans, gs_fp3 *first, gs_fp3 *last, const gs_fp *outs,
+                             size_t stride, const gs_fp3 *aux_cur, const gs_fp3 *aux_next,
+                             gs_fp3 z, const gs_fp3 *alpha_pows, gs_fp3 sigma) {
+    gs_fp3 hsum = gs_fp3_zero(), hsum_next = gs_fp3_zero();
+    for (uint32_t g = 0; g < L->n_groups; g++) {
+        uint32_t a = L->group_first[g];
+        const gs_air_inter *ia = &air->inters[a];
+        gs_fp3 da = fingerprint(ia, outs + (size_t)(L->out_off[a] + 1) * stride, stride, z, alpha_pows);
+        gs_fp ma = outs[(size_t)L->out_off[a] * stride];
+        if (ia->sign < 0) ma = gs_fp_neg(ma);
+        gs_fp3 h = aux_cur[g];
+        if (L->group_size[g] == 1) {
+            out_groups[g] = gs_fp3_sub(gs_fp3_mul(h, da), gs_fp3_from_fp(ma));
+        } else {
+            const gs_air_inter *ib = &air->inters[a + 1];
+            gs_fp3 db = fingerprint(ib, outs + (size_t)(L->out_off[a + 1] + 1) * stride, stride, z,
+                                    alpha_pows);
+            gs_fp mb = outs[(size_t)L->out_off[a + 1] * stride];
+            if (ib->sign < 0) mb = gs_fp_neg(mb);
+            gs_fp3 lhs = gs_fp3_mul(h, gs_fp3_mul(da, db));
+            gs_fp3 rhs = gs_fp3_add(gs_fp3_mul_fp(db, ma), gs_fp3_mul_fp(da, mb));
+            out_groups[g] = gs_fp3_sub(lhs, rhs);
+        }
+        hsum = gs_fp3_add(hsum, h);
+        hsum_next = gs_fp3_add(hsum_next, aux_next[g]);
+    }
+    gs_fp3 S = aux_cur[L->n_groups], Sn = aux_next[L->n_groups];
+    *trans = gs_fp3_sub(gs_fp3_sub(Sn, S), hsum_next);
+    *first = gs_fp3_sub(S, hsum);
+    *last = gs_fp3_sub(S, sigma);
+}

@@ -61,4 +61,12 @@ void gs_logup_constraints(const gs_logup *L, const gs_air *air, gs_fp3 *out_grou
                           const gs_fp3 *aux_cur, const gs_fp3 *aux_next, gs_fp3 z,
                           const gs_fp3 *alpha_pows, gs_fp3 sigma);
 
+/* The same with base-field interaction outputs: output k of the row at
+ * outs[k * stride] (the block interpreter's layout). Equal to
+ * gs_logup_constraints on the embedded values; the prover's fast path. */
+void gs_logup_constraints_fp(const gs_logup *L, const gs_air *air, gs_fp3 *out_groups,
+                             gs_fp3 *trans, gs_fp3 *first, gs_fp3 *last, const gs_fp *outs,
+                             size_t stride, const gs_fp3 *aux_cur, const gs_fp3 *aux_next,
+                             gs_fp3 z, const gs_fp3 *alpha_pows, gs_fp3 sigma);
+
 #endif

@@ -123,8 +123,8 @@ static void inv_block(gs_fp *v, gs_fp *tmp, size_t count) {
 
 /* The LogUp constraints of a block, added to acc: groups over x^n - 1, the
  * running sum over the transition divisor, its first and last rows over
- * x - 1 and x - w^(n-1). One definition of the constraints
- * (gs_logup_constraints) serves prover and verifier. */
+ * x - 1 and x - w^(n-1), through gs_logup_constraints_fp (base-field
+ * inputs; tested equal to the verifier's gs_logup_constraints). */
 static gs_status quot_logup(quot_ctx *q, void *scratch, gs_fp3 *acc, const gs_fp *x, size_t start,
                             size_t count) {
     const gs_quotient_args *a = q->a;
@@ -133,10 +133,9 @@ static gs_status quot_logup(quot_ctx *q, void *scratch, gs_fp3 *acc, const gs_fp
     size_t B = (size_t)1 << a->log_blowup, N = q->N;
     gs_fp *io = malloc(((size_t)L->n_outs + 1) * count * sizeof *io);
     gs_fp *d0 = malloc(count * sizeof *d0), *dl = malloc(count * sizeof *dl), *tmp = malloc(count * sizeof *tmp);
-    gs_fp3 *outs = malloc(((size_t)L->n_outs + 1) * sizeof *outs);
     gs_fp3 *cur = malloc(((size_t)A + 1) * sizeof *cur), *nxt = malloc(((size_t)A + 1) * sizeof *nxt);
     gs_fp3 *grp = malloc(((size_t)L->n_groups + 1) * sizeof *grp);
-    gs_status s = io && d0 && dl && tmp && outs && cur && nxt && grp ? GS_OK : GS_ERR_NOMEM;
+    gs_status s = io && d0 && dl && tmp && cur && nxt && grp ? GS_OK : GS_ERR_NOMEM;
     if (s == GS_OK) s = gs_air_eval_inter_block(a->air, scratch, io, q->lde, N, start, count, a->pub);
     if (s == GS_OK) {
         for (size_t r = 0; r < count; r++) d0[r] = gs_fp_sub(x[r], 1), dl[r] = gs_fp_sub(x[r], q->wlast);
@@ -145,15 +144,14 @@ static gs_status quot_logup(quot_ctx *q, void *scratch, gs_fp3 *acc, const gs_fp
         const gs_fp3 *ap = a->alpha_pows + base;
         for (size_t r = 0; r < count; r++) {
             size_t i = start + r, in = (i + B) & (N - 1);
-            for (uint32_t k = 0; k < L->n_outs; k++) outs[k] = gs_fp3_from_fp(io[(size_t)k * count + r]);
             for (uint32_t j = 0; j < A; j++) {
                 const gs_fp *col = q->aux + (size_t)3 * j * N;
                 cur[j] = gs_fp3_make(col[i], col[N + i], col[2 * N + i]);
                 nxt[j] = gs_fp3_make(col[in], col[N + in], col[2 * N + in]);
             }
             gs_fp3 tr, fi, la, g = gs_fp3_zero();
-            gs_logup_constraints(L, a->air, grp, &tr, &fi, &la, outs, cur, nxt, a->bus_z,
-                                 a->bus_alpha_pows, a->sigma);
+            gs_logup_constraints_fp(L, a->air, grp, &tr, &fi, &la, io + r, count, cur, nxt,
+                                    a->bus_z, a->bus_alpha_pows, a->sigma);
             for (uint32_t k = 0; k < L->n_groups; k++) g = gs_fp3_add(g, gs_fp3_mul(ap[k], grp[k]));
             gs_fp zinv = q->zinv[i & (B - 1)];
             gs_fp3 v = gs_fp3_mul_fp(g, zinv);
@@ -164,7 +162,7 @@ static gs_status quot_logup(quot_ctx *q, void *scratch, gs_fp3 *acc, const gs_fp
             acc[r] = gs_fp3_add(acc[r], v);
         }
     }
-    free(io), free(d0), free(dl), free(tmp), free(outs), free(cur), free(nxt), free(grp);
+    free(io), free(d0), free(dl), free(tmp), free(cur), free(nxt), free(grp);
     return s;
 }
 
