@@ -18,7 +18,9 @@ extern "C" {
 #endif
 
 #define GS_PROOF_MAGIC "GSTARKPF" /* 8 bytes */
-#define GS_PROOF_VERSION 1u
+#define GS_PROOF_VERSION 1u       /* a single-table proof file (gs_proof) */
+#define GS_PROOF_VERSION_MULTI 2u /* a multi-table proof file (gs_multi_proof) */
+#define GS_PROOF_MAX_TABLES 4096u /* tables in a version-2 file (as GS_MAX_TABLES, prover.h) */
 
 /* Protocol parameters, all written in the proof header. */
 typedef struct gs_params {
@@ -104,6 +106,24 @@ gs_status gs_proof_serialize(uint8_t **out, size_t *len, const gs_proof *p);
 /* Parse; GS_ERR_PROOF_FORMAT on any malformed input, never a read past
  * buf[len) and never an allocation larger than the input justifies. */
 gs_status gs_proof_parse(gs_proof **out, const uint8_t *buf, size_t len);
+
+/* The multi-table file (version 2, docs/proof-format.md): the params once,
+ * then per table its statement, sub-proof and LogUp part. Serialize returns
+ * GS_ERR_INVALID_ARG for a struct it could not write so that it parses (as
+ * gs_proof_serialize, and also: num_tables outside 1..GS_PROOF_MAX_TABLES, an
+ * entry whose params differ from the shared ones, aux_cols over its cap or
+ * with missing or non-canonical aux arrays, or aux_cols == 0 with a nonzero
+ * aux_root or bus_sum). Parse has gs_proof_parse's guarantees; every parsed
+ * entry's params equal the shared ones, and a table with aux_cols == 0 has
+ * NULL aux arrays and zero aux_root and bus_sum. A version-1 file given to
+ * gs_multi_proof_parse, or a version-2 file given to gs_proof_parse, is
+ * GS_ERR_PROOF_FORMAT. */
+gs_status gs_multi_proof_serialize(uint8_t **out, size_t *len, const gs_multi_proof *p);
+gs_status gs_multi_proof_parse(gs_multi_proof **out, const uint8_t *buf, size_t len);
+
+/* 1 for a single-table proof file (version 1), 2 for a multi-table one
+ * (version 2), 0 otherwise (only magic and version are looked at). */
+int gs_proof_file_kind(const uint8_t *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Fuzzes the proof parser and verifier (tests/fuzz/fuzz_proof.c) for N seconds.
+# Fuzzes the proof parsers and verifiers for N seconds in all, split between
+# two targets: tests/fuzz/fuzz_proof.c (version-1 files, the Fibonacci AIR)
+# and tests/fuzz/fuzz_multi.c (version-2 multi-table files, the statement of
+# tests/fuzz/multi_stmt.h).
 #
-#   tests/fuzz/run.sh [seconds]      default 60
+#   tests/fuzz/run.sh [seconds]      default 60 (half each, at least 1 s each)
 #
 # Configures a clang build with GS_FUZZ=ON in build-fuzz/ (GS_FUZZ_BUILD
-# overrides), seeds build-fuzz/corpus with the golden proof and a few small
-# valid proofs, runs libFuzzer and exits non-zero on any finding (the crashing
-# input is left in build-fuzz/artifacts/). The corpus is kept between runs.
+# overrides), seeds build-fuzz/corpus (version 1) and build-fuzz/corpus-multi
+# (version 2) with the golden proofs and a few small valid proofs, runs
+# libFuzzer on each and exits non-zero on any finding of either (the crashing
+# input is left in build-fuzz/artifacts/). The corpora are kept between runs.
 # Needs clang with its libFuzzer runtime; on Debian, libclang-rt-<ver>-dev is
 # installed with apt-get if -fsanitize=fuzzer cannot link and it is missing.
 set -euo pipefail
@@ -53,17 +57,36 @@ echo "fuzz: $("$cc" --version | head -n1)"
 # Warnings are not errors here: the main build enforces them, and clang may
 # warn where the project compiler does not.
 CC="$cc" cmake -S "$root" -B "$build" -DGS_FUZZ=ON -DGS_CUDA=OFF -DGS_WERROR=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j"$(nproc 2>/dev/null || echo 2)" --target fuzz_proof test_proof_format >/dev/null
+cmake --build "$build" -j"$(nproc 2>/dev/null || echo 2)" \
+    --target fuzz_proof fuzz_multi test_proof_format test_proof_format_multi >/dev/null
 
-# ---- corpus ----
+# ---- corpora ----
 corpus="$build/corpus"
-mkdir -p "$corpus" "$build/artifacts"
+corpus_multi="$build/corpus-multi"
+mkdir -p "$corpus" "$corpus_multi" "$build/artifacts"
 cp "$root/tests/golden/fib_small.proof" "$corpus/golden_fib_small.proof"
 "$build/test_proof_format" --write-seeds "$corpus" >/dev/null
+cp "$root/tests/golden/multi_small.proof" "$corpus_multi/golden_multi_small.proof"
+"$build/test_proof_format_multi" --write-seeds "$corpus_multi" >/dev/null
 
 # ---- run ----
-echo "fuzz: fuzz_proof for ${secs}s, corpus $corpus ($(ls "$corpus" | wc -l) files)"
-ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
-"$build/fuzz_proof" -max_total_time="$secs" -print_final_stats=1 \
-    -malloc_limit_mb=64 -rss_limit_mb=2048 -timeout=10 \
-    -dict="$root/tests/fuzz/proof.dict" -artifact_prefix="$build/artifacts/" "$corpus"
+half=$((secs / 2))
+[ "$half" -ge 1 ] || half=1
+rest=$((secs - half))
+[ "$rest" -ge 1 ] || rest=1
+fuzz() { # target seconds corpus dict
+    echo "fuzz: $1 for ${2}s, corpus $3 ($(ls "$3" | wc -l) files)"
+    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+    "$build/$1" -max_total_time="$2" -print_final_stats=1 \
+        -malloc_limit_mb=64 -rss_limit_mb=2048 -timeout=10 \
+        -dict="$4" -artifact_prefix="$build/artifacts/$1-" "$3"
+}
+status=0
+fuzz fuzz_proof "$half" "$corpus" "$root/tests/fuzz/proof.dict" || status=1
+fuzz fuzz_multi "$rest" "$corpus_multi" "$root/tests/fuzz/multi.dict" || status=1
+if [ "$status" -ne 0 ]; then
+    echo "fuzz: FINDINGS (inputs in $build/artifacts/)" >&2
+else
+    echo "fuzz: no findings"
+fi
+exit "$status"
