@@ -9,6 +9,7 @@
 #include "fib_air.h"
 #include "gstark/prover.h"
 #include "gstark/verifier.h"
+#include "test_io.h"
 #include "test_util.h"
 
 #ifndef GS_SOURCE_DIR
@@ -112,12 +113,6 @@ static const char *field_at(const layout *o, size_t off) {
     return name;
 }
 
-static void wr32(uint8_t *b, uint32_t v) {
-    for (int i = 0; i < 4; i++) b[i] = (uint8_t)(v >> (8 * i));
-}
-static void wr64(uint8_t *b, uint64_t v) {
-    for (int i = 0; i < 8; i++) b[i] = (uint8_t)(v >> (8 * i));
-}
 static void swap_bytes(uint8_t *b, size_t x, size_t y, size_t n) {
     for (size_t i = 0; i < n; i++) {
         uint8_t t = b[x + i];
@@ -516,31 +511,6 @@ static void test_serialize_invalid(void) {
 }
 
 /* ---- the golden file ---- */
-
-static uint8_t *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *b = malloc(cap);
-    for (size_t r; b && (r = fread(b + n, 1, cap - n, f)) > 0;) {
-        n += r;
-        if (n == cap) {
-            uint8_t *nb = realloc(b, cap *= 2);
-            if (!nb) free(b);
-            b = nb;
-        }
-    }
-    fclose(f);
-    *len = n;
-    return b;
-}
-
-static int write_file(const char *path, const uint8_t *b, size_t len) {
-    FILE *f = fopen(path, "wb");
-    if (!f) return 0;
-    int ok = fwrite(b, 1, len, f) == len;
-    return fclose(f) == 0 && ok;
-}
 
 static void test_golden(int regen) {
     gs_proof *p = prove_fib(GOLDEN_LOG_N, 1, 1, GOLDEN_PARAMS, NULL);

@@ -9,6 +9,7 @@
  *   test_proof_format_multi --write-seeds DIR   write small valid v2 proofs (fuzz seeds) */
 #include "fuzz/multi_stmt.h"
 #include "gstark/gstark.h"
+#include "test_io.h"
 #include "test_util.h"
 
 #ifndef GS_SOURCE_DIR
@@ -120,23 +121,6 @@ static layout layout_of(const gs_multi_proof *p) {
     }
     o.end = at;
     return o;
-}
-
-static uint32_t rd32(const uint8_t *b) {
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++) v |= (uint32_t)b[i] << (8 * i);
-    return v;
-}
-static uint64_t rd64(const uint8_t *b) {
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++) v |= (uint64_t)b[i] << (8 * i);
-    return v;
-}
-static void wr32(uint8_t *b, uint32_t v) {
-    for (int i = 0; i < 4; i++) b[i] = (uint8_t)(v >> (8 * i));
-}
-static void wr64(uint8_t *b, uint64_t v) {
-    for (int i = 0; i < 8; i++) b[i] = (uint8_t)(v >> (8 * i));
 }
 
 /* The bytes agree with the layout: tags, section lengths, counts, total. */
@@ -716,31 +700,6 @@ static void test_minimal(void) {
 }
 
 /* ---- file kinds, and version 1 against the version-2 parser ---- */
-
-static uint8_t *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *b = malloc(cap);
-    for (size_t r; b && (r = fread(b + n, 1, cap - n, f)) > 0;) {
-        n += r;
-        if (n == cap) {
-            uint8_t *nb = realloc(b, cap *= 2);
-            if (!nb) free(b);
-            b = nb;
-        }
-    }
-    fclose(f);
-    *len = n;
-    return b;
-}
-
-static int write_file(const char *path, const uint8_t *b, size_t len) {
-    FILE *f = fopen(path, "wb");
-    if (!f) return 0;
-    int ok = fwrite(b, 1, len, f) == len;
-    return fclose(f) == 0 && ok;
-}
 
 static void test_kinds(void) {
     size_t l1 = 0, l2 = 0;
