@@ -8,7 +8,7 @@
  * default 2) print a summary row (the lg column is '-', cols is the table
  * count) and one row per table with its main commit and chain phases.
  *
- * usage: bench_prove [--quick] [--max-log N] [--threads T] [--air fib|mix|synth|all]
+ * usage: bench_prove [--quick] [--max-log N] [--threads T] [--air fib|mix|synth|heights|all]
  *                    [--security BITS] [--grinding G] [--vm-shrink K] [--skew-shrink K] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,11 +65,19 @@ static void row(const char *name, gs_workload *w, double t_trace, const gs_param
 /* A multi-table preset: the summary row, then one row per table with its
  * main commit and its chain's phases. Tables run one after another today,
  * so the per-table totals add up to the summary's commit + chain phases. */
+/* Tables of 2^22 and 2^3 rows on one bus: the height range a statement may mix. */
+static const gs_synth_table heights_spec[2] = {
+    {"tall", 22, 8, 3, 1, 1, {1u << 1}, 128},
+    {"tiny", 3, 12, 2, 1, 1, {1u << 0}, 200},
+};
+
 static void multi_row(const char *preset, unsigned shrink, const gs_params *par) {
     gs_multi_workload w = {0};
     reset_peak_rss();
     double t0 = bench_now();
-    if (gs_synth_preset(&w, preset, shrink, 1) != GS_OK) {
+    gs_status gs = strcmp(preset, "heights") ? gs_synth_preset(&w, preset, shrink, 1)
+                                             : gs_synth_custom(&w, heights_spec, 2, shrink, 1);
+    if (gs != GS_OK) {
         printf("%s: preset failed\n", preset);
         return;
     }
@@ -133,7 +141,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--skew-shrink") && i + 1 < argc) skew_shrink = (unsigned)atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: bench_prove [--quick] [--max-log N] [--threads T] "
-                            "[--air fib|mix|synth|all] [--security BITS] [--grinding G] "
+                            "[--air fib|mix|synth|heights|all] [--security BITS] [--grinding G] "
                             "[--vm-shrink K] [--skew-shrink K]\n");
             return 2;
         }
@@ -178,5 +186,6 @@ int main(int argc, char **argv) {
         multi_row("vm", vm_shrink, &par);
         multi_row("skew", skew_shrink, &par);
     }
+    if (!strcmp(which, "heights")) multi_row("heights", 0, &par);
     return 0;
 }

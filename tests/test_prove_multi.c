@@ -172,10 +172,33 @@ static void test_order_and_tampering(void) {
     gs_multi_workload_free(&w);
 }
 
+/* Tables of very different heights in one proof: 2^3 next to 2^14 (the
+ * 2^22 case is in bench_prove --air heights). */
+static void test_heights(void) {
+    gs_synth_table spec[2] = {
+        {"tall", 14, 12, 3, 1, 1, {1u << 1}, 128},
+        {"tiny", 3, 12, 2, 1, 1, {1u << 0}, 200},
+    };
+    gs_multi_workload w = {0};
+    CHECK(gs_synth_custom(&w, spec, 2, 0, 11) == GS_OK);
+    CHECK(w.num_tables == 2 && w.tables[0].log_n == 14 && w.tables[1].log_n == 3);
+    gs_table_input *in = inputs(&w);
+    const gs_air **airs = airs_of(&w);
+    gs_params par = params();
+    gs_multi_proof *mp = NULL;
+    CHECK(gs_prove_multi(&mp, in, 2, &par, NULL) == GS_OK);
+    CHECK(mp && gs_verify_multi(airs, 2, mp, 0) == GS_OK);
+    if (mp) CHECK(mp->tables[0].table.aux_cols > 0 && mp->tables[1].table.aux_cols > 0);
+    gs_multi_proof_free(mp);
+    free(in), free(airs);
+    gs_multi_workload_free(&w);
+}
+
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
     test_presets();
     test_unbalanced();
     test_order_and_tampering();
+    test_heights();
     return gs_test_done();
 }
