@@ -4,9 +4,10 @@
  * verify, proof size, trace cells per second and the peak RSS of that proof
  * (the kernel's high-water mark, reset before each row).
  *
- * Multi-table presets (synth vm and skew, at --vm-shrink / --skew-shrink,
- * default 2) print a summary row (the lg column is '-', cols is the table
- * count) and one row per table with its main commit and chain phases.
+ * Multi-table presets (synth vm and skew at --vm-shrink / --skew-shrink,
+ * defaults 1 and 0: 5-60 s each on a 2-core machine) print a summary row
+ * (lg is '-', cols is the table count) and one row per table with its main
+ * commit and chain phases.
  *
  * usage: bench_prove [--quick] [--max-log N] [--threads T] [--air fib|mix|synth|heights|all]
  *                    [--security BITS] [--grinding G] [--vm-shrink K] [--skew-shrink K] */
@@ -67,7 +68,7 @@ static void row(const char *name, gs_workload *w, double t_trace, const gs_param
  * so the per-table totals add up to the summary's commit + chain phases. */
 /* Tables of 2^22 and 2^3 rows on one bus: the height range a statement may mix. */
 static const gs_synth_table heights_spec[2] = {
-    {"tall", 22, 8, 3, 1, 1, {1u << 1}, 128},
+    {"tall", 22, 12, 3, 1, 1, {1u << 1}, 128},
     {"tiny", 3, 12, 2, 1, 1, {1u << 0}, 200},
 };
 
@@ -127,7 +128,7 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
 }
 
 int main(int argc, char **argv) {
-    unsigned max_log = 22, threads = 0, security = 128, grinding = 20, vm_shrink = 2, skew_shrink = 2;
+    unsigned max_log = 22, threads = 0, security = 128, grinding = 20, vm_shrink = 1, skew_shrink = 0;
     int quick = 0;
     const char *which = "all";
     for (int i = 1; i < argc; i++) {
