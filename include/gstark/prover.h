@@ -13,7 +13,21 @@ extern "C" {
 /* Wall time of each phase of one proof, in seconds; they add up to total. */
 typedef struct gs_prove_stats {
     double check, commit, quotient, ood, deep, fri, queries, total;
+    size_t commit_peak_bytes; /* most bytes charged during the main commit(s) */
+    size_t peak_bytes;        /* most bytes charged at once over the whole proof */
 } gs_prove_stats;
+
+/* Upper bounds of the bytes a table's proving charges (one place for the
+ * formulas; tests check them against the measured peaks): main_commit covers
+ * the main trace's coefficients, LDE and Merkle tree; chain adds everything
+ * allocated after that (LogUp aux trace, LDE and tree, quotient, chunks,
+ * their LDE and tree, the DEEP word and every FRI layer with its tree);
+ * total = main_commit + chain. */
+typedef struct gs_mem_estimate {
+    size_t main_commit, chain, total;
+} gs_mem_estimate;
+gs_status gs_estimate_table(gs_mem_estimate *out, const gs_air *air, unsigned log_n,
+                            const gs_params *params);
 
 typedef struct gs_prove_opts {
     int skip_check;        /* 0 (default): refuse a trace that does not satisfy the AIR */

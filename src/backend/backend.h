@@ -14,12 +14,14 @@
 #include "gstark/air.h"
 #include "gstark/field.h"
 #include "gstark/hash.h"
+#include "gstark/mem.h"
 #include "gstark/status.h"
 #include "gstark/transcript.h"
 
 typedef struct gs_buf {
     void *ptr;    /* backend-specific (host memory on the CPU backend) */
     size_t bytes;
+    gs_mem *acct; /* charged with `bytes` while allocated (may be NULL) */
 } gs_buf;
 
 typedef struct gs_backend gs_backend;
@@ -55,7 +57,8 @@ typedef struct gs_deep_args {
 
 typedef struct gs_backend_iface {
     const char *name;
-    gs_status (*alloc)(gs_backend *be, gs_buf *out, size_t bytes);
+    /* Every allocation is charged to `acct` (and its parents) until freed. */
+    gs_status (*alloc)(gs_backend *be, gs_mem *acct, gs_buf *out, size_t bytes);
     void (*free)(gs_backend *be, gs_buf *buf);
     gs_status (*upload)(gs_backend *be, gs_buf *dst, const void *src, size_t bytes);
     /* dst[dst_off + i] = src[src_off + i] for i < n (offsets and n in field
@@ -69,8 +72,9 @@ typedef struct gs_backend_iface {
      * shift * <w_{n B}>. */
     gs_status (*lde)(gs_backend *be, gs_buf *out, const gs_buf *coeffs, size_t cols,
                      unsigned log_n, unsigned log_blowup, gs_fp shift);
-    gs_status (*commit)(gs_backend *be, gs_bcommit **out, const gs_buf *m, size_t cols,
-                        size_t col_stride, unsigned log_rows);
+    /* The tree is charged to `acct` until commit_free. */
+    gs_status (*commit)(gs_backend *be, gs_mem *acct, gs_bcommit **out, const gs_buf *m,
+                        size_t cols, size_t col_stride, unsigned log_rows);
     gs_digest (*root)(gs_backend *be, const gs_bcommit *c);
     gs_status (*open)(gs_backend *be, const gs_bcommit *c, gs_digest *paths, const size_t *idx,
                       size_t n);

@@ -12,15 +12,19 @@
 
 #define BLOCK GS_AIR_BLOCK /* rows per block in the row-wise kernels */
 
-static gs_status cpu_alloc(gs_backend *be, gs_buf *out, size_t bytes) {
+static gs_status cpu_alloc(gs_backend *be, gs_mem *acct, gs_buf *out, size_t bytes) {
     (void)be;
     out->ptr = malloc(bytes ? bytes : 1);
     out->bytes = bytes;
-    return out->ptr ? GS_OK : GS_ERR_NOMEM;
+    out->acct = acct;
+    if (!out->ptr) return GS_ERR_NOMEM;
+    gs_mem_charge(acct, bytes);
+    return GS_OK;
 }
 
 static void cpu_free(gs_backend *be, gs_buf *buf) {
     (void)be;
+    if (buf->ptr) gs_mem_uncharge(buf->acct, buf->bytes);
     free(buf->ptr);
     buf->ptr = NULL;
     buf->bytes = 0;
@@ -56,27 +60,47 @@ static gs_status cpu_lde(gs_backend *be, gs_buf *out, const gs_buf *coeffs, size
                                     GS_ORDER_NATURAL);
 }
 
-static gs_status cpu_commit(gs_backend *be, gs_bcommit **out, const gs_buf *m, size_t cols,
-                            size_t col_stride, unsigned log_rows) {
+/* A CPU commitment: the tree and what it is charged to. */
+struct gs_bcommit {
+    gs_merkle_tree *tree;
+    gs_mem *acct;
+    size_t bytes;
+};
+
+static gs_status cpu_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, const gs_buf *m,
+                            size_t cols, size_t col_stride, unsigned log_rows) {
     (void)be;
-    return gs_merkle_commit((gs_merkle_tree **)out, GS_HASH_KECCAK256, m->ptr, cols, col_stride,
-                            log_rows);
+    gs_bcommit *c = malloc(sizeof *c);
+    if (!c) return GS_ERR_NOMEM;
+    gs_status s = gs_merkle_commit(&c->tree, GS_HASH_KECCAK256, m->ptr, cols, col_stride, log_rows);
+    if (s != GS_OK) {
+        free(c);
+        return s;
+    }
+    c->acct = acct;
+    c->bytes = gs_merkle_tree_bytes(log_rows);
+    gs_mem_charge(acct, c->bytes);
+    *out = c;
+    return GS_OK;
 }
 
 static gs_digest cpu_root(gs_backend *be, const gs_bcommit *c) {
     (void)be;
-    return gs_merkle_root((const gs_merkle_tree *)c);
+    return gs_merkle_root(c->tree);
 }
 
 static gs_status cpu_open(gs_backend *be, const gs_bcommit *c, gs_digest *paths,
                           const size_t *idx, size_t n) {
     (void)be;
-    return gs_merkle_open((const gs_merkle_tree *)c, paths, idx, n);
+    return gs_merkle_open(c->tree, paths, idx, n);
 }
 
 static void cpu_commit_free(gs_backend *be, gs_bcommit *c) {
     (void)be;
-    gs_merkle_free((gs_merkle_tree *)c);
+    if (!c) return;
+    gs_mem_uncharge(c->acct, c->bytes);
+    gs_merkle_free(c->tree);
+    free(c);
 }
 
 static gs_status cpu_gather(gs_backend *be, gs_fp *out, const gs_buf *m, size_t cols,

@@ -24,6 +24,7 @@ typedef struct {
     const gs_air *air;
     const gs_fp *trace, *pub;
     gs_logup L; /* no interactions: L.aux_cols == 0 */
+    gs_mem *mem; /* this table's account (child of the run's) */
     gs_buf coeffs, lde, quot, chunk_coeffs, chunk_lde, aux, aux_lde;
     gs_buf *layers; /* s.layers + 1 DEEP/FRI words */
     gs_bcommit *trace_c, *chunk_c, *aux_c, **layer_c;
@@ -56,10 +57,11 @@ static void state_free(prover_state *st) {
         if (st->layer_c[l]) be->iface->commit_free(be, st->layer_c[l]);
     free(st->layers);
     free(st->layer_c);
+    gs_mem_free(st->mem);
 }
 
 static gs_status alloc_fp(prover_state *st, gs_buf *b, size_t elems) {
-    return st->be->iface->alloc(st->be, b, elems * sizeof(gs_fp));
+    return st->be->iface->alloc(st->be, st->mem, b, elems * sizeof(gs_fp));
 }
 
 /* Allocates the sub-proof's arrays from its shape. */
@@ -142,7 +144,7 @@ static gs_status round_trace(prover_state *st, gs_table_proof *t, const gs_fp *t
     GS_TRY(be->iface->upload(be, &st->coeffs, trace, s->cols * n * sizeof(gs_fp)));
     GS_TRY(be->iface->interpolate(be, &st->coeffs, s->cols, s->log_n, 1));
     GS_TRY(be->iface->lde(be, &st->lde, &st->coeffs, s->cols, s->log_n, s->log_blowup, shift));
-    GS_TRY(be->iface->commit(be, &st->trace_c, &st->lde, s->cols, N, s->log_size));
+    GS_TRY(be->iface->commit(be, st->mem, &st->trace_c, &st->lde, s->cols, N, s->log_size));
     t->trace_root = be->iface->root(be, st->trace_c);
     return GS_OK;
 }
@@ -159,7 +161,7 @@ static gs_status round_aux(prover_state *st, gs_table_proof *t, const bus_challe
                                 st->pub, bc->z, bc->alpha));
     GS_TRY(be->iface->interpolate(be, &st->aux, A3, s->log_n, 1));
     GS_TRY(be->iface->lde(be, &st->aux_lde, &st->aux, A3, s->log_n, s->log_blowup, shift));
-    GS_TRY(be->iface->commit(be, &st->aux_c, &st->aux_lde, A3, N, s->log_size));
+    GS_TRY(be->iface->commit(be, st->mem, &st->aux_c, &st->aux_lde, A3, N, s->log_size));
     t->aux_root = be->iface->root(be, st->aux_c);
     return GS_OK;
 }
@@ -202,7 +204,7 @@ static gs_status round_quotient(prover_state *st, gs_table_proof *t, const gs_ai
     if (r == GS_OK)
         r = be->iface->lde(be, &st->chunk_lde, &st->chunk_coeffs, 3 * s->chunks, s->log_n,
                            s->log_blowup, shift);
-    if (r == GS_OK) r = be->iface->commit(be, &st->chunk_c, &st->chunk_lde, 3 * s->chunks, N, s->log_size);
+    if (r == GS_OK) r = be->iface->commit(be, st->mem, &st->chunk_c, &st->chunk_lde, 3 * s->chunks, N, s->log_size);
     if (r == GS_OK) t->chunk_root = be->iface->root(be, st->chunk_c);
     free(alpha_pows), free(bcols), free(brows), free(bvals);
     return r;
@@ -245,7 +247,7 @@ static gs_status round_fri(prover_state *st, gs_table_proof *t, gs_transcript *t
     gs_fp sh = shift;
     for (uint32_t l = 0; l < s->layers; l++, log_size--, sh = gs_fp_sqr(sh)) {
         size_t half = (size_t)1 << (log_size - 1);
-        GS_TRY(be->iface->commit(be, &st->layer_c[l], &st->layers[l], 6, half, log_size - 1));
+        GS_TRY(be->iface->commit(be, st->mem, &st->layer_c[l], &st->layers[l], 6, half, log_size - 1));
         t->fri_roots[l] = be->iface->root(be, st->layer_c[l]);
         gs_transcript_absorb_digest(tr, "fri_root", &t->fri_roots[l]);
         gs_fp3 gamma = gs_transcript_squeeze_fp3(tr, "fri_gamma");
@@ -338,9 +340,10 @@ static gs_status prove_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
  * (statement and allocated sub-proof). */
 static gs_status table_setup(prover_state *st, gs_proof *p, const gs_air *air, const gs_fp *trace,
                              unsigned log_n, const gs_fp *pub, const char *desc,
-                             const gs_params *params, const gs_prove_opts *opts) {
+                             const gs_params *params, const gs_prove_opts *opts, gs_mem *run) {
     if (!air || !trace || (gs_air_num_public(air) && !pub)) return GS_ERR_INVALID_ARG;
     st->be = gs_backend_cpu();
+    GS_TRY(gs_mem_new(&st->mem, run));
     st->air = air, st->trace = trace, st->pub = pub;
     GS_TRY(gs_shape_make(&st->s, params, log_n, gs_air_num_cols(air), gs_air_num_chunks(air)));
     GS_TRY(gs_air_check_degree(air, params->log_blowup));
@@ -386,8 +389,9 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
     memset(ps, 0, sizeof *ps);
     prover_state st = {0};
     gs_proof *p = calloc(1, sizeof *p);
-    gs_status r = p ? table_setup(&st, p, air, trace, log_n, pub, opts->air_desc, params, opts)
-                    : GS_ERR_NOMEM;
+    gs_mem *run = NULL;
+    gs_status r = p ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
+    if (r == GS_OK) r = table_setup(&st, p, air, trace, log_n, pub, opts->air_desc, params, opts, run);
     ps->check = now() - start;
     if (r == GS_OK) {
         gs_transcript tr;
@@ -396,12 +400,15 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
         double t0 = now();
         r = round_trace(&st, &p->table, trace, GS_FP_GENERATOR);
         ps->commit = now() - t0;
+        ps->commit_peak_bytes = gs_mem_peak(run);
         if (r == GS_OK) {
             gs_transcript_absorb_digest(&tr, "trace_root", &p->table.trace_root);
             r = prove_chain(&st, p, &tr, NULL, ps);
         }
     }
+    ps->peak_bytes = gs_mem_peak(run);
     state_free(&st);
+    gs_mem_free(run);
     if (r != GS_OK) {
         gs_proof_free(p);
         return r;
@@ -423,7 +430,8 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     memset(ps, 0, sizeof *ps);
     gs_multi_proof *mp = calloc(1, sizeof *mp);
     prover_state *st = calloc(n, sizeof *st);
-    gs_status r = mp && st ? GS_OK : GS_ERR_NOMEM;
+    gs_mem *run = NULL;
+    gs_status r = mp && st ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
     if (r == GS_OK) {
         mp->params = *params;
         mp->tables = calloc(n, sizeof *mp->tables);
@@ -432,7 +440,7 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     }
     for (uint32_t i = 0; r == GS_OK && i < n; i++)
         r = table_setup(&st[i], &mp->tables[i], tables[i].air, tables[i].trace, tables[i].log_n,
-                        tables[i].pub, tables[i].air_desc, params, opts);
+                        tables[i].pub, tables[i].air_desc, params, opts, run);
     ps->check = now() - start;
     /* Statement, then every main commitment, roots absorbed in table order. */
     gs_transcript tr;
@@ -444,8 +452,9 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     for (uint32_t i = 0; r == GS_OK && i < n; i++) {
         double c0 = now();
         r = round_trace(&st[i], &mp->tables[i].table, tables[i].trace, GS_FP_GENERATOR);
-        if (ts) ts[i].commit = now() - c0;
+        if (ts) ts[i].commit = now() - c0, ts[i].commit_peak_bytes = gs_mem_peak(st[i].mem);
     }
+    ps->commit_peak_bytes = gs_mem_peak(run);
     for (uint32_t i = 0; r == GS_OK && i < n; i++)
         gs_transcript_absorb_digest(&tr, "trace_root", &mp->tables[i].table.trace_root);
     ps->commit = now() - t0;
@@ -465,6 +474,8 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
         ps->fri += one.fri, ps->queries += one.queries;
         if (ts) {
             one.commit = ts[i].commit;
+            one.commit_peak_bytes = ts[i].commit_peak_bytes;
+            one.peak_bytes = gs_mem_peak(st[i].mem);
             one.total = one.commit + one.quotient + one.ood + one.deep + one.fri + one.queries;
             ts[i] = one;
         }
@@ -475,8 +486,10 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
         for (uint32_t i = 0; i < n; i++) total = gs_fp3_add(total, mp->tables[i].table.bus_sum);
         if (!gs_fp3_is_zero(total)) r = GS_ERR_BUS_UNBALANCED;
     }
+    ps->peak_bytes = gs_mem_peak(run);
     for (uint32_t i = 0; st && i < n; i++) state_free(&st[i]);
     free(st);
+    gs_mem_free(run);
     if (r != GS_OK) {
         gs_multi_proof_free(mp);
         return r;
