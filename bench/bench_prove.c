@@ -38,7 +38,7 @@ static double peak_rss_mb(void) {
 
 static void row(const char *name, gs_workload *w, double t_trace, const gs_params *par) {
     gs_prove_stats st;
-    gs_prove_opts opts = {0, 0, name, &st, NULL};
+    gs_prove_opts opts = {.air_desc = name, .stats = &st};
     gs_proof *p = NULL;
     gs_status s = gs_prove(&p, w->air, w->trace, w->log_n, w->pub, par, &opts);
     if (s != GS_OK) {
@@ -94,7 +94,7 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
         cells += (double)gs_air_num_cols(w.tables[i].air) * (double)((size_t)1 << w.tables[i].log_n);
     }
     gs_prove_stats st;
-    gs_prove_opts opts = {0, 0, NULL, &st, ts};
+    gs_prove_opts opts = {.stats = &st, .table_stats = ts};
     gs_multi_proof *mp = NULL;
     gs_status s = gs_prove_multi(&mp, in, n, par, &opts);
     if (s != GS_OK) {

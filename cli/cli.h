@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "gstark/gstark.h"
+#include "gstark/sched.h"
 
 /* Exit codes: 0 success / valid proof, 1 invalid proof or failed proving,
  * 2 usage or I/O error. */
@@ -19,8 +20,12 @@ int cli_verify(int argc, char **argv);
 int cli_inspect(int argc, char **argv);
 
 /* Multi-table statements (cli/multi.c). */
+typedef struct {
+    unsigned tables_parallel; /* 0: default */
+    size_t mem_budget;        /* 0: default */
+} cli_sched;
 int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs_params *par,
-                    int no_check, const char *out);
+                    int no_check, const cli_sched *sc, const char *out);
 int cli_verify_multi(const char *path, const uint8_t *buf, size_t len, unsigned min_bits);
 int cli_inspect_multi(const char *path, const uint8_t *buf, size_t len);
 

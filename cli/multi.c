@@ -16,7 +16,7 @@ static int synth_desc_parse(const char *desc, char preset[16], unsigned *shrink,
 }
 
 int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs_params *par,
-                    int no_check, const char *out) {
+                    int no_check, const cli_sched *sc, const char *out) {
     gs_multi_workload w = {0};
     double t0 = cli_now();
     gs_status s = gs_synth_preset(&w, preset, shrink, seed);
@@ -39,7 +39,8 @@ int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs
         cells += (size_t)gs_air_num_cols(w.tables[i].air) << w.tables[i].log_n;
     }
     gs_prove_stats st;
-    gs_prove_opts opts = {no_check, 0, NULL, &st, NULL};
+    gs_prove_opts opts = {.skip_check = no_check, .stats = &st,
+                          .tables_parallel = sc->tables_parallel, .mem_budget = sc->mem_budget};
     if (s == GS_OK) s = gs_prove_multi(&mp, in, w.num_tables, par, &opts);
     uint8_t *bytes = NULL;
     size_t len = 0;
@@ -58,6 +59,8 @@ int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs
                "quotient %.3f, ood %.3f, deep %.3f, fri %.3f, queries %.3f), %.2f Mcells/s\n",
                t1 - t0, st.total, st.check, st.commit, st.quotient, st.ood, st.deep, st.fri,
                st.queries, (double)cells / st.total / 1e6);
+        printf("  peak %.1f MB charged, gate peak %.1f MB\n", (double)st.peak_bytes / 1e6,
+               (double)st.gate_peak_bytes / 1e6);
         printf("  wrote %s (%zu bytes)\n", out, len);
     }
     free(bytes), free(in), free(desc);

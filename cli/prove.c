@@ -27,8 +27,8 @@ static gs_status air_from_desc(gs_air **air, const char *desc) {
 }
 
 int cli_prove(int argc, char **argv) {
-    const char *air_name = "fib", *out = NULL, *preset = "vm";
-    unsigned long shrink = 0;
+    const char *air_name = "fib", *out = NULL, *preset = "vm", *budget_arg = NULL;
+    unsigned long shrink = 0, tables_parallel = 0;
     unsigned long log_rows = 16, cols = 16, degree = 3, seed = 1, blowup = 4, security = 128,
                   queries = 0, grinding = 20, threads = 0;
     int no_check = 0;
@@ -43,6 +43,8 @@ int cli_prove(int argc, char **argv) {
         else if (!strcmp(o, "-o")) ok = v != NULL, out = v;
         else if (!strcmp(o, "--preset")) ok = v != NULL, preset = v;
         else if (!strcmp(o, "--shrink")) ok = cli_parse_uint(o, v, 0, 20, &shrink);
+        else if (!strcmp(o, "--tables-parallel")) ok = cli_parse_uint(o, v, 1, 256, &tables_parallel);
+        else if (!strcmp(o, "--mem-budget")) ok = v != NULL, budget_arg = v;
         else if (!strcmp(o, "--log-rows")) ok = cli_parse_uint(o, v, 1, 26, &log_rows);
         else if (!strcmp(o, "--cols")) ok = cli_parse_uint(o, v, 1, 1024, &cols);
         else if (!strcmp(o, "--degree")) ok = cli_parse_uint(o, v, 2, 17, &degree);
@@ -83,8 +85,16 @@ int cli_prove(int argc, char **argv) {
         if (par.num_queries > 1024) par.num_queries = 1024;
     }
 
-    if (!strcmp(air_name, "synth"))
-        return cli_prove_synth(preset, (unsigned)shrink, seed, &par, no_check, out);
+    size_t budget = 0;
+    if (budget_arg && gs_parse_size(&budget, budget_arg) != GS_OK) {
+        fprintf(stderr, "gstark prove: --mem-budget needs a size such as 512M, 2G, 1048576 or "
+                        "unlimited (got %s)\n", budget_arg);
+        return CLI_USAGE;
+    }
+    if (!strcmp(air_name, "synth")) {
+        cli_sched sc = {(unsigned)tables_parallel, budget};
+        return cli_prove_synth(preset, (unsigned)shrink, seed, &par, no_check, &sc, out);
+    }
     gs_workload w = {0};
     char desc[128];
     double t0 = cli_now();
@@ -105,7 +115,7 @@ int cli_prove(int argc, char **argv) {
                                                    : cli_fail("building the trace", s);
     double t1 = cli_now();
     gs_prove_stats st;
-    gs_prove_opts opts = {no_check, 0, desc, &st, NULL};
+    gs_prove_opts opts = {.skip_check = no_check, .air_desc = desc, .stats = &st};
     gs_proof *proof = NULL;
     s = gs_prove(&proof, w.air, w.trace, w.log_n, w.pub, &par, &opts);
     if (s != GS_OK) {

@@ -31,7 +31,7 @@ int main(int argc, char **argv) {
             gs_workload w = {0};
             CHECK(gs_airs_mix(&w, &mp) == GS_OK);
             gs_prove_stats st;
-            gs_prove_opts o = {0, 0, NULL, &st, NULL};
+            gs_prove_opts o = {.stats = &st};
             gs_proof *pf = NULL;
             CHECK(gs_prove(&pf, w.air, w.trace, w.log_n, w.pub, &par, &o) == GS_OK);
             char what[64];
@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
             for (uint32_t i = 0; i < n; i++)
                 in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n,
                                          w.tables[i].pub, NULL};
-            gs_prove_opts o = {0, 0, NULL, &st, ts};
+            gs_prove_opts o = {.stats = &st, .table_stats = ts};
             gs_multi_proof *mp = NULL;
             CHECK(gs_prove_multi(&mp, in, n, &par, &o) == GS_OK);
             for (uint32_t i = 0; mp && i < n; i++) {

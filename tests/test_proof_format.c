@@ -28,7 +28,7 @@ static uint8_t g_byte_sentinel;
 static gs_proof *prove_fib(unsigned log_n, gs_fp a0, gs_fp a1, gs_params par, const char *desc) {
     gs_fp pub[3] = {a0, a1, 0};
     gs_fp *m = fib_trace(log_n, pub);
-    gs_prove_opts o = {0, 0, desc, NULL, NULL};
+    gs_prove_opts o = {.air_desc = desc};
     gs_proof *pf = NULL;
     gs_status s = m ? gs_prove(&pf, g_air, m, log_n, pub, &par, &o) : GS_ERR_NOMEM;
     if (s != GS_OK) fprintf(stderr, "prove fib log_n %u: %s\n", log_n, gs_status_str(s));

@@ -94,7 +94,7 @@ static void test_wrong_witness(void) {
         m[cell] = gs_fp_add(m[cell], 1 + gs_test_below(1000));
         gs_proof *pf = NULL;
         CHECK(gs_prove(&pf, air, m, log_n, pub, &par, NULL) == GS_ERR_AIR_UNSATISFIED);
-        gs_prove_opts o = {1, 0, NULL, NULL, NULL};
+        gs_prove_opts o = {.skip_check = 1};
         gs_status s = gs_prove(&pf, air, m, log_n, pub, &par, &o);
         CHECK(s == GS_OK);
         if (s == GS_OK) {
@@ -252,7 +252,7 @@ static void test_cheating_prover(void) {
         gs_fp *pub = use_fib ? pub3 : pub1;
         size_t cell = gs_test_below(2 * n);
         m[cell] = gs_fp_add(m[cell], 1 + gs_test_below(99));
-        gs_prove_opts o = {1, 0, NULL, NULL, NULL};
+        gs_prove_opts o = {.skip_check = 1};
         gs_proof *pf = NULL;
         gs_prover_debug_ood = lie_at_z;
         CHECK(gs_prove(&pf, air, m, log_n, pub, &par, &o) == GS_OK);

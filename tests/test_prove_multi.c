@@ -79,7 +79,7 @@ static void test_unbalanced(void) {
             gs_status s = gs_prove_multi(&mp, in, w.num_tables, &par, NULL);
             if (s == GS_ERR_BUS_UNBALANCED) {
                 found = 1;
-                gs_prove_opts o = {1, 0, NULL, NULL, NULL};
+                gs_prove_opts o = {.skip_check = 1};
                 CHECK(gs_prove_multi(&mp, in, w.num_tables, &par, &o) == GS_OK);
                 CHECK(mp && gs_verify_multi(airs, w.num_tables, mp, 0) == GS_ERR_PROOF_BUS);
             }

@@ -15,7 +15,12 @@ typedef struct gs_prove_stats {
     double check, commit, quotient, ood, deep, fri, queries, total;
     size_t commit_peak_bytes; /* most bytes charged during the main commit(s) */
     size_t peak_bytes;        /* most bytes charged at once over the whole proof */
+    size_t gate_peak_bytes;   /* gs_prove_multi: most bytes the gate admitted at once */
 } gs_prove_stats;
+
+/* The defaults gs_prove_multi uses when opts leave them 0. */
+unsigned gs_tables_parallel_default(void);
+size_t gs_mem_budget_default(void);
 
 /* Upper bounds of the bytes a table's proving charges (one place for the
  * formulas; tests check them against the measured peaks): main_commit covers
@@ -37,6 +42,12 @@ typedef struct gs_prove_opts {
     /* gs_prove_multi only: per-table phases (commit, quotient, ood, deep, fri,
      * queries, and total = their sum), one entry per table, if not NULL. */
     gs_prove_stats *table_stats;
+    /* gs_prove_multi only (0 = default, docs/knobs.md): tables proven at once
+     * (GS_TABLES_PARALLEL, else max(2, cores / 4)), and the memory budget in
+     * bytes for the gate (GS_GATE_UNLIMITED for none; default 80% of the
+     * available RAM). */
+    unsigned tables_parallel;
+    size_t mem_budget;
 } gs_prove_opts;
 
 /* Prove that `trace` (column-major, gs_air_num_cols(air) columns of 2^log_n)

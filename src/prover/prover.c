@@ -15,34 +15,18 @@
 #include "prover/prover_internal.h"
 
 gs_prover_ood_hook gs_prover_debug_ood = NULL;
-const uint32_t *gs_prover_debug_table_order = NULL;
 
-/* One table's prover state, from its main commitment to its openings. */
-typedef struct {
-    gs_backend *be;
-    gs_shape s;
-    const gs_air *air;
-    const gs_fp *trace, *pub;
-    gs_logup L; /* no interactions: L.aux_cols == 0 */
-    gs_mem *mem; /* this table's account (child of the run's) */
-    gs_buf coeffs, lde, quot, chunk_coeffs, chunk_lde, aux, aux_lde;
-    gs_buf *layers; /* s.layers + 1 DEEP/FRI words */
-    gs_bcommit *trace_c, *chunk_c, *aux_c, **layer_c;
-} prover_state;
 
-/* The LogUp challenges shared by all tables of a statement. */
-typedef struct {
-    gs_fp3 z, alpha;
-} bus_challenges;
-
-static double now(void) {
+double gs_prover_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void state_free(prover_state *st) {
+/* Frees everything the state holds and zeroes it: a second call is a no-op. */
+void gs_prover_state_free(prover_state *st) {
     gs_backend *be = st->be;
+    if (!be) return;
     gs_buf *bufs[] = {&st->coeffs, &st->lde, &st->quot, &st->chunk_coeffs, &st->chunk_lde,
                       &st->aux, &st->aux_lde};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
@@ -58,6 +42,15 @@ static void state_free(prover_state *st) {
     free(st->layers);
     free(st->layer_c);
     gs_mem_free(st->mem);
+    memset(st, 0, sizeof *st);
+}
+
+void gs_prover_drop_main(prover_state *st) {
+    gs_backend *be = st->be;
+    if (st->coeffs.ptr) be->iface->free(be, &st->coeffs);
+    if (st->lde.ptr) be->iface->free(be, &st->lde);
+    if (st->trace_c) be->iface->commit_free(be, st->trace_c);
+    st->trace_c = NULL;
 }
 
 static gs_status alloc_fp(prover_state *st, gs_buf *b, size_t elems) {
@@ -135,7 +128,7 @@ static gs_status open_queries(prover_state *st, gs_table_proof *t, const size_t 
 }
 
 /* Main trace: interpolate, extend, commit. */
-static gs_status round_trace(prover_state *st, gs_table_proof *t, const gs_fp *trace, gs_fp shift) {
+gs_status gs_prover_round_trace(prover_state *st, gs_table_proof *t, const gs_fp *trace, gs_fp shift) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
     size_t n = (size_t)1 << s->log_n, N = (size_t)1 << s->log_size;
@@ -275,7 +268,7 @@ static gs_status round_fri(prover_state *st, gs_table_proof *t, gs_transcript *t
  * statement's own for one table, the table's fork for many): aux trace and
  * bus sum (with buses), quotient, out-of-domain values, DEEP, FRI, grinding,
  * openings. */
-static gs_status prove_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
+gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
                              const bus_challenges *bc, gs_prove_stats *ps) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
@@ -283,7 +276,7 @@ static gs_status prove_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
     gs_table_proof *t = &p->table;
     gs_fp shift = GS_FP_GENERATOR;
     size_t N = (size_t)1 << s->log_size;
-    double t1 = now();
+    double t1 = gs_prover_now();
     if (s->aux) {
         GS_TRY(round_aux(st, t, bc, shift));
         gs_transcript_absorb_digest(tr, "aux_root", &t->aux_root);
@@ -292,7 +285,7 @@ static gs_status prove_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
     gs_fp3 alpha = gs_transcript_squeeze_fp3(tr, "alpha");
     GS_TRY(round_quotient(st, t, air, p->pub, alpha, shift, bc));
     gs_transcript_absorb_digest(tr, "chunk_root", &t->chunk_root);
-    double t2 = now();
+    double t2 = gs_prover_now();
     gs_fp3 z = gs_draw_ood_point(tr, s, shift);
     gs_fp3 zw = gs_fp3_mul_fp(z, gs_fp_root_of_unity(s->log_n));
     GS_TRY(round_ood(st, t, z, zw));
@@ -304,7 +297,7 @@ static gs_status prove_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
         gs_transcript_absorb_fp3(tr, "ood_aux_cur", t->ood_aux_cur, s->aux);
         gs_transcript_absorb_fp3(tr, "ood_aux_next", t->ood_aux_next, s->aux);
     }
-    double t3 = now();
+    double t3 = gs_prover_now();
     gs_fp3 beta = gs_transcript_squeeze_fp3(tr, "beta");
     size_t nbeta = 2 * (size_t)s->cols + s->chunks + 2 * (size_t)s->aux;
     gs_fp3 *beta_pows = malloc(nbeta * sizeof *beta_pows);
@@ -319,16 +312,16 @@ static gs_status prove_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
                             s->aux ? &st->aux_lde : NULL, &da);
     free(beta_pows);
     GS_TRY(r);
-    double t4 = now();
+    double t4 = gs_prover_now();
     GS_TRY(round_fri(st, t, tr, shift));
-    double t5 = now();
+    double t5 = gs_prover_now();
     GS_TRY(be->iface->grind(be, tr, p->params.grinding_bits, &t->pow_nonce));
     size_t *qs = malloc(s->queries * sizeof *qs);
     if (!qs) return GS_ERR_NOMEM;
     r = gs_transcript_squeeze_indices(tr, "queries", qs, s->queries, s->log_size);
     if (r == GS_OK) r = open_queries(st, t, qs);
     free(qs);
-    double t6 = now();
+    double t6 = gs_prover_now();
     if (ps) {
         ps->quotient += t2 - t1, ps->ood += t3 - t2, ps->deep += t4 - t3;
         ps->fri += t5 - t4, ps->queries += t6 - t5;
@@ -338,7 +331,7 @@ static gs_status prove_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
 
 /* Checks one table's inputs and sets up its state and its proof entry
  * (statement and allocated sub-proof). */
-static gs_status table_setup(prover_state *st, gs_proof *p, const gs_air *air, const gs_fp *trace,
+gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air, const gs_fp *trace,
                              unsigned log_n, const gs_fp *pub, const char *desc,
                              const gs_params *params, const gs_prove_opts *opts, gs_mem *run) {
     if (!air || !trace || (gs_air_num_public(air) && !pub)) return GS_ERR_INVALID_ARG;
@@ -363,7 +356,7 @@ static gs_status table_setup(prover_state *st, gs_proof *p, const gs_air *air, c
     return table_alloc(&p->table, &st->s);
 }
 
-static gs_status check_params(const gs_params *params, const gs_prove_opts *opts) {
+gs_status gs_prover_check_params(const gs_params *params, const gs_prove_opts *opts) {
     if (!params) return GS_ERR_INVALID_ARG;
     gs_shape s;
     GS_TRY(gs_shape_make(&s, params, 1, 1, 1));
@@ -372,129 +365,48 @@ static gs_status check_params(const gs_params *params, const gs_prove_opts *opts
     return GS_OK;
 }
 
-static const gs_prove_opts default_opts = {0, 0, NULL, NULL, NULL};
+const gs_prove_opts gs_prover_default_opts = {0};
 
 gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsigned log_n,
                    const gs_fp *pub, const gs_params *params, const gs_prove_opts *opts) {
-    double start = now();
+    double start = gs_prover_now();
     if (!out) return GS_ERR_INVALID_ARG;
     *out = NULL;
-    if (!opts) opts = &default_opts;
+    if (!opts) opts = &gs_prover_default_opts;
     if (!air) return GS_ERR_INVALID_ARG;
     /* Bus interactions need the multi-table prover (its shared LogUp
      * challenges); a single table cannot balance a bus on its own. */
     if (gs_air_num_interactions(air)) return GS_ERR_UNSUPPORTED;
-    GS_TRY(check_params(params, opts));
+    GS_TRY(gs_prover_check_params(params, opts));
     gs_prove_stats local = {0}, *ps = opts->stats ? opts->stats : &local;
     memset(ps, 0, sizeof *ps);
     prover_state st = {0};
     gs_proof *p = calloc(1, sizeof *p);
     gs_mem *run = NULL;
     gs_status r = p ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
-    if (r == GS_OK) r = table_setup(&st, p, air, trace, log_n, pub, opts->air_desc, params, opts, run);
-    ps->check = now() - start;
+    if (r == GS_OK) r = gs_prover_table_setup(&st, p, air, trace, log_n, pub, opts->air_desc, params, opts, run);
+    ps->check = gs_prover_now() - start;
     if (r == GS_OK) {
         gs_transcript tr;
         gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN);
         gs_statement_absorb(&tr, p);
-        double t0 = now();
-        r = round_trace(&st, &p->table, trace, GS_FP_GENERATOR);
-        ps->commit = now() - t0;
+        double t0 = gs_prover_now();
+        r = gs_prover_round_trace(&st, &p->table, trace, GS_FP_GENERATOR);
+        ps->commit = gs_prover_now() - t0;
         ps->commit_peak_bytes = gs_mem_peak(run);
         if (r == GS_OK) {
             gs_transcript_absorb_digest(&tr, "trace_root", &p->table.trace_root);
-            r = prove_chain(&st, p, &tr, NULL, ps);
+            r = gs_prover_chain(&st, p, &tr, NULL, ps);
         }
     }
     ps->peak_bytes = gs_mem_peak(run);
-    state_free(&st);
+    gs_prover_state_free(&st);
     gs_mem_free(run);
     if (r != GS_OK) {
         gs_proof_free(p);
         return r;
     }
-    ps->total = now() - start;
+    ps->total = gs_prover_now() - start;
     *out = p;
-    return GS_OK;
-}
-
-gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uint32_t n,
-                         const gs_params *params, const gs_prove_opts *opts) {
-    double start = now();
-    if (!out) return GS_ERR_INVALID_ARG;
-    *out = NULL;
-    if (!opts) opts = &default_opts;
-    if (!tables || n == 0 || n > GS_MAX_TABLES) return GS_ERR_INVALID_ARG;
-    GS_TRY(check_params(params, opts));
-    gs_prove_stats local = {0}, *ps = opts->stats ? opts->stats : &local;
-    memset(ps, 0, sizeof *ps);
-    gs_multi_proof *mp = calloc(1, sizeof *mp);
-    prover_state *st = calloc(n, sizeof *st);
-    gs_mem *run = NULL;
-    gs_status r = mp && st ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
-    if (r == GS_OK) {
-        mp->params = *params;
-        mp->tables = calloc(n, sizeof *mp->tables);
-        r = mp->tables ? GS_OK : GS_ERR_NOMEM;
-        if (r == GS_OK) mp->num_tables = n;
-    }
-    for (uint32_t i = 0; r == GS_OK && i < n; i++)
-        r = table_setup(&st[i], &mp->tables[i], tables[i].air, tables[i].trace, tables[i].log_n,
-                        tables[i].pub, tables[i].air_desc, params, opts, run);
-    ps->check = now() - start;
-    /* Statement, then every main commitment, roots absorbed in table order. */
-    gs_transcript tr;
-    gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN_MULTI);
-    double t0 = now();
-    if (r == GS_OK) gs_multi_statement_absorb(&tr, mp);
-    gs_prove_stats *ts = opts->table_stats;
-    if (ts) memset(ts, 0, n * sizeof *ts);
-    for (uint32_t i = 0; r == GS_OK && i < n; i++) {
-        double c0 = now();
-        r = round_trace(&st[i], &mp->tables[i].table, tables[i].trace, GS_FP_GENERATOR);
-        if (ts) ts[i].commit = now() - c0, ts[i].commit_peak_bytes = gs_mem_peak(st[i].mem);
-    }
-    ps->commit_peak_bytes = gs_mem_peak(run);
-    for (uint32_t i = 0; r == GS_OK && i < n; i++)
-        gs_transcript_absorb_digest(&tr, "trace_root", &mp->tables[i].table.trace_root);
-    ps->commit = now() - t0;
-    /* Shared LogUp challenges, then one independent chain per table. */
-    bus_challenges bc = {gs_fp3_zero(), gs_fp3_zero()};
-    if (r == GS_OK) {
-        bc.z = gs_transcript_squeeze_fp3(&tr, "bus_z");
-        bc.alpha = gs_transcript_squeeze_fp3(&tr, "bus_alpha");
-    }
-    for (uint32_t k = 0; r == GS_OK && k < n; k++) {
-        uint32_t i = gs_prover_debug_table_order ? gs_prover_debug_table_order[k] : k;
-        gs_transcript fork;
-        gs_transcript_fork(&fork, &tr, i);
-        gs_prove_stats one = {0};
-        r = prove_chain(&st[i], &mp->tables[i], &fork, &bc, &one);
-        ps->quotient += one.quotient, ps->ood += one.ood, ps->deep += one.deep;
-        ps->fri += one.fri, ps->queries += one.queries;
-        if (ts) {
-            one.commit = ts[i].commit;
-            one.commit_peak_bytes = ts[i].commit_peak_bytes;
-            one.peak_bytes = gs_mem_peak(st[i].mem);
-            one.total = one.commit + one.quotient + one.ood + one.deep + one.fri + one.queries;
-            ts[i] = one;
-        }
-    }
-    /* Check mode: the buses must balance (the verifier's check, done early). */
-    if (r == GS_OK && !opts->skip_check) {
-        gs_fp3 total = gs_fp3_zero();
-        for (uint32_t i = 0; i < n; i++) total = gs_fp3_add(total, mp->tables[i].table.bus_sum);
-        if (!gs_fp3_is_zero(total)) r = GS_ERR_BUS_UNBALANCED;
-    }
-    ps->peak_bytes = gs_mem_peak(run);
-    for (uint32_t i = 0; st && i < n; i++) state_free(&st[i]);
-    free(st);
-    gs_mem_free(run);
-    if (r != GS_OK) {
-        gs_multi_proof_free(mp);
-        return r;
-    }
-    ps->total = now() - start;
-    *out = mp;
     return GS_OK;
 }

@@ -3,7 +3,10 @@
 #define GSTARK_PROVER_INTERNAL_H
 
 #include "gstark/air.h"
+#include "backend/backend.h"
 #include "gstark/proof.h"
+#include "gstark/prover.h"
+#include "proof/shape.h"
 
 /* Called after the out-of-domain values are computed and before they are
  * absorbed; may rewrite them (a cheating prover, for soundness tests). */
@@ -14,5 +17,45 @@ extern gs_prover_ood_hook gs_prover_debug_ood;
 /* If set, gs_prove_multi runs the per-table chains in this order (a
  * permutation of 0..n-1) instead of index order: proofs must not change. */
 extern const uint32_t *gs_prover_debug_table_order;
+
+
+/* One table's prover state, from its main commitment to its openings. */
+typedef struct {
+    gs_backend *be;
+    gs_shape s;
+    const gs_air *air;
+    const gs_fp *trace, *pub;
+    gs_logup L; /* no interactions: L.aux_cols == 0 */
+    gs_mem *mem; /* this table's account (child of the run's) */
+    gs_buf coeffs, lde, quot, chunk_coeffs, chunk_lde, aux, aux_lde;
+    gs_buf *layers; /* s.layers + 1 DEEP/FRI words */
+    gs_bcommit *trace_c, *chunk_c, *aux_c, **layer_c;
+} prover_state;
+
+/* The LogUp challenges shared by all tables of a statement. */
+typedef struct {
+    gs_fp3 z, alpha;
+} bus_challenges;
+
+/* The pieces of the prover that gs_prove (prover.c) and gs_prove_multi
+ * (multi.c) share. */
+double gs_prover_now(void);
+extern const gs_prove_opts gs_prover_default_opts;
+gs_status gs_prover_check_params(const gs_params *params, const gs_prove_opts *opts);
+/* Checks one table's inputs, sets up its state (its account a child of run)
+ * and its proof entry. */
+gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air,
+                                const gs_fp *trace, unsigned log_n, const gs_fp *pub,
+                                const char *desc, const gs_params *params,
+                                const gs_prove_opts *opts, gs_mem *run);
+/* The main commitment: interpolate, extend, commit (sets t->trace_root). */
+gs_status gs_prover_round_trace(prover_state *st, gs_table_proof *t, const gs_fp *trace,
+                                gs_fp shift);
+/* Everything after the main commitment, in the table's transcript. */
+gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
+                          const bus_challenges *bc, gs_prove_stats *ps);
+void gs_prover_state_free(prover_state *st);
+/* Frees the main commitment's buffers and tree (coefficients, LDE). */
+void gs_prover_drop_main(prover_state *st);
 
 #endif

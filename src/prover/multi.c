@@ -1,0 +1,232 @@
+/* gs_prove_multi: many tables in one proof, scheduled (DESIGN.md §4.1).
+ *
+ * Phase A: every table's main commitment, admitted through the memory gate
+ * with its main-commit estimate, heaviest first, k workers, no barriers.
+ * The roots are absorbed in table order once all are done, then the shared
+ * bus challenges are drawn. Phase B: one fused chain per table (aux, quotient,
+ * OOD, DEEP, FRI, openings) in its transcript fork, admitted with its
+ * estimate, heaviest first, k workers.
+ *
+ * When every table's whole footprint fits in the budget at once, phase A's
+ * buffers stay for phase B. Otherwise phase A frees them after taking the
+ * root and phase B recomputes the main commitment (the same bytes: the root
+ * is checked), so admitted bytes never exceed the budget and nothing waits
+ * on memory held by a table that cannot run. The proof is the same either
+ * way, for every k, budget and order. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gstark/parallel.h"
+#include "gstark/sched.h"
+#include "prover/prover_internal.h"
+
+const uint32_t *gs_prover_debug_table_order = NULL;
+
+typedef struct {
+    prover_state *st;
+    gs_multi_proof *mp;
+    const gs_table_input *in;
+    const gs_mem_estimate *est;
+    const uint32_t *order; /* heaviest first */
+    uint32_t n;
+    int phase, keep;
+    unsigned threads_each;
+    gs_gate *gate;
+    const gs_transcript *tr;
+    const bus_challenges *bc;
+    gs_prove_stats *ts; /* per table, always present */
+    atomic_uint next;
+    atomic_int err;
+} pool;
+
+static gs_status run_table(pool *pl, uint32_t i) {
+    prover_state *st = &pl->st[i];
+    gs_proof *p = &pl->mp->tables[i];
+    gs_prove_stats *t = &pl->ts[i];
+    if (pl->phase == 0) {
+        gs_gate_acquire(pl->gate, pl->est[i].main_commit);
+        double c0 = gs_prover_now();
+        gs_status r = gs_prover_round_trace(st, &p->table, pl->in[i].trace, GS_FP_GENERATOR);
+        t->commit = gs_prover_now() - c0;
+        t->commit_peak_bytes = gs_mem_peak(st->mem);
+        if (!pl->keep) {
+            gs_prover_drop_main(st);
+            gs_gate_release(pl->gate, pl->est[i].main_commit);
+        }
+        return r;
+    }
+    size_t need = pl->keep ? pl->est[i].chain : pl->est[i].total;
+    gs_gate_acquire(pl->gate, need);
+    gs_status r = GS_OK;
+    if (!pl->keep) { /* recompute the main commitment; it must give the same root */
+        gs_digest root = p->table.trace_root;
+        double c0 = gs_prover_now();
+        r = gs_prover_round_trace(st, &p->table, pl->in[i].trace, GS_FP_GENERATOR);
+        t->commit += gs_prover_now() - c0;
+        if (r == GS_OK && memcmp(&root, &p->table.trace_root, sizeof root) != 0) r = GS_ERR_INVALID_ARG;
+    }
+    gs_transcript fork;
+    gs_transcript_fork(&fork, pl->tr, i);
+    gs_prove_stats one = {0};
+    if (r == GS_OK) r = gs_prover_chain(st, p, &fork, pl->bc, &one);
+    t->quotient = one.quotient, t->ood = one.ood, t->deep = one.deep, t->fri = one.fri;
+    t->queries = one.queries;
+    t->total = t->commit + t->quotient + t->ood + t->deep + t->fri + t->queries;
+    t->peak_bytes = gs_mem_peak(st->mem);
+    gs_prover_state_free(st); /* this table is done: give its memory back */
+    gs_gate_release(pl->gate, pl->keep ? pl->est[i].total : need);
+    return r;
+}
+
+static void *worker(void *arg) {
+    pool *pl = arg;
+    gs_threads_set_local(pl->threads_each);
+    for (;;) {
+        unsigned k = atomic_fetch_add(&pl->next, 1);
+        if (k >= pl->n || atomic_load(&pl->err) != GS_OK) break;
+        gs_status r = run_table(pl, pl->order[k]);
+        if (r != GS_OK) {
+            int ok = GS_OK;
+            atomic_compare_exchange_strong(&pl->err, &ok, r);
+        }
+    }
+    gs_threads_set_local(0);
+    return NULL;
+}
+
+/* Runs one phase on k workers (the caller is one of them). */
+static gs_status run_phase(pool *pl, unsigned k, int phase) {
+    pl->phase = phase;
+    atomic_store(&pl->next, 0);
+    pthread_t tid[256];
+    int started[256];
+    for (unsigned w = 1; w < k; w++) started[w] = pthread_create(&tid[w], NULL, worker, pl) == 0;
+    worker(pl);
+    for (unsigned w = 1; w < k; w++)
+        if (started[w]) pthread_join(tid[w], NULL);
+    return (gs_status)atomic_load(&pl->err);
+}
+
+unsigned gs_tables_parallel_default(void) {
+    const char *env = getenv("GS_TABLES_PARALLEL");
+    if (env && *env) {
+        char *end;
+        unsigned long v = strtoul(env, &end, 10);
+        if (*end == '\0' && v >= 1 && v <= 256) return (unsigned)v;
+    }
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned k = cores > 8 ? (unsigned)(cores / 4) : 2;
+    return k > 256 ? 256 : k;
+}
+
+size_t gs_mem_budget_default(void) {
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) break;
+    if (f) fclose(f);
+    if (!kb) { /* no /proc: the physical pages the system reports available */
+        long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+        kb = pages > 0 && size > 0 ? (unsigned long long)pages * (unsigned long long)size / 1024 : 0;
+    }
+    return kb ? (size_t)(kb / 10 * 8 * 1024) : GS_GATE_UNLIMITED;
+}
+
+gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uint32_t n,
+                         const gs_params *params, const gs_prove_opts *opts) {
+    double start = gs_prover_now();
+    if (!out) return GS_ERR_INVALID_ARG;
+    *out = NULL;
+    if (!opts) opts = &gs_prover_default_opts;
+    if (!tables || n == 0 || n > GS_MAX_TABLES) return GS_ERR_INVALID_ARG;
+    GS_TRY(gs_prover_check_params(params, opts));
+    gs_prove_stats local = {0}, *ps = opts->stats ? opts->stats : &local;
+    memset(ps, 0, sizeof *ps);
+    gs_multi_proof *mp = calloc(1, sizeof *mp);
+    prover_state *st = calloc(n, sizeof *st);
+    gs_mem_estimate *est = calloc(n, sizeof *est);
+    uint32_t *order = malloc(n * sizeof *order);
+    gs_prove_stats *ts = calloc(n, sizeof *ts);
+    gs_mem *run = NULL;
+    gs_gate *gate = NULL;
+    gs_status r = mp && st && est && order && ts ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
+    if (r == GS_OK) {
+        mp->params = *params;
+        mp->tables = calloc(n, sizeof *mp->tables);
+        r = mp->tables ? GS_OK : GS_ERR_NOMEM;
+        if (r == GS_OK) mp->num_tables = n;
+    }
+    size_t sum = 0;
+    for (uint32_t i = 0; r == GS_OK && i < n; i++) {
+        r = gs_prover_table_setup(&st[i], &mp->tables[i], tables[i].air, tables[i].trace,
+                                  tables[i].log_n, tables[i].pub, tables[i].air_desc, params, opts, run);
+        if (r == GS_OK) r = gs_estimate_table(&est[i], tables[i].air, tables[i].log_n, params);
+        sum = sum + est[i].total < sum ? SIZE_MAX : sum + est[i].total;
+        order[i] = i;
+    }
+    /* Heaviest first (ties by index), or a test's order. */
+    for (uint32_t a = 1; r == GS_OK && a < n; a++)
+        for (uint32_t b = a; b > 0 && est[order[b]].total > est[order[b - 1]].total; b--) {
+            uint32_t t = order[b];
+            order[b] = order[b - 1], order[b - 1] = t;
+        }
+    if (gs_prover_debug_table_order) memcpy(order, gs_prover_debug_table_order, n * sizeof *order);
+    size_t budget = opts->mem_budget ? opts->mem_budget : gs_mem_budget_default();
+    if (r == GS_OK) r = gs_gate_new(&gate, budget);
+    unsigned k = opts->tables_parallel ? opts->tables_parallel : gs_tables_parallel_default();
+    if (k > n) k = n;
+    if (k > 256) k = 256;
+    unsigned T = gs_threads_get();
+    ps->check = gs_prover_now() - start;
+
+    gs_transcript tr;
+    gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN_MULTI);
+    bus_challenges bc = {gs_fp3_zero(), gs_fp3_zero()};
+    pool pl = {st, mp, tables, est, order, n, 0, budget == GS_GATE_UNLIMITED || sum <= budget,
+               T / k ? T / k : 1, gate, &tr, &bc, ts, 0, GS_OK};
+    atomic_init(&pl.next, 0);
+    atomic_init(&pl.err, GS_OK);
+    double t0 = gs_prover_now();
+    if (r == GS_OK) {
+        gs_multi_statement_absorb(&tr, mp);
+        r = run_phase(&pl, k, 0);
+    }
+    ps->commit_peak_bytes = gs_mem_peak(run);
+    for (uint32_t i = 0; r == GS_OK && i < n; i++)
+        gs_transcript_absorb_digest(&tr, "trace_root", &mp->tables[i].table.trace_root);
+    ps->commit = gs_prover_now() - t0;
+    if (r == GS_OK) {
+        bc.z = gs_transcript_squeeze_fp3(&tr, "bus_z");
+        bc.alpha = gs_transcript_squeeze_fp3(&tr, "bus_alpha");
+        r = run_phase(&pl, k, 1);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        ps->quotient += ts[i].quotient, ps->ood += ts[i].ood, ps->deep += ts[i].deep;
+        ps->fri += ts[i].fri, ps->queries += ts[i].queries;
+    }
+    /* Check mode: the buses must balance (the verifier's check, done early). */
+    if (r == GS_OK && !opts->skip_check) {
+        gs_fp3 total = gs_fp3_zero();
+        for (uint32_t i = 0; i < n; i++) total = gs_fp3_add(total, mp->tables[i].table.bus_sum);
+        if (!gs_fp3_is_zero(total)) r = GS_ERR_BUS_UNBALANCED;
+    }
+    ps->peak_bytes = gs_mem_peak(run);
+    ps->gate_peak_bytes = gate ? gs_gate_peak(gate) : 0;
+    if (opts->table_stats) memcpy(opts->table_stats, ts, n * sizeof *ts);
+    for (uint32_t i = 0; st && i < n; i++) gs_prover_state_free(&st[i]);
+    free(st), free(est), free(order), free(ts);
+    gs_gate_free(gate);
+    gs_mem_free(run);
+    if (r != GS_OK) {
+        gs_multi_proof_free(mp);
+        return r;
+    }
+    ps->total = gs_prover_now() - start;
+    *out = mp;
+    return GS_OK;
+}
