@@ -23,6 +23,8 @@ int cli_inspect(int argc, char **argv);
 typedef struct {
     unsigned tables_parallel; /* 0: default */
     size_t mem_budget;        /* 0: default */
+    int report;               /* print the timing report on stdout */
+    const char *metrics;      /* write JSON-lines metrics here (NULL: no) */
 } cli_sched;
 int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs_params *par,
                     int no_check, const cli_sched *sc, const char *out);

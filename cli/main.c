@@ -24,6 +24,8 @@ void cli_usage(FILE *f) {
             "                     max(2, cores / 4))\n"
             "  --mem-budget SIZE  synth: memory gate budget, e.g. 512M, 2G or unlimited\n"
             "                     (default 80%% of available RAM)\n"
+            "  --report           synth: print the timing report (phases add up to the wall time)\n"
+            "  --metrics FILE     synth: one JSON line per proving piece\n"
             "  --log-rows N       trace height 2^N (default 16)\n"
             "  --cols C           mix: columns (default 16, 1..1024)\n"
             "  --degree D         mix: constraint degree (default 3, 2..blowup+1)\n"

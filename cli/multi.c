@@ -39,7 +39,9 @@ int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs
         cells += (size_t)gs_air_num_cols(w.tables[i].air) << w.tables[i].log_n;
     }
     gs_prove_stats st;
-    gs_prove_opts opts = {.skip_check = no_check, .stats = &st,
+    gs_obs *obs = NULL;
+    if (s == GS_OK) s = gs_obs_new(&obs);
+    gs_prove_opts opts = {.skip_check = no_check, .stats = &st, .obs = obs,
                           .tables_parallel = sc->tables_parallel, .mem_budget = sc->mem_budget};
     if (s == GS_OK) s = gs_prove_multi(&mp, in, w.num_tables, par, &opts);
     uint8_t *bytes = NULL;
@@ -62,7 +64,19 @@ int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs
         printf("  peak %.1f MB charged, gate peak %.1f MB\n", (double)st.peak_bytes / 1e6,
                (double)st.gate_peak_bytes / 1e6);
         printf("  wrote %s (%zu bytes)\n", out, len);
+        if (sc->report) gs_obs_report(obs, stdout);
+        if (sc->metrics) {
+            FILE *f = fopen(sc->metrics, "w");
+            gs_status ms = f ? gs_obs_write_metrics(obs, f) : GS_ERR_IO;
+            if (f && fclose(f) != 0) ms = GS_ERR_IO;
+            if (ms != GS_OK) {
+                fprintf(stderr, "gstark prove: writing metrics to %s: %s\n", sc->metrics,
+                        f ? gs_status_str(ms) : strerror(errno));
+                rc = CLI_USAGE;
+            }
+        }
     }
+    gs_obs_free(obs);
     free(bytes), free(in), free(desc);
     gs_multi_proof_free(mp);
     gs_multi_workload_free(&w);

@@ -27,7 +27,8 @@ static gs_status air_from_desc(gs_air **air, const char *desc) {
 }
 
 int cli_prove(int argc, char **argv) {
-    const char *air_name = "fib", *out = NULL, *preset = "vm", *budget_arg = NULL;
+    const char *air_name = "fib", *out = NULL, *preset = "vm", *budget_arg = NULL, *metrics = NULL;
+    int report = 0;
     unsigned long shrink = 0, tables_parallel = 0;
     unsigned long log_rows = 16, cols = 16, degree = 3, seed = 1, blowup = 4, security = 128,
                   queries = 0, grinding = 20, threads = 0;
@@ -39,12 +40,17 @@ int cli_prove(int argc, char **argv) {
             no_check = 1;
             continue;
         }
+        if (!strcmp(o, "--report")) {
+            report = 1;
+            continue;
+        }
         if (!strcmp(o, "--air")) ok = v != NULL, air_name = v;
         else if (!strcmp(o, "-o")) ok = v != NULL, out = v;
         else if (!strcmp(o, "--preset")) ok = v != NULL, preset = v;
         else if (!strcmp(o, "--shrink")) ok = cli_parse_uint(o, v, 0, 20, &shrink);
         else if (!strcmp(o, "--tables-parallel")) ok = cli_parse_uint(o, v, 1, 256, &tables_parallel);
         else if (!strcmp(o, "--mem-budget")) ok = v != NULL, budget_arg = v;
+        else if (!strcmp(o, "--metrics")) ok = v != NULL, metrics = v;
         else if (!strcmp(o, "--log-rows")) ok = cli_parse_uint(o, v, 1, 26, &log_rows);
         else if (!strcmp(o, "--cols")) ok = cli_parse_uint(o, v, 1, 1024, &cols);
         else if (!strcmp(o, "--degree")) ok = cli_parse_uint(o, v, 2, 17, &degree);
@@ -91,8 +97,12 @@ int cli_prove(int argc, char **argv) {
                         "unlimited (got %s)\n", budget_arg);
         return CLI_USAGE;
     }
+    if ((report || metrics) && strcmp(air_name, "synth")) {
+        fprintf(stderr, "gstark prove: --report and --metrics apply to --air synth\n");
+        return CLI_USAGE;
+    }
     if (!strcmp(air_name, "synth")) {
-        cli_sched sc = {(unsigned)tables_parallel, budget};
+        cli_sched sc = {(unsigned)tables_parallel, budget, report, metrics};
         return cli_prove_synth(preset, (unsigned)shrink, seed, &par, no_check, &sc, out);
     }
     gs_workload w = {0};

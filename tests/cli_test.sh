@@ -32,6 +32,11 @@ expect 0 "inspect synth vm" "$G" inspect "$D/vm.proof"
 grep -q "table=7" "$D/out" || { echo "FAIL: inspect does not list the tables"; fail=1; }
 expect 0 "prove synth skew" "$G" prove --air synth --preset skew --shrink 14 "${fast[@]}" -o "$D/skew.proof"
 expect 0 "verify synth skew" "$G" verify "$D/skew.proof"
+expect 0 "prove synth with 2 tables at once, a small budget, report and metrics" "$G" prove --air synth --preset uniform --shrink 12 "${fast[@]}" --tables-parallel 2 --mem-budget 1M --report --metrics "$D/m.jsonl" -o "$D/u.proof"
+grep -q "timing report" "$D/out" || { echo "FAIL: no timing report"; fail=1; }
+[ "$(grep -c '"phase":"chain"' "$D/m.jsonl")" = 8 ] || { echo "FAIL: metrics do not hold one chain line per table"; fail=1; }
+expect 0 "verify it" "$G" verify "$D/u.proof"
+expect 2 "a bad --mem-budget" "$G" prove --air synth --mem-budget 12Q -o "$D/x.proof"
 expect 2 "prove an unknown preset" "$G" prove --air synth --preset nope -o "$D/x.proof"
 head -c 3000 "$D/vm.proof" >"$D/vm_short.proof"
 expect 1 "verify a truncated multi-table proof" "$G" verify "$D/vm_short.proof"

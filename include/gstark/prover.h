@@ -3,6 +3,7 @@
 #define GSTARK_PROVER_H
 
 #include "gstark/air.h"
+#include "gstark/obs.h"
 #include "gstark/proof.h"
 #include "gstark/status.h"
 
@@ -48,6 +49,10 @@ typedef struct gs_prove_opts {
      * available RAM). */
     unsigned tables_parallel;
     size_t mem_budget;
+    /* gs_prove_multi only: spans (check, main commits, table chains; per
+     * table commit, quotient, ood, deep, fri, queries) and progress go here
+     * if not NULL. */
+    gs_obs *obs;
 } gs_prove_opts;
 
 /* Prove that `trace` (column-major, gs_air_num_cols(air) columns of 2^log_n)

@@ -39,6 +39,8 @@ typedef struct {
     const gs_transcript *tr;
     const bus_challenges *bc;
     gs_prove_stats *ts; /* per table, always present */
+    gs_obs *obs;
+    int64_t span; /* the phase's top-level span: table spans hang under it */
     atomic_uint next;
     atomic_int err;
 } pool;
@@ -47,12 +49,17 @@ static gs_status run_table(pool *pl, uint32_t i) {
     prover_state *st = &pl->st[i];
     gs_proof *p = &pl->mp->tables[i];
     gs_prove_stats *t = &pl->ts[i];
+    uint64_t rows = (uint64_t)1 << pl->in[i].log_n;
+    uint32_t cols = gs_air_num_cols(pl->in[i].air);
     if (pl->phase == 0) {
         gs_gate_acquire(pl->gate, pl->est[i].main_commit);
+        int64_t sp = gs_obs_begin_under(pl->obs, pl->span, "commit", (int32_t)i, rows, cols);
         double c0 = gs_prover_now();
         gs_status r = gs_prover_round_trace(st, &p->table, pl->in[i].trace, GS_FP_GENERATOR);
         t->commit = gs_prover_now() - c0;
         t->commit_peak_bytes = gs_mem_peak(st->mem);
+        gs_obs_end(pl->obs, sp, t->commit_peak_bytes);
+        gs_obs_progress_add(pl->obs, 1, 0);
         if (!pl->keep) {
             gs_prover_drop_main(st);
             gs_gate_release(pl->gate, pl->est[i].main_commit);
@@ -61,6 +68,7 @@ static gs_status run_table(pool *pl, uint32_t i) {
     }
     size_t need = pl->keep ? pl->est[i].chain : pl->est[i].total;
     gs_gate_acquire(pl->gate, need);
+    int64_t sp = gs_obs_begin_under(pl->obs, pl->span, "chain", (int32_t)i, rows, cols);
     gs_status r = GS_OK;
     if (!pl->keep) { /* recompute the main commitment; it must give the same root */
         gs_digest root = p->table.trace_root;
@@ -77,6 +85,8 @@ static gs_status run_table(pool *pl, uint32_t i) {
     t->queries = one.queries;
     t->total = t->commit + t->quotient + t->ood + t->deep + t->fri + t->queries;
     t->peak_bytes = gs_mem_peak(st->mem);
+    gs_obs_end(pl->obs, sp, t->peak_bytes);
+    gs_obs_progress_add(pl->obs, 0, 1);
     gs_prover_state_free(st); /* this table is done: give its memory back */
     gs_gate_release(pl->gate, pl->keep ? pl->est[i].total : need);
     return r;
@@ -162,6 +172,7 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
         if (r == GS_OK) mp->num_tables = n;
     }
     size_t sum = 0;
+    int64_t check_span = gs_obs_begin(opts->obs, "check", -1, 0, 0);
     for (uint32_t i = 0; r == GS_OK && i < n; i++) {
         r = gs_prover_table_setup(&st[i], &mp->tables[i], tables[i].air, tables[i].trace,
                                   tables[i].log_n, tables[i].pub, tables[i].air_desc, params, opts, run);
@@ -183,18 +194,23 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     if (k > 256) k = 256;
     unsigned T = gs_threads_get();
     ps->check = gs_prover_now() - start;
+    gs_obs_end(opts->obs, check_span, 0);
 
     gs_transcript tr;
     gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN_MULTI);
     bus_challenges bc = {gs_fp3_zero(), gs_fp3_zero()};
     pool pl = {st, mp, tables, est, order, n, 0, budget == GS_GATE_UNLIMITED || sum <= budget,
-               T / k ? T / k : 1, gate, &tr, &bc, ts, 0, GS_OK};
+               T / k ? T / k : 1, gate, &tr, &bc, ts, opts->obs, -1, 0, GS_OK};
+    for (uint32_t i = 0; r == GS_OK && i < n; i++) st[i].obs = opts->obs, st[i].index = (int32_t)i;
+    gs_obs_progress_init(opts->obs, n, -1);
     atomic_init(&pl.next, 0);
     atomic_init(&pl.err, GS_OK);
     double t0 = gs_prover_now();
     if (r == GS_OK) {
         gs_multi_statement_absorb(&tr, mp);
+        pl.span = gs_obs_begin(opts->obs, "main commits", -1, 0, 0);
         r = run_phase(&pl, k, 0);
+        gs_obs_end(opts->obs, pl.span, gs_mem_peak(run));
     }
     ps->commit_peak_bytes = gs_mem_peak(run);
     for (uint32_t i = 0; r == GS_OK && i < n; i++)
@@ -203,8 +219,11 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     if (r == GS_OK) {
         bc.z = gs_transcript_squeeze_fp3(&tr, "bus_z");
         bc.alpha = gs_transcript_squeeze_fp3(&tr, "bus_alpha");
+        pl.span = gs_obs_begin(opts->obs, "table chains", -1, 0, 0);
         r = run_phase(&pl, k, 1);
+        gs_obs_end(opts->obs, pl.span, gs_mem_peak(run));
     }
+    gs_obs_progress_done(opts->obs);
     for (uint32_t i = 0; i < n; i++) {
         ps->quotient += ts[i].quotient, ps->ood += ts[i].ood, ps->deep += ts[i].deep;
         ps->fri += ts[i].fri, ps->queries += ts[i].queries;

@@ -277,6 +277,8 @@ gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
     gs_fp shift = GS_FP_GENERATOR;
     size_t N = (size_t)1 << s->log_size;
     double t1 = gs_prover_now();
+    uint64_t rows = (uint64_t)1 << s->log_n;
+    int64_t sp = gs_obs_begin(st->obs, "quotient", st->index, rows, s->cols);
     if (s->aux) {
         GS_TRY(round_aux(st, t, bc, shift));
         gs_transcript_absorb_digest(tr, "aux_root", &t->aux_root);
@@ -285,7 +287,9 @@ gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
     gs_fp3 alpha = gs_transcript_squeeze_fp3(tr, "alpha");
     GS_TRY(round_quotient(st, t, air, p->pub, alpha, shift, bc));
     gs_transcript_absorb_digest(tr, "chunk_root", &t->chunk_root);
+    gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
     double t2 = gs_prover_now();
+    sp = gs_obs_begin(st->obs, "ood", st->index, rows, s->cols);
     gs_fp3 z = gs_draw_ood_point(tr, s, shift);
     gs_fp3 zw = gs_fp3_mul_fp(z, gs_fp_root_of_unity(s->log_n));
     GS_TRY(round_ood(st, t, z, zw));
@@ -297,7 +301,9 @@ gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
         gs_transcript_absorb_fp3(tr, "ood_aux_cur", t->ood_aux_cur, s->aux);
         gs_transcript_absorb_fp3(tr, "ood_aux_next", t->ood_aux_next, s->aux);
     }
+    gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
     double t3 = gs_prover_now();
+    sp = gs_obs_begin(st->obs, "deep", st->index, rows, s->cols);
     gs_fp3 beta = gs_transcript_squeeze_fp3(tr, "beta");
     size_t nbeta = 2 * (size_t)s->cols + s->chunks + 2 * (size_t)s->aux;
     gs_fp3 *beta_pows = malloc(nbeta * sizeof *beta_pows);
@@ -311,16 +317,22 @@ gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
         r = be->iface->deep(be, &st->layers[0], &st->lde, &st->chunk_lde,
                             s->aux ? &st->aux_lde : NULL, &da);
     free(beta_pows);
+    gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
     GS_TRY(r);
     double t4 = gs_prover_now();
-    GS_TRY(round_fri(st, t, tr, shift));
+    sp = gs_obs_begin(st->obs, "fri", st->index, rows, s->cols);
+    r = round_fri(st, t, tr, shift);
+    gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
+    GS_TRY(r);
     double t5 = gs_prover_now();
+    sp = gs_obs_begin(st->obs, "queries", st->index, rows, s->cols);
     GS_TRY(be->iface->grind(be, tr, p->params.grinding_bits, &t->pow_nonce));
     size_t *qs = malloc(s->queries * sizeof *qs);
     if (!qs) return GS_ERR_NOMEM;
     r = gs_transcript_squeeze_indices(tr, "queries", qs, s->queries, s->log_size);
     if (r == GS_OK) r = open_queries(st, t, qs);
     free(qs);
+    gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
     double t6 = gs_prover_now();
     if (ps) {
         ps->quotient += t2 - t1, ps->ood += t3 - t2, ps->deep += t4 - t3;

@@ -27,6 +27,8 @@ typedef struct {
     const gs_fp *trace, *pub;
     gs_logup L; /* no interactions: L.aux_cols == 0 */
     gs_mem *mem; /* this table's account (child of the run's) */
+    gs_obs *obs; /* spans of this table's phases (may be NULL) */
+    int32_t index;
     gs_buf coeffs, lde, quot, chunk_coeffs, chunk_lde, aux, aux_lde;
     gs_buf *layers; /* s.layers + 1 DEEP/FRI words */
     gs_bcommit *trace_c, *chunk_c, *aux_c, **layer_c;
