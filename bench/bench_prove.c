@@ -9,7 +9,7 @@
  * (lg is '-', cols is the table count) and one row per table with its main
  * commit and chain phases.
  *
- * usage: bench_prove [--quick] [--max-log N] [--threads T] [--air fib|mix|synth|heights|all]
+ * usage: bench_prove [--quick] [--max-log N] [--threads T] [--air fib|mix|synth|heights|sched|all]
  *                    [--security BITS] [--grinding G] [--vm-shrink K] [--skew-shrink K] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +17,7 @@
 
 #include "bench_util.h"
 #include "gstark/gstark.h"
+#include "gstark/sched.h"
 
 static void reset_peak_rss(void) {
     FILE *f = fopen("/proc/self/clear_refs", "w");
@@ -127,6 +128,40 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
     gs_multi_workload_free(&w);
 }
 
+/* The scheduler on one preset: for k = 1, 2, 4 tables at once, the wall time
+ * of the commits and chains, the sum of the per-table times, the workers'
+ * busy share (sum / (k x wall)) and the peak bytes charged against the
+ * budget. */
+static void sched_rows(const char *preset, unsigned shrink, const gs_params *par, size_t budget) {
+    gs_multi_workload w = {0};
+    if (gs_synth_preset(&w, preset, shrink, 1) != GS_OK) return;
+    uint32_t n = w.num_tables;
+    gs_table_input *in = calloc(n, sizeof *in);
+    gs_prove_stats *ts = calloc(n, sizeof *ts);
+    for (uint32_t i = 0; i < n; i++)
+        in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n, w.tables[i].pub, NULL};
+    static const unsigned ks[3] = {1, 2, 4};
+    for (int ki = 0; ki < 3; ki++) {
+        gs_prove_stats st;
+        gs_prove_opts opts = {.stats = &st, .table_stats = ts, .tables_parallel = ks[ki], .mem_budget = budget};
+        gs_multi_proof *mp = NULL;
+        if (gs_prove_multi(&mp, in, n, par, &opts) != GS_OK) {
+            printf("%s /%u k=%u: prove failed\n", preset, shrink, ks[ki]);
+            continue;
+        }
+        double sum = 0, wall = st.total - st.check;
+        for (uint32_t i = 0; i < n; i++) sum += ts[i].total;
+        unsigned k = ks[ki] < n ? ks[ki] : n;
+        printf("sched %-8s /%u  k=%u  wall %7.3f s  tables %7.3f s  busy %5.1f%%  peak %8.1f MB  gate peak %8.1f MB  budget %s\n",
+               preset, shrink, k, wall, sum, 100.0 * sum / (k * wall), (double)st.peak_bytes / 1e6,
+               (double)st.gate_peak_bytes / 1e6, budget == GS_GATE_UNLIMITED ? "unlimited" : "set");
+        fflush(stdout);
+        gs_multi_proof_free(mp);
+    }
+    free(in), free(ts);
+    gs_multi_workload_free(&w);
+}
+
 int main(int argc, char **argv) {
     unsigned max_log = 22, threads = 0, security = 128, grinding = 20, vm_shrink = 1, skew_shrink = 0;
     int quick = 0;
@@ -142,7 +177,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--skew-shrink") && i + 1 < argc) skew_shrink = (unsigned)atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: bench_prove [--quick] [--max-log N] [--threads T] "
-                            "[--air fib|mix|synth|heights|all] [--security BITS] [--grinding G] "
+                            "[--air fib|mix|synth|heights|sched|all] [--security BITS] [--grinding G] "
                             "[--vm-shrink K] [--skew-shrink K]\n");
             return 2;
         }
@@ -188,5 +223,10 @@ int main(int argc, char **argv) {
         multi_row("skew", skew_shrink, &par);
     }
     if (!strcmp(which, "heights")) multi_row("heights", 0, &par);
+    if (!strcmp(which, "sched")) {
+        sched_rows("vm", vm_shrink, &par, GS_GATE_UNLIMITED);
+        sched_rows("skew", skew_shrink, &par, GS_GATE_UNLIMITED);
+        sched_rows("vm", vm_shrink, &par, (size_t)1 << 30);
+    }
     return 0;
 }
