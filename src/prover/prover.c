@@ -1,10 +1,11 @@
-/* The prover, written once against the backend interface: one table
- * (gs_prove) or many linked by buses (gs_prove_multi).
+/* The prover's rounds, written once against the backend interface, and
+ * gs_prove for one table (multi.c drives the same rounds for many tables).
  * Rounds (docs/protocol.md, "Transcript schedule"):
- *   statement -> trace LDE + commit -> alpha -> quotient over the LDE, split
- *   into chunks, chunk LDE + commit -> z -> trace at z and z w, chunks at z ->
- *   beta -> DEEP word -> FRI layers (commit, gamma, fold) -> final polynomial
- *   -> grinding -> queries -> openings. */
+ *   statement -> trace LDE + commit -> [with buses: aux trace LDE + commit,
+ *   bus sum] -> alpha -> quotient over the LDE, split into chunks, chunk LDE
+ *   + commit -> z -> trace (and aux) at z and z w, chunks at z -> beta -> DEEP
+ *   word -> FRI layers (commit, gamma, fold) -> final polynomial -> grinding
+ *   -> queries -> openings. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
