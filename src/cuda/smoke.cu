@@ -6,10 +6,11 @@
 
 #include "gstark/cuda.h"
 #include "gstark/field.h"
+#include "cuda/cuda_util.cuh"
 
 static __thread char g_last_error[256];
 
-static gs_status cuda_check(cudaError_t e, const char *what) {
+gs_status gs_cuda_check(cudaError_t e, const char *what) {
     if (e == cudaSuccess) return GS_OK;
     snprintf(g_last_error, sizeof g_last_error, "%s: %s", what, cudaGetErrorString(e));
     return e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ? GS_ERR_NO_DEVICE
@@ -40,20 +41,20 @@ extern "C" gs_status gs_cuda_smoke_add(int device, uint64_t *out, const uint64_t
                                        const uint64_t *b, size_t n) {
     if (n == 0) return GS_OK;
     if (!out || !a || !b) return GS_ERR_INVALID_ARG;
-    gs_status s = cuda_check(cudaSetDevice(device), "cudaSetDevice");
+    gs_status s = gs_cuda_check(cudaSetDevice(device), "cudaSetDevice");
     if (s != GS_OK) return s;
     uint64_t *d = NULL;
     size_t bytes = n * sizeof(uint64_t);
-    s = cuda_check(cudaMalloc((void **)&d, 3 * bytes), "cudaMalloc");
+    s = gs_cuda_check(cudaMalloc((void **)&d, 3 * bytes), "cudaMalloc");
     if (s != GS_OK) return s;
-    s = cuda_check(cudaMemcpy(d, a, bytes, cudaMemcpyHostToDevice), "cudaMemcpy a");
-    if (s == GS_OK) s = cuda_check(cudaMemcpy(d + n, b, bytes, cudaMemcpyHostToDevice), "cudaMemcpy b");
+    s = gs_cuda_check(cudaMemcpy(d, a, bytes, cudaMemcpyHostToDevice), "cudaMemcpy a");
+    if (s == GS_OK) s = gs_cuda_check(cudaMemcpy(d + n, b, bytes, cudaMemcpyHostToDevice), "cudaMemcpy b");
     if (s == GS_OK) {
         unsigned blocks = (unsigned)((n + 255) / 256 < 4096 ? (n + 255) / 256 : 4096);
         smoke_add_kernel<<<blocks, 256>>>(d + 2 * n, d, d + n, n);
-        s = cuda_check(cudaGetLastError(), "smoke_add_kernel launch");
+        s = gs_cuda_check(cudaGetLastError(), "smoke_add_kernel launch");
     }
-    if (s == GS_OK) s = cuda_check(cudaMemcpy(out, d + 2 * n, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy out");
-    gs_status f = cuda_check(cudaFree(d), "cudaFree");
+    if (s == GS_OK) s = gs_cuda_check(cudaMemcpy(out, d + 2 * n, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy out");
+    gs_status f = gs_cuda_check(cudaFree(d), "cudaFree");
     return s != GS_OK ? s : f;
 }

@@ -1,0 +1,20 @@
+/* Shared by the CUDA sources: turning cudaError_t into gs_status while
+ * keeping the CUDA error text for gs_cuda_last_error() (smoke.cu owns it). */
+#ifndef GSTARK_CUDA_UTIL_CUH
+#define GSTARK_CUDA_UTIL_CUH
+
+#include <cuda_runtime.h>
+
+#include "gstark/status.h"
+
+/* Records "what: <CUDA error text>" as this thread's last CUDA error and maps
+ * the error to GS_ERR_NO_DEVICE or GS_ERR_CUDA; GS_OK for cudaSuccess. */
+gs_status gs_cuda_check(cudaError_t e, const char *what);
+
+#define GS_CUDA_TRY(call)                                       \
+    do {                                                        \
+        gs_status gs_cuda_s_ = gs_cuda_check((call), #call);    \
+        if (gs_cuda_s_ != GS_OK) return gs_cuda_s_;             \
+    } while (0)
+
+#endif
