@@ -1,0 +1,620 @@
+/* Keccak-256 Merkle trees on the device (include/gstark/cuda_merkle.h),
+ * byte-identical to src/merkle/merkle.c: same leaves, same nodes, same layout
+ * (level l of a depth-d tree, 2^(d-l) digests, starts at digest
+ * 2^(d+1) - 2^(d-l+1); the children of node j of level l+1 are the 64
+ * contiguous bytes of nodes 2j, 2j+1 of level l).
+ *
+ * Algorithm (all on one stream, no host round trip):
+ *   1. leaf_kernel: one thread per row. Thread i walks the columns, reading
+ *      m[c][i] (adjacent threads read adjacent rows of the same column: every
+ *      warp load is 256 contiguous bytes), 17 lanes (136 bytes, the rate) per
+ *      block: all 17 loads issued, then xored into the state, then one
+ *      Keccak-f[1600] with the 25 lanes in registers. The last block takes
+ *      the cols mod 17 remaining lanes, 0x01 in the lane after them and 0x80
+ *      in the top byte of lane 16 (the CPU's padding: cols * 8 bytes always
+ *      end on a lane boundary). The digest (lanes 0..3, 32 bytes) goes to
+ *      level 0 with two 16-byte stores.
+ *   2. level_kernel, once per level l = 1 .. d-8: one thread per parent node;
+ *      its children are 64 contiguous bytes (four 16-byte loads), hashed
+ *      with one permutation (pad 0x01 in lane 8, 0x80 at the top of lane 16).
+ *   3. tail_kernel: the top min(d, 8) levels (128, 64, .. 1 nodes) in one
+ *      block of at most 128 threads: each level reads its children from the
+ *      previous one in shared memory (the first from global memory), writes
+ *      to global memory and to shared memory, then __syncthreads(). This
+ *      replaces 8 launches whose work is a few microseconds each.
+ *   An event recorded after the last kernel is what root and open wait for;
+ *   open gathers every requested sibling with one kernel (one thread per
+ *   digest of the output) and one copy back.
+ *
+ * Cost per row (cols columns): reads 8 * cols bytes of the matrix once, and
+ * hashes floor(cols / 17) + 1 permutations for the leaf plus ~1 for the
+ * node above it; memory writes 32 bytes per node (~64 per row) and the node
+ * levels read 64 bytes per parent. Keccak-f is ~4,500 32-bit integer
+ * instructions (LOP3 and SHF in the SASS of the "shf" form), all on the ALU
+ * pipe, so everything here is compute-bound, not memory-bound: at an
+ * H200's ~3.5 G permutations/s, 64 columns (4 permutations per leaf) hash at
+ * ~450 GB/s of matrix bytes and 8 columns (1 per leaf) at ~230 GB/s. The
+ * node levels add one permutation per row on top of the leaf's
+ * floor(cols/17) + 1, so commit / leaves is at least about
+ * (floor(cols/17) + 2) / (floor(cols/17) + 1): 1.25 for 64 columns, 2 for 8.
+ *
+ * Every kernel exists in each Keccak code form of src/cuda/keccak.cuh; a
+ * process-wide choice (gs_cuda_keccak_variant_select) picks the set used. */
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <atomic>
+
+#include "cuda/cuda_util.cuh"
+#include "cuda/keccak.cuh"
+#include "gstark/cuda_merkle.h"
+
+static_assert(sizeof(size_t) == 8, "indices are copied to the device as 64-bit words");
+static_assert(sizeof(gs_digest) == 32, "a digest is 4 lanes");
+
+namespace {
+
+using gs_cuda_keccak::f1600;
+using gs_cuda_keccak::hash64;
+
+constexpr unsigned RATE_LANES = 17;   /* 136-byte rate */
+constexpr unsigned LEAF_THREADS = 128;
+constexpr unsigned LEVEL_THREADS = 128;
+constexpr unsigned TAIL_LOG = 7;      /* the tail does the levels of <= 2^7 nodes */
+constexpr unsigned TAIL_THREADS = 1u << TAIL_LOG;
+constexpr unsigned OPEN_THREADS = 256;
+constexpr unsigned MSG_THREADS = 128;
+constexpr uint64_t PAD_END = 0x8000000000000000ull; /* 0x80 in the last byte of the rate */
+
+/* First digest of level `level` in a tree of depth `depth`. */
+__host__ __device__ __forceinline__ size_t level_offset(unsigned depth, unsigned level) {
+    return ((size_t)2 << depth) - ((size_t)2 << (depth - level));
+}
+
+/* ---- kernels ---- */
+
+template <int V>
+__global__ void __launch_bounds__(LEAF_THREADS)
+leaf_kernel(uint64_t *__restrict__ out, const uint64_t *__restrict__ m, size_t cols, size_t stride,
+            uint32_t rows) {
+    const uint32_t row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= rows) return;
+    const uint64_t *p = m + row;
+    const size_t nfull = cols / RATE_LANES;
+    const unsigned rem = (unsigned)(cols - nfull * RATE_LANES);
+    uint64_t s[25];
+#pragma unroll
+    for (int i = 0; i < 25; i++) s[i] = 0;
+    /* One permutation call site (the unrolled permutation is large). */
+    for (size_t b = 0;; b++) {
+        if (b < nfull) {
+            uint64_t w[RATE_LANES];
+#pragma unroll
+            for (unsigned j = 0; j < RATE_LANES; j++) w[j] = __ldg(p + j * stride);
+#pragma unroll
+            for (unsigned j = 0; j < RATE_LANES; j++) s[j] ^= w[j];
+            p += RATE_LANES * stride;
+        } else {
+#pragma unroll
+            for (unsigned j = 0; j < RATE_LANES; j++) {
+                uint64_t v = j == rem ? 0x01 : 0; /* pad right after the message */
+                if (j < rem) v = __ldg(p + j * stride);
+                s[j] ^= v;
+            }
+            s[RATE_LANES - 1] ^= PAD_END;
+        }
+        f1600<V>(s);
+        if (b == nfull) break;
+    }
+    ulonglong2 *dst = reinterpret_cast<ulonglong2 *>(out) + 2 * (size_t)row;
+    dst[0] = make_ulonglong2(s[0], s[1]);
+    dst[1] = make_ulonglong2(s[2], s[3]);
+}
+
+/* out[j] = H(in[2j] || in[2j+1]) for j < n (digests as 4 lanes). */
+template <int V>
+__global__ void __launch_bounds__(LEVEL_THREADS)
+level_kernel(uint64_t *__restrict__ out, const uint64_t *__restrict__ in, uint32_t n) {
+    const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= n) return;
+    const ulonglong2 *src = reinterpret_cast<const ulonglong2 *>(in) + 4 * (size_t)j;
+    uint64_t msg[8], d[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        ulonglong2 v = __ldg(src + i);
+        msg[2 * i] = v.x;
+        msg[2 * i + 1] = v.y;
+    }
+    hash64<V>(d, msg);
+    ulonglong2 *dst = reinterpret_cast<ulonglong2 *>(out) + 2 * (size_t)j;
+    dst[0] = make_ulonglong2(d[0], d[1]);
+    dst[1] = make_ulonglong2(d[2], d[3]);
+}
+
+/* Levels first .. depth (level first has <= TAIL_THREADS nodes, one thread
+ * each; blockDim.x = that count). */
+template <int V>
+__global__ void __launch_bounds__(TAIL_THREADS)
+tail_kernel(uint64_t *nodes, unsigned depth, unsigned first) {
+    __shared__ uint64_t buf[2][TAIL_THREADS * 4];
+    const unsigned t = threadIdx.x;
+    for (unsigned l = first; l <= depth; l++) {
+        const unsigned n = 1u << (depth - l);
+        if (t < n) {
+            const uint64_t *src = l == first
+                                      ? nodes + 4 * level_offset(depth, l - 1) + 8 * (size_t)t
+                                      : buf[(l - 1) & 1] + 8 * t;
+            uint64_t msg[8], d[4];
+#pragma unroll
+            for (int i = 0; i < 8; i++) msg[i] = src[i];
+            hash64<V>(d, msg);
+            uint64_t *dst = nodes + 4 * level_offset(depth, l) + 4 * (size_t)t;
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                dst[i] = d[i];
+                buf[l & 1][4 * t + i] = d[i];
+            }
+        }
+        /* Level l + 1 reads buf[l & 1] and writes buf[(l + 1) & 1], which
+         * level l read: one barrier between levels orders both. */
+        __syncthreads();
+    }
+}
+
+/* paths[g] = sibling at level g % depth of leaf idx[g / depth]. */
+__global__ void __launch_bounds__(OPEN_THREADS)
+open_kernel(uint64_t *__restrict__ paths, const uint64_t *__restrict__ idx,
+            const uint64_t *__restrict__ nodes, unsigned depth, size_t total) {
+    for (size_t g = blockIdx.x * (size_t)blockDim.x + threadIdx.x; g < total;
+         g += (size_t)gridDim.x * blockDim.x) {
+        const size_t k = g / depth;
+        const unsigned l = (unsigned)(g - k * depth);
+        const uint64_t node = level_offset(depth, l) + ((idx[k] >> l) ^ 1);
+        const ulonglong2 *src = reinterpret_cast<const ulonglong2 *>(nodes) + 2 * node;
+        ulonglong2 *dst = reinterpret_cast<ulonglong2 *>(paths) + 2 * g;
+        dst[0] = src[0];
+        dst[1] = src[1];
+    }
+}
+
+/* Keccak-256 of n messages of len bytes (any alignment), for the tests: the
+ * permutation and the padding on every length, byte by byte. */
+template <int V>
+__global__ void __launch_bounds__(MSG_THREADS)
+msg_kernel(uint64_t *__restrict__ out, const uint8_t *__restrict__ in, size_t len, size_t n) {
+    const size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (k >= n) return;
+    const uint8_t *p = in + k * len;
+    const size_t rate = 8 * RATE_LANES;
+    const size_t nfull = len / rate;
+    const unsigned rem = (unsigned)(len - nfull * rate);
+    uint64_t s[25];
+#pragma unroll
+    for (int i = 0; i < 25; i++) s[i] = 0;
+    for (size_t b = 0;; b++, p += rate) {
+#pragma unroll
+        for (unsigned j = 0; j < RATE_LANES; j++) {
+            uint64_t v = 0;
+#pragma unroll
+            for (unsigned i = 0; i < 8; i++) {
+                const unsigned pos = 8 * j + i;
+                uint64_t byte = 0;
+                if (b < nfull || pos < rem)
+                    byte = p[pos];
+                else if (pos == rem)
+                    byte = 0x01;
+                v |= byte << (8 * i);
+            }
+            s[j] ^= v;
+        }
+        if (b == nfull) s[RATE_LANES - 1] ^= PAD_END;
+        f1600<V>(s);
+        if (b == nfull) break;
+    }
+#pragma unroll
+    for (int i = 0; i < 4; i++) out[4 * k + i] = s[i];
+}
+
+/* ---- the code forms ---- */
+
+struct kernel_set {
+    void (*leaf)(uint64_t *, const uint64_t *, size_t, size_t, uint32_t);
+    void (*level)(uint64_t *, const uint64_t *, uint32_t);
+    void (*tail)(uint64_t *, unsigned, unsigned);
+    void (*msg)(uint64_t *, const uint8_t *, size_t, size_t);
+    const char *name;
+};
+
+template <int V>
+kernel_set make_set(const char *name) {
+    return kernel_set{leaf_kernel<V>, level_kernel<V>, tail_kernel<V>, msg_kernel<V>, name};
+}
+
+const kernel_set g_sets[GS_CUDA_KECCAK_VARIANTS] = {
+    make_set<0>("shf"), make_set<1>("shf-loop"), make_set<2>("imad"), make_set<3>("imad-loop")};
+
+/* The form used unless gs_cuda_keccak_variant_select says otherwise:
+ * shf-loop, the fastest on the H200 (2026-12-02, bench_gpu_merkle: 2^22 x 64
+ * leaves 445.7 GB/s against 414.8 for the fully unrolled shf). */
+constexpr int DEFAULT_VARIANT = 1;
+
+std::atomic<int> g_variant{DEFAULT_VARIANT};
+std::atomic<long> g_fail_alloc{0};
+
+const kernel_set &current_set() { return g_sets[g_variant.load(std::memory_order_relaxed)]; }
+
+/* ---- host helpers ---- */
+
+/* cudaMalloc for the tree and scratch, with the test fault injector. A failed
+ * allocation is reported and its (non-sticky) error cleared. */
+gs_status dev_malloc(void **p, size_t bytes, const char *what) {
+    *p = NULL;
+    long k = g_fail_alloc.load();
+    while (k > 0) {
+        if (g_fail_alloc.compare_exchange_weak(k, k - 1)) {
+            if (k == 1) return gs_cuda_check(cudaErrorMemoryAllocation, what);
+            break;
+        }
+    }
+    cudaError_t e = cudaMalloc(p, bytes);
+    if (e != cudaSuccess) {
+        *p = NULL;
+        (void)cudaGetLastError();
+    }
+    return gs_cuda_check(e, what);
+}
+
+/* Makes `device` current for the scope of a call, restoring the previous. */
+class device_scope {
+  public:
+    explicit device_scope(int device) : device_(device) {
+        status_ = gs_cuda_check(cudaGetDevice(&prev_), "cudaGetDevice");
+        if (status_ == GS_OK && prev_ != device_)
+            status_ = gs_cuda_check(cudaSetDevice(device_), "cudaSetDevice");
+    }
+    ~device_scope() {
+        if (status_ == GS_OK && prev_ != device_) (void)cudaSetDevice(prev_);
+    }
+    device_scope(const device_scope &) = delete;
+    device_scope &operator=(const device_scope &) = delete;
+    gs_status status() const { return status_; }
+
+  private:
+    int device_, prev_ = -1;
+    gs_status status_;
+};
+
+/* Arguments that need no device: pointer, shape, alignment, extent. */
+gs_status check_shape(const uint64_t *d_m, size_t cols, size_t col_stride, unsigned log_rows) {
+    if (!d_m || cols == 0 || log_rows > GS_CUDA_MERKLE_MAX_LOG_ROWS) return GS_ERR_INVALID_ARG;
+    const size_t rows = (size_t)1 << log_rows;
+    if (col_stride < rows) return GS_ERR_INVALID_ARG;
+    if ((uintptr_t)d_m % 8) return GS_ERR_INVALID_ARG;
+    /* The last element read, (cols - 1) * col_stride + rows - 1, must be addressable. */
+    if (cols - 1 > (SIZE_MAX / 8 - rows) / col_stride) return GS_ERR_INVALID_ARG;
+    return GS_OK;
+}
+
+/* Whether the current device (`device`) can read p: its own device memory,
+ * managed memory, or mapped pinned host memory at the same address. */
+gs_status check_readable(const void *p, int device) {
+    cudaPointerAttributes a;
+    cudaError_t e = cudaPointerGetAttributes(&a, p);
+    if (e == cudaErrorInvalidValue) {
+        (void)cudaGetLastError();
+        return GS_ERR_INVALID_ARG;
+    }
+    if (e != cudaSuccess) return gs_cuda_check(e, "cudaPointerGetAttributes");
+    switch (a.type) {
+    case cudaMemoryTypeDevice:
+        return a.device == device ? GS_OK : GS_ERR_INVALID_ARG;
+    case cudaMemoryTypeManaged:
+        return GS_OK;
+    case cudaMemoryTypeHost:
+        return a.devicePointer == p ? GS_OK : GS_ERR_INVALID_ARG;
+    default:
+        return GS_ERR_INVALID_ARG;
+    }
+}
+
+gs_status check_launch(const char *what) { return gs_cuda_check(cudaGetLastError(), what); }
+
+unsigned blocks_for(size_t n, unsigned threads) { return (unsigned)((n + threads - 1) / threads); }
+
+gs_status launch_leaves(const kernel_set &k, uint64_t *out, const uint64_t *d_m, size_t cols,
+                        size_t stride, unsigned log_rows, cudaStream_t s) {
+    const uint32_t rows = 1u << log_rows;
+    const unsigned threads = rows < LEAF_THREADS ? rows : LEAF_THREADS;
+    k.leaf<<<blocks_for(rows, threads), threads, 0, s>>>(out, d_m, cols, stride, rows);
+    return check_launch("merkle leaf kernel launch");
+}
+
+/* Every level above the leaves, already in nodes[0 .. 2^d). */
+gs_status launch_levels(const kernel_set &k, uint64_t *nodes, unsigned d, cudaStream_t s) {
+    if (d == 0) return GS_OK;
+    const unsigned first = d > TAIL_LOG ? d - TAIL_LOG : 1;
+    for (unsigned l = 1; l < first; l++) {
+        const uint32_t n = 1u << (d - l);
+        const unsigned threads = n < LEVEL_THREADS ? n : LEVEL_THREADS;
+        k.level<<<blocks_for(n, threads), threads, 0, s>>>(nodes + 4 * level_offset(d, l),
+                                                          nodes + 4 * level_offset(d, l - 1), n);
+        GS_TRY(check_launch("merkle level kernel launch"));
+    }
+    k.tail<<<1, 1u << (d - first), 0, s>>>(nodes, d, first);
+    return check_launch("merkle tail kernel launch");
+}
+
+} // namespace
+
+struct gs_cuda_tree {
+    unsigned depth;
+    int device;
+    uint64_t *nodes;  /* 2^(depth+1) - 1 digests, 4 lanes each */
+    cudaEvent_t done; /* recorded after the last kernel of the latest commit */
+};
+
+/* Validates the matrix and makes sure the current device can read it. */
+static gs_status check_matrix(int *device, const uint64_t *d_m, size_t cols, size_t col_stride,
+                              unsigned log_rows) {
+    GS_TRY(check_shape(d_m, cols, col_stride, log_rows));
+    GS_TRY(gs_cuda_check(cudaGetDevice(device), "cudaGetDevice"));
+    return check_readable(d_m, *device);
+}
+
+/* Leaves then levels into t->nodes, on s after t's previous commit. */
+static gs_status enqueue_commit(gs_cuda_tree *t, const uint64_t *d_m, size_t cols, size_t stride,
+                                cudaStream_t s, int after_previous) {
+    (void)cudaGetLastError(); /* a stale non-sticky error is not this launch's */
+    if (after_previous) GS_CUDA_TRY(cudaStreamWaitEvent(s, t->done, 0));
+    const kernel_set &k = current_set();
+    GS_TRY(launch_leaves(k, t->nodes, d_m, cols, stride, t->depth, s));
+    GS_TRY(launch_levels(k, t->nodes, t->depth, s));
+    GS_CUDA_TRY(cudaEventRecord(t->done, s));
+    return GS_OK;
+}
+
+static void tree_destroy(gs_cuda_tree *t) {
+    if (t->done) {
+        (void)cudaEventSynchronize(t->done);
+        (void)cudaEventDestroy(t->done);
+    }
+    if (t->nodes) (void)cudaFree(t->nodes); /* waits for kernels still using it */
+    (void)cudaGetLastError();
+    free(t);
+}
+
+extern "C" size_t gs_cuda_merkle_tree_bytes(unsigned log_rows) {
+    if (log_rows > GS_CUDA_MERKLE_MAX_LOG_ROWS) return 0;
+    return (((size_t)2 << log_rows) - 1) * sizeof(gs_digest);
+}
+
+extern "C" unsigned gs_cuda_merkle_depth(const gs_cuda_tree *t) { return t ? t->depth : 0; }
+
+extern "C" gs_status gs_cuda_merkle_commit(gs_cuda_tree **out, const uint64_t *d_m, size_t cols,
+                                           size_t col_stride, unsigned log_rows, void *stream) {
+    if (out) *out = NULL;
+    if (!out) return GS_ERR_INVALID_ARG;
+    int device;
+    GS_TRY(check_matrix(&device, d_m, cols, col_stride, log_rows));
+    gs_cuda_tree *t = (gs_cuda_tree *)calloc(1, sizeof *t);
+    if (!t) return GS_ERR_NOMEM;
+    t->depth = log_rows;
+    t->device = device;
+    gs_status s = gs_cuda_check(cudaEventCreateWithFlags(&t->done, cudaEventDisableTiming),
+                                "cudaEventCreateWithFlags");
+    if (s != GS_OK) t->done = NULL;
+    if (s == GS_OK)
+        s = dev_malloc((void **)&t->nodes, gs_cuda_merkle_tree_bytes(log_rows),
+                       "cudaMalloc (Merkle tree)");
+    if (s == GS_OK) {
+        s = enqueue_commit(t, d_m, cols, col_stride, (cudaStream_t)stream, 0);
+        /* Kernels enqueued before a failed launch still use the tree. */
+        if (s != GS_OK) (void)cudaStreamSynchronize((cudaStream_t)stream);
+    }
+    if (s != GS_OK) {
+        tree_destroy(t);
+        return s;
+    }
+    *out = t;
+    return GS_OK;
+}
+
+extern "C" gs_status gs_cuda_merkle_recommit(gs_cuda_tree *t, const uint64_t *d_m, size_t cols,
+                                             size_t col_stride, void *stream) {
+    if (!t) return GS_ERR_INVALID_ARG;
+    int device;
+    GS_TRY(check_matrix(&device, d_m, cols, col_stride, t->depth));
+    if (device != t->device) return GS_ERR_INVALID_ARG;
+    gs_status s = enqueue_commit(t, d_m, cols, col_stride, (cudaStream_t)stream, 1);
+    /* Whatever was enqueued finishes before the caller frees the tree. */
+    if (s != GS_OK) (void)cudaStreamSynchronize((cudaStream_t)stream);
+    return s;
+}
+
+extern "C" gs_status gs_cuda_merkle_hash_leaves(gs_digest *d_leaves, const uint64_t *d_m,
+                                                size_t cols, size_t col_stride, unsigned log_rows,
+                                                void *stream) {
+    if (!d_leaves || (uintptr_t)d_leaves % 16) return GS_ERR_INVALID_ARG;
+    int device;
+    GS_TRY(check_matrix(&device, d_m, cols, col_stride, log_rows));
+    GS_TRY(check_readable(d_leaves, device));
+    (void)cudaGetLastError();
+    return launch_leaves(current_set(), (uint64_t *)d_leaves, d_m, cols, col_stride, log_rows,
+                         (cudaStream_t)stream);
+}
+
+extern "C" gs_status gs_cuda_merkle_root(const gs_cuda_tree *t, gs_digest *root) {
+    if (!t || !root) return GS_ERR_INVALID_ARG;
+    device_scope scope(t->device);
+    GS_TRY(scope.status());
+    const cudaStream_t s = cudaStreamPerThread;
+    GS_CUDA_TRY(cudaStreamWaitEvent(s, t->done, 0));
+    GS_CUDA_TRY(cudaMemcpyAsync(root, t->nodes + 4 * level_offset(t->depth, t->depth),
+                                sizeof *root, cudaMemcpyDeviceToHost, s));
+    GS_CUDA_TRY(cudaStreamSynchronize(s));
+    return GS_OK;
+}
+
+extern "C" gs_status gs_cuda_merkle_open(const gs_cuda_tree *t, gs_digest *paths, const size_t *idx,
+                                         size_t n) {
+    if (!t || (n && (!idx || (t->depth && !paths)))) return GS_ERR_INVALID_ARG;
+    const unsigned d = t->depth;
+    for (size_t k = 0; k < n; k++)
+        if ((uint64_t)idx[k] >> d) return GS_ERR_INVALID_ARG;
+    if (n == 0 || d == 0) return GS_OK;
+    /* Scratch: the indices, then the paths (32-byte aligned). */
+    if (n > SIZE_MAX / 2 / ((size_t)d * sizeof(gs_digest) + 8)) return GS_ERR_INVALID_ARG;
+    const size_t total = n * d;
+    const size_t idx_bytes = (n * 8 + 31) & ~(size_t)31;
+    const size_t path_bytes = total * sizeof(gs_digest);
+    device_scope scope(t->device);
+    GS_TRY(scope.status());
+    uint8_t *scratch = NULL;
+    GS_TRY(dev_malloc((void **)&scratch, idx_bytes + path_bytes, "cudaMalloc (Merkle open)"));
+    uint64_t *d_idx = (uint64_t *)scratch, *d_paths = (uint64_t *)(scratch + idx_bytes);
+    const cudaStream_t s = cudaStreamPerThread;
+    (void)cudaGetLastError();
+    gs_status st = gs_cuda_check(cudaMemcpyAsync(d_idx, idx, n * 8, cudaMemcpyHostToDevice, s),
+                                 "cudaMemcpyAsync (open indices)");
+    if (st == GS_OK) st = gs_cuda_check(cudaStreamWaitEvent(s, t->done, 0), "cudaStreamWaitEvent");
+    if (st == GS_OK) {
+        size_t blocks = (total + OPEN_THREADS - 1) / OPEN_THREADS;
+        if (blocks > 65535u * 16) blocks = 65535u * 16; /* the kernel strides over the rest */
+        open_kernel<<<(unsigned)blocks, OPEN_THREADS, 0, s>>>(d_paths, d_idx, t->nodes, d, total);
+        st = check_launch("merkle open kernel launch");
+    }
+    if (st == GS_OK)
+        st = gs_cuda_check(cudaMemcpyAsync(paths, d_paths, path_bytes, cudaMemcpyDeviceToHost, s),
+                           "cudaMemcpyAsync (open paths)");
+    if (st == GS_OK) st = gs_cuda_check(cudaStreamSynchronize(s), "cudaStreamSynchronize (open)");
+    gs_status f = gs_cuda_check(cudaFree(scratch), "cudaFree (Merkle open)");
+    return st != GS_OK ? st : f;
+}
+
+extern "C" void gs_cuda_merkle_free(gs_cuda_tree *t) {
+    if (!t) return;
+    device_scope scope(t->device);
+    tree_destroy(t);
+}
+
+/* ---- code forms ---- */
+
+extern "C" int gs_cuda_keccak_variant_count(void) { return GS_CUDA_KECCAK_VARIANTS; }
+
+extern "C" const char *gs_cuda_keccak_variant_name(int which) {
+    return which >= 0 && which < GS_CUDA_KECCAK_VARIANTS ? g_sets[which].name : "?";
+}
+
+extern "C" int gs_cuda_keccak_variant_select(int which) {
+    if (which < 0 || which >= GS_CUDA_KECCAK_VARIANTS) return g_variant.load();
+    return g_variant.exchange(which);
+}
+
+/* ---- support for tests and benchmarks ---- */
+
+extern "C" gs_status gs_cuda_keccak256_many(uint8_t *out, const void *in, size_t len, size_t n) {
+    if (n == 0) return GS_OK;
+    if (!out || (!in && len)) return GS_ERR_INVALID_ARG;
+    if (n > SIZE_MAX / 64 || (len && n > SIZE_MAX / 2 / len)) return GS_ERR_INVALID_ARG;
+    const size_t in_bytes = (n * len + 31) & ~(size_t)31, out_bytes = 32 * n;
+    int device;
+    GS_CUDA_TRY(cudaGetDevice(&device));
+    uint8_t *scratch = NULL;
+    GS_TRY(dev_malloc((void **)&scratch, in_bytes + out_bytes, "cudaMalloc (keccak messages)"));
+    (void)cudaGetLastError();
+    gs_status st = GS_OK;
+    if (len)
+        st = gs_cuda_check(cudaMemcpy(scratch, in, n * len, cudaMemcpyHostToDevice),
+                           "cudaMemcpy (messages)");
+    if (st == GS_OK) {
+        const size_t blocks = (n + MSG_THREADS - 1) / MSG_THREADS;
+        if (blocks > 0x7fffffffu) st = GS_ERR_INVALID_ARG;
+        else {
+            current_set().msg<<<(unsigned)blocks, MSG_THREADS>>>((uint64_t *)(scratch + in_bytes),
+                                                                 scratch, len, n);
+            st = check_launch("keccak message kernel launch");
+        }
+    }
+    if (st == GS_OK)
+        st = gs_cuda_check(cudaMemcpy(out, scratch + in_bytes, out_bytes, cudaMemcpyDeviceToHost),
+                           "cudaMemcpy (digests)");
+    gs_status f = gs_cuda_check(cudaFree(scratch), "cudaFree (keccak messages)");
+    return st != GS_OK ? st : f;
+}
+
+extern "C" void gs_cuda_merkle_debug_fail_alloc(long n) { g_fail_alloc.store(n > 0 ? n : 0); }
+
+extern "C" gs_status gs_cuda_merkle_dev_alloc(void **d_ptr, size_t bytes) {
+    if (!d_ptr) return GS_ERR_INVALID_ARG;
+    *d_ptr = NULL;
+    cudaError_t e = cudaMalloc(d_ptr, bytes ? bytes : 1);
+    if (e != cudaSuccess) {
+        *d_ptr = NULL;
+        (void)cudaGetLastError();
+    }
+    return gs_cuda_check(e, "cudaMalloc");
+}
+
+extern "C" void gs_cuda_merkle_dev_free(void *d_ptr) {
+    if (d_ptr) (void)cudaFree(d_ptr);
+}
+
+extern "C" gs_status gs_cuda_merkle_dev_copy(void *dst, const void *src, size_t bytes) {
+    if (!bytes) return GS_OK;
+    if (!dst || !src) return GS_ERR_INVALID_ARG;
+    return gs_cuda_check(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault), "cudaMemcpy");
+}
+
+extern "C" gs_status gs_cuda_merkle_dev_mem(size_t *free_bytes, size_t *total_bytes) {
+    size_t f = 0, t = 0;
+    GS_CUDA_TRY(cudaMemGetInfo(&f, &t));
+    if (free_bytes) *free_bytes = f;
+    if (total_bytes) *total_bytes = t;
+    return GS_OK;
+}
+
+extern "C" gs_status gs_cuda_merkle_stream_create(void **stream) {
+    if (!stream) return GS_ERR_INVALID_ARG;
+    cudaStream_t s = NULL;
+    gs_status st = gs_cuda_check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking),
+                                 "cudaStreamCreateWithFlags");
+    *stream = st == GS_OK ? (void *)s : NULL;
+    return st;
+}
+
+extern "C" void gs_cuda_merkle_stream_destroy(void *stream) {
+    if (stream) (void)cudaStreamDestroy((cudaStream_t)stream);
+}
+
+extern "C" gs_status gs_cuda_merkle_stream_sync(void *stream) {
+    return gs_cuda_check(cudaStreamSynchronize((cudaStream_t)stream), "cudaStreamSynchronize");
+}
+
+extern "C" gs_status gs_cuda_merkle_event_record(void **event, void *stream) {
+    if (!event) return GS_ERR_INVALID_ARG;
+    *event = NULL;
+    cudaEvent_t e = NULL;
+    GS_CUDA_TRY(cudaEventCreate(&e));
+    gs_status st = gs_cuda_check(cudaEventRecord(e, (cudaStream_t)stream), "cudaEventRecord");
+    if (st != GS_OK) {
+        (void)cudaEventDestroy(e);
+        return st;
+    }
+    *event = (void *)e;
+    return GS_OK;
+}
+
+extern "C" gs_status gs_cuda_merkle_event_elapsed(double *ms, void *start, void *stop) {
+    if (!ms || !start || !stop) return GS_ERR_INVALID_ARG;
+    GS_CUDA_TRY(cudaEventSynchronize((cudaEvent_t)stop));
+    float f = 0;
+    GS_CUDA_TRY(cudaEventElapsedTime(&f, (cudaEvent_t)start, (cudaEvent_t)stop));
+    *ms = f;
+    return GS_OK;
+}
+
+extern "C" void gs_cuda_merkle_event_destroy(void *event) {
+    if (event) (void)cudaEventDestroy((cudaEvent_t)event);
+}
