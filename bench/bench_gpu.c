@@ -135,10 +135,6 @@ static void row(const char *name, const bench_op *op, double bytes, double sppar
 /* ==== Merkle rows: the lead adds the device Keccak/Merkle rows here ====
  * (commit of an LDE matrix, rows hashed, tree built on the device), printed
  * in the same table format with row(). */
-static void merkle_rows(void) {
-    /* (to be added with the device Merkle work) */
-}
-
 int main(int argc, char **argv) {
     double copy_gib = 2;
     for (int i = 1; i + 1 < argc; i++) {
@@ -239,7 +235,7 @@ int main(int argc, char **argv) {
         TRY(gs_cuda_mem_free(out));
     }
 
-    merkle_rows();
+    printf("\nMerkle commit rows: build/bench_gpu_merkle\n");
 
     printf("\nfloor: bytes read + written once / copy bandwidth; x floor and x sppark: median / "
            "reference (lower is better)\n");
