@@ -37,6 +37,10 @@ typedef struct {
 } cli_parts;
 void cli_table_parts(cli_parts *out, const gs_proof *p);
 
+/* The exit code for parsing a proof file: CLI_OK, or (printing why)
+ * CLI_INVALID for malformed bytes and CLI_USAGE when memory ran out. */
+int cli_parse_result(const char *path, gs_status s);
+
 /* Prints "gstark: what: status" and returns 1. */
 int cli_fail(const char *what, gs_status s);
 /* Parses a decimal integer option value within [lo, hi]; prints why not. */

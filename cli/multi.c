@@ -84,12 +84,7 @@ int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs
 }
 
 static int load_multi(const char *path, const uint8_t *buf, size_t len, gs_multi_proof **mp) {
-    gs_status s = gs_multi_proof_parse(mp, buf, len);
-    if (s != GS_OK) {
-        fprintf(stderr, "gstark: %s: %s\n", path, gs_status_str(s));
-        return s == GS_ERR_NOMEM ? CLI_USAGE : CLI_INVALID;
-    }
-    return CLI_OK;
+    return cli_parse_result(path, gs_multi_proof_parse(mp, buf, len));
 }
 
 int cli_verify_multi(const char *path, const uint8_t *buf, size_t len, unsigned min_bits) {

@@ -176,12 +176,7 @@ static int read_proof(const char *path, uint8_t **buf, size_t *len) {
 
 /* Parses a single-table proof; prints why not. */
 static int load_proof(const char *path, const uint8_t *buf, size_t len, gs_proof **proof) {
-    gs_status s = gs_proof_parse(proof, buf, len);
-    if (s != GS_OK) {
-        fprintf(stderr, "gstark: %s: %s\n", path, gs_status_str(s));
-        return s == GS_ERR_NOMEM ? CLI_USAGE : CLI_INVALID;
-    }
-    return CLI_OK;
+    return cli_parse_result(path, gs_proof_parse(proof, buf, len));
 }
 
 int cli_verify(int argc, char **argv) {

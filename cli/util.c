@@ -12,6 +12,12 @@ int cli_fail(const char *what, gs_status s) {
     return CLI_INVALID;
 }
 
+int cli_parse_result(const char *path, gs_status s) {
+    if (s == GS_OK) return CLI_OK;
+    fprintf(stderr, "gstark: %s: %s\n", path, gs_status_str(s));
+    return s == GS_ERR_NOMEM ? CLI_USAGE : CLI_INVALID;
+}
+
 int cli_parse_uint(const char *opt, const char *v, unsigned long lo, unsigned long hi,
                    unsigned long *out) {
     char *end;
