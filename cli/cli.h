@@ -25,7 +25,13 @@ typedef struct {
     size_t mem_budget;        /* 0: default */
     int report;               /* print the timing report on stdout */
     const char *metrics;      /* write JSON-lines metrics here (NULL: no) */
+    gs_backend_kind backend;
+    int no_fallback;
+    size_t device_budget;     /* 0: default */
 } cli_sched;
+/* The backend line of a proof's summary: which backend, device peak, and
+ * how many tables fell back to the CPU. */
+void cli_print_backend(const gs_prove_stats *st);
 int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs_params *par,
                     int no_check, const cli_sched *sc, const char *out);
 int cli_verify_multi(const char *path, const uint8_t *buf, size_t len, unsigned min_bits);

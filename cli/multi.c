@@ -42,7 +42,9 @@ int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs
     gs_obs *obs = NULL;
     if (s == GS_OK) s = gs_obs_new(&obs);
     gs_prove_opts opts = {.skip_check = no_check, .stats = &st, .obs = obs,
-                          .tables_parallel = sc->tables_parallel, .mem_budget = sc->mem_budget};
+                          .tables_parallel = sc->tables_parallel, .mem_budget = sc->mem_budget,
+                          .backend = sc->backend, .no_fallback = sc->no_fallback,
+                          .device_mem_budget = sc->device_budget};
     if (s == GS_OK) s = gs_prove_multi(&mp, in, w.num_tables, par, &opts);
     uint8_t *bytes = NULL;
     size_t len = 0;
@@ -63,6 +65,7 @@ int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs
                st.queries, (double)cells / st.total / 1e6);
         printf("  peak %.1f MB charged, gate peak %.1f MB\n", (double)st.peak_bytes / 1e6,
                (double)st.gate_peak_bytes / 1e6);
+        cli_print_backend(&st);
         printf("  wrote %s (%zu bytes)\n", out, len);
         if (sc->report) gs_obs_report(obs, stdout);
         if (sc->metrics) {

@@ -28,7 +28,8 @@ static gs_status air_from_desc(gs_air **air, const char *desc) {
 
 int cli_prove(int argc, char **argv) {
     const char *air_name = "fib", *out = NULL, *preset = "vm", *budget_arg = NULL, *metrics = NULL;
-    int report = 0;
+    const char *backend = "auto", *dev_budget_arg = NULL;
+    int report = 0, no_fallback = 0;
     unsigned long shrink = 0, tables_parallel = 0;
     unsigned long log_rows = 16, cols = 16, degree = 3, seed = 1, blowup = 4, security = 128,
                   queries = 0, grinding = 20, threads = 0;
@@ -44,6 +45,10 @@ int cli_prove(int argc, char **argv) {
             report = 1;
             continue;
         }
+        if (!strcmp(o, "--no-fallback")) {
+            no_fallback = 1;
+            continue;
+        }
         if (!strcmp(o, "--air")) ok = v != NULL, air_name = v;
         else if (!strcmp(o, "-o")) ok = v != NULL, out = v;
         else if (!strcmp(o, "--preset")) ok = v != NULL, preset = v;
@@ -51,6 +56,8 @@ int cli_prove(int argc, char **argv) {
         else if (!strcmp(o, "--tables-parallel")) ok = cli_parse_uint(o, v, 1, 256, &tables_parallel);
         else if (!strcmp(o, "--mem-budget")) ok = v != NULL, budget_arg = v;
         else if (!strcmp(o, "--metrics")) ok = v != NULL, metrics = v;
+        else if (!strcmp(o, "--backend")) ok = v != NULL, backend = v;
+        else if (!strcmp(o, "--device-mem-budget")) ok = v != NULL, dev_budget_arg = v;
         else if (!strcmp(o, "--log-rows")) ok = cli_parse_uint(o, v, 1, 26, &log_rows);
         else if (!strcmp(o, "--cols")) ok = cli_parse_uint(o, v, 1, 1024, &cols);
         else if (!strcmp(o, "--degree")) ok = cli_parse_uint(o, v, 2, 17, &degree);
@@ -91,18 +98,36 @@ int cli_prove(int argc, char **argv) {
         if (par.num_queries > 1024) par.num_queries = 1024;
     }
 
-    size_t budget = 0;
+    size_t budget = 0, dev_budget = 0;
     if (budget_arg && gs_parse_size(&budget, budget_arg) != GS_OK) {
         fprintf(stderr, "gstark prove: --mem-budget needs a size such as 512M, 2G, 1048576 or "
                         "unlimited (got %s)\n", budget_arg);
         return CLI_USAGE;
     }
+    if (dev_budget_arg && (gs_parse_size(&dev_budget, dev_budget_arg) != GS_OK || !dev_budget)) {
+        fprintf(stderr, "gstark prove: --device-mem-budget needs a size such as 512M, 2G or "
+                        "unlimited (got %s)\n", dev_budget_arg);
+        return CLI_USAGE;
+    }
+    gs_backend_kind kind = GS_BACKEND_AUTO;
+    if (!strcmp(backend, "cpu")) kind = GS_BACKEND_CPU;
+    else if (!strcmp(backend, "cuda")) kind = GS_BACKEND_CUDA;
+    else if (strcmp(backend, "auto")) {
+        fprintf(stderr, "gstark prove: --backend is cpu, cuda or auto (got %s)\n", backend);
+        return CLI_USAGE;
+    }
+    if (kind == GS_BACKEND_CUDA && !gs_cuda_device_count()) {
+        fprintf(stderr, "gstark prove: --backend cuda: %s\n",
+                gs_cuda_built() ? "no CUDA device is present" : "this build has no CUDA backend");
+        return CLI_USAGE;
+    }
+    cli_sched sc = {(unsigned)tables_parallel, budget, report, metrics, kind, no_fallback,
+                    dev_budget};
     if ((report || metrics) && strcmp(air_name, "synth")) {
         fprintf(stderr, "gstark prove: --report and --metrics apply to --air synth\n");
         return CLI_USAGE;
     }
     if (!strcmp(air_name, "synth")) {
-        cli_sched sc = {(unsigned)tables_parallel, budget, report, metrics};
         return cli_prove_synth(preset, (unsigned)shrink, seed, &par, no_check, &sc, out);
     }
     gs_workload w = {0};
@@ -125,7 +150,9 @@ int cli_prove(int argc, char **argv) {
                                                    : cli_fail("building the trace", s);
     double t1 = cli_now();
     gs_prove_stats st;
-    gs_prove_opts opts = {.skip_check = no_check, .air_desc = desc, .stats = &st};
+    gs_prove_opts opts = {.skip_check = no_check, .air_desc = desc, .stats = &st,
+                          .backend = sc.backend, .no_fallback = sc.no_fallback,
+                          .device_mem_budget = sc.device_budget};
     gs_proof *proof = NULL;
     s = gs_prove(&proof, w.air, w.trace, w.log_n, w.pub, &par, &opts);
     if (s != GS_OK) {
@@ -155,6 +182,7 @@ int cli_prove(int argc, char **argv) {
                "fri %.3f, queries %.3f), %.2f Mcells/s\n",
                t1 - t0, st.total, st.commit, st.quotient, st.ood, st.deep, st.fri, st.queries,
                (double)cells / st.total / 1e6);
+        cli_print_backend(&st);
         printf("  wrote %s (%zu bytes)\n", out, len);
     }
     free(bytes);

@@ -12,6 +12,15 @@ int cli_fail(const char *what, gs_status s) {
     return CLI_INVALID;
 }
 
+void cli_print_backend(const gs_prove_stats *st) {
+    printf("  backend %s", st->backend);
+    if (st->device_peak_bytes) printf(", device peak %.1f MB", (double)st->device_peak_bytes / 1e6);
+    if (st->cpu_fallbacks)
+        printf(", %u table(s) fell back to the CPU after a device failure (%s)", st->cpu_fallbacks,
+               st->device_error);
+    printf("\n");
+}
+
 int cli_parse_result(const char *path, gs_status s) {
     if (s == GS_OK) return CLI_OK;
     fprintf(stderr, "gstark: %s: %s\n", path, gs_status_str(s));

@@ -37,6 +37,14 @@ grep -q "timing report" "$D/out" || { echo "FAIL: no timing report"; fail=1; }
 [ "$(grep -c '"phase":"chain"' "$D/m.jsonl")" = 8 ] || { echo "FAIL: metrics do not hold one chain line per table"; fail=1; }
 expect 0 "verify it" "$G" verify "$D/u.proof"
 expect 2 "a bad --mem-budget" "$G" prove --air synth --mem-budget 12Q -o "$D/x.proof"
+expect 2 "an unknown --backend" "$G" prove --air fib --backend tpu -o "$D/x.proof"
+expect 2 "a bad --device-mem-budget" "$G" prove --air fib --backend auto --device-mem-budget lots -o "$D/x.proof"
+expect 0 "prove fib on the CPU backend" "$G" prove --air fib --log-rows 6 "${fast[@]}" --backend cpu -o "$D/fib_cpu.proof"
+cmp -s "$D/fib.proof" "$D/fib_cpu.proof" || { echo "FAIL: --backend cpu and the default (auto) gave different proofs"; fail=1; }
+if [ "$("$G" version | grep -c '0 device')" = 1 ]; then
+    expect 2 "--backend cuda without a device" "$G" prove --air fib --backend cuda -o "$D/x.proof"
+    [ -e "$D/x.proof" ] && { echo "FAIL: --backend cuda without a device left a file"; fail=1; }
+fi
 expect 2 "prove an unknown preset" "$G" prove --air synth --preset nope -o "$D/x.proof"
 head -c 3000 "$D/vm.proof" >"$D/vm_short.proof"
 expect 1 "verify a truncated multi-table proof" "$G" verify "$D/vm_short.proof"

@@ -433,7 +433,7 @@ static void test_alloc_failures(void) {
     for (int round = 0; round < 21; round++) {
         if (round == 1) CHECK_OK(gs_cuda_merkle_dev_mem(&free0, NULL)); /* after a warm-up */
         gs_cuda_tree *t = (gs_cuda_tree *)&m;
-        gs_cuda_merkle_debug_fail_alloc(1);
+        gs_cuda_fault_inject(GS_CUDA_FAULT_ALLOC, 1);
         CHECK(gs_cuda_merkle_commit(&t, m.d, m.cols, m.stride, lr, NULL) == GS_ERR_CUDA);
         CHECK(t == NULL);
         CHECK(strlen(gs_cuda_last_error()) > 0);
@@ -443,12 +443,12 @@ static void test_alloc_failures(void) {
         CHECK_OK(gs_cuda_merkle_root(t, &r));
         if (round == 0) ref = r;
         CHECK(memcmp(r.b, ref.b, 32) == 0);
-        gs_cuda_merkle_debug_fail_alloc(1);
+        gs_cuda_fault_inject(GS_CUDA_FAULT_ALLOC, 1);
         CHECK(gs_cuda_merkle_open(t, paths, idx, n) == GS_ERR_CUDA);
         CHECK_OK(gs_cuda_merkle_open(t, paths, idx, n));
         gs_cuda_merkle_free(t);
     }
-    gs_cuda_merkle_debug_fail_alloc(0);
+    gs_cuda_fault_inject(GS_CUDA_FAULT_ALLOC, 0);
     CHECK_OK(gs_cuda_merkle_dev_mem(&free1, NULL));
     /* 20 leaked trees would be 160 MiB, 20 leaked open buffers 47 MiB. */
     long long drop = (long long)free0 - (long long)free1;

@@ -19,6 +19,23 @@ int gs_cuda_device_count(void);
 /* The text of the last CUDA error seen by this thread ("" if none). */
 const char *gs_cuda_last_error(void);
 
+/* ---- fault injection (tests) ----
+ * Every device allocation, copy and kernel launch that gstark makes counts
+ * as one operation of its kind. gs_cuda_fault_inject(kind, n) with n > 0
+ * makes the n-th operation of that kind from now on fail once, as a CUDA
+ * failure would (GS_ERR_CUDA, gs_cuda_last_error() starting with
+ * "injected fault"); n = 0 turns it off. The environment variable
+ * GS_CUDA_FAULT=alloc:N, copy:N or launch:N does the same from the first
+ * operation of the process. Without CUDA these do nothing and count 0. */
+typedef enum gs_cuda_fault_kind {
+    GS_CUDA_FAULT_ALLOC = 0,
+    GS_CUDA_FAULT_COPY = 1,
+    GS_CUDA_FAULT_LAUNCH = 2
+} gs_cuda_fault_kind;
+void gs_cuda_fault_inject(gs_cuda_fault_kind kind, long n);
+/* Operations of `kind` counted since the process started. */
+long gs_cuda_fault_count(gs_cuda_fault_kind kind);
+
 /* Wiring check: on device `device`, out[i] = gs_fp_add(a[i], b[i]) for i < n
  * with a trivial kernel, copied back to the host. */
 gs_status gs_cuda_smoke_add(int device, uint64_t *out, const uint64_t *a, const uint64_t *b,

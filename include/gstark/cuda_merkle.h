@@ -92,10 +92,8 @@ int gs_cuda_keccak_variant_select(int which);
  * in + k * len (host memory), digests to out + 32 * k (host memory).
  * Synchronous. */
 gs_status gs_cuda_keccak256_many(uint8_t *out, const void *in, size_t len, size_t n);
-/* After gs_cuda_merkle_debug_fail_alloc(n) with n > 0, the n-th device
- * allocation made by commit or open from then on fails (once), as if the
- * device were out of memory; 0 turns it off. */
-void gs_cuda_merkle_debug_fail_alloc(long n);
+/* Failures for tests: gs_cuda_fault_inject (gstark/cuda.h) reaches every
+ * device allocation, copy and launch that commit, root and open make. */
 
 /* Thin wrappers on the CUDA runtime (errors as above). */
 gs_status gs_cuda_merkle_dev_alloc(void **d_ptr, size_t bytes); /* cudaMalloc */

@@ -21,6 +21,10 @@ void gs_mem_free(gs_mem *m); /* NULL is a no-op */
 /* Charges also go to every ancestor. NULL accounts are ignored. */
 void gs_mem_charge(gs_mem *m, size_t bytes);
 void gs_mem_uncharge(gs_mem *m, size_t bytes);
+/* Charges `bytes` only if m's current total stays <= limit afterwards
+ * (atomically: concurrent callers never overshoot together); 1 if charged,
+ * 0 if not (nothing changed). */
+int gs_mem_try_charge(gs_mem *m, size_t bytes, size_t limit);
 size_t gs_mem_current(const gs_mem *m);
 size_t gs_mem_peak(const gs_mem *m);
 /* Restart peak tracking from the current value. */

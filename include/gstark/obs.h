@@ -150,6 +150,10 @@ void gs_obs_summary_free(gs_obs_summary *s); /* NULL-safe; zeroes *s */
  * rounded so that the printed phase rows add up to the printed total. A NULL
  * o prints nothing. GS_ERR_IO if the stream reports an error. */
 gs_status gs_obs_report(const gs_obs *o, FILE *f);
+/* Counts a table that moved to the CPU after a device failure; the report
+ * and the metrics show the count when it is not 0. */
+void gs_obs_count_fallback(gs_obs *o);
+unsigned gs_obs_fallbacks(const gs_obs *o);
 
 /* The metrics lines (see above). A NULL o writes nothing. GS_ERR_IO if the
  * stream reports an error. */

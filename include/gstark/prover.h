@@ -17,7 +17,19 @@ typedef struct gs_prove_stats {
     size_t commit_peak_bytes; /* most bytes charged during the main commit(s) */
     size_t peak_bytes;        /* most bytes charged at once over the whole proof */
     size_t gate_peak_bytes;   /* gs_prove_multi: most bytes the gate admitted at once */
+    const char *backend;      /* "cpu" or "cuda": what the run used */
+    size_t device_peak_bytes; /* most device bytes held at once (0 on the CPU) */
+    unsigned cpu_fallbacks;   /* tables moved to the CPU after a device failure */
+    char device_error[160];   /* what the first device failure was ("" if none) */
 } gs_prove_stats;
+
+/* Where the bulk work runs (docs/gpu.md, "Backends"). CPU is the library
+ * default; AUTO takes CUDA when the build has it and a device is present. */
+typedef enum gs_backend_kind {
+    GS_BACKEND_CPU = 0,
+    GS_BACKEND_CUDA = 1,
+    GS_BACKEND_AUTO = 2
+} gs_backend_kind;
 
 /* The defaults gs_prove_multi uses when opts leave them 0. */
 unsigned gs_tables_parallel_default(void);
@@ -53,13 +65,25 @@ typedef struct gs_prove_opts {
      * table commit, quotient, ood, deep, fri, queries) and progress go here
      * if not NULL. */
     gs_obs *obs;
+    /* The backend (GS_BACKEND_CPU by default). With CUDA, a table whose
+     * device work fails (a CUDA error, or a request over the device budget)
+     * is proven on the CPU instead and counted in stats->cpu_fallbacks, unless
+     * no_fallback is set: then the proof fails with that error. The proof
+     * bytes are the same on every backend. */
+    gs_backend_kind backend;
+    int no_fallback;
+    /* Device bytes the run may hold at once (0 = 90% of the device's free
+     * memory when the run starts). */
+    size_t device_mem_budget;
 } gs_prove_opts;
 
 /* Prove that `trace` (column-major, gs_air_num_cols(air) columns of 2^log_n)
  * satisfies the finalized `air` with public inputs `pub`. opts may be NULL.
  * Errors: GS_ERR_INVALID_ARG (shape or parameters out of range),
  * GS_ERR_PROOF_PARAMS (below the security minimum), GS_ERR_AIR_DEGREE,
- * GS_ERR_AIR_UNSATISFIED (check mode), GS_ERR_NOMEM, GS_ERR_UNSUPPORTED for an
+ * GS_ERR_AIR_UNSATISFIED (check mode), GS_ERR_NOMEM, GS_ERR_NO_DEVICE
+ * (GS_BACKEND_CUDA without a device), GS_ERR_CUDA or GS_ERR_DEVICE_MEM (device
+ * failures with no_fallback), GS_ERR_UNSUPPORTED for an
  * AIR with bus interactions (those are proven with the other tables on their
  * buses, by the multi-table prover). */
 gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsigned log_n,

@@ -75,7 +75,7 @@ typedef struct gs_backend_iface {
     /* The tree is charged to `acct` until commit_free. */
     gs_status (*commit)(gs_backend *be, gs_mem *acct, gs_bcommit **out, const gs_buf *m,
                         size_t cols, size_t col_stride, unsigned log_rows);
-    gs_digest (*root)(gs_backend *be, const gs_bcommit *c);
+    gs_status (*root)(gs_backend *be, const gs_bcommit *c, gs_digest *out);
     gs_status (*open)(gs_backend *be, const gs_bcommit *c, gs_digest *paths, const size_t *idx,
                       size_t n);
     void (*commit_free)(gs_backend *be, gs_bcommit *c);
@@ -102,6 +102,9 @@ typedef struct gs_backend_iface {
     gs_status (*fold)(gs_backend *be, gs_buf *out, const gs_buf *in, unsigned log_size,
                       gs_fp shift, gs_fp3 gamma);
     gs_status (*grind)(gs_backend *be, gs_transcript *t, unsigned bits, uint64_t *nonce);
+    /* Releases the backend object (after every buffer and tree is freed);
+     * the process-wide CPU backend ignores it. */
+    void (*destroy)(gs_backend *be);
 } gs_backend_iface;
 
 struct gs_backend {
@@ -111,5 +114,17 @@ struct gs_backend {
 
 /* The CPU backend (threads through gs_parallel_for); a process-wide object. */
 gs_backend *gs_backend_cpu(void);
+
+/* A CUDA backend object for one table on `device`: its own stream and pinned
+ * staging buffers, so tables proven at once run on separate streams. Every
+ * device byte it allocates (buffers and Merkle trees) is charged, besides the
+ * caller's account, to dev_acct, which may never exceed dev_budget bytes: a
+ * request beyond it fails with GS_ERR_DEVICE_MEM. GS_ERR_NO_DEVICE without
+ * CUDA or without that device. Released with iface->destroy. */
+gs_status gs_backend_cuda_new(gs_backend **out, int device, gs_mem *dev_acct, size_t dev_budget);
+
+/* Whether s reports a device failure that proving the table on the CPU
+ * instead can get around (GS_ERR_CUDA, GS_ERR_DEVICE_MEM, GS_ERR_NO_DEVICE). */
+int gs_status_is_device(gs_status s);
 
 #endif

@@ -84,9 +84,10 @@ static gs_status cpu_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, cons
     return GS_OK;
 }
 
-static gs_digest cpu_root(gs_backend *be, const gs_bcommit *c) {
+static gs_status cpu_root(gs_backend *be, const gs_bcommit *c, gs_digest *out) {
     (void)be;
-    return gs_merkle_root(c->tree);
+    *out = gs_merkle_root(c->tree);
+    return GS_OK;
 }
 
 static gs_status cpu_open(gs_backend *be, const gs_bcommit *c, gs_digest *paths,
@@ -511,10 +512,12 @@ static gs_status cpu_grind(gs_backend *be, gs_transcript *t, unsigned bits, uint
     return gs_transcript_grind(t, bits, nonce);
 }
 
+static void cpu_destroy(gs_backend *be) { (void)be; }
+
 static const gs_backend_iface cpu_iface = {
     "cpu",       cpu_alloc,   cpu_free,   cpu_upload,      cpu_copy,        cpu_interpolate, cpu_lde,
     cpu_commit,  cpu_root,    cpu_open,   cpu_commit_free, cpu_gather,      cpu_logup_aux, cpu_quotient,
-    cpu_eval_at, cpu_deep,    cpu_fold,   cpu_grind};
+    cpu_eval_at, cpu_deep,    cpu_fold,   cpu_grind,       cpu_destroy};
 
 gs_backend *gs_backend_cpu(void) {
     static gs_backend cpu = {&cpu_iface, NULL};

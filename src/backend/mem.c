@@ -31,6 +31,19 @@ void gs_mem_charge(gs_mem *m, size_t bytes) {
     }
 }
 
+int gs_mem_try_charge(gs_mem *m, size_t bytes, size_t limit) {
+    if (!m) return 1;
+    size_t cur = atomic_load(&m->current);
+    do {
+        if (bytes > limit || cur > limit - bytes) return 0;
+    } while (!atomic_compare_exchange_weak(&m->current, &cur, cur + bytes));
+    size_t p = atomic_load(&m->peak);
+    while (cur + bytes > p && !atomic_compare_exchange_weak(&m->peak, &p, cur + bytes)) {
+    }
+    gs_mem_charge(m->parent, bytes);
+    return 1;
+}
+
 void gs_mem_uncharge(gs_mem *m, size_t bytes) {
     for (; m; m = m->parent) atomic_fetch_sub(&m->current, bytes);
 }

@@ -10,3 +10,9 @@ gs_status gs_cuda_smoke_add(int device, uint64_t *out, const uint64_t *a, const 
     (void)device, (void)out, (void)a, (void)b, (void)n;
     return GS_ERR_NO_DEVICE;
 }
+
+void gs_cuda_fault_inject(gs_cuda_fault_kind kind, long n) { (void)kind, (void)n; }
+long gs_cuda_fault_count(gs_cuda_fault_kind kind) {
+    (void)kind;
+    return 0;
+}

@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include "gstark/cuda.h"
 #include "gstark/status.h"
 
 /* Records "what: <CUDA error text>" as this thread's last CUDA error and maps
@@ -17,4 +18,13 @@ gs_status gs_cuda_check(cudaError_t e, const char *what);
         if (gs_cuda_s_ != GS_OK) return gs_cuda_s_;             \
     } while (0)
 
+
+/* One device operation of `kind` (GS_CUDA_FAULT_ALLOC, _COPY or _LAUNCH) is
+ * about to happen: counts it and returns GS_ERR_CUDA (recording
+ * "injected fault: what") when the fault injector picked it, else GS_OK.
+ * Call it before every cudaMalloc*, cudaMemcpy* and kernel launch. */
+gs_status gs_cuda_fault_point(int kind, const char *what);
+
+/* After a kernel launch: the fault point for it, then cudaGetLastError. */
+gs_status gs_cuda_launched(const char *what);
 #endif

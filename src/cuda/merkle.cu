@@ -241,7 +241,6 @@ const kernel_set g_sets[GS_CUDA_KECCAK_VARIANTS] = {
 constexpr int DEFAULT_VARIANT = 1;
 
 std::atomic<int> g_variant{DEFAULT_VARIANT};
-std::atomic<long> g_fail_alloc{0};
 
 const kernel_set &current_set() { return g_sets[g_variant.load(std::memory_order_relaxed)]; }
 
@@ -251,13 +250,7 @@ const kernel_set &current_set() { return g_sets[g_variant.load(std::memory_order
  * allocation is reported and its (non-sticky) error cleared. */
 gs_status dev_malloc(void **p, size_t bytes, const char *what) {
     *p = NULL;
-    long k = g_fail_alloc.load();
-    while (k > 0) {
-        if (g_fail_alloc.compare_exchange_weak(k, k - 1)) {
-            if (k == 1) return gs_cuda_check(cudaErrorMemoryAllocation, what);
-            break;
-        }
-    }
+    GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_ALLOC, what));
     cudaError_t e = cudaMalloc(p, bytes);
     if (e != cudaSuccess) {
         *p = NULL;
@@ -319,7 +312,7 @@ gs_status check_readable(const void *p, int device) {
     }
 }
 
-gs_status check_launch(const char *what) { return gs_cuda_check(cudaGetLastError(), what); }
+gs_status check_launch(const char *what) { return gs_cuda_launched(what); }
 
 unsigned blocks_for(size_t n, unsigned threads) { return (unsigned)((n + threads - 1) / threads); }
 
@@ -451,6 +444,7 @@ extern "C" gs_status gs_cuda_merkle_root(const gs_cuda_tree *t, gs_digest *root)
     GS_TRY(scope.status());
     const cudaStream_t s = cudaStreamPerThread;
     GS_CUDA_TRY(cudaStreamWaitEvent(s, t->done, 0));
+    GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (root)"));
     GS_CUDA_TRY(cudaMemcpyAsync(root, t->nodes + 4 * level_offset(t->depth, t->depth),
                                 sizeof *root, cudaMemcpyDeviceToHost, s));
     GS_CUDA_TRY(cudaStreamSynchronize(s));
@@ -476,8 +470,10 @@ extern "C" gs_status gs_cuda_merkle_open(const gs_cuda_tree *t, gs_digest *paths
     uint64_t *d_idx = (uint64_t *)scratch, *d_paths = (uint64_t *)(scratch + idx_bytes);
     const cudaStream_t s = cudaStreamPerThread;
     (void)cudaGetLastError();
-    gs_status st = gs_cuda_check(cudaMemcpyAsync(d_idx, idx, n * 8, cudaMemcpyHostToDevice, s),
-                                 "cudaMemcpyAsync (open indices)");
+    gs_status st = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (open indices)");
+    if (st == GS_OK)
+        st = gs_cuda_check(cudaMemcpyAsync(d_idx, idx, n * 8, cudaMemcpyHostToDevice, s),
+                           "cudaMemcpyAsync (open indices)");
     if (st == GS_OK) st = gs_cuda_check(cudaStreamWaitEvent(s, t->done, 0), "cudaStreamWaitEvent");
     if (st == GS_OK) {
         size_t blocks = (total + OPEN_THREADS - 1) / OPEN_THREADS;
@@ -485,6 +481,8 @@ extern "C" gs_status gs_cuda_merkle_open(const gs_cuda_tree *t, gs_digest *paths
         open_kernel<<<(unsigned)blocks, OPEN_THREADS, 0, s>>>(d_paths, d_idx, t->nodes, d, total);
         st = check_launch("merkle open kernel launch");
     }
+    if (st == GS_OK)
+        st = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (open paths)");
     if (st == GS_OK)
         st = gs_cuda_check(cudaMemcpyAsync(paths, d_paths, path_bytes, cudaMemcpyDeviceToHost, s),
                            "cudaMemcpyAsync (open paths)");
@@ -544,7 +542,6 @@ extern "C" gs_status gs_cuda_keccak256_many(uint8_t *out, const void *in, size_t
     return st != GS_OK ? st : f;
 }
 
-extern "C" void gs_cuda_merkle_debug_fail_alloc(long n) { g_fail_alloc.store(n > 0 ? n : 0); }
 
 extern "C" gs_status gs_cuda_merkle_dev_alloc(void **d_ptr, size_t bytes) {
     if (!d_ptr) return GS_ERR_INVALID_ARG;

@@ -62,8 +62,6 @@ gs_status gs_cuda_keccak256_many(uint8_t *out, const void *in, size_t len, size_
     return GS_ERR_NO_DEVICE;
 }
 
-void gs_cuda_merkle_debug_fail_alloc(long n) { (void)n; }
-
 gs_status gs_cuda_merkle_dev_alloc(void **d_ptr, size_t bytes) {
     (void)bytes;
     if (d_ptr) *d_ptr = NULL;

@@ -721,9 +721,11 @@ static gs_status get_twiddles(tw_tabs *t) {
         uint64_t *d = NULL;
         if (!h) s = GS_ERR_NOMEM;
         if (s == GS_OK) s = fill_twiddles(h);
+        if (s == GS_OK) s = gs_cuda_fault_point(GS_CUDA_FAULT_ALLOC, "cudaMalloc(twiddles)");
         if (s == GS_OK) s = gs_cuda_check(cudaMalloc((void **)&d, TW_WORDS * sizeof(uint64_t)), "cudaMalloc(twiddles)");
         if (s == GS_OK) {
-            s = gs_cuda_check(cudaMemcpy(d, h, TW_WORDS * sizeof(uint64_t), cudaMemcpyHostToDevice),
+            s = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpy(twiddles)");
+            if (s == GS_OK) s = gs_cuda_check(cudaMemcpy(d, h, TW_WORDS * sizeof(uint64_t), cudaMemcpyHostToDevice),
                               "cudaMemcpy(twiddles)");
             if (s == GS_OK) g_dev[dev].d_tw = d;
             else (void)cudaFree(d);
@@ -782,9 +784,11 @@ static gs_status get_scale(uint64_t shift, unsigned log_n, int inv_n, cudaStream
     uint64_t *h = make_scale_host(shift, log_n, inv_n), *d = NULL;
     if (!h) s = GS_ERR_NOMEM;
     if (s == GS_OK && ds->n_scale < CACHE_MAX) {
-        s = gs_cuda_check(cudaMalloc((void **)&d, bytes), "cudaMalloc(scale table)");
+        s = gs_cuda_fault_point(GS_CUDA_FAULT_ALLOC, "cudaMalloc(scale table)");
+        if (s == GS_OK) s = gs_cuda_check(cudaMalloc((void **)&d, bytes), "cudaMalloc(scale table)");
         if (s == GS_OK) {
-            s = gs_cuda_check(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice), "cudaMemcpy(scale table)");
+            s = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpy(scale table)");
+            if (s == GS_OK) s = gs_cuda_check(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice), "cudaMemcpy(scale table)");
             if (s == GS_OK) {
                 scale_entry *e = &ds->scale[ds->n_scale++];
                 e->shift = shift, e->log_n = log_n, e->inv_n = inv_n, e->d_tab = d;
@@ -799,10 +803,13 @@ static gs_status get_scale(uint64_t shift, unsigned log_n, int inv_n, cudaStream
     }
     pthread_mutex_unlock(&g_lock);
     if (s == GS_OK) {
-        s = gs_cuda_check(cudaMallocAsync((void **)&d, bytes, stream), "cudaMallocAsync(scale table)");
+        s = gs_cuda_fault_point(GS_CUDA_FAULT_ALLOC, "cudaMallocAsync(scale table)");
+        if (s == GS_OK)
+            s = gs_cuda_check(cudaMallocAsync((void **)&d, bytes, stream), "cudaMallocAsync(scale table)");
         if (s == GS_OK) {
             /* pageable source: staged before the call returns, so h may go */
-            s = gs_cuda_check(cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, stream),
+            s = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync(scale table)");
+            if (s == GS_OK) s = gs_cuda_check(cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, stream),
                               "cudaMemcpyAsync(scale table)");
             if (s == GS_OK) {
                 *tab = d;
@@ -832,7 +839,7 @@ static gs_status launch_pass(pass_args *a, int dit, int inv, cudaStream_t st) {
     else if (!dit && inv) k_pass<false, true><<<grid, NTHREADS, 0, st>>>(*a);
     else if (dit && !inv) k_pass<true, false><<<grid, NTHREADS, 0, st>>>(*a);
     else k_pass<true, true><<<grid, NTHREADS, 0, st>>>(*a);
-    return gs_cuda_check(cudaGetLastError(), "k_pass launch");
+    return gs_cuda_launched("k_pass launch");
 }
 
 static gs_status launch_bitrev(uint64_t *v, uint64_t cs, uint64_t cols, unsigned K, uint64_t c,
@@ -840,7 +847,7 @@ static gs_status launch_bitrev(uint64_t *v, uint64_t cs, uint64_t cols, unsigned
     unsigned lt = K / 2 < 5 ? K / 2 : 5;
     uint64_t blocks = cols << (K - 2 * lt);
     k_bitrev<<<grid_for(blocks), NTHREADS, 0, st>>>(v, cs, cols, K, lt, c, scale);
-    return gs_cuda_check(cudaGetLastError(), "k_bitrev launch");
+    return gs_cuda_launched("k_bitrev launch");
 }
 
 /* Pass sizes of a DIF of 2^L points (high bits first). Non-last passes take
@@ -978,7 +985,7 @@ static gs_status lde_natural_fast(uint64_t *out, const uint64_t *in, uint64_t co
         uint64_t blocks = cols << (log_n - 2 * lt);
         k_bitrev_copy<<<grid_for(blocks), NTHREADS, 0, st>>>(out, in, N, n, cols, log_n, lt, log_rm,
                                                              log_b);
-        GS_TRY(gs_cuda_check(cudaGetLastError(), "k_bitrev_copy launch"));
+        GS_TRY(gs_cuda_launched("k_bitrev_copy launch"));
     }
     /* inverse DIF passes over the high bits of the size-n index, into the
      * spread layout of d_out */
@@ -1014,7 +1021,7 @@ static gs_status lde_natural_fast(uint64_t *out, const uint64_t *in, uint64_t co
     m.tw = *tw;
     uint64_t tiles = ((cols << (log_n - log_rm)) + (1ull << m.log_p) - 1) >> m.log_p;
     k_lde_mid<<<grid_for(tiles), NTHREADS, 0, st>>>(m);
-    GS_TRY(gs_cuda_check(cudaGetLastError(), "k_lde_mid launch"));
+    GS_TRY(gs_cuda_launched("k_lde_mid launch"));
     /* forward DIT passes over the remaining high bits of the size-N index */
     done = log_rm + log_b;
     for (int p = 0; p < np; p++) {

@@ -52,6 +52,7 @@ struct gs_obs {
     uint32_t ptotal, pcommitted, pproven;
     uint64_t pt0, plast;
     size_t plen;
+    atomic_uint fallbacks;
 };
 
 /* ---- thread tags ---- */
@@ -416,4 +417,12 @@ void gs_obs_progress_done(gs_obs *o) {
     o->pdrawn = 0;
     o->plen = 0;
     pthread_mutex_unlock(&o->pmu);
+}
+
+void gs_obs_count_fallback(gs_obs *o) {
+    if (o) atomic_fetch_add(&o->fallbacks, 1);
+}
+
+unsigned gs_obs_fallbacks(const gs_obs *o) {
+    return o ? atomic_load(&((gs_obs *)o)->fallbacks) : 0;
 }

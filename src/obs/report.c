@@ -238,6 +238,9 @@ gs_status gs_obs_report(const gs_obs *o, FILE *f) {
     }
     fprintf(f, "  %-*s %6" PRIu64 ".%03" PRIu64 " %6.1f\n", w, "total", total_ms / 1000,
             total_ms % 1000, 100.0);
+    if (gs_obs_fallbacks(o))
+        fprintf(f, "  cpu fallbacks: %u table(s) proven on the CPU after a device failure\n",
+                gs_obs_fallbacks(o));
 
     if (s.n_by_phase) {
         w = name_width(s.by_phase, s.n_by_phase, 12);
@@ -319,5 +322,6 @@ gs_status gs_obs_write_metrics(const gs_obs *o, FILE *f) {
         fputs("}\n", f);
     }
     free(a);
+    if (gs_obs_fallbacks(o)) fprintf(f, "{\"counter\":\"cpu_fallbacks\",\"value\":%u}\n", gs_obs_fallbacks(o));
     return ferror(f) ? GS_ERR_IO : GS_OK;
 }

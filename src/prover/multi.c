@@ -85,6 +85,8 @@ static gs_status run_table(pool *pl, uint32_t i) {
     t->queries = one.queries;
     t->total = t->commit + t->quotient + t->ood + t->deep + t->fri + t->queries;
     t->peak_bytes = gs_mem_peak(st->mem);
+    t->cpu_fallbacks = st->fallbacks;
+    memcpy(t->device_error, st->device_error, sizeof t->device_error);
     gs_obs_end(pl->obs, sp, t->peak_bytes);
     gs_obs_progress_add(pl->obs, 0, 1);
     gs_prover_state_free(st); /* this table is done: give its memory back */
@@ -164,7 +166,9 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     gs_prove_stats *ts = calloc(n, sizeof *ts);
     gs_mem *run = NULL;
     gs_gate *gate = NULL;
-    gs_status r = mp && st && est && order && ts ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
+    run_backend rb;
+    gs_status r = gs_prover_backend_init(&rb, opts);
+    if (r == GS_OK) r = mp && st && est && order && ts ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
     if (r == GS_OK) {
         mp->params = *params;
         mp->tables = calloc(n, sizeof *mp->tables);
@@ -174,8 +178,10 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     size_t sum = 0;
     int64_t check_span = gs_obs_begin(opts->obs, "check", -1, 0, 0);
     for (uint32_t i = 0; r == GS_OK && i < n; i++) {
+        st[i].obs = opts->obs, st[i].index = (int32_t)i;
         r = gs_prover_table_setup(&st[i], &mp->tables[i], tables[i].air, tables[i].trace,
-                                  tables[i].log_n, tables[i].pub, tables[i].air_desc, params, opts, run);
+                                  tables[i].log_n, tables[i].pub, tables[i].air_desc, params, opts,
+                                  &rb, run);
         if (r == GS_OK) r = gs_estimate_table(&est[i], tables[i].air, tables[i].log_n, params);
         sum = sum + est[i].total < sum ? SIZE_MAX : sum + est[i].total;
         order[i] = i;
@@ -201,7 +207,6 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     bus_challenges bc = {gs_fp3_zero(), gs_fp3_zero()};
     pool pl = {st, mp, tables, est, order, n, 0, budget == GS_GATE_UNLIMITED || sum <= budget,
                T / k ? T / k : 1, gate, &tr, &bc, ts, opts->obs, -1, 0, GS_OK};
-    for (uint32_t i = 0; r == GS_OK && i < n; i++) st[i].obs = opts->obs, st[i].index = (int32_t)i;
     gs_obs_progress_init(opts->obs, n, -1);
     atomic_init(&pl.next, 0);
     atomic_init(&pl.err, GS_OK);
@@ -236,10 +241,17 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     }
     ps->peak_bytes = gs_mem_peak(run);
     ps->gate_peak_bytes = gate ? gs_gate_peak(gate) : 0;
+    gs_prover_backend_stats(ps, &rb);
+    for (uint32_t i = 0; ts && st && i < n; i++) { /* tables done were freed: see ts */
+        ps->cpu_fallbacks += st[i].be ? st[i].fallbacks : ts[i].cpu_fallbacks;
+        const char *e = st[i].be ? st[i].device_error : ts[i].device_error;
+        if (!ps->device_error[0] && e[0]) memcpy(ps->device_error, e, sizeof ps->device_error);
+    }
     if (opts->table_stats) memcpy(opts->table_stats, ts, n * sizeof *ts);
     for (uint32_t i = 0; st && i < n; i++) gs_prover_state_free(&st[i]);
     free(st), free(est), free(order), free(ts);
     gs_gate_free(gate);
+    gs_prover_backend_fini(&rb);
     gs_mem_free(run);
     if (r != GS_OK) {
         gs_multi_proof_free(mp);

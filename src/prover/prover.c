@@ -6,11 +6,14 @@
  *   + commit -> z -> trace (and aux) at z and z w, chunks at z -> beta -> DEEP
  *   word -> FRI layers (commit, gamma, fold) -> final polynomial -> grinding
  *   -> queries -> openings. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "backend/backend.h"
+#include "cuda/device.h"
+#include "gstark/cuda.h"
 #include "gstark/prover.h"
 #include "proof/shape.h"
 #include "prover/prover_internal.h"
@@ -24,26 +27,54 @@ double gs_prover_now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Frees everything the state holds and zeroes it: a second call is a no-op. */
-void gs_prover_state_free(prover_state *st) {
+/* Frees every buffer and tree the state holds through its backend. */
+static void release_buffers(prover_state *st) {
     gs_backend *be = st->be;
-    if (!be) return;
     gs_buf *bufs[] = {&st->coeffs, &st->lde, &st->quot, &st->chunk_coeffs, &st->chunk_lde,
                       &st->aux, &st->aux_lde};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]->ptr) be->iface->free(be, bufs[i]);
-    if (st->trace_c) be->iface->commit_free(be, st->trace_c);
-    if (st->chunk_c) be->iface->commit_free(be, st->chunk_c);
-    if (st->aux_c) be->iface->commit_free(be, st->aux_c);
-    gs_logup_free(&st->L);
+    gs_bcommit **trees[] = {&st->trace_c, &st->chunk_c, &st->aux_c};
+    for (size_t i = 0; i < sizeof trees / sizeof trees[0]; i++) {
+        if (*trees[i]) be->iface->commit_free(be, *trees[i]);
+        *trees[i] = NULL;
+    }
     for (uint32_t l = 0; st->layers && l <= st->s.layers; l++)
         if (st->layers[l].ptr) be->iface->free(be, &st->layers[l]);
-    for (uint32_t l = 0; st->layer_c && l < st->s.layers; l++)
+    for (uint32_t l = 0; st->layer_c && l < st->s.layers; l++) {
         if (st->layer_c[l]) be->iface->commit_free(be, st->layer_c[l]);
+        st->layer_c[l] = NULL;
+    }
+}
+
+/* Frees everything the state holds and zeroes it: a second call is a no-op. */
+void gs_prover_state_free(prover_state *st) {
+    gs_backend *be = st->be;
+    if (!be) return;
+    release_buffers(st);
+    be->iface->destroy(be);
+    gs_logup_free(&st->L);
     free(st->layers);
     free(st->layer_c);
     gs_mem_free(st->mem);
     memset(st, 0, sizeof *st);
+}
+
+/* After the failure r of a device stage: if the table may move to the CPU,
+ * frees what it holds on the device, switches it to the CPU backend and
+ * returns 1; else 0 (r stands). */
+static int fall_back(prover_state *st, gs_status r) {
+    gs_backend *cpu = gs_backend_cpu();
+    if (gs_status_is_device(r) && st->be != cpu && !st->device_error[0])
+        snprintf(st->device_error, sizeof st->device_error, "%s",
+                 r == GS_ERR_CUDA ? gs_cuda_last_error() : gs_status_str(r));
+    if (!st->allow_fallback || st->be == cpu || !gs_status_is_device(r)) return 0;
+    release_buffers(st);
+    st->be->iface->destroy(st->be);
+    st->be = cpu;
+    st->fallbacks++;
+    gs_obs_count_fallback(st->obs);
+    return 1;
 }
 
 void gs_prover_drop_main(prover_state *st) {
@@ -129,7 +160,7 @@ static gs_status open_queries(prover_state *st, gs_table_proof *t, const size_t 
 }
 
 /* Main trace: interpolate, extend, commit. */
-gs_status gs_prover_round_trace(prover_state *st, gs_table_proof *t, const gs_fp *trace, gs_fp shift) {
+static gs_status commit_main(prover_state *st, gs_table_proof *t, const gs_fp *trace, gs_fp shift) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
     size_t n = (size_t)1 << s->log_n, N = (size_t)1 << s->log_size;
@@ -139,8 +170,7 @@ gs_status gs_prover_round_trace(prover_state *st, gs_table_proof *t, const gs_fp
     GS_TRY(be->iface->interpolate(be, &st->coeffs, s->cols, s->log_n, 1));
     GS_TRY(be->iface->lde(be, &st->lde, &st->coeffs, s->cols, s->log_n, s->log_blowup, shift));
     GS_TRY(be->iface->commit(be, st->mem, &st->trace_c, &st->lde, s->cols, N, s->log_size));
-    t->trace_root = be->iface->root(be, st->trace_c);
-    return GS_OK;
+    return be->iface->root(be, st->trace_c, &t->trace_root);
 }
 
 /* LogUp aux trace: build, interpolate, extend, commit. */
@@ -156,8 +186,7 @@ static gs_status round_aux(prover_state *st, gs_table_proof *t, const bus_challe
     GS_TRY(be->iface->interpolate(be, &st->aux, A3, s->log_n, 1));
     GS_TRY(be->iface->lde(be, &st->aux_lde, &st->aux, A3, s->log_n, s->log_blowup, shift));
     GS_TRY(be->iface->commit(be, st->mem, &st->aux_c, &st->aux_lde, A3, N, s->log_size));
-    t->aux_root = be->iface->root(be, st->aux_c);
-    return GS_OK;
+    return be->iface->root(be, st->aux_c, &t->aux_root);
 }
 
 /* Quotient over the LDE domain, its coefficients, the chunks. */
@@ -199,7 +228,7 @@ static gs_status round_quotient(prover_state *st, gs_table_proof *t, const gs_ai
         r = be->iface->lde(be, &st->chunk_lde, &st->chunk_coeffs, 3 * s->chunks, s->log_n,
                            s->log_blowup, shift);
     if (r == GS_OK) r = be->iface->commit(be, st->mem, &st->chunk_c, &st->chunk_lde, 3 * s->chunks, N, s->log_size);
-    if (r == GS_OK) t->chunk_root = be->iface->root(be, st->chunk_c);
+    if (r == GS_OK) r = be->iface->root(be, st->chunk_c, &t->chunk_root);
     free(alpha_pows), free(bcols), free(brows), free(bvals);
     return r;
 }
@@ -242,7 +271,7 @@ static gs_status round_fri(prover_state *st, gs_table_proof *t, gs_transcript *t
     for (uint32_t l = 0; l < s->layers; l++, log_size--, sh = gs_fp_sqr(sh)) {
         size_t half = (size_t)1 << (log_size - 1);
         GS_TRY(be->iface->commit(be, st->mem, &st->layer_c[l], &st->layers[l], 6, half, log_size - 1));
-        t->fri_roots[l] = be->iface->root(be, st->layer_c[l]);
+        GS_TRY(be->iface->root(be, st->layer_c[l], &t->fri_roots[l]));
         gs_transcript_absorb_digest(tr, "fri_root", &t->fri_roots[l]);
         gs_fp3 gamma = gs_transcript_squeeze_fp3(tr, "fri_gamma");
         GS_TRY(alloc_fp(st, &st->layers[l + 1], 3 * half));
@@ -269,8 +298,8 @@ static gs_status round_fri(prover_state *st, gs_table_proof *t, gs_transcript *t
  * statement's own for one table, the table's fork for many): aux trace and
  * bus sum (with buses), quotient, out-of-domain values, DEEP, FRI, grinding,
  * openings. */
-gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
-                             const bus_challenges *bc, gs_prove_stats *ps) {
+static gs_status chain_rounds(prover_state *st, gs_proof *p, gs_transcript *tr,
+                              const bus_challenges *bc, gs_prove_stats *ps) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
     const gs_air *air = st->air;
@@ -342,13 +371,50 @@ gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
     return r;
 }
 
+gs_status gs_prover_round_trace(prover_state *st, gs_table_proof *t, const gs_fp *trace,
+                                gs_fp shift) {
+    gs_status r = commit_main(st, t, trace, shift);
+    if (r != GS_OK && fall_back(st, r)) r = commit_main(st, t, trace, shift);
+    return r;
+}
+
+gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
+                          const bus_challenges *bc, gs_prove_stats *ps) {
+    gs_transcript start = *tr;
+    gs_status r = chain_rounds(st, p, tr, bc, ps);
+    if (r == GS_OK || !fall_back(st, r)) return r;
+    gs_digest root = p->table.trace_root;
+    double t0 = gs_prover_now();
+    r = commit_main(st, &p->table, st->trace, GS_FP_GENERATOR);
+    if (ps) ps->commit += gs_prover_now() - t0;
+    if (r == GS_OK && memcmp(&root, &p->table.trace_root, sizeof root) != 0) r = GS_ERR_INVALID_ARG;
+    *tr = start;
+    if (r == GS_OK) r = chain_rounds(st, p, tr, bc, ps);
+    return r;
+}
+
 /* Checks one table's inputs and sets up its state and its proof entry
  * (statement and allocated sub-proof). */
 gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air, const gs_fp *trace,
                              unsigned log_n, const gs_fp *pub, const char *desc,
-                             const gs_params *params, const gs_prove_opts *opts, gs_mem *run) {
+                             const gs_params *params, const gs_prove_opts *opts,
+                             const run_backend *rb, gs_mem *run) {
     if (!air || !trace || (gs_air_num_public(air) && !pub)) return GS_ERR_INVALID_ARG;
     st->be = gs_backend_cpu();
+    st->allow_fallback = rb->allow_fallback;
+    if (rb->cuda) {
+        gs_backend *be;
+        gs_status r = gs_backend_cuda_new(&be, 0, rb->dev_acct, rb->dev_budget);
+        if (r == GS_OK) {
+            st->be = be;
+        } else if (rb->allow_fallback && gs_status_is_device(r)) {
+            st->fallbacks++;
+            gs_obs_count_fallback(st->obs);
+            snprintf(st->device_error, sizeof st->device_error, "%s", gs_cuda_last_error());
+        } else {
+            return r;
+        }
+    }
     GS_TRY(gs_mem_new(&st->mem, run));
     st->air = air, st->trace = trace, st->pub = pub;
     GS_TRY(gs_shape_make(&st->s, params, log_n, gs_air_num_cols(air), gs_air_num_chunks(air)));
@@ -380,6 +446,38 @@ gs_status gs_prover_check_params(const gs_params *params, const gs_prove_opts *o
 
 const gs_prove_opts gs_prover_default_opts = {0};
 
+gs_status gs_prover_backend_init(run_backend *rb, const gs_prove_opts *opts) {
+    memset(rb, 0, sizeof *rb);
+    rb->allow_fallback = !opts->no_fallback;
+    if (opts->backend != GS_BACKEND_CPU && opts->backend != GS_BACKEND_CUDA &&
+        opts->backend != GS_BACKEND_AUTO)
+        return GS_ERR_INVALID_ARG;
+    if (opts->backend == GS_BACKEND_CPU) return GS_OK;
+    int devices = gs_cuda_device_count();
+    if (devices == 0) return opts->backend == GS_BACKEND_AUTO ? GS_OK : GS_ERR_NO_DEVICE;
+    rb->dev_budget = opts->device_mem_budget;
+    if (!rb->dev_budget) {
+        size_t free_bytes = 0, total = 0;
+        gs_status r = gs_cuda_set_device(0);
+        if (r == GS_OK) r = gs_cuda_dev_mem_info(&free_bytes, &total);
+        if (r != GS_OK) return opts->backend == GS_BACKEND_AUTO ? GS_OK : r;
+        rb->dev_budget = free_bytes / 10 * 9;
+    }
+    GS_TRY(gs_mem_new(&rb->dev_acct, NULL));
+    rb->cuda = 1;
+    return GS_OK;
+}
+
+void gs_prover_backend_fini(run_backend *rb) {
+    gs_mem_free(rb->dev_acct);
+    memset(rb, 0, sizeof *rb);
+}
+
+void gs_prover_backend_stats(gs_prove_stats *ps, const run_backend *rb) {
+    ps->backend = rb->cuda ? "cuda" : "cpu";
+    ps->device_peak_bytes = gs_mem_peak(rb->dev_acct);
+}
+
 gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsigned log_n,
                    const gs_fp *pub, const gs_params *params, const gs_prove_opts *opts) {
     double start = gs_prover_now();
@@ -394,10 +492,13 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
     gs_prove_stats local = {0}, *ps = opts->stats ? opts->stats : &local;
     memset(ps, 0, sizeof *ps);
     prover_state st = {0};
+    run_backend rb;
     gs_proof *p = calloc(1, sizeof *p);
     gs_mem *run = NULL;
-    gs_status r = p ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
-    if (r == GS_OK) r = gs_prover_table_setup(&st, p, air, trace, log_n, pub, opts->air_desc, params, opts, run);
+    gs_status r = gs_prover_backend_init(&rb, opts);
+    if (r == GS_OK) r = p ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
+    if (r == GS_OK)
+        r = gs_prover_table_setup(&st, p, air, trace, log_n, pub, opts->air_desc, params, opts, &rb, run);
     ps->check = gs_prover_now() - start;
     if (r == GS_OK) {
         gs_transcript tr;
@@ -413,7 +514,11 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
         }
     }
     ps->peak_bytes = gs_mem_peak(run);
+    gs_prover_backend_stats(ps, &rb);
+    ps->cpu_fallbacks = st.fallbacks;
+    memcpy(ps->device_error, st.device_error, sizeof ps->device_error);
     gs_prover_state_free(&st);
+    gs_prover_backend_fini(&rb);
     gs_mem_free(run);
     if (r != GS_OK) {
         gs_proof_free(p);

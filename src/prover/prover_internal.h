@@ -19,9 +19,27 @@ extern gs_prover_ood_hook gs_prover_debug_ood;
 extern const uint32_t *gs_prover_debug_table_order;
 
 
+/* The backend choice of one run: CUDA or not, and the device account every
+ * table's CUDA backend charges within the budget. */
+typedef struct {
+    int cuda;
+    int allow_fallback;
+    gs_mem *dev_acct; /* NULL without CUDA */
+    size_t dev_budget;
+} run_backend;
+
+/* Resolves opts->backend (GS_ERR_NO_DEVICE for CUDA without a device). */
+gs_status gs_prover_backend_init(run_backend *rb, const gs_prove_opts *opts);
+void gs_prover_backend_fini(run_backend *rb);
+/* Fills stats' backend name and device peak (not the fallback count). */
+void gs_prover_backend_stats(gs_prove_stats *ps, const run_backend *rb);
+
 /* One table's prover state, from its main commitment to its openings. */
 typedef struct {
-    gs_backend *be;
+    gs_backend *be; /* the CPU backend, or this table's own CUDA backend object */
+    int allow_fallback;
+    unsigned fallbacks; /* times this table moved to the CPU (0 or 1) */
+    char device_error[160]; /* the first device failure's text ("" if none) */
     gs_shape s;
     const gs_air *air;
     const gs_fp *trace, *pub;
@@ -49,11 +67,16 @@ gs_status gs_prover_check_params(const gs_params *params, const gs_prove_opts *o
 gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air,
                                 const gs_fp *trace, unsigned log_n, const gs_fp *pub,
                                 const char *desc, const gs_params *params,
-                                const gs_prove_opts *opts, gs_mem *run);
-/* The main commitment: interpolate, extend, commit (sets t->trace_root). */
+                                const gs_prove_opts *opts, const run_backend *rb, gs_mem *run);
+/* The main commitment: interpolate, extend, commit (sets t->trace_root).
+ * After a device failure the table moves to the CPU (when allowed) and the
+ * commitment is made there. */
 gs_status gs_prover_round_trace(prover_state *st, gs_table_proof *t, const gs_fp *trace,
                                 gs_fp shift);
-/* Everything after the main commitment, in the table's transcript. */
+/* Everything after the main commitment, in the table's transcript. After a
+ * device failure the table moves to the CPU (when allowed): the main
+ * commitment is made again there (its root must be the same) and the chain
+ * restarts from the transcript as it was. */
 gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
                           const bus_challenges *bc, gs_prove_stats *ps);
 void gs_prover_state_free(prover_state *st);

@@ -1,0 +1,309 @@
+/* The CUDA backend: buffers live in device memory (stream-ordered, one
+ * stream per backend object, i.e. per table), the commit path runs there
+ * (inverse NTT, coset LDE, Keccak Merkle trees; docs/gpu.md), and only roots,
+ * opened rows and paths come back. Operations without a device kernel yet
+ * (LogUp aux, quotient, out-of-domain values, DEEP, FRI folds, grinding)
+ * bring their inputs to the host, run the CPU backend's code and send the
+ * result back: the same bytes, at the cost of the transfers. Large transfers
+ * go through the object's pinned staging buffers in chunks.
+ *
+ * Every device byte is charged to the caller's account and to the device
+ * account with its budget; a request over the budget fails with
+ * GS_ERR_DEVICE_MEM before anything is allocated. Plain C: the CUDA calls
+ * are behind src/cuda/device.h and the kernel headers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "cuda/device.h"
+#include "gstark/cuda.h"
+#include "gstark/cuda_merkle.h"
+#include "gstark/cuda_ntt.h"
+#include "gstark/ntt.h"
+
+#define STAGE_CHUNK ((size_t)8 << 20) /* bytes per pinned staging buffer (two) */
+
+typedef struct {
+    int device;
+    void *stream;
+    gs_cuda_stage *stage;
+    gs_mem *dev_acct;
+    size_t budget;
+} cuda_ctx;
+
+/* A device Merkle tree and what it is charged to. */
+typedef struct {
+    gs_cuda_tree *tree;
+    gs_mem *acct;
+    size_t bytes;
+} cuda_tree_ref;
+
+int gs_status_is_device(gs_status s) {
+    return s == GS_ERR_CUDA || s == GS_ERR_DEVICE_MEM || s == GS_ERR_NO_DEVICE;
+}
+
+static cuda_ctx *ctx_of(gs_backend *be) { return be->ctx; }
+
+/* Charges bytes to the device account within the budget, then to acct. */
+static gs_status charge(cuda_ctx *c, gs_mem *acct, size_t bytes) {
+    if (!gs_mem_try_charge(c->dev_acct, bytes, c->budget)) return GS_ERR_DEVICE_MEM;
+    gs_mem_charge(acct, bytes);
+    return GS_OK;
+}
+
+static void uncharge(cuda_ctx *c, gs_mem *acct, size_t bytes) {
+    gs_mem_uncharge(c->dev_acct, bytes);
+    gs_mem_uncharge(acct, bytes);
+}
+
+static gs_status cuda_alloc(gs_backend *be, gs_mem *acct, gs_buf *out, size_t bytes) {
+    cuda_ctx *c = ctx_of(be);
+    memset(out, 0, sizeof *out);
+    GS_TRY(charge(c, acct, bytes));
+    gs_status s = gs_cuda_buf_alloc(&out->ptr, bytes, c->stream);
+    if (s != GS_OK) {
+        uncharge(c, acct, bytes);
+        return s;
+    }
+    out->bytes = bytes;
+    out->acct = acct;
+    return GS_OK;
+}
+
+static void cuda_free(gs_backend *be, gs_buf *buf) {
+    cuda_ctx *c = ctx_of(be);
+    if (!buf->ptr) return;
+    gs_cuda_buf_free(buf->ptr, c->stream);
+    uncharge(c, buf->acct, buf->bytes);
+    buf->ptr = NULL;
+    buf->bytes = 0;
+}
+
+static gs_status cuda_upload(gs_backend *be, gs_buf *dst, const void *src, size_t bytes) {
+    cuda_ctx *c = ctx_of(be);
+    if (bytes > dst->bytes) return GS_ERR_INVALID_ARG;
+    return gs_cuda_stage_upload(c->stage, dst->ptr, src, bytes, c->stream);
+}
+
+static gs_status cuda_copy(gs_backend *be, gs_buf *dst, size_t dst_off, const gs_buf *src,
+                           size_t src_off, size_t n) {
+    size_t e = sizeof(gs_fp);
+    if ((dst_off + n) * e > dst->bytes || (src_off + n) * e > src->bytes) return GS_ERR_INVALID_ARG;
+    return gs_cuda_d2d_async((gs_fp *)dst->ptr + dst_off, (const gs_fp *)src->ptr + src_off, n * e,
+                             ctx_of(be)->stream);
+}
+
+static gs_status cuda_interpolate(gs_backend *be, gs_buf *v, size_t cols, unsigned log_n,
+                                  gs_fp shift) {
+    cuda_ctx *c = ctx_of(be);
+    size_t n = (size_t)1 << log_n;
+    if (cols * n * sizeof(gs_fp) > v->bytes || shift == 0) return GS_ERR_INVALID_ARG;
+    GS_TRY(gs_cuda_ntt_inverse_batch(v->ptr, cols, log_n, c->stream));
+    /* Evaluations on shift <w>: the inverse NTT gives the coefficients of
+     * P(shift y); coefficient i times shift^-i gives P's. */
+    if (shift == 1) return GS_OK;
+    return gs_cuda_scale_powers(v->ptr, cols, n, gs_fp_inv(shift), c->stream);
+}
+
+static gs_status cuda_lde(gs_backend *be, gs_buf *out, const gs_buf *coeffs, size_t cols,
+                          unsigned log_n, unsigned log_blowup, gs_fp shift) {
+    size_t n = (size_t)1 << log_n;
+    if (log_n + log_blowup > 32 || cols * n * sizeof(gs_fp) > coeffs->bytes ||
+        (cols * n * sizeof(gs_fp)) << log_blowup > out->bytes)
+        return GS_ERR_INVALID_ARG;
+    return gs_cuda_lde_coset_from_coeffs(out->ptr, coeffs->ptr, cols, log_n, log_blowup, shift,
+                                         GS_ORDER_NATURAL, ctx_of(be)->stream);
+}
+
+static gs_status cuda_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, const gs_buf *m,
+                             size_t cols, size_t col_stride, unsigned log_rows) {
+    cuda_ctx *c = ctx_of(be);
+    *out = NULL;
+    size_t rows = (size_t)1 << log_rows;
+    if (cols == 0 || col_stride < rows || ((cols - 1) * col_stride + rows) * sizeof(gs_fp) > m->bytes)
+        return GS_ERR_INVALID_ARG;
+    cuda_tree_ref *cc = malloc(sizeof *cc);
+    if (!cc) return GS_ERR_NOMEM;
+    cc->acct = acct;
+    cc->bytes = gs_cuda_merkle_tree_bytes(log_rows);
+    gs_status s = charge(c, acct, cc->bytes);
+    if (s == GS_OK) {
+        s = gs_cuda_merkle_commit(&cc->tree, m->ptr, cols, col_stride, log_rows, c->stream);
+        if (s != GS_OK) uncharge(c, acct, cc->bytes);
+    }
+    if (s != GS_OK) {
+        free(cc);
+        return s;
+    }
+    *out = (gs_bcommit *)cc;
+    return GS_OK;
+}
+
+static gs_status cuda_root(gs_backend *be, const gs_bcommit *c, gs_digest *out) {
+    (void)be;
+    return gs_cuda_merkle_root(((const cuda_tree_ref *)c)->tree, out);
+}
+
+static gs_status cuda_open(gs_backend *be, const gs_bcommit *c, gs_digest *paths,
+                           const size_t *idx, size_t n) {
+    (void)be;
+    return gs_cuda_merkle_open(((const cuda_tree_ref *)c)->tree, paths, idx, n);
+}
+
+static void cuda_commit_free(gs_backend *be, gs_bcommit *c) {
+    cuda_tree_ref *cc = (cuda_tree_ref *)c;
+    if (!cc) return;
+    gs_cuda_merkle_free(cc->tree);
+    uncharge(ctx_of(be), cc->acct, cc->bytes);
+    free(cc);
+}
+
+static gs_status cuda_gather(gs_backend *be, gs_fp *out, const gs_buf *m, size_t cols,
+                             size_t col_stride, const size_t *idx, size_t n) {
+    size_t elems = m->bytes / sizeof(gs_fp);
+    if (cols && (cols - 1) > elems / (col_stride ? col_stride : 1)) return GS_ERR_INVALID_ARG;
+    for (size_t k = 0; k < n; k++)
+        if (cols && (idx[k] >= col_stride || (cols - 1) * col_stride + idx[k] >= elems))
+            return GS_ERR_INVALID_ARG;
+    return gs_cuda_gather_rows(out, m->ptr, cols, col_stride, idx, n, ctx_of(be)->stream);
+}
+
+/* ---- stages done on the host: device buffers <-> host copies ---- */
+
+/* h becomes a host copy of the device buffer d (NULL d: h stays empty). */
+static gs_status to_host(cuda_ctx *c, gs_buf *h, const gs_buf *d) {
+    memset(h, 0, sizeof *h);
+    if (!d) return GS_OK;
+    h->ptr = malloc(d->bytes ? d->bytes : 1);
+    if (!h->ptr) return GS_ERR_NOMEM;
+    h->bytes = d->bytes;
+    return gs_cuda_stage_download(c->stage, h->ptr, d->ptr, d->bytes, c->stream);
+}
+
+/* A host buffer shaped like the device buffer d, for a result. */
+static gs_status host_like(gs_buf *h, const gs_buf *d) {
+    memset(h, 0, sizeof *h);
+    h->ptr = malloc(d->bytes ? d->bytes : 1);
+    h->bytes = d->bytes;
+    return h->ptr ? GS_OK : GS_ERR_NOMEM;
+}
+
+static gs_status from_host(cuda_ctx *c, gs_buf *d, const gs_buf *h) {
+    return gs_cuda_stage_upload(c->stage, d->ptr, h->ptr, h->bytes, c->stream);
+}
+
+static void host_free(gs_buf *h) {
+    free(h->ptr);
+    h->ptr = NULL;
+}
+
+static gs_status cuda_logup_aux(gs_backend *be, gs_buf *aux, gs_fp3 *sigma, const gs_logup *L,
+                                const gs_air *air, const gs_fp *trace, unsigned log_n,
+                                const gs_fp *pub, gs_fp3 z, gs_fp3 alpha) {
+    cuda_ctx *c = ctx_of(be);
+    gs_backend *cpu = gs_backend_cpu();
+    gs_buf h;
+    gs_status s = host_like(&h, aux);
+    if (s == GS_OK) s = cpu->iface->logup_aux(cpu, &h, sigma, L, air, trace, log_n, pub, z, alpha);
+    if (s == GS_OK) s = from_host(c, aux, &h);
+    if (s == GS_OK) s = gs_cuda_stream_wait(c->stream); /* h is freed next */
+    host_free(&h);
+    return s;
+}
+
+static gs_status cuda_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
+                               const gs_buf *aux_lde, const gs_quotient_args *a) {
+    cuda_ctx *c = ctx_of(be);
+    gs_backend *cpu = gs_backend_cpu();
+    gs_buf hl, ha = {0}, ho = {0};
+    gs_status s = to_host(c, &hl, lde);
+    if (s == GS_OK) s = to_host(c, &ha, aux_lde);
+    if (s == GS_OK) s = host_like(&ho, out);
+    if (s == GS_OK) s = cpu->iface->quotient(cpu, &ho, &hl, aux_lde ? &ha : NULL, a);
+    if (s == GS_OK) s = from_host(c, out, &ho);
+    host_free(&hl), host_free(&ha), host_free(&ho);
+    return s;
+}
+
+static gs_status cuda_eval_at(gs_backend *be, gs_fp3 *out, const gs_buf *coeffs, size_t cols,
+                              size_t len, gs_fp3 x) {
+    gs_backend *cpu = gs_backend_cpu();
+    gs_buf h;
+    gs_status s = to_host(ctx_of(be), &h, coeffs);
+    if (s == GS_OK) s = cpu->iface->eval_at(cpu, out, &h, cols, len, x);
+    host_free(&h);
+    return s;
+}
+
+static gs_status cuda_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
+                           const gs_buf *chunk_lde, const gs_buf *aux_lde, const gs_deep_args *a) {
+    cuda_ctx *c = ctx_of(be);
+    gs_backend *cpu = gs_backend_cpu();
+    gs_buf ht, hc = {0}, ha = {0}, ho = {0};
+    gs_status s = to_host(c, &ht, trace_lde);
+    if (s == GS_OK) s = to_host(c, &hc, chunk_lde);
+    if (s == GS_OK) s = to_host(c, &ha, aux_lde);
+    if (s == GS_OK) s = host_like(&ho, out);
+    if (s == GS_OK) s = cpu->iface->deep(cpu, &ho, &ht, &hc, aux_lde ? &ha : NULL, a);
+    if (s == GS_OK) s = from_host(c, out, &ho);
+    host_free(&ht), host_free(&hc), host_free(&ha), host_free(&ho);
+    return s;
+}
+
+static gs_status cuda_fold(gs_backend *be, gs_buf *out, const gs_buf *in, unsigned log_size,
+                           gs_fp shift, gs_fp3 gamma) {
+    cuda_ctx *c = ctx_of(be);
+    gs_backend *cpu = gs_backend_cpu();
+    gs_buf hi, ho = {0};
+    gs_status s = to_host(c, &hi, in);
+    if (s == GS_OK) s = host_like(&ho, out);
+    if (s == GS_OK) s = cpu->iface->fold(cpu, &ho, &hi, log_size, shift, gamma);
+    if (s == GS_OK) s = from_host(c, out, &ho);
+    host_free(&hi), host_free(&ho);
+    return s;
+}
+
+static gs_status cuda_grind(gs_backend *be, gs_transcript *t, unsigned bits, uint64_t *nonce) {
+    (void)be;
+    return gs_transcript_grind(t, bits, nonce);
+}
+
+static void cuda_destroy(gs_backend *be) {
+    if (!be) return;
+    cuda_ctx *c = ctx_of(be);
+    gs_cuda_stage_free(c->stage); /* waits for copies in flight */
+    gs_cuda_stream_free(c->stream);
+    free(c);
+    free(be);
+}
+
+static const gs_backend_iface cuda_iface = {
+    "cuda",       cuda_alloc,   cuda_free,   cuda_upload,      cuda_copy,   cuda_interpolate,
+    cuda_lde,     cuda_commit,  cuda_root,   cuda_open,        cuda_commit_free,
+    cuda_gather,  cuda_logup_aux, cuda_quotient, cuda_eval_at, cuda_deep,   cuda_fold,
+    cuda_grind,   cuda_destroy};
+
+gs_status gs_backend_cuda_new(gs_backend **out, int device, gs_mem *dev_acct, size_t dev_budget) {
+    *out = NULL;
+    if (device < 0 || device >= gs_cuda_device_count()) return GS_ERR_NO_DEVICE;
+    gs_backend *be = calloc(1, sizeof *be);
+    cuda_ctx *c = calloc(1, sizeof *c);
+    gs_status s = be && c ? GS_OK : GS_ERR_NOMEM;
+    if (s == GS_OK) {
+        be->iface = &cuda_iface;
+        be->ctx = c;
+        c->device = device;
+        c->dev_acct = dev_acct;
+        c->budget = dev_budget;
+        s = gs_cuda_set_device(device);
+    }
+    if (s == GS_OK) s = gs_cuda_stream_new(&c->stream);
+    if (s == GS_OK) s = gs_cuda_stage_new(&c->stage, STAGE_CHUNK);
+    if (s != GS_OK) {
+        if (be && c) cuda_destroy(be);
+        else free(be), free(c);
+        return s;
+    }
+    *out = be;
+    return GS_OK;
+}

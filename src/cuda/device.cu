@@ -1,0 +1,244 @@
+/* Device plumbing for the CUDA backend (src/cuda/device.h). */
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/cuda_util.cuh"
+#include "cuda/device.h"
+#include "gstark/cuda.h"
+#include "gstark/field.h"
+
+namespace {
+
+cudaStream_t as_stream(void *s) { return (cudaStream_t)s; }
+
+/* Clears a non-sticky error left by a failed call so that it is not
+ * reported again by the next launch check. */
+gs_status checked(cudaError_t e, const char *what) {
+    if (e != cudaSuccess) (void)cudaGetLastError();
+    return gs_cuda_check(e, what);
+}
+
+__global__ void gather_kernel(uint64_t *out, const uint64_t *m, size_t cols, size_t stride,
+                              const uint64_t *idx, size_t n) {
+    size_t total = n * cols;
+    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < total;
+         t += (size_t)gridDim.x * blockDim.x) {
+        size_t k = t / cols, c = t % cols;
+        out[t] = m[c * stride + idx[k]];
+    }
+}
+
+constexpr unsigned SCALE_RUN = 32; /* consecutive powers per thread */
+
+__global__ void scale_kernel(uint64_t *v, size_t cols, size_t len, uint64_t g) {
+    size_t runs = (len + SCALE_RUN - 1) / SCALE_RUN;
+    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < runs;
+         t += (size_t)gridDim.x * blockDim.x) {
+        size_t i0 = t * SCALE_RUN, end = i0 + SCALE_RUN < len ? i0 + SCALE_RUN : len;
+        gs_fp p0 = gs_fp_pow(g, i0);
+        for (size_t c = 0; c < cols; c++) {
+            uint64_t *col = v + c * len;
+            gs_fp p = p0;
+            for (size_t i = i0; i < end; i++) col[i] = gs_fp_mul(col[i], p), p = gs_fp_mul(p, g);
+        }
+    }
+}
+
+unsigned grid_for(size_t work, unsigned threads) {
+    size_t b = (work + threads - 1) / threads;
+    return b == 0 ? 1 : b > 65535u * 16 ? 65535u * 16 : (unsigned)b;
+}
+
+} // namespace
+
+extern "C" gs_status gs_cuda_dev_mem_info(size_t *free_bytes, size_t *total_bytes) {
+    return checked(cudaMemGetInfo(free_bytes, total_bytes), "cudaMemGetInfo");
+}
+
+extern "C" gs_status gs_cuda_set_device(int device) {
+    return checked(cudaSetDevice(device), "cudaSetDevice");
+}
+
+extern "C" gs_status gs_cuda_stream_new(void **stream) {
+    cudaStream_t s = NULL;
+    *stream = NULL;
+    GS_TRY(checked(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate"));
+    *stream = s;
+    return GS_OK;
+}
+
+extern "C" void gs_cuda_stream_free(void *stream) {
+    if (!stream) return;
+    (void)cudaStreamSynchronize(as_stream(stream));
+    (void)cudaStreamDestroy(as_stream(stream));
+    (void)cudaGetLastError();
+}
+
+extern "C" gs_status gs_cuda_stream_wait(void *stream) {
+    return checked(cudaStreamSynchronize(as_stream(stream)), "cudaStreamSynchronize");
+}
+
+extern "C" gs_status gs_cuda_buf_alloc(void **d_ptr, size_t bytes, void *stream) {
+    *d_ptr = NULL;
+    GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_ALLOC, "cudaMallocAsync (backend buffer)"));
+    void *p = NULL;
+    GS_TRY(checked(cudaMallocAsync(&p, bytes ? bytes : 8, as_stream(stream)), "cudaMallocAsync"));
+    *d_ptr = p;
+    return GS_OK;
+}
+
+extern "C" void gs_cuda_buf_free(void *d_ptr, void *stream) {
+    if (!d_ptr) return;
+    if (cudaFreeAsync(d_ptr, as_stream(stream)) != cudaSuccess) (void)cudaGetLastError();
+}
+
+extern "C" gs_status gs_cuda_d2d_async(void *d_dst, const void *d_src, size_t bytes,
+                                       void *stream) {
+    GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (device to device)"));
+    return checked(cudaMemcpyAsync(d_dst, d_src, bytes, cudaMemcpyDeviceToDevice,
+                                   as_stream(stream)),
+                   "cudaMemcpyAsync (device to device)");
+}
+
+/* ---- staging ---- */
+
+struct gs_cuda_stage {
+    size_t chunk;
+    void *buf[2];        /* pinned host memory */
+    cudaEvent_t done[2]; /* recorded after the last DMA that used buf[i] */
+};
+
+extern "C" void gs_cuda_stage_free(gs_cuda_stage *s) {
+    if (!s) return;
+    for (int i = 0; i < 2; i++) {
+        if (s->done[i]) {
+            (void)cudaEventSynchronize(s->done[i]);
+            (void)cudaEventDestroy(s->done[i]);
+        }
+        if (s->buf[i]) (void)cudaFreeHost(s->buf[i]);
+    }
+    (void)cudaGetLastError();
+    free(s);
+}
+
+extern "C" gs_status gs_cuda_stage_new(gs_cuda_stage **out, size_t chunk) {
+    *out = NULL;
+    if (chunk == 0) return GS_ERR_INVALID_ARG;
+    gs_cuda_stage *s = (gs_cuda_stage *)calloc(1, sizeof *s);
+    if (!s) return GS_ERR_NOMEM;
+    s->chunk = chunk;
+    gs_status r = GS_OK;
+    for (int i = 0; r == GS_OK && i < 2; i++) {
+        r = gs_cuda_fault_point(GS_CUDA_FAULT_ALLOC, "cudaMallocHost (staging)");
+        if (r == GS_OK) r = checked(cudaMallocHost(&s->buf[i], chunk), "cudaMallocHost (staging)");
+        if (r == GS_OK)
+            r = checked(cudaEventCreateWithFlags(&s->done[i], cudaEventDisableTiming),
+                        "cudaEventCreate (staging)");
+    }
+    if (r != GS_OK) {
+        gs_cuda_stage_free(s);
+        return r;
+    }
+    *out = s;
+    return GS_OK;
+}
+
+/* Waits until neither staging buffer has a copy in flight. */
+static void stage_drain(gs_cuda_stage *s) {
+    for (int i = 0; i < 2; i++) (void)cudaEventSynchronize(s->done[i]);
+    (void)cudaGetLastError();
+}
+
+extern "C" gs_status gs_cuda_stage_upload(gs_cuda_stage *s, void *d_dst, const void *src,
+                                          size_t bytes, void *stream) {
+    if (!s || (bytes && (!d_dst || !src))) return GS_ERR_INVALID_ARG;
+    gs_status r = GS_OK;
+    for (size_t off = 0, k = 0; r == GS_OK && off < bytes; off += s->chunk, k++) {
+        int b = (int)(k & 1);
+        size_t len = bytes - off < s->chunk ? bytes - off : s->chunk;
+        /* The buffer's previous DMA must be done before it is overwritten. */
+        r = checked(cudaEventSynchronize(s->done[b]), "cudaEventSynchronize (staging)");
+        if (r != GS_OK) break;
+        memcpy(s->buf[b], (const char *)src + off, len);
+        r = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (staged upload)");
+        if (r == GS_OK)
+            r = checked(cudaMemcpyAsync((char *)d_dst + off, s->buf[b], len,
+                                        cudaMemcpyHostToDevice, as_stream(stream)),
+                        "cudaMemcpyAsync (staged upload)");
+        if (r == GS_OK)
+            r = checked(cudaEventRecord(s->done[b], as_stream(stream)), "cudaEventRecord (staging)");
+    }
+    if (r != GS_OK) stage_drain(s);
+    return r;
+}
+
+extern "C" gs_status gs_cuda_stage_download(gs_cuda_stage *s, void *dst, const void *d_src,
+                                            size_t bytes, void *stream) {
+    if (!s || (bytes && (!dst || !d_src))) return GS_ERR_INVALID_ARG;
+    size_t chunks = (bytes + s->chunk - 1) / s->chunk;
+    gs_status r = GS_OK;
+    /* DMA chunk k + 1 runs while the host copies chunk k out of the stage. */
+    for (size_t k = 0; r == GS_OK && k < chunks + 1; k++) {
+        if (k < chunks) {
+            int b = (int)(k & 1);
+            size_t off = k * s->chunk, len = bytes - off < s->chunk ? bytes - off : s->chunk;
+            r = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (staged download)");
+            if (r == GS_OK)
+                r = checked(cudaMemcpyAsync(s->buf[b], (const char *)d_src + off, len,
+                                            cudaMemcpyDeviceToHost, as_stream(stream)),
+                            "cudaMemcpyAsync (staged download)");
+            if (r == GS_OK)
+                r = checked(cudaEventRecord(s->done[b], as_stream(stream)),
+                            "cudaEventRecord (staging)");
+        }
+        if (r == GS_OK && k > 0) {
+            int b = (int)((k - 1) & 1);
+            size_t off = (k - 1) * s->chunk, len = bytes - off < s->chunk ? bytes - off : s->chunk;
+            r = checked(cudaEventSynchronize(s->done[b]), "cudaEventSynchronize (staging)");
+            if (r == GS_OK) memcpy((char *)dst + off, s->buf[b], len);
+        }
+    }
+    if (r != GS_OK) stage_drain(s);
+    return r;
+}
+
+/* ---- small kernels ---- */
+
+extern "C" gs_status gs_cuda_gather_rows(uint64_t *out, const uint64_t *d_m, size_t cols,
+                                         size_t col_stride, const size_t *idx, size_t n,
+                                         void *stream) {
+    if (n == 0 || cols == 0) return GS_OK;
+    if (!out || !d_m || !idx) return GS_ERR_INVALID_ARG;
+    cudaStream_t st = as_stream(stream);
+    size_t idx_bytes = n * sizeof(uint64_t), out_bytes = n * cols * sizeof(uint64_t);
+    uint64_t *scratch = NULL;
+    GS_TRY(gs_cuda_buf_alloc((void **)&scratch, idx_bytes + out_bytes, stream));
+    uint64_t *d_idx = scratch, *d_out = scratch + n;
+    gs_status r = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (gather indices)");
+    if (r == GS_OK) {
+        static_assert(sizeof(size_t) == sizeof(uint64_t), "size_t is 64-bit");
+        r = checked(cudaMemcpyAsync(d_idx, idx, idx_bytes, cudaMemcpyHostToDevice, st),
+                    "cudaMemcpyAsync (gather indices)");
+    }
+    if (r == GS_OK) {
+        gather_kernel<<<grid_for(n * cols, 256), 256, 0, st>>>(d_out, d_m, cols, col_stride, d_idx, n);
+        r = gs_cuda_launched("gather_kernel launch");
+    }
+    if (r == GS_OK) r = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (gathered rows)");
+    if (r == GS_OK)
+        r = checked(cudaMemcpyAsync(out, d_out, out_bytes, cudaMemcpyDeviceToHost, st),
+                    "cudaMemcpyAsync (gathered rows)");
+    gs_cuda_buf_free(scratch, stream);
+    gs_status w = checked(cudaStreamSynchronize(st), "cudaStreamSynchronize (gather)");
+    return r != GS_OK ? r : w;
+}
+
+extern "C" gs_status gs_cuda_scale_powers(uint64_t *d_v, size_t cols, size_t len, uint64_t g,
+                                          void *stream) {
+    if (cols == 0 || len == 0) return GS_OK;
+    if (!d_v) return GS_ERR_INVALID_ARG;
+    size_t runs = (len + SCALE_RUN - 1) / SCALE_RUN;
+    scale_kernel<<<grid_for(runs, 256), 256, 0, as_stream(stream)>>>(d_v, cols, len, g);
+    return gs_cuda_launched("scale_kernel launch");
+}

@@ -1,0 +1,64 @@
+/* Device plumbing for the CUDA backend (src/backend/cuda.c), callable from C:
+ * stream-ordered buffers, streams, chunked transfers through reused pinned
+ * staging buffers, and the small kernels the backend needs besides the NTT
+ * and Merkle ones (row gather, power scaling). Every device allocation, copy
+ * and launch passes a fault point (gstark/cuda.h). Errors: GS_ERR_CUDA with
+ * gs_cuda_last_error(), GS_ERR_NO_DEVICE without a device or CUDA,
+ * GS_ERR_INVALID_ARG, GS_ERR_NOMEM for host memory. `stream` is a
+ * cudaStream_t. */
+#ifndef GSTARK_CUDA_DEVICE_H
+#define GSTARK_CUDA_DEVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gstark/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Free and total bytes of the current device (cudaMemGetInfo). */
+gs_status gs_cuda_dev_mem_info(size_t *free_bytes, size_t *total_bytes);
+gs_status gs_cuda_set_device(int device);
+
+gs_status gs_cuda_stream_new(void **stream); /* non-blocking */
+void gs_cuda_stream_free(void *stream);      /* waits for its work; NULL-safe */
+gs_status gs_cuda_stream_wait(void *stream); /* cudaStreamSynchronize */
+
+/* Stream-ordered device memory (cudaMallocAsync / cudaFreeAsync on stream). */
+gs_status gs_cuda_buf_alloc(void **d_ptr, size_t bytes, void *stream);
+void gs_cuda_buf_free(void *d_ptr, void *stream); /* NULL-safe */
+/* Device-to-device copy enqueued on stream. */
+gs_status gs_cuda_d2d_async(void *d_dst, const void *d_src, size_t bytes, void *stream);
+
+/* Two pinned host buffers of `chunk` bytes and an event for each: large
+ * transfers go through them chunk by chunk, the host copy of one chunk
+ * overlapping the DMA of the other. One stage serves one thread at a time. */
+typedef struct gs_cuda_stage gs_cuda_stage;
+gs_status gs_cuda_stage_new(gs_cuda_stage **out, size_t chunk);
+/* Waits for copies still in flight, then frees. NULL-safe. */
+void gs_cuda_stage_free(gs_cuda_stage *s);
+/* Host (pageable) -> device through the stage, on stream. Returns when the
+ * last chunk is queued (src may be reused at once). On an error part-way it
+ * waits for the chunks in flight before returning, so the stage is idle. */
+gs_status gs_cuda_stage_upload(gs_cuda_stage *s, void *d_dst, const void *src, size_t bytes,
+                               void *stream);
+/* Device -> host (pageable) through the stage, after the work queued on
+ * stream; returns when every byte is in dst (or, on an error, when no copy is
+ * in flight any more). */
+gs_status gs_cuda_stage_download(gs_cuda_stage *s, void *dst, const void *d_src, size_t bytes,
+                                 void *stream);
+
+/* Rows to the host: out[k * cols + c] = m[c * col_stride + idx[k]] for k < n
+ * (every index < col_stride checked by the caller); synchronous. */
+gs_status gs_cuda_gather_rows(uint64_t *out, const uint64_t *d_m, size_t cols, size_t col_stride,
+                              const size_t *idx, size_t n, void *stream);
+/* v[c * len + i] *= g^i for `cols` columns of `len` (coefficients of P(g y)
+ * -> those of P(y) with g = shift^-1). */
+gs_status gs_cuda_scale_powers(uint64_t *d_v, size_t cols, size_t len, uint64_t g, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

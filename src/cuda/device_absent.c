@@ -1,0 +1,56 @@
+/* Built instead of src/cuda/device.cu when CUDA is not compiled in: every
+ * entry point reports GS_ERR_NO_DEVICE (frees are no-ops). */
+#include "cuda/device.h"
+
+gs_status gs_cuda_dev_mem_info(size_t *free_bytes, size_t *total_bytes) {
+    (void)free_bytes, (void)total_bytes;
+    return GS_ERR_NO_DEVICE;
+}
+gs_status gs_cuda_set_device(int device) {
+    (void)device;
+    return GS_ERR_NO_DEVICE;
+}
+gs_status gs_cuda_stream_new(void **stream) {
+    *stream = NULL;
+    return GS_ERR_NO_DEVICE;
+}
+void gs_cuda_stream_free(void *stream) { (void)stream; }
+gs_status gs_cuda_stream_wait(void *stream) {
+    (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+gs_status gs_cuda_buf_alloc(void **d_ptr, size_t bytes, void *stream) {
+    (void)bytes, (void)stream;
+    *d_ptr = NULL;
+    return GS_ERR_NO_DEVICE;
+}
+void gs_cuda_buf_free(void *d_ptr, void *stream) { (void)d_ptr, (void)stream; }
+gs_status gs_cuda_d2d_async(void *d_dst, const void *d_src, size_t bytes, void *stream) {
+    (void)d_dst, (void)d_src, (void)bytes, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+gs_status gs_cuda_stage_new(gs_cuda_stage **out, size_t chunk) {
+    (void)chunk;
+    *out = NULL;
+    return GS_ERR_NO_DEVICE;
+}
+void gs_cuda_stage_free(gs_cuda_stage *s) { (void)s; }
+gs_status gs_cuda_stage_upload(gs_cuda_stage *s, void *d_dst, const void *src, size_t bytes,
+                               void *stream) {
+    (void)s, (void)d_dst, (void)src, (void)bytes, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+gs_status gs_cuda_stage_download(gs_cuda_stage *s, void *dst, const void *d_src, size_t bytes,
+                                 void *stream) {
+    (void)s, (void)dst, (void)d_src, (void)bytes, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+gs_status gs_cuda_gather_rows(uint64_t *out, const uint64_t *d_m, size_t cols, size_t col_stride,
+                              const size_t *idx, size_t n, void *stream) {
+    (void)out, (void)d_m, (void)cols, (void)col_stride, (void)idx, (void)n, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+gs_status gs_cuda_scale_powers(uint64_t *d_v, size_t cols, size_t len, uint64_t g, void *stream) {
+    (void)d_v, (void)cols, (void)len, (void)g, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}

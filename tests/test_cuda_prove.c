@@ -1,0 +1,270 @@
+/* Whole proofs on the CUDA backend against the CPU backend: the proof bytes
+ * must be identical (DESIGN.md §2) for fib, mix at several widths, degrees
+ * and blowups, and every synth preset at small sizes with 1, 2 and 4 tables
+ * at once. Then failures: for every device allocation, copy and launch a
+ * proof makes, the run where exactly that one fails gives the CPU's bytes
+ * through the fallback (counted, with the error's text) or, with fallback
+ * off, a clean GS_ERR_CUDA; a device budget too small for any table gives the
+ * same bytes through the fallback or GS_ERR_DEVICE_MEM; and the device's free
+ * memory is back where it started. Exits 77 where no device exists.
+ *
+ * Options: --seed N, --quick (fewer sizes, every 3rd fault). */
+#include <string.h>
+
+#include "cuda/device.h"
+#include "gstark/cuda.h"
+#include "gstark/gstark.h"
+#include "test_util.h"
+
+static int g_quick;
+
+typedef struct {
+    uint8_t *bytes;
+    size_t len;
+} blob;
+
+static void blob_free(blob *b) {
+    free(b->bytes);
+    b->bytes = NULL;
+    b->len = 0;
+}
+
+static int same_blob(const blob *a, const blob *b) {
+    return a->len == b->len && a->bytes && b->bytes && memcmp(a->bytes, b->bytes, a->len) == 0;
+}
+
+static gs_prove_opts opts_for(gs_backend_kind kind, gs_prove_stats *st) {
+    gs_prove_opts o = {.allow_insecure = 1, .stats = st, .backend = kind};
+    return o;
+}
+
+static gs_status prove_one(blob *out, const gs_workload *w, const gs_params *par,
+                           const gs_prove_opts *o) {
+    gs_proof *p = NULL;
+    memset(out, 0, sizeof *out);
+    gs_status s = gs_prove(&p, w->air, w->trace, w->log_n, w->pub, par, o);
+    if (s == GS_OK) s = gs_proof_serialize(&out->bytes, &out->len, p);
+    gs_proof_free(p);
+    return s;
+}
+
+static gs_status prove_many(blob *out, const gs_multi_workload *w, const gs_params *par,
+                            const gs_prove_opts *o) {
+    gs_table_input *in = calloc(w->num_tables, sizeof *in);
+    memset(out, 0, sizeof *out);
+    if (!in) return GS_ERR_NOMEM;
+    for (uint32_t i = 0; i < w->num_tables; i++)
+        in[i] = (gs_table_input){w->tables[i].air, w->tables[i].trace, w->tables[i].log_n,
+                                 w->tables[i].pub, NULL};
+    gs_multi_proof *mp = NULL;
+    gs_status s = gs_prove_multi(&mp, in, w->num_tables, par, o);
+    if (s == GS_OK) s = gs_multi_proof_serialize(&out->bytes, &out->len, mp);
+    gs_multi_proof_free(mp);
+    free(in);
+    return s;
+}
+
+static gs_params small_params(unsigned log_blowup) {
+    gs_params p = {log_blowup, 3, 4, 12, 1};
+    return p;
+}
+
+/* One statement on both backends: equal bytes, CUDA really used. */
+static void check_single(const char *what, const gs_workload *w, const gs_params *par) {
+    gs_prove_stats sc = {0}, sg = {0};
+    gs_prove_opts oc = opts_for(GS_BACKEND_CPU, &sc), og = opts_for(GS_BACKEND_CUDA, &sg);
+    og.no_fallback = 1;
+    blob a, b;
+    gs_status s1 = prove_one(&a, w, par, &oc), s2 = prove_one(&b, w, par, &og);
+    if (s2 != GS_OK) fprintf(stderr, "%s: cuda: %s (%s)\n", what, gs_status_str(s2), gs_cuda_last_error());
+    CHECK(s1 == GS_OK && s2 == GS_OK);
+    int eq = same_blob(&a, &b);
+    if (!eq) fprintf(stderr, "%s: CPU and CUDA proofs differ (%zu vs %zu bytes)\n", what, a.len, b.len);
+    CHECK(eq);
+    CHECK(sg.backend && !strcmp(sg.backend, "cuda") && sg.device_peak_bytes > 0);
+    CHECK(sg.cpu_fallbacks == 0);
+    blob_free(&a), blob_free(&b);
+}
+
+static void test_single(void) {
+    int n = 0;
+    for (unsigned log_n = 1; log_n <= (g_quick ? 10u : 14u); log_n++) {
+        gs_workload w = {0};
+        CHECK(gs_airs_fib(&w, log_n, 1, 1) == GS_OK);
+        for (unsigned lb = 1; lb <= 3; lb++) {
+            gs_params par = small_params(lb);
+            char what[64];
+            snprintf(what, sizeof what, "fib 2^%u blowup %u", log_n, 1u << lb);
+            check_single(what, &w, &par);
+            n++;
+        }
+        gs_workload_free(&w);
+    }
+    static const struct {
+        uint32_t cols;
+        unsigned degree, log_n, log_blowup;
+    } mixes[] = {{1, 2, 3, 1}, {7, 3, 6, 1}, {16, 3, 9, 2}, {33, 5, 8, 2},
+                 {64, 4, 11, 2}, {100, 9, 7, 3}, {256, 3, 10, 2}};
+    for (size_t i = 0; i < sizeof mixes / sizeof mixes[0]; i++) {
+        gs_mix_params mp = {mixes[i].cols, mixes[i].degree, mixes[i].log_n, 7 + i};
+        gs_workload w = {0};
+        CHECK(gs_airs_mix(&w, &mp) == GS_OK);
+        gs_params par = small_params(mixes[i].log_blowup);
+        char what[96];
+        snprintf(what, sizeof what, "mix %u cols degree %u 2^%u", mp.cols, mp.degree, mp.log_n);
+        check_single(what, &w, &par);
+        gs_workload_free(&w);
+        n++;
+    }
+    printf("single tables: %d statements, CPU and CUDA proofs identical\n", n);
+}
+
+static void test_multi(void) {
+    static const struct {
+        const char *name;
+        unsigned shrink;
+    } cases[] = {{"uniform", 12}, {"skew", 14}, {"vm", 12}, {"vm", 9}};
+    int n = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        if (g_quick && cases[c].shrink < 10) continue;
+        gs_multi_workload w = {0};
+        CHECK(gs_synth_preset(&w, cases[c].name, cases[c].shrink, 3) == GS_OK);
+        gs_params par = small_params(2);
+        gs_prove_stats sc = {0};
+        gs_prove_opts oc = opts_for(GS_BACKEND_CPU, &sc);
+        blob ref;
+        CHECK(prove_many(&ref, &w, &par, &oc) == GS_OK);
+        static const unsigned ks[] = {1, 2, 4};
+        for (size_t k = 0; k < 3; k++) {
+            gs_prove_stats sg = {0};
+            gs_prove_opts og = opts_for(GS_BACKEND_CUDA, &sg);
+            og.tables_parallel = ks[k];
+            og.no_fallback = 1;
+            blob b;
+            gs_status s = prove_many(&b, &w, &par, &og);
+            if (s != GS_OK) fprintf(stderr, "%s/%u k=%u: %s (%s)\n", cases[c].name, cases[c].shrink, ks[k], gs_status_str(s), gs_cuda_last_error());
+            CHECK(s == GS_OK);
+            int eq = same_blob(&ref, &b);
+            if (!eq) fprintf(stderr, "%s/%u k=%u: CPU and CUDA proofs differ\n", cases[c].name, cases[c].shrink, ks[k]);
+            CHECK(eq);
+            CHECK(sg.device_peak_bytes > 0 && sg.cpu_fallbacks == 0);
+            blob_free(&b);
+            n++;
+        }
+        blob_free(&ref);
+        gs_multi_workload_free(&w);
+    }
+    printf("multi-table: %d runs (k = 1, 2, 4), CPU and CUDA proofs identical\n", n);
+}
+
+static size_t free_device_bytes(void) {
+    size_t f = 0, t = 0;
+    CHECK(gs_cuda_dev_mem_info(&f, &t) == GS_OK);
+    return f;
+}
+
+/* Every operation of `kind` the statement's CUDA proof makes fails once, in
+ * turn: with fallback the bytes equal ref and the failure is counted; without
+ * it the proof fails with GS_ERR_CUDA. */
+static void sweep_faults(const char *what, gs_cuda_fault_kind kind, const gs_workload *single,
+                         const gs_multi_workload *multi, const gs_params *par, const blob *ref) {
+    static const char *names[] = {"alloc", "copy", "launch"};
+    long fired = 0, step = g_quick ? 3 : 1;
+    for (long nth = 1;; nth += step) {
+        int done = 0;
+        for (int fallback = 1; fallback >= 0; fallback--) {
+            gs_prove_stats sg = {0};
+            gs_prove_opts og = opts_for(GS_BACKEND_CUDA, &sg);
+            og.no_fallback = !fallback;
+            og.tables_parallel = 2;
+            long before = gs_cuda_fault_count(kind);
+            gs_cuda_fault_inject(kind, nth);
+            blob b;
+            gs_status s = single ? prove_one(&b, single, par, &og) : prove_many(&b, multi, par, &og);
+            gs_cuda_fault_inject(kind, 0);
+            long ops = gs_cuda_fault_count(kind) - before;
+            if (ops < nth) { /* this run made fewer operations: nothing was injected */
+                CHECK(s == GS_OK && same_blob(&b, ref) && sg.cpu_fallbacks == 0);
+                blob_free(&b);
+                done = 1;
+                break;
+            }
+            if (fallback) {
+                int ok = s == GS_OK && same_blob(&b, ref) && sg.cpu_fallbacks == 1 &&
+                         strncmp(sg.device_error, "injected fault", 14) == 0;
+                if (!ok)
+                    fprintf(stderr, "%s: %s fault %ld with fallback: %s, %u fallbacks, '%s'\n", what,
+                            names[kind], nth, gs_status_str(s), sg.cpu_fallbacks, sg.device_error);
+                CHECK(ok);
+                fired++;
+            } else {
+                if (s != GS_ERR_CUDA)
+                    fprintf(stderr, "%s: %s fault %ld without fallback: %s\n", what, names[kind],
+                            nth, gs_status_str(s));
+                CHECK(s == GS_ERR_CUDA && b.bytes == NULL);
+            }
+            blob_free(&b);
+        }
+        if (done) break;
+    }
+    printf("%s: %ld injected %s failures, each a CPU-fallback proof equal to the CPU's or a clean error\n",
+           what, fired, names[kind]);
+}
+
+static void test_faults(void) {
+    gs_mix_params mp = {12, 3, 7, 3};
+    gs_workload w = {0};
+    CHECK(gs_airs_mix(&w, &mp) == GS_OK);
+    gs_params par = small_params(2);
+    gs_prove_stats sc = {0};
+    gs_prove_opts oc = opts_for(GS_BACKEND_CPU, &sc);
+    blob ref;
+    CHECK(prove_one(&ref, &w, &par, &oc) == GS_OK);
+    gs_prove_stats warm = {0};
+    gs_prove_opts ow = opts_for(GS_BACKEND_CUDA, &warm);
+    blob b;
+    CHECK(prove_one(&b, &w, &par, &ow) == GS_OK); /* builds the cached twiddle tables */
+    blob_free(&b);
+    size_t free0 = free_device_bytes();
+    for (int k = 0; k < 3; k++) sweep_faults("mix 12 cols 2^7", (gs_cuda_fault_kind)k, &w, NULL, &par, &ref);
+
+    gs_multi_workload mw = {0};
+    CHECK(gs_synth_preset(&mw, "vm", 13, 4) == GS_OK);
+    blob mref;
+    CHECK(prove_many(&mref, &mw, &par, &oc) == GS_OK);
+    for (int k = 0; k < 3; k++) sweep_faults("synth vm/13", (gs_cuda_fault_kind)k, NULL, &mw, &par, &mref);
+
+    /* A device budget that holds no table: every table goes to the CPU. */
+    gs_prove_stats sg = {0};
+    gs_prove_opts og = opts_for(GS_BACKEND_CUDA, &sg);
+    og.device_mem_budget = 4096;
+    CHECK(prove_many(&b, &mw, &par, &og) == GS_OK);
+    CHECK(same_blob(&b, &mref) && sg.cpu_fallbacks == mw.num_tables);
+    blob_free(&b);
+    og.no_fallback = 1;
+    CHECK(prove_many(&b, &mw, &par, &og) == GS_ERR_DEVICE_MEM && b.bytes == NULL);
+    printf("device budget of 4 KiB: %u tables fell back, same proof; without fallback GS_ERR_DEVICE_MEM\n",
+           sg.cpu_fallbacks);
+
+    size_t free1 = free_device_bytes();
+    long long drop = (long long)free0 - (long long)free1;
+    if (drop > (2 << 20)) fprintf(stderr, "device free memory dropped by %lld bytes\n", drop);
+    CHECK(drop <= (2 << 20));
+    printf("device free memory before and after the failures: %zu and %zu bytes\n", free0, free1);
+    blob_free(&ref), blob_free(&mref);
+    gs_workload_free(&w);
+    gs_multi_workload_free(&mw);
+}
+
+int main(int argc, char **argv) {
+    gs_test_init(argc, argv);
+    for (int i = 1; i < argc; i++) g_quick |= !strcmp(argv[i], "--quick");
+    if (gs_cuda_device_count() == 0) {
+        printf("no CUDA device: skipped\n");
+        return GS_TEST_SKIP;
+    }
+    test_single();
+    test_multi();
+    test_faults();
+    return gs_test_done();
+}
