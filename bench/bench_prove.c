@@ -1,4 +1,4 @@
-/* bench_prove: whole proofs of the built-in AIRs on the CPU backend.
+/* bench_prove: whole proofs of the built-in AIRs on the CPU and CUDA backends.
  * Per row: trace generation, prove (with its phases, which add up to the
  * total: check + commit + quotient + ood + deep + fri + queries + other),
  * verify, proof size, trace cells per second and the peak RSS of that proof
@@ -9,8 +9,15 @@
  * (lg is '-', cols is the table count) and one row per table with its main
  * commit and chain phases.
  *
+ * --backend cpu|cuda|both (default cpu): with both, every statement is proven
+ * on the CPU and then on CUDA in the same run, and a line gives the speedup
+ * (CPU prove time over CUDA prove time) and whether the proofs are identical.
+ * The be column names the backend; devMB is the peak device memory; fb the
+ * tables that fell back to the CPU.
+ *
  * usage: bench_prove [--quick] [--max-log N] [--threads T] [--air fib|mix|synth|heights|sched|all]
- *                    [--security BITS] [--grinding G] [--vm-shrink K] [--skew-shrink K] */
+ *                    [--security BITS] [--grinding G] [--vm-shrink K] [--skew-shrink K]
+ *                    [--backend cpu|cuda|both] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +44,40 @@ static double peak_rss_mb(void) {
     return kb / 1024.0;
 }
 
-static void row(const char *name, gs_workload *w, double t_trace, const gs_params *par) {
+/* The backends each statement runs on, in order. */
+static gs_backend_kind g_kinds[2] = {GS_BACKEND_CPU};
+static int g_nkinds = 1;
+
+/* The speedup line after the last backend of a statement. */
+typedef struct {
+    double first_total;
+    uint8_t *first_bytes;
+    size_t first_len;
+} compare;
+
+static void compare_note(compare *c, int k, double total, uint8_t *bytes, size_t len) {
+    if (g_nkinds < 2) {
+        free(bytes);
+        return;
+    }
+    if (k == 0) {
+        c->first_total = total, c->first_bytes = bytes, c->first_len = len;
+        return;
+    }
+    int same = bytes && c->first_bytes && len == c->first_len && !memcmp(bytes, c->first_bytes, len);
+    printf("  -> cuda speedup %.2fx over the cpu backend, proofs %s\n", c->first_total / total,
+           same ? "identical" : "DIFFERENT");
+    free(bytes);
+    free(c->first_bytes);
+    c->first_bytes = NULL;
+}
+
+static void row_on(const char *name, gs_workload *w, double t_trace, const gs_params *par, int k,
+                   compare *cmp) {
     gs_prove_stats st;
-    gs_prove_opts opts = {.air_desc = name, .stats = &st};
+    gs_prove_opts opts = {.air_desc = name, .stats = &st, .backend = g_kinds[k]};
     gs_proof *p = NULL;
+    reset_peak_rss();
     gs_status s = gs_prove(&p, w->air, w->trace, w->log_n, w->pub, par, &opts);
     if (s != GS_OK) {
         printf("%-22s prove failed: %s\n", name, gs_status_str(s));
@@ -55,13 +92,22 @@ static void row(const char *name, gs_workload *w, double t_trace, const gs_param
     double v1 = bench_now();
     double cells = (double)gs_air_num_cols(w->air) * (double)((size_t)1 << w->log_n);
     double other = st.total - (st.check + st.commit + st.quotient + st.ood + st.deep + st.fri + st.queries);
-    printf("%-22s %2u %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.2f %8.1f %s\n",
+    printf("%-22s %2u %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.2f %8.1f %4s %7.1f %2u %s\n",
            name, w->log_n, gs_air_num_cols(w->air), t_trace, st.total, st.check, st.commit,
            st.quotient, st.ood, st.deep, st.fri, st.queries, other, 1e3 * (v1 - v0),
-           s == GS_OK ? len : 0, cells / st.total / 1e6, rss, vs == GS_OK ? "ok" : gs_status_str(vs));
+           s == GS_OK ? len : 0, cells / st.total / 1e6, rss, st.backend,
+           (double)st.device_peak_bytes / 1048576.0, st.cpu_fallbacks,
+           vs == GS_OK ? "ok" : gs_status_str(vs));
     fflush(stdout);
-    free(bytes);
+    compare_note(cmp, k, st.total, s == GS_OK ? bytes : NULL, len);
+    if (s != GS_OK) free(bytes);
     gs_proof_free(p);
+}
+
+static void row(const char *name, gs_workload *w, double t_trace, const gs_params *par) {
+    compare cmp = {0};
+    for (int k = 0; k < g_nkinds; k++) row_on(name, w, t_trace, par, k, &cmp);
+    free(cmp.first_bytes);
 }
 
 /* A multi-table preset: the summary row, then one row per table with its
@@ -94,36 +140,43 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
         airs[i] = w.tables[i].air;
         cells += (double)gs_air_num_cols(w.tables[i].air) * (double)((size_t)1 << w.tables[i].log_n);
     }
-    gs_prove_stats st;
-    gs_prove_opts opts = {.stats = &st, .table_stats = ts};
-    gs_multi_proof *mp = NULL;
-    gs_status s = gs_prove_multi(&mp, in, n, par, &opts);
-    if (s != GS_OK) {
-        printf("%s shrink %u: prove failed: %s\n", preset, shrink, gs_status_str(s));
-    } else {
-        double rss = peak_rss_mb();
-        uint8_t *bytes = NULL;
-        size_t len = 0;
-        gs_status ss = gs_multi_proof_serialize(&bytes, &len, mp);
-        double v0 = bench_now();
-        gs_status vs = gs_verify_multi(airs, n, mp, 0);
-        double v1 = bench_now();
-        char name[48];
-        snprintf(name, sizeof name, "synth %s /%u", preset, shrink);
-        double other = st.total - (st.check + st.commit + st.quotient + st.ood + st.deep + st.fri + st.queries);
-        printf("%-22s %2s %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.2f %8.1f %s\n",
-               name, "-", n, t_trace, st.total, st.check, st.commit, st.quotient, st.ood, st.deep,
-               st.fri, st.queries, other, 1e3 * (v1 - v0), ss == GS_OK ? len : 0,
-               cells / st.total / 1e6, rss, vs == GS_OK ? "ok" : gs_status_str(vs));
-        for (uint32_t i = 0; i < n; i++)
-            printf("  table %-14s %2u %5u         %8.3f |        %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f        | aux %u\n",
-                   gs_air_name(airs[i]), w.tables[i].log_n, gs_air_num_cols(airs[i]), ts[i].total,
-                   ts[i].commit, ts[i].quotient, ts[i].ood, ts[i].deep, ts[i].fri, ts[i].queries,
-                   mp->tables[i].table.aux_cols);
-        fflush(stdout);
-        free(bytes);
+    compare cmp = {0};
+    for (int k = 0; k < g_nkinds; k++) {
+        gs_prove_stats st;
+        gs_prove_opts opts = {.stats = &st, .table_stats = ts, .backend = g_kinds[k]};
+        gs_multi_proof *mp = NULL;
+        reset_peak_rss();
+        gs_status s = gs_prove_multi(&mp, in, n, par, &opts);
+        if (s != GS_OK) {
+            printf("%s shrink %u: prove failed: %s\n", preset, shrink, gs_status_str(s));
+        } else {
+            double rss = peak_rss_mb();
+            uint8_t *bytes = NULL;
+            size_t len = 0;
+            gs_status ss = gs_multi_proof_serialize(&bytes, &len, mp);
+            double v0 = bench_now();
+            gs_status vs = gs_verify_multi(airs, n, mp, 0);
+            double v1 = bench_now();
+            char name[48];
+            snprintf(name, sizeof name, "synth %s /%u", preset, shrink);
+            double other = st.total - (st.check + st.commit + st.quotient + st.ood + st.deep + st.fri + st.queries);
+            printf("%-22s %2s %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.2f %8.1f %4s %7.1f %2u %s\n",
+                   name, "-", n, t_trace, st.total, st.check, st.commit, st.quotient, st.ood, st.deep,
+                   st.fri, st.queries, other, 1e3 * (v1 - v0), ss == GS_OK ? len : 0,
+                   cells / st.total / 1e6, rss, st.backend, (double)st.device_peak_bytes / 1048576.0,
+                   st.cpu_fallbacks, vs == GS_OK ? "ok" : gs_status_str(vs));
+            for (uint32_t i = 0; i < n; i++)
+                printf("  table %-14s %2u %5u         %8.3f |        %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f        | aux %u\n",
+                       gs_air_name(airs[i]), w.tables[i].log_n, gs_air_num_cols(airs[i]), ts[i].total,
+                       ts[i].commit, ts[i].quotient, ts[i].ood, ts[i].deep, ts[i].fri, ts[i].queries,
+                       mp->tables[i].table.aux_cols);
+            fflush(stdout);
+            compare_note(&cmp, k, st.total, ss == GS_OK ? bytes : NULL, len);
+            if (ss != GS_OK) free(bytes);
+        }
+        gs_multi_proof_free(mp);
     }
-    gs_multi_proof_free(mp);
+    free(cmp.first_bytes);
     free(in), free(ts), free(airs);
     gs_multi_workload_free(&w);
 }
@@ -175,10 +228,15 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--grinding") && i + 1 < argc) grinding = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--vm-shrink") && i + 1 < argc) vm_shrink = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--skew-shrink") && i + 1 < argc) skew_shrink = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "cpu")) i++;
+        else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "cuda"))
+            g_kinds[0] = GS_BACKEND_CUDA, i++;
+        else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "both"))
+            g_kinds[1] = GS_BACKEND_CUDA, g_nkinds = 2, i++;
         else {
             fprintf(stderr, "usage: bench_prove [--quick] [--max-log N] [--threads T] "
                             "[--air fib|mix|synth|heights|sched|all] [--security BITS] [--grinding G] "
-                            "[--vm-shrink K] [--skew-shrink K]\n");
+                            "[--vm-shrink K] [--skew-shrink K] [--backend cpu|cuda|both]\n");
             return 2;
         }
     }
@@ -189,12 +247,13 @@ int main(int argc, char **argv) {
     gs_params par = gs_params_default(security);
     par.grinding_bits = grinding;
     par.num_queries = (security - (grinding < security ? grinding : 0) + par.log_blowup - 1) / par.log_blowup;
-    printf("bench_prove: CPU backend, %u threads, blowup %u, %u queries, %u grinding bits (%u-bit)\n",
+    printf("bench_prove: %s, %u CPU threads, blowup %u, %u queries, %u grinding bits (%u-bit)\n",
+           g_nkinds == 2 ? "cpu then cuda backend" : g_kinds[0] == GS_BACKEND_CUDA ? "cuda backend" : "cpu backend",
            gs_threads_get(), 1u << par.log_blowup, par.num_queries, par.grinding_bits,
            gs_params_security(&par));
-    printf("%-22s %2s %5s %7s %8s | %6s %6s %6s %6s %6s %6s %6s %6s | %7s %8s %8s %8s\n", "statement",
+    printf("%-22s %2s %5s %7s %8s | %6s %6s %6s %6s %6s %6s %6s %6s | %7s %8s %8s %8s %4s %7s %2s\n", "statement",
            "lg", "cols", "trace_s", "prove_s", "check", "commit", "quot", "ood", "deep", "fri",
-           "query", "other", "verif_ms", "bytes", "Mcells/s", "peakMB");
+           "query", "other", "verif_ms", "bytes", "Mcells/s", "peakMB", "be", "devMB", "fb");
     if (!strcmp(which, "all") || !strcmp(which, "fib"))
         for (unsigned lg = 16; lg <= max_log && lg <= 22; lg += 2) {
             gs_workload w = {0};
