@@ -12,8 +12,10 @@
  * --backend cpu|cuda|both (default cpu): with both, every statement is proven
  * on the CPU and then on CUDA in the same run, and a line gives the speedup
  * (CPU prove time over CUDA prove time) and whether the proofs are identical.
- * The be column names the backend; devMB is the peak device memory; fb the
- * tables that fell back to the CPU.
+ * The be column names the backend; devMB is the peak device memory; busy% the
+ * device time of the backend's operations over the prove time (summed over
+ * tables proven at once, so it can pass 100 with k > 1); fb the tables that
+ * fell back to the CPU.
  *
  * usage: bench_prove [--quick] [--max-log N] [--threads T] [--air fib|mix|synth|heights|sched|all]
  *                    [--security BITS] [--grinding G] [--vm-shrink K] [--skew-shrink K]
@@ -92,12 +94,12 @@ static void row_on(const char *name, gs_workload *w, double t_trace, const gs_pa
     double v1 = bench_now();
     double cells = (double)gs_air_num_cols(w->air) * (double)((size_t)1 << w->log_n);
     double other = st.total - (st.check + st.commit + st.quotient + st.ood + st.deep + st.fri + st.queries);
-    printf("%-22s %2u %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.2f %8.1f %4s %7.1f %2u %s\n",
+    printf("%-22s %2u %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.2f %8.1f %4s %7.1f %5.1f %2u %s\n",
            name, w->log_n, gs_air_num_cols(w->air), t_trace, st.total, st.check, st.commit,
            st.quotient, st.ood, st.deep, st.fri, st.queries, other, 1e3 * (v1 - v0),
            s == GS_OK ? len : 0, cells / st.total / 1e6, rss, st.backend,
-           (double)st.device_peak_bytes / 1048576.0, st.cpu_fallbacks,
-           vs == GS_OK ? "ok" : gs_status_str(vs));
+           (double)st.device_peak_bytes / 1048576.0, 100.0 * st.device_busy / st.total,
+           st.cpu_fallbacks, vs == GS_OK ? "ok" : gs_status_str(vs));
     fflush(stdout);
     compare_note(cmp, k, st.total, s == GS_OK ? bytes : NULL, len);
     if (s != GS_OK) free(bytes);
@@ -160,11 +162,11 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
             char name[48];
             snprintf(name, sizeof name, "synth %s /%u", preset, shrink);
             double other = st.total - (st.check + st.commit + st.quotient + st.ood + st.deep + st.fri + st.queries);
-            printf("%-22s %2s %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.2f %8.1f %4s %7.1f %2u %s\n",
+            printf("%-22s %2s %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.2f %8.1f %4s %7.1f %5.1f %2u %s\n",
                    name, "-", n, t_trace, st.total, st.check, st.commit, st.quotient, st.ood, st.deep,
                    st.fri, st.queries, other, 1e3 * (v1 - v0), ss == GS_OK ? len : 0,
                    cells / st.total / 1e6, rss, st.backend, (double)st.device_peak_bytes / 1048576.0,
-                   st.cpu_fallbacks, vs == GS_OK ? "ok" : gs_status_str(vs));
+                   100.0 * st.device_busy / st.total, st.cpu_fallbacks, vs == GS_OK ? "ok" : gs_status_str(vs));
             for (uint32_t i = 0; i < n; i++)
                 printf("  table %-14s %2u %5u         %8.3f |        %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f        | aux %u\n",
                        gs_air_name(airs[i]), w.tables[i].log_n, gs_air_num_cols(airs[i]), ts[i].total,
@@ -251,9 +253,9 @@ int main(int argc, char **argv) {
            g_nkinds == 2 ? "cpu then cuda backend" : g_kinds[0] == GS_BACKEND_CUDA ? "cuda backend" : "cpu backend",
            gs_threads_get(), 1u << par.log_blowup, par.num_queries, par.grinding_bits,
            gs_params_security(&par));
-    printf("%-22s %2s %5s %7s %8s | %6s %6s %6s %6s %6s %6s %6s %6s | %7s %8s %8s %8s %4s %7s %2s\n", "statement",
+    printf("%-22s %2s %5s %7s %8s | %6s %6s %6s %6s %6s %6s %6s %6s | %7s %8s %8s %8s %4s %7s %5s %2s\n", "statement",
            "lg", "cols", "trace_s", "prove_s", "check", "commit", "quot", "ood", "deep", "fri",
-           "query", "other", "verif_ms", "bytes", "Mcells/s", "peakMB", "be", "devMB", "fb");
+           "query", "other", "verif_ms", "bytes", "Mcells/s", "peakMB", "be", "devMB", "busy%", "fb");
     if (!strcmp(which, "all") || !strcmp(which, "fib"))
         for (unsigned lg = 16; lg <= max_log && lg <= 22; lg += 2) {
             gs_workload w = {0};

@@ -120,8 +120,11 @@ gs_backend *gs_backend_cpu(void);
  * device byte it allocates (buffers and Merkle trees) is charged, besides the
  * caller's account, to dev_acct, which may never exceed dev_budget bytes: a
  * request beyond it fails with GS_ERR_DEVICE_MEM. GS_ERR_NO_DEVICE without
- * CUDA or without that device. Released with iface->destroy. */
-gs_status gs_backend_cuda_new(gs_backend **out, int device, gs_mem *dev_acct, size_t dev_budget);
+ * CUDA or without that device. Released with iface->destroy, which adds the
+ * device time of its operations (from an event before to an event after
+ * each, on its stream) to *busy_ns (may be NULL; added atomically). */
+gs_status gs_backend_cuda_new(gs_backend **out, int device, gs_mem *dev_acct, size_t dev_budget,
+                              uint64_t *busy_ns);
 
 /* Whether s reports a device failure that proving the table on the CPU
  * instead can get around (GS_ERR_CUDA, GS_ERR_DEVICE_MEM, GS_ERR_NO_DEVICE). */

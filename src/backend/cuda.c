@@ -29,6 +29,10 @@ typedef struct {
     gs_cuda_stage *stage;
     gs_mem *dev_acct;
     size_t budget;
+    /* timing: an event pair around each operation, read at destroy */
+    void **marks;
+    size_t n_marks, cap_marks;
+    uint64_t *busy_ns;
 } cuda_ctx;
 
 /* A device Merkle tree and what it is charged to. */
@@ -43,6 +47,49 @@ int gs_status_is_device(gs_status s) {
 }
 
 static cuda_ctx *ctx_of(gs_backend *be) { return be->ctx; }
+
+/* Records a timing event on the stream (the start or the end of an
+ * operation). Timing is best effort: a failure here only loses the mark, and
+ * an unpaired start is dropped at destroy. */
+static void mark(cuda_ctx *c) {
+    if (!c->busy_ns) return;
+    if (c->n_marks == c->cap_marks) {
+        size_t cap = c->cap_marks ? 2 * c->cap_marks : 64;
+        void **m = realloc(c->marks, cap * sizeof *m);
+        if (!m) return;
+        c->marks = m, c->cap_marks = cap;
+    }
+    if (gs_cuda_mark(&c->marks[c->n_marks], c->stream) == GS_OK) c->n_marks++;
+}
+
+/* Adds the time between each start and end mark to *busy_ns, frees them. */
+static void read_marks(cuda_ctx *c) {
+    double ms_total = 0;
+    for (size_t i = 0; i + 1 < c->n_marks; i += 2) {
+        double ms = 0;
+        if (gs_cuda_mark_elapsed(&ms, c->marks[i], c->marks[i + 1]) == GS_OK) ms_total += ms;
+    }
+    for (size_t i = 0; i < c->n_marks; i++) gs_cuda_mark_free(c->marks[i]);
+    free(c->marks);
+    c->marks = NULL, c->n_marks = c->cap_marks = 0;
+    if (c->busy_ns) __atomic_fetch_add(c->busy_ns, (uint64_t)(ms_total * 1e6), __ATOMIC_RELAXED);
+}
+
+/* An operation between two timing marks: t = mark_start(c), then
+ * return mark_end(c, t, status). The marks stay in (start, end) pairs. */
+static size_t mark_start(cuda_ctx *c) {
+    size_t n0 = c->n_marks;
+    mark(c);
+    return n0;
+}
+
+static gs_status mark_end(cuda_ctx *c, size_t n0, gs_status s) {
+    if (c->n_marks == n0 + 1) {
+        mark(c);
+        if (c->n_marks == n0 + 1) gs_cuda_mark_free(c->marks[--c->n_marks]);
+    }
+    return s;
+}
 
 /* Charges bytes to the device account within the budget, then to acct. */
 static gs_status charge(cuda_ctx *c, gs_mem *acct, size_t bytes) {
@@ -82,15 +129,18 @@ static void cuda_free(gs_backend *be, gs_buf *buf) {
 static gs_status cuda_upload(gs_backend *be, gs_buf *dst, const void *src, size_t bytes) {
     cuda_ctx *c = ctx_of(be);
     if (bytes > dst->bytes) return GS_ERR_INVALID_ARG;
-    return gs_cuda_stage_upload(c->stage, dst->ptr, src, bytes, c->stream);
+    size_t t = mark_start(c);
+    return mark_end(c, t, gs_cuda_stage_upload(c->stage, dst->ptr, src, bytes, c->stream));
 }
 
 static gs_status cuda_copy(gs_backend *be, gs_buf *dst, size_t dst_off, const gs_buf *src,
                            size_t src_off, size_t n) {
     size_t e = sizeof(gs_fp);
     if ((dst_off + n) * e > dst->bytes || (src_off + n) * e > src->bytes) return GS_ERR_INVALID_ARG;
-    return gs_cuda_d2d_async((gs_fp *)dst->ptr + dst_off, (const gs_fp *)src->ptr + src_off, n * e,
-                             ctx_of(be)->stream);
+    cuda_ctx *c = ctx_of(be);
+    size_t t = mark_start(c);
+    return mark_end(c, t, gs_cuda_d2d_async((gs_fp *)dst->ptr + dst_off,
+                                            (const gs_fp *)src->ptr + src_off, n * e, c->stream));
 }
 
 static gs_status cuda_interpolate(gs_backend *be, gs_buf *v, size_t cols, unsigned log_n,
@@ -98,11 +148,12 @@ static gs_status cuda_interpolate(gs_backend *be, gs_buf *v, size_t cols, unsign
     cuda_ctx *c = ctx_of(be);
     size_t n = (size_t)1 << log_n;
     if (cols * n * sizeof(gs_fp) > v->bytes || shift == 0) return GS_ERR_INVALID_ARG;
-    GS_TRY(gs_cuda_ntt_inverse_batch(v->ptr, cols, log_n, c->stream));
+    size_t t = mark_start(c);
+    gs_status s = gs_cuda_ntt_inverse_batch(v->ptr, cols, log_n, c->stream);
     /* Evaluations on shift <w>: the inverse NTT gives the coefficients of
      * P(shift y); coefficient i times shift^-i gives P's. */
-    if (shift == 1) return GS_OK;
-    return gs_cuda_scale_powers(v->ptr, cols, n, gs_fp_inv(shift), c->stream);
+    if (s == GS_OK && shift != 1) s = gs_cuda_scale_powers(v->ptr, cols, n, gs_fp_inv(shift), c->stream);
+    return mark_end(c, t, s);
 }
 
 static gs_status cuda_lde(gs_backend *be, gs_buf *out, const gs_buf *coeffs, size_t cols,
@@ -111,8 +162,11 @@ static gs_status cuda_lde(gs_backend *be, gs_buf *out, const gs_buf *coeffs, siz
     if (log_n + log_blowup > 32 || cols * n * sizeof(gs_fp) > coeffs->bytes ||
         (cols * n * sizeof(gs_fp)) << log_blowup > out->bytes)
         return GS_ERR_INVALID_ARG;
-    return gs_cuda_lde_coset_from_coeffs(out->ptr, coeffs->ptr, cols, log_n, log_blowup, shift,
-                                         GS_ORDER_NATURAL, ctx_of(be)->stream);
+    cuda_ctx *c = ctx_of(be);
+    size_t t = mark_start(c);
+    return mark_end(c, t, gs_cuda_lde_coset_from_coeffs(out->ptr, coeffs->ptr, cols, log_n,
+                                                        log_blowup, shift, GS_ORDER_NATURAL,
+                                                        c->stream));
 }
 
 static gs_status cuda_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, const gs_buf *m,
@@ -128,7 +182,9 @@ static gs_status cuda_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, con
     cc->bytes = gs_cuda_merkle_tree_bytes(log_rows);
     gs_status s = charge(c, acct, cc->bytes);
     if (s == GS_OK) {
-        s = gs_cuda_merkle_commit(&cc->tree, m->ptr, cols, col_stride, log_rows, c->stream);
+        size_t t = mark_start(c);
+        s = mark_end(c, t, gs_cuda_merkle_commit(&cc->tree, m->ptr, cols, col_stride, log_rows,
+                                                 c->stream));
         if (s != GS_OK) uncharge(c, acct, cc->bytes);
     }
     if (s != GS_OK) {
@@ -165,7 +221,9 @@ static gs_status cuda_gather(gs_backend *be, gs_fp *out, const gs_buf *m, size_t
     for (size_t k = 0; k < n; k++)
         if (cols && (idx[k] >= col_stride || (cols - 1) * col_stride + idx[k] >= elems))
             return GS_ERR_INVALID_ARG;
-    return gs_cuda_gather_rows(out, m->ptr, cols, col_stride, idx, n, ctx_of(be)->stream);
+    cuda_ctx *c = ctx_of(be);
+    size_t t = mark_start(c);
+    return mark_end(c, t, gs_cuda_gather_rows(out, m->ptr, cols, col_stride, idx, n, c->stream));
 }
 
 /* ---- stages done on the host: device buffers <-> host copies ---- */
@@ -272,6 +330,7 @@ static void cuda_destroy(gs_backend *be) {
     if (!be) return;
     cuda_ctx *c = ctx_of(be);
     gs_cuda_stage_free(c->stage); /* waits for copies in flight */
+    read_marks(c);
     gs_cuda_stream_free(c->stream);
     free(c);
     free(be);
@@ -283,7 +342,8 @@ static const gs_backend_iface cuda_iface = {
     cuda_gather,  cuda_logup_aux, cuda_quotient, cuda_eval_at, cuda_deep,   cuda_fold,
     cuda_grind,   cuda_destroy};
 
-gs_status gs_backend_cuda_new(gs_backend **out, int device, gs_mem *dev_acct, size_t dev_budget) {
+gs_status gs_backend_cuda_new(gs_backend **out, int device, gs_mem *dev_acct, size_t dev_budget,
+                              uint64_t *busy_ns) {
     *out = NULL;
     if (device < 0 || device >= gs_cuda_device_count()) return GS_ERR_NO_DEVICE;
     gs_backend *be = calloc(1, sizeof *be);
@@ -295,6 +355,7 @@ gs_status gs_backend_cuda_new(gs_backend **out, int device, gs_mem *dev_acct, si
         c->device = device;
         c->dev_acct = dev_acct;
         c->budget = dev_budget;
+        c->busy_ns = busy_ns;
         s = gs_cuda_set_device(device);
     }
     if (s == GS_OK) s = gs_cuda_stream_new(&c->stream);

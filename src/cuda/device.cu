@@ -79,6 +79,32 @@ extern "C" gs_status gs_cuda_stream_wait(void *stream) {
     return checked(cudaStreamSynchronize(as_stream(stream)), "cudaStreamSynchronize");
 }
 
+extern "C" gs_status gs_cuda_mark(void **event, void *stream) {
+    cudaEvent_t e = NULL;
+    *event = NULL;
+    GS_TRY(checked(cudaEventCreate(&e), "cudaEventCreate (mark)"));
+    gs_status r = checked(cudaEventRecord(e, as_stream(stream)), "cudaEventRecord (mark)");
+    if (r != GS_OK) {
+        (void)cudaEventDestroy(e);
+        return r;
+    }
+    *event = e;
+    return GS_OK;
+}
+
+extern "C" gs_status gs_cuda_mark_elapsed(double *ms, void *start, void *stop) {
+    float f = 0;
+    GS_TRY(checked(cudaEventSynchronize((cudaEvent_t)stop), "cudaEventSynchronize (mark)"));
+    GS_TRY(checked(cudaEventElapsedTime(&f, (cudaEvent_t)start, (cudaEvent_t)stop),
+                   "cudaEventElapsedTime"));
+    *ms = f;
+    return GS_OK;
+}
+
+extern "C" void gs_cuda_mark_free(void *event) {
+    if (event) (void)cudaEventDestroy((cudaEvent_t)event);
+}
+
 extern "C" gs_status gs_cuda_buf_alloc(void **d_ptr, size_t bytes, void *stream) {
     *d_ptr = NULL;
     GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_ALLOC, "cudaMallocAsync (backend buffer)"));

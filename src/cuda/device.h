@@ -26,6 +26,12 @@ gs_status gs_cuda_stream_new(void **stream); /* non-blocking */
 void gs_cuda_stream_free(void *stream);      /* waits for its work; NULL-safe */
 gs_status gs_cuda_stream_wait(void *stream); /* cudaStreamSynchronize */
 
+/* Timing marks: an event recorded on stream now (created here; timing on). */
+gs_status gs_cuda_mark(void **event, void *stream);
+/* Milliseconds between two marks (waits for the second); frees neither. */
+gs_status gs_cuda_mark_elapsed(double *ms, void *start, void *stop);
+void gs_cuda_mark_free(void *event); /* NULL-safe */
+
 /* Stream-ordered device memory (cudaMallocAsync / cudaFreeAsync on stream). */
 gs_status gs_cuda_buf_alloc(void **d_ptr, size_t bytes, void *stream);
 void gs_cuda_buf_free(void *d_ptr, void *stream); /* NULL-safe */

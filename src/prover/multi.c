@@ -193,7 +193,11 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
             order[b] = order[b - 1], order[b - 1] = t;
         }
     if (gs_prover_debug_table_order) memcpy(order, gs_prover_debug_table_order, n * sizeof *order);
-    size_t budget = opts->mem_budget ? opts->mem_budget : gs_mem_budget_default();
+    /* The gate meters what the tables charge: device bytes on CUDA (the
+     * device budget), host bytes on the CPU. */
+    size_t budget = opts->mem_budget        ? opts->mem_budget
+                    : rb.cuda && rb.dev_budget ? rb.dev_budget
+                                            : gs_mem_budget_default();
     if (r == GS_OK) r = gs_gate_new(&gate, budget);
     unsigned k = opts->tables_parallel ? opts->tables_parallel : gs_tables_parallel_default();
     if (k > n) k = n;
@@ -241,7 +245,6 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     }
     ps->peak_bytes = gs_mem_peak(run);
     ps->gate_peak_bytes = gate ? gs_gate_peak(gate) : 0;
-    gs_prover_backend_stats(ps, &rb);
     for (uint32_t i = 0; ts && st && i < n; i++) { /* tables done were freed: see ts */
         ps->cpu_fallbacks += st[i].be ? st[i].fallbacks : ts[i].cpu_fallbacks;
         const char *e = st[i].be ? st[i].device_error : ts[i].device_error;
@@ -249,6 +252,7 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     }
     if (opts->table_stats) memcpy(opts->table_stats, ts, n * sizeof *ts);
     for (uint32_t i = 0; st && i < n; i++) gs_prover_state_free(&st[i]);
+    gs_prover_backend_stats(ps, &rb);
     free(st), free(est), free(order), free(ts);
     gs_gate_free(gate);
     gs_prover_backend_fini(&rb);

@@ -398,13 +398,14 @@ gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
 gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air, const gs_fp *trace,
                              unsigned log_n, const gs_fp *pub, const char *desc,
                              const gs_params *params, const gs_prove_opts *opts,
-                             const run_backend *rb, gs_mem *run) {
+                             run_backend *rb, gs_mem *run) {
     if (!air || !trace || (gs_air_num_public(air) && !pub)) return GS_ERR_INVALID_ARG;
     st->be = gs_backend_cpu();
     st->allow_fallback = rb->allow_fallback;
     if (rb->cuda) {
         gs_backend *be;
-        gs_status r = gs_backend_cuda_new(&be, 0, rb->dev_acct, rb->dev_budget);
+        gs_status r = gs_backend_cuda_new(&be, 0, rb->dev_acct, rb->dev_budget,
+                                          &rb->busy_ns);
         if (r == GS_OK) {
             st->be = be;
         } else if (rb->allow_fallback && gs_status_is_device(r)) {
@@ -476,6 +477,7 @@ void gs_prover_backend_fini(run_backend *rb) {
 void gs_prover_backend_stats(gs_prove_stats *ps, const run_backend *rb) {
     ps->backend = rb->cuda ? "cuda" : "cpu";
     ps->device_peak_bytes = gs_mem_peak(rb->dev_acct);
+    ps->device_busy = 1e-9 * (double)__atomic_load_n(&rb->busy_ns, __ATOMIC_RELAXED);
 }
 
 gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsigned log_n,
@@ -514,10 +516,10 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
         }
     }
     ps->peak_bytes = gs_mem_peak(run);
-    gs_prover_backend_stats(ps, &rb);
     ps->cpu_fallbacks = st.fallbacks;
     memcpy(ps->device_error, st.device_error, sizeof ps->device_error);
     gs_prover_state_free(&st);
+    gs_prover_backend_stats(ps, &rb);
     gs_prover_backend_fini(&rb);
     gs_mem_free(run);
     if (r != GS_OK) {

@@ -26,12 +26,14 @@ typedef struct {
     int allow_fallback;
     gs_mem *dev_acct; /* NULL without CUDA */
     size_t dev_budget;
+    uint64_t busy_ns; /* device time of the tables' operations (added atomically) */
 } run_backend;
 
 /* Resolves opts->backend (GS_ERR_NO_DEVICE for CUDA without a device). */
 gs_status gs_prover_backend_init(run_backend *rb, const gs_prove_opts *opts);
 void gs_prover_backend_fini(run_backend *rb);
-/* Fills stats' backend name and device peak (not the fallback count). */
+/* Fills stats' backend name, device peak and busy time (not the fallback
+ * count); call after every table's backend is destroyed. */
 void gs_prover_backend_stats(gs_prove_stats *ps, const run_backend *rb);
 
 /* One table's prover state, from its main commitment to its openings. */
@@ -67,7 +69,7 @@ gs_status gs_prover_check_params(const gs_params *params, const gs_prove_opts *o
 gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air,
                                 const gs_fp *trace, unsigned log_n, const gs_fp *pub,
                                 const char *desc, const gs_params *params,
-                                const gs_prove_opts *opts, const run_backend *rb, gs_mem *run);
+                                const gs_prove_opts *opts, run_backend *rb, gs_mem *run);
 /* The main commitment: interpolate, extend, commit (sets t->trace_root).
  * After a device failure the table moves to the CPU (when allowed) and the
  * commitment is made there. */
