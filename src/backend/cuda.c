@@ -1,11 +1,10 @@
 /* The CUDA backend: buffers live in device memory (stream-ordered, one
- * stream per backend object, i.e. per table), the commit path runs there
- * (inverse NTT, coset LDE, Keccak Merkle trees; docs/gpu.md), and only roots,
- * opened rows and paths come back. Operations without a device kernel yet
- * (LogUp aux, quotient, out-of-domain values, DEEP, FRI folds, grinding)
- * bring their inputs to the host, run the CPU backend's code and send the
- * result back: the same bytes, at the cost of the transfers. Large transfers
- * go through the object's pinned staging buffers in chunks.
+ * stream per backend object, i.e. per table) from the trace upload to the
+ * last opening; every stage runs there (inverse NTT, coset LDE, Keccak Merkle
+ * trees, LogUp aux trace, quotient, out-of-domain values, DEEP, FRI folds,
+ * grinding; docs/gpu.md), and only roots, out-of-domain values, the bus sum,
+ * the final polynomial, the nonce and opened rows and paths come back. The
+ * trace goes up through the object's pinned staging buffers in chunks.
  *
  * Every device byte is charged to the caller's account and to the device
  * account with its budget; a request over the budget fails with
@@ -16,6 +15,8 @@
 
 #include "backend/backend.h"
 #include "cuda/device.h"
+#include "cuda/quotient.h"
+#include "cuda/stages.h"
 #include "gstark/cuda.h"
 #include "gstark/cuda_merkle.h"
 #include "gstark/cuda_ntt.h"
@@ -226,104 +227,77 @@ static gs_status cuda_gather(gs_backend *be, gs_fp *out, const gs_buf *m, size_t
     return mark_end(c, t, gs_cuda_gather_rows(out, m->ptr, cols, col_stride, idx, n, c->stream));
 }
 
-/* ---- stages done on the host: device buffers <-> host copies ---- */
-
-/* h becomes a host copy of the device buffer d (NULL d: h stays empty). */
-static gs_status to_host(cuda_ctx *c, gs_buf *h, const gs_buf *d) {
-    memset(h, 0, sizeof *h);
-    if (!d) return GS_OK;
-    h->ptr = malloc(d->bytes ? d->bytes : 1);
-    if (!h->ptr) return GS_ERR_NOMEM;
-    h->bytes = d->bytes;
-    return gs_cuda_stage_download(c->stage, h->ptr, d->ptr, d->bytes, c->stream);
-}
-
-/* A host buffer shaped like the device buffer d, for a result. */
-static gs_status host_like(gs_buf *h, const gs_buf *d) {
-    memset(h, 0, sizeof *h);
-    h->ptr = malloc(d->bytes ? d->bytes : 1);
-    h->bytes = d->bytes;
-    return h->ptr ? GS_OK : GS_ERR_NOMEM;
-}
-
-static gs_status from_host(cuda_ctx *c, gs_buf *d, const gs_buf *h) {
-    return gs_cuda_stage_upload(c->stage, d->ptr, h->ptr, h->bytes, c->stream);
-}
-
-static void host_free(gs_buf *h) {
-    free(h->ptr);
-    h->ptr = NULL;
-}
-
 static gs_status cuda_logup_aux(gs_backend *be, gs_buf *aux, gs_fp3 *sigma, const gs_logup *L,
                                 const gs_air *air, const gs_fp *trace, unsigned log_n,
                                 const gs_fp *pub, gs_fp3 z, gs_fp3 alpha) {
     cuda_ctx *c = ctx_of(be);
-    gs_backend *cpu = gs_backend_cpu();
-    gs_buf h;
-    gs_status s = host_like(&h, aux);
-    if (s == GS_OK) s = cpu->iface->logup_aux(cpu, &h, sigma, L, air, trace, log_n, pub, z, alpha);
-    if (s == GS_OK) s = from_host(c, aux, &h);
-    if (s == GS_OK) s = gs_cuda_stream_wait(c->stream); /* h is freed next */
-    host_free(&h);
+    if (aux->bytes < 3 * (size_t)L->aux_cols * ((size_t)1 << log_n) * sizeof(gs_fp))
+        return GS_ERR_INVALID_ARG;
+    /* The trace again (the main buffer holds coefficients by now), for the
+     * call: charged to the device account only. */
+    gs_buf d_trace;
+    GS_TRY(cuda_alloc(be, NULL, &d_trace, (size_t)gs_air_num_cols(air) * sizeof(gs_fp) << log_n));
+    size_t t = mark_start(c);
+    gs_status s = gs_cuda_stage_upload(c->stage, d_trace.ptr, trace, d_trace.bytes, c->stream);
+    if (s == GS_OK)
+        s = gs_cuda_logup_aux(aux->ptr, sigma, L, air, d_trace.ptr, log_n, pub, z, alpha, c->stream);
+    s = mark_end(c, t, s);
+    cuda_free(be, &d_trace);
     return s;
 }
 
 static gs_status cuda_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
                                const gs_buf *aux_lde, const gs_quotient_args *a) {
     cuda_ctx *c = ctx_of(be);
-    gs_backend *cpu = gs_backend_cpu();
-    gs_buf hl, ha = {0}, ho = {0};
-    gs_status s = to_host(c, &hl, lde);
-    if (s == GS_OK) s = to_host(c, &ha, aux_lde);
-    if (s == GS_OK) s = host_like(&ho, out);
-    if (s == GS_OK) s = cpu->iface->quotient(cpu, &ho, &hl, aux_lde ? &ha : NULL, a);
-    if (s == GS_OK) s = from_host(c, out, &ho);
-    host_free(&hl), host_free(&ha), host_free(&ho);
-    return s;
+    size_t N = (size_t)1 << (a->log_n + a->log_blowup);
+    if (out->bytes < 3 * N * sizeof(gs_fp) ||
+        lde->bytes < (size_t)gs_air_num_cols(a->air) * N * sizeof(gs_fp) ||
+        (a->logup && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->logup->aux_cols * N * sizeof(gs_fp))))
+        return GS_ERR_INVALID_ARG;
+    size_t t = mark_start(c);
+    return mark_end(c, t, gs_cuda_quotient(out->ptr, lde->ptr, a->logup ? aux_lde->ptr : NULL, a,
+                                           c->stream));
 }
 
 static gs_status cuda_eval_at(gs_backend *be, gs_fp3 *out, const gs_buf *coeffs, size_t cols,
                               size_t len, gs_fp3 x) {
-    gs_backend *cpu = gs_backend_cpu();
-    gs_buf h;
-    gs_status s = to_host(ctx_of(be), &h, coeffs);
-    if (s == GS_OK) s = cpu->iface->eval_at(cpu, out, &h, cols, len, x);
-    host_free(&h);
-    return s;
+    cuda_ctx *c = ctx_of(be);
+    if (coeffs->bytes < cols * len * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
+    size_t t = mark_start(c);
+    return mark_end(c, t, gs_cuda_eval_at(out, coeffs->ptr, cols, len, x, c->stream));
 }
 
 static gs_status cuda_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
                            const gs_buf *chunk_lde, const gs_buf *aux_lde, const gs_deep_args *a) {
     cuda_ctx *c = ctx_of(be);
-    gs_backend *cpu = gs_backend_cpu();
-    gs_buf ht, hc = {0}, ha = {0}, ho = {0};
-    gs_status s = to_host(c, &ht, trace_lde);
-    if (s == GS_OK) s = to_host(c, &hc, chunk_lde);
-    if (s == GS_OK) s = to_host(c, &ha, aux_lde);
-    if (s == GS_OK) s = host_like(&ho, out);
-    if (s == GS_OK) s = cpu->iface->deep(cpu, &ho, &ht, &hc, aux_lde ? &ha : NULL, a);
-    if (s == GS_OK) s = from_host(c, out, &ho);
-    host_free(&ht), host_free(&hc), host_free(&ha), host_free(&ho);
-    return s;
+    size_t N = (size_t)1 << a->log_size, e = sizeof(gs_fp);
+    if (out->bytes < 3 * N * e || trace_lde->bytes < a->cols * N * e ||
+        chunk_lde->bytes < 3 * (size_t)a->chunks * N * e ||
+        (a->aux_cols && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->aux_cols * N * e)))
+        return GS_ERR_INVALID_ARG;
+    size_t t = mark_start(c);
+    return mark_end(c, t, gs_cuda_deep(out->ptr, trace_lde->ptr, chunk_lde->ptr,
+                                       a->aux_cols ? aux_lde->ptr : NULL, a, c->stream));
 }
 
 static gs_status cuda_fold(gs_backend *be, gs_buf *out, const gs_buf *in, unsigned log_size,
                            gs_fp shift, gs_fp3 gamma) {
     cuda_ctx *c = ctx_of(be);
-    gs_backend *cpu = gs_backend_cpu();
-    gs_buf hi, ho = {0};
-    gs_status s = to_host(c, &hi, in);
-    if (s == GS_OK) s = host_like(&ho, out);
-    if (s == GS_OK) s = cpu->iface->fold(cpu, &ho, &hi, log_size, shift, gamma);
-    if (s == GS_OK) s = from_host(c, out, &ho);
-    host_free(&hi), host_free(&ho);
-    return s;
+    if (log_size == 0) return GS_ERR_INVALID_ARG;
+    size_t H = (size_t)1 << (log_size - 1);
+    if (out->bytes < 3 * H * sizeof(gs_fp) || in->bytes < 6 * H * sizeof(gs_fp))
+        return GS_ERR_INVALID_ARG;
+    size_t t = mark_start(c);
+    return mark_end(c, t, gs_cuda_fold(out->ptr, in->ptr, log_size, shift, gamma, c->stream));
 }
 
+/* Grinding on the device for 16 bits and more; below, the host's first
+ * round of 1 Ki nonces finds it faster than a launch and its copy back. */
 static gs_status cuda_grind(gs_backend *be, gs_transcript *t, unsigned bits, uint64_t *nonce) {
-    (void)be;
-    return gs_transcript_grind(t, bits, nonce);
+    cuda_ctx *c = ctx_of(be);
+    if (bits < 16) return gs_transcript_grind(t, bits, nonce);
+    size_t m = mark_start(c);
+    return mark_end(c, m, gs_cuda_grind(t, bits, nonce, c->stream));
 }
 
 static void cuda_destroy(gs_backend *be) {

@@ -1,0 +1,953 @@
+/* The quotient over the LDE coset and the LogUp aux trace on the device
+ * (src/cuda/quotient.h): the CPU backend's quotient (src/backend/cpu.c) and
+ * gs_logup_aux_trace (src/air/logup.c), value for value. Field arithmetic is
+ * exact and canonical (gstark/field.h), so any evaluation order of the same
+ * formula gives the same bits; only the formulas have to match.
+ *
+ * Quotient: one thread per LDE row i (grid-stride), x = shift w_N^i kept by
+ * one product per step. The thread interprets the AIR bytecode (the CPU block
+ * interpreter's semantics, src/air/eval.c) in a per-thread register file:
+ *   - prog_trans with LOAD_NEXT reading row (i + B) mod N; each STORE k is
+ *     folded at once into sum_k alpha^k C_k (no output array), and the sum
+ *     is multiplied by (x - w^(n-1)) / (x^n - 1), 1/(x^n - 1) from a table of
+ *     its B distinct values;
+ *   - boundaries grouped by distinct row: sum alpha^(T+b) (t_col(x) - v_b)
+ *     per group, times 1/(x - w^row);
+ *   - with LogUp, prog_inter (LOAD_NEXT = the same row, as on the CPU)
+ *     writes its outputs after its registers, then the group, running-sum,
+ *     first- and last-row constraints exactly as gs_logup_constraints_fp and
+ *     quot_logup (divisors x^n - 1, the transition divisor, x - 1,
+ *     x - w^(n-1)).
+ *   The row's denominators (x - 1, x - w^(n-1), x - w^row per boundary group)
+ *   are inverted together, 4 at a time, by Montgomery's trick: one field
+ *   inversion (an addition chain, 64 squarings and 9 products) per 4. None is
+ *   zero: the call refuses a coset that meets the trace domain (x^n = 1).
+ *   Memory per row: the columns the program loads (8 bytes each, coalesced
+ *   column reads), the boundary columns, 2 x 3 x aux_cols aux values with
+ *   LogUp, 24 bytes written; the tables (bytecode, constants, alpha powers)
+ *   are read warp-uniformly through the L1 cache.
+ *
+ * Register files: a program needs max(n_regs) words (plus the interaction
+ * outputs, plus 3 per interaction in the aux kernel). Up to 32 or 128 words
+ * the file is a local array (template kernels; local memory is interleaved
+ * per thread, so accesses coalesce; the driver reserves that much local
+ * memory per resident thread: about 70 MiB and 280 MiB on an H200). Larger
+ * files live in a global scratch, word k of thread t at k * T + t, with the
+ * grid cut so that the scratch stays within SCRATCH_BUDGET; every size works.
+ *
+ * LogUp aux trace (n rows): kernel 1, one thread per row: prog_inter, the
+ * fingerprints d_i = z - (bus_i + sum_k alpha^(k+1) v_k), their inverses by
+ * Montgomery's trick within the row (one Fp3 inversion per row; a zero
+ * fingerprint raises a flag, reported as GS_ERR_EXHAUSTED), h_g into the aux
+ * columns and the row's sum_g h_g into the S column. Then S becomes its
+ * inclusive prefix sum over Fp3 (reduce-then-scan: tiles of 2048 values per
+ * block of 256 threads, a tile scanned in 8 coalesced rounds with warp
+ * shuffles; the tile sums are scanned the same way, recursively, then added
+ * back), and sigma = S[n-1] comes back with the flag in one 32-byte copy.
+ * Scan traffic: 2 reads and 1 write of 24 bytes per row.
+ *
+ * The aux kernel reads the columns prog_inter loads and writes 24 bytes per
+ * aux column and row.
+ *
+ * Device memory per call: one stream-ordered allocation holding the tables
+ * (the programs and their constants, publics, alpha powers, the B values of
+ * 1/(x^n - 1), a few words per boundary, interaction and group) and, when
+ * used, the global register scratch and the scan's tile sums (24 bytes per
+ * 2048 rows); freed on the stream on every path, the CUDA text of the first
+ * failure kept. */
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/cuda_util.cuh"
+#include "gstark/cuda.h"
+#include "gstark/field.h"
+
+extern "C" {
+#include "air/air_internal.h"
+#include "cuda/quotient.h"
+}
+
+#define HD static __host__ __device__ __forceinline__
+
+static_assert(sizeof(gs_air_insn) == 8, "the kernels read instructions as 64-bit words");
+static_assert(sizeof(gs_fp3) == 24, "Fp3 tables are read as three words");
+
+namespace {
+
+constexpr unsigned ROW_THREADS = 256;   /* threads per block of the row kernels */
+constexpr size_t MAX_BLOCKS = 1u << 14; /* blocks per row kernel; grid-stride beyond */
+constexpr size_t SCRATCH_BUDGET = (size_t)256 << 20; /* global register files, bytes */
+constexpr unsigned DEN_CHUNK = 4;       /* denominators per Montgomery batch */
+constexpr unsigned SCAN_THREADS = 256;
+constexpr unsigned SCAN_ROUNDS = 8;
+constexpr size_t SCAN_TILE = (size_t)SCAN_THREADS * SCAN_ROUNDS;
+constexpr size_t SCAN_MAX_BLOCKS = 1u << 16;
+constexpr size_t ALIGN_WORDS = 32; /* 256-byte alignment of the scratch regions */
+
+/* ---- field helpers ---- */
+
+#if defined(__CUDA_ARCH__)
+#define LDG(p) ((uint64_t)__ldg((const unsigned long long *)(p)))
+#define UNROLL _Pragma("unroll")
+#else
+#define LDG(p) (*(p))
+#define UNROLL
+#endif
+
+HD gs_fp sqr_n(gs_fp a, int k) {
+    for (int j = 0; j < k; j++) a = gs_fp_sqr(a);
+    return a;
+}
+
+/* a^(p-2) (0 for 0), p - 2 = (2^31 - 1) 2^33 + 2^32 - 1: t_k = a^(2^k - 1). */
+HD gs_fp inv_fp(gs_fp a) {
+    gs_fp t2 = gs_fp_mul(gs_fp_sqr(a), a);
+    gs_fp t3 = gs_fp_mul(gs_fp_sqr(t2), a);
+    gs_fp t6 = gs_fp_mul(sqr_n(t3, 3), t3);
+    gs_fp t12 = gs_fp_mul(sqr_n(t6, 6), t6);
+    gs_fp t24 = gs_fp_mul(sqr_n(t12, 12), t12);
+    gs_fp t30 = gs_fp_mul(sqr_n(t24, 6), t6);
+    gs_fp t31 = gs_fp_mul(gs_fp_sqr(t30), a);
+    gs_fp t32 = gs_fp_mul(gs_fp_sqr(t31), a);
+    return gs_fp_mul(sqr_n(t31, 33), t32);
+}
+
+/* gs_fp3_inv with the faster Fp inversion (0 for 0). */
+HD gs_fp3 inv_fp3(gs_fp3 a) {
+    gs_fp a0 = a.c[0], a1 = a.c[1], a2 = a.c[2];
+    gs_fp b0 = gs_fp_sub(gs_fp_sqr(a0), gs_fp_double(gs_fp_mul(a1, a2)));
+    gs_fp b1 = gs_fp_sub(gs_fp_double(gs_fp_sqr(a2)), gs_fp_mul(a0, a1));
+    gs_fp b2 = gs_fp_sub(gs_fp_sqr(a1), gs_fp_mul(a0, a2));
+    gs_fp nrm = gs_fp_add(gs_fp_mul(a0, b0),
+                          gs_fp_double(gs_fp_add(gs_fp_mul(a2, b1), gs_fp_mul(a1, b2))));
+    return gs_fp3_mul_fp(gs_fp3_make(b0, b1, b2), inv_fp(nrm));
+}
+
+/* Fp3 value k of an Fp3 column stored as three Fp columns `cs` apart. */
+HD gs_fp3 ld3(const uint64_t *d, size_t cs, size_t k) {
+    return gs_fp3_make(d[k], d[cs + k], d[2 * cs + k]);
+}
+
+HD void st3(uint64_t *d, size_t cs, size_t k, gs_fp3 v) {
+    d[k] = v.c[0], d[cs + k] = v.c[1], d[2 * cs + k] = v.c[2];
+}
+
+/* ---- register files ---- */
+
+/* A local array of MAXR words... */
+template <int MAXR> struct regfile {
+    uint64_t r[MAXR];
+    __host__ __device__ void bind(uint64_t *, size_t, size_t) {}
+    __host__ __device__ uint64_t get(uint32_t k) const { return r[k]; }
+    __host__ __device__ void set(uint32_t k, uint64_t v) { r[k] = v; }
+};
+
+/* ...or thread t's words in a global scratch: word k at k * T + t. */
+template <> struct regfile<0> {
+    uint64_t *p;
+    size_t stride;
+    __host__ __device__ void bind(uint64_t *scratch, size_t tid, size_t threads) {
+        p = scratch + tid;
+        stride = threads;
+    }
+    __host__ __device__ uint64_t get(uint32_t k) const { return p[(size_t)k * stride]; }
+    __host__ __device__ void set(uint32_t k, uint64_t v) { p[(size_t)k * stride] = v; }
+};
+
+/* ---- the interpreter ---- */
+
+/* One program on one row of the column-major matrix m (`rows` per column):
+ * LOAD_CUR reads row cur, LOAD_NEXT row nxt; STORE k calls sink(k, value). */
+template <class RF, class SINK>
+HD void run_program(const uint64_t *insns, uint32_t n_insns, const gs_fp *consts,
+                    const gs_fp *pub, const uint64_t *m, size_t rows, size_t cur, size_t nxt,
+                    RF &R, SINK &sink) {
+    for (uint32_t k = 0; k < n_insns; k++) {
+        uint64_t w = LDG(insns + k);
+        uint32_t op = (uint32_t)(w & 0xFFFF), dst = (uint32_t)((w >> 16) & 0xFFFF);
+        uint32_t a = (uint32_t)((w >> 32) & 0xFFFF), b = (uint32_t)(w >> 48);
+        switch (op) {
+        case GS_OP_LOAD_CUR: R.set(dst, m[(size_t)a * rows + cur]); break;
+        case GS_OP_LOAD_NEXT: R.set(dst, m[(size_t)a * rows + nxt]); break;
+        case GS_OP_LOAD_PUB: R.set(dst, LDG(pub + a)); break;
+        case GS_OP_LOAD_CONST: R.set(dst, LDG(consts + (a | b << 16))); break;
+        case GS_OP_ADD: R.set(dst, gs_fp_add(R.get(a), R.get(b))); break;
+        case GS_OP_SUB: R.set(dst, gs_fp_sub(R.get(a), R.get(b))); break;
+        case GS_OP_MUL: R.set(dst, gs_fp_mul(R.get(a), R.get(b))); break;
+        case GS_OP_NEG: R.set(dst, gs_fp_neg(R.get(a))); break;
+        default: sink(dst, R.get(a)); break; /* GS_OP_STORE (checked on the host) */
+        }
+    }
+}
+
+/* Transition outputs folded into sum_k alpha^k C_k. */
+struct weigh_sink {
+    const gs_fp3 *alpha;
+    gs_fp3 acc;
+    __host__ __device__ void operator()(uint32_t k, gs_fp v) {
+        acc = gs_fp3_add(acc, gs_fp3_mul_fp(alpha[k], v));
+    }
+};
+
+/* Interaction outputs kept in the register file from word `base` on. */
+template <class RF> struct keep_sink {
+    RF *R;
+    uint32_t base;
+    __host__ __device__ void operator()(uint32_t k, gs_fp v) { R->set(base + k, v); }
+};
+
+/* The tables both kernels read for LogUp (per interaction: output offset,
+ * width, bus, sign; per group: first interaction and size). */
+struct bus_tables {
+    const uint64_t *grp_first, *grp_size, *off, *width, *neg;
+    const gs_fp *bus;
+    const gs_fp3 *ap; /* bus alpha^0 .. alpha^GS_AIR_MAX_TUPLE */
+    gs_fp3 z;
+    uint32_t ni, G;
+};
+
+/* d_i = z - (bus_i + sum_k alpha^(k+1) v_k), v from the outputs at `base`. */
+template <class RF>
+HD gs_fp3 fingerprint(const bus_tables &T, const RF &R, uint32_t base, uint32_t i) {
+    uint32_t at = base + (uint32_t)T.off[i] + 1, w = (uint32_t)T.width[i];
+    gs_fp3 acc = gs_fp3_from_fp(T.bus[i]);
+    for (uint32_t k = 0; k < w; k++) acc = gs_fp3_add(acc, gs_fp3_mul_fp(T.ap[k + 1], R.get(at + k)));
+    return gs_fp3_sub(T.z, acc);
+}
+
+/* s_i m_i from the outputs at `base`. */
+template <class RF> HD gs_fp signed_mult(const bus_tables &T, const RF &R, uint32_t base, uint32_t i) {
+    gs_fp m = R.get(base + (uint32_t)T.off[i]);
+    return T.neg[i] ? gs_fp_neg(m) : m;
+}
+
+/* ---- quotient ---- */
+
+struct quot_args {
+    const uint64_t *lde, *aux;
+    uint64_t *out;
+    size_t N, mask, step; /* next row: (i + step) & mask */
+    size_t bmask;         /* B - 1 */
+    gs_fp shift, wN, wstep, wlast;
+    const uint64_t *t_insns, *i_insns;
+    const gs_fp *t_consts, *i_consts, *pub;
+    uint32_t t_n, i_n, i_base, nt;
+    const gs_fp3 *alpha; /* transitions at [0, nt); LogUp weights at lap */
+    const gs_fp *zinv;   /* 1 / (x^n - 1) by i mod B */
+    const gs_fp *pts;    /* denominators x - pts[k]: LogUp's 1, w^(n-1) first */
+    uint32_t nd, nlog;
+    const uint64_t *bg_start, *b_col; /* boundaries sorted by group */
+    const gs_fp *b_val;
+    const gs_fp3 *b_alpha;
+    bus_tables bt;       /* bt.G == 0: no LogUp */
+    const gs_fp3 *lap;   /* alpha + nt + nb */
+    gs_fp3 sigma;
+    uint64_t *scratch;   /* global register files (tier 0) */
+};
+
+template <class RF> HD void quot_row(const quot_args &A, RF &R, size_t i, gs_fp x) {
+    gs_fp zi = A.zinv[i & A.bmask];
+    gs_fp tdiv = gs_fp_mul(gs_fp_sub(x, A.wlast), zi); /* (x - w^(n-1)) / (x^n - 1) */
+    size_t in = (i + A.step) & A.mask;
+    gs_fp3 acc = gs_fp3_zero();
+    if (A.nt) {
+        weigh_sink ws = {A.alpha, gs_fp3_zero()};
+        run_program(A.t_insns, A.t_n, A.t_consts, A.pub, A.lde, A.N, i, in, R, ws);
+        acc = gs_fp3_mul_fp(ws.acc, tdiv);
+    }
+    gs_fp d0 = 0, dl = 0;
+    for (uint32_t c0 = 0; c0 < A.nd; c0 += DEN_CHUNK) {
+        uint32_t cn = A.nd - c0 < DEN_CHUNK ? A.nd - c0 : DEN_CHUNK;
+        gs_fp den[DEN_CHUNK], pre[DEN_CHUNK], p = 1;
+UNROLL
+        for (uint32_t j = 0; j < DEN_CHUNK; j++)
+            if (j < cn) {
+                den[j] = gs_fp_sub(x, A.pts[c0 + j]);
+                pre[j] = p;
+                p = gs_fp_mul(p, den[j]);
+            }
+        gs_fp inv = inv_fp(p);
+UNROLL
+        for (int j = (int)DEN_CHUNK - 1; j >= 0; j--)
+            if ((uint32_t)j < cn) {
+                gs_fp dj = den[j];
+                den[j] = gs_fp_mul(inv, pre[j]);
+                inv = gs_fp_mul(inv, dj);
+            }
+UNROLL
+        for (uint32_t j = 0; j < DEN_CHUNK; j++) {
+            if (j >= cn) continue;
+            uint32_t k = c0 + j;
+            if (k < A.nlog) {
+                if (k == 0) d0 = den[j];
+                else dl = den[j];
+                continue;
+            }
+            uint32_t g = k - A.nlog;
+            gs_fp3 ga = gs_fp3_zero();
+            for (uint64_t b = A.bg_start[g]; b < A.bg_start[g + 1]; b++) {
+                gs_fp v = A.lde[(size_t)A.b_col[b] * A.N + i];
+                ga = gs_fp3_add(ga, gs_fp3_mul_fp(A.b_alpha[b], gs_fp_sub(v, A.b_val[b])));
+            }
+            acc = gs_fp3_add(acc, gs_fp3_mul_fp(ga, den[j]));
+        }
+    }
+    if (A.bt.G) {
+        const bus_tables &T = A.bt;
+        keep_sink<RF> ks = {&R, A.i_base};
+        run_program(A.i_insns, A.i_n, A.i_consts, A.pub, A.lde, A.N, i, i, R, ks);
+        gs_fp3 g_acc = gs_fp3_zero(), hsum = gs_fp3_zero(), hnext = gs_fp3_zero();
+        for (uint32_t g = 0; g < T.G; g++) {
+            uint32_t ia = (uint32_t)T.grp_first[g];
+            gs_fp3 da = fingerprint(T, R, A.i_base, ia);
+            gs_fp ma = signed_mult(T, R, A.i_base, ia);
+            gs_fp3 h = ld3(A.aux + (size_t)3 * g * A.N, A.N, i), c;
+            if (T.grp_size[g] == 1) {
+                c = gs_fp3_sub(gs_fp3_mul(h, da), gs_fp3_from_fp(ma));
+            } else {
+                gs_fp3 db = fingerprint(T, R, A.i_base, ia + 1);
+                gs_fp mb = signed_mult(T, R, A.i_base, ia + 1);
+                gs_fp3 lhs = gs_fp3_mul(h, gs_fp3_mul(da, db));
+                gs_fp3 rhs = gs_fp3_add(gs_fp3_mul_fp(db, ma), gs_fp3_mul_fp(da, mb));
+                c = gs_fp3_sub(lhs, rhs);
+            }
+            g_acc = gs_fp3_add(g_acc, gs_fp3_mul(A.lap[g], c));
+            hsum = gs_fp3_add(hsum, h);
+            hnext = gs_fp3_add(hnext, ld3(A.aux + (size_t)3 * g * A.N, A.N, in));
+        }
+        const uint64_t *Scol = A.aux + (size_t)3 * T.G * A.N;
+        gs_fp3 S = ld3(Scol, A.N, i), Sn = ld3(Scol, A.N, in);
+        gs_fp3 tr = gs_fp3_sub(gs_fp3_sub(Sn, S), hnext);
+        gs_fp3 fi = gs_fp3_sub(S, hsum), la = gs_fp3_sub(S, A.sigma);
+        gs_fp3 v = gs_fp3_mul_fp(g_acc, zi);
+        v = gs_fp3_add(v, gs_fp3_mul_fp(gs_fp3_mul(A.lap[T.G], tr), tdiv));
+        v = gs_fp3_add(v, gs_fp3_mul_fp(gs_fp3_mul(A.lap[T.G + 1], fi), d0));
+        v = gs_fp3_add(v, gs_fp3_mul_fp(gs_fp3_mul(A.lap[T.G + 2], la), dl));
+        acc = gs_fp3_add(acc, v);
+    }
+    st3(A.out, A.N, i, acc);
+}
+
+template <int MAXR> __global__ void __launch_bounds__(ROW_THREADS) quotient_kernel(const quot_args A) {
+    size_t threads = (size_t)gridDim.x * blockDim.x;
+    size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid >= A.N) return;
+    regfile<MAXR> R;
+    R.bind(A.scratch, tid, threads);
+    gs_fp x = gs_fp_mul(A.shift, gs_fp_pow(A.wN, tid));
+    for (size_t i = tid; i < A.N; i += threads) {
+        quot_row(A, R, i, x);
+        x = gs_fp_mul(x, A.wstep);
+    }
+}
+
+/* ---- LogUp aux trace ---- */
+
+struct aux_args {
+    const uint64_t *trace;
+    uint64_t *aux;
+    size_t n;
+    const uint64_t *i_insns;
+    const gs_fp *i_consts, *pub;
+    uint32_t i_n, base, pbase; /* outputs at base, prefix products at pbase */
+    bus_tables bt;
+    uint64_t *flag;
+    uint64_t *scratch;
+};
+
+template <class RF> HD void aux_row(const aux_args &A, RF &R, size_t r) {
+    const bus_tables &T = A.bt;
+    keep_sink<RF> ks = {&R, A.base};
+    run_program(A.i_insns, A.i_n, A.i_consts, A.pub, A.trace, A.n, r, r, R, ks);
+    /* Montgomery's trick over the row's fingerprints: word pbase + 3 i holds
+     * d_0 ... d_(i-1), then 1 / d_i. */
+    gs_fp3 p = gs_fp3_one();
+    int zero = 0;
+    for (uint32_t i = 0; i < T.ni; i++) {
+        gs_fp3 d = fingerprint(T, R, A.base, i);
+        zero |= gs_fp3_is_zero(d);
+        for (int c = 0; c < 3; c++) R.set(A.pbase + 3 * i + c, p.c[c]);
+        p = gs_fp3_mul(p, d);
+    }
+    gs_fp3 inv = inv_fp3(p);
+    for (uint32_t i = T.ni; i-- > 0;) {
+        uint32_t at = A.pbase + 3 * i;
+        gs_fp3 pre = gs_fp3_make(R.get(at), R.get(at + 1), R.get(at + 2));
+        gs_fp3 di = gs_fp3_mul(inv, pre);
+        inv = gs_fp3_mul(inv, fingerprint(T, R, A.base, i));
+        for (int c = 0; c < 3; c++) R.set(at + c, di.c[c]);
+    }
+    if (zero) *A.flag = 1;
+    gs_fp3 total = gs_fp3_zero();
+    for (uint32_t g = 0; g < T.G; g++) {
+        gs_fp3 h = gs_fp3_zero();
+        for (uint32_t t = 0; t < (uint32_t)T.grp_size[g]; t++) {
+            uint32_t i = (uint32_t)T.grp_first[g] + t, at = A.pbase + 3 * i;
+            gs_fp3 di = gs_fp3_make(R.get(at), R.get(at + 1), R.get(at + 2));
+            h = gs_fp3_add(h, gs_fp3_mul_fp(di, signed_mult(T, R, A.base, i)));
+        }
+        st3(A.aux + (size_t)3 * g * A.n, A.n, r, h);
+        total = gs_fp3_add(total, h);
+    }
+    st3(A.aux + (size_t)3 * T.G * A.n, A.n, r, total); /* scanned into S next */
+}
+
+template <int MAXR> __global__ void __launch_bounds__(ROW_THREADS) aux_kernel(const aux_args A) {
+    size_t threads = (size_t)gridDim.x * blockDim.x;
+    size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid >= A.n) return;
+    regfile<MAXR> R;
+    R.bind(A.scratch, tid, threads);
+    for (size_t r = tid; r < A.n; r += threads) aux_row(A, R, r);
+}
+
+/* ---- inclusive prefix sum over Fp3 (reduce, scan the tile sums, scan) ---- */
+
+__device__ __forceinline__ gs_fp3 shfl_up3(gs_fp3 v, unsigned d) {
+    for (int c = 0; c < 3; c++)
+        v.c[c] = (gs_fp)__shfl_up_sync(0xFFFFFFFFu, (unsigned long long)v.c[c], d);
+    return v;
+}
+
+/* The exclusive prefix of v over the block in thread order; *total gets the
+ * block's sum. Every thread of the block calls it (SCAN_THREADS threads). */
+__device__ gs_fp3 block_exclusive(gs_fp3 v, gs_fp3 *total) {
+    constexpr unsigned WARPS = SCAN_THREADS / 32;
+    __shared__ gs_fp3 warp_sums[WARPS];
+    unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    gs_fp3 inc = v;
+    for (unsigned d = 1; d < 32; d <<= 1) {
+        gs_fp3 y = shfl_up3(inc, d);
+        if (lane >= d) inc = gs_fp3_add(inc, y);
+    }
+    if (lane == 31) warp_sums[warp] = inc;
+    __syncthreads();
+    if (warp == 0) {
+        gs_fp3 w = lane < WARPS ? warp_sums[lane] : gs_fp3_zero();
+        for (unsigned d = 1; d < 32; d <<= 1) {
+            gs_fp3 y = shfl_up3(w, d);
+            if (lane >= d) w = gs_fp3_add(w, y);
+        }
+        if (lane < WARPS) warp_sums[lane] = w;
+    }
+    __syncthreads();
+    gs_fp3 before = warp ? warp_sums[warp - 1] : gs_fp3_zero();
+    *total = warp_sums[WARPS - 1];
+    __syncthreads(); /* warp_sums is free for the next call */
+    return gs_fp3_add(before, gs_fp3_sub(inc, v));
+}
+
+/* sums[t] = the sum of tile t of d (count values, components cs apart). */
+__global__ void __launch_bounds__(SCAN_THREADS)
+    scan_reduce_kernel(const uint64_t *d, size_t cs, size_t count, uint64_t *sums, size_t tiles) {
+    for (size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        gs_fp3 s = gs_fp3_zero(), total;
+        for (unsigned k = 0; k < SCAN_ROUNDS; k++) {
+            size_t e = t * SCAN_TILE + (size_t)k * SCAN_THREADS + threadIdx.x;
+            if (e < count) s = gs_fp3_add(s, ld3(d, cs, e));
+        }
+        (void)block_exclusive(s, &total);
+        if (threadIdx.x == 0) st3(sums, tiles, t, total);
+    }
+}
+
+/* Each tile in place to its inclusive prefix sum, plus offs[t - 1] (the
+ * inclusive prefix of the tile sums) when offs is not NULL. */
+__global__ void __launch_bounds__(SCAN_THREADS)
+    scan_tile_kernel(uint64_t *d, size_t cs, size_t count, const uint64_t *offs, size_t tiles) {
+    for (size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        gs_fp3 carry = offs && t ? ld3(offs, tiles, t - 1) : gs_fp3_zero();
+        for (unsigned k = 0; k < SCAN_ROUNDS; k++) {
+            size_t first = t * SCAN_TILE + (size_t)k * SCAN_THREADS;
+            if (first >= count) break; /* uniform over the block */
+            size_t e = first + threadIdx.x;
+            gs_fp3 v = e < count ? ld3(d, cs, e) : gs_fp3_zero(), total;
+            gs_fp3 ex = block_exclusive(v, &total);
+            if (e < count) st3(d, cs, e, gs_fp3_add(carry, gs_fp3_add(ex, v)));
+            carry = gs_fp3_add(carry, total);
+        }
+    }
+}
+
+__global__ void sigma_kernel(const uint64_t *S, size_t n, uint64_t *status) {
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        for (int c = 0; c < 3; c++) status[1 + c] = S[(size_t)c * n + n - 1];
+}
+
+/* ---- host side ---- */
+
+/* gs_cuda_check that also clears the (non-sticky) error it reports, so a
+ * later launch check does not see it again. */
+gs_status check(cudaError_t e, const char *what) {
+    if (e == cudaSuccess) return GS_OK;
+    (void)cudaGetLastError();
+    return gs_cuda_check(e, what);
+}
+
+/* A clean-up call's result: its error only when nothing failed before (the
+ * first failure keeps its text in gs_cuda_last_error()). */
+gs_status cleanup(gs_status st, cudaError_t e, const char *what) {
+    if (st == GS_OK) return check(e, what);
+    if (e != cudaSuccess) (void)cudaGetLastError();
+    return st;
+}
+
+size_t round_up(size_t w) { return (w + ALIGN_WORDS - 1) / ALIGN_WORDS * ALIGN_WORDS; }
+
+size_t scan_scratch_words(size_t count) {
+    size_t w = 0;
+    while (count > SCAN_TILE) {
+        count = (count + SCAN_TILE - 1) / SCAN_TILE;
+        w += 3 * count;
+    }
+    return w;
+}
+
+unsigned grid_for(size_t items, size_t per_block, size_t cap) {
+    size_t b = (items + per_block - 1) / per_block;
+    return (unsigned)(b < 1 ? 1 : b > cap ? cap : b);
+}
+
+/* The inclusive prefix sum of count Fp3 values in place (components cs
+ * apart); scratch: scan_scratch_words(count) words. */
+gs_status scan_fp3(uint64_t *d, size_t cs, size_t count, uint64_t *scratch, cudaStream_t s) {
+    size_t tiles = (count + SCAN_TILE - 1) / SCAN_TILE;
+    unsigned grid = grid_for(tiles, 1, SCAN_MAX_BLOCKS);
+    if (tiles == 1) {
+        scan_tile_kernel<<<1, SCAN_THREADS, 0, s>>>(d, cs, count, NULL, 1);
+        return gs_cuda_launched("scan_tile_kernel");
+    }
+    scan_reduce_kernel<<<grid, SCAN_THREADS, 0, s>>>(d, cs, count, scratch, tiles);
+    GS_TRY(gs_cuda_launched("scan_reduce_kernel"));
+    GS_TRY(scan_fp3(scratch, tiles, tiles, scratch + 3 * tiles, s));
+    scan_tile_kernel<<<grid, SCAN_THREADS, 0, s>>>(d, cs, count, scratch, tiles);
+    return gs_cuda_launched("scan_tile_kernel");
+}
+
+/* Every instruction in range: registers < n_regs, columns, publics and
+ * constants present, STORE targets < n_out. */
+gs_status check_program(const gs_air *air, const gs_air_program *p) {
+    if (p->n_insns && !p->insns) return GS_ERR_INVALID_ARG;
+    if (p->n_consts && !p->consts) return GS_ERR_INVALID_ARG;
+    for (uint32_t k = 0; k < p->n_insns; k++) {
+        const gs_air_insn in = p->insns[k];
+        int ok;
+        switch (in.op) {
+        case GS_OP_LOAD_CUR:
+        case GS_OP_LOAD_NEXT: ok = in.dst < p->n_regs && in.a < air->num_cols; break;
+        case GS_OP_LOAD_PUB: ok = in.dst < p->n_regs && in.a < air->num_public; break;
+        case GS_OP_LOAD_CONST:
+            ok = in.dst < p->n_regs && (in.a | (uint32_t)in.b << 16) < p->n_consts;
+            break;
+        case GS_OP_ADD:
+        case GS_OP_SUB:
+        case GS_OP_MUL: ok = in.dst < p->n_regs && in.a < p->n_regs && in.b < p->n_regs; break;
+        case GS_OP_NEG: ok = in.dst < p->n_regs && in.a < p->n_regs; break;
+        case GS_OP_STORE: ok = in.dst < p->n_out && in.a < p->n_regs; break;
+        default: ok = 0;
+        }
+        if (!ok) return GS_ERR_INVALID_ARG;
+    }
+    return GS_OK;
+}
+
+/* The layout belongs to the AIR: groups cover the interactions in order,
+ * every tuple lies inside the interaction program's outputs. */
+gs_status check_logup(const gs_logup *L, const gs_air *air) {
+    if (!L->n_inters || L->n_inters != air->n_inters || !L->n_groups ||
+        L->aux_cols != L->n_groups + 1 || air->prog_inter.n_out != L->n_outs ||
+        !L->group_first || !L->group_size || !L->out_off || !air->inters)
+        return GS_ERR_INVALID_ARG;
+    uint32_t next = 0;
+    for (uint32_t g = 0; g < L->n_groups; g++) {
+        uint32_t sz = L->group_size[g];
+        if (L->group_first[g] != next || (sz != 1 && sz != 2) || sz > L->n_inters - next)
+            return GS_ERR_INVALID_ARG;
+        next += sz;
+    }
+    if (next != L->n_inters) return GS_ERR_INVALID_ARG;
+    for (uint32_t i = 0; i < L->n_inters; i++) {
+        uint32_t w = air->inters[i].width;
+        if (w > GS_AIR_MAX_TUPLE || L->out_off[i] >= L->n_outs || w >= L->n_outs - L->out_off[i])
+            return GS_ERR_INVALID_ARG;
+    }
+    return check_program(air, &air->prog_inter);
+}
+
+/* Word offsets into one host image of a kernel's tables. */
+struct layout {
+    size_t words = 0;
+    size_t take(size_t n) {
+        size_t o = words;
+        words += n;
+        return o;
+    }
+};
+
+struct bus_offsets {
+    size_t grp_first, grp_size, off, width, neg, bus, ap;
+};
+
+bus_offsets take_bus(layout &ly, const gs_logup *L) {
+    bus_offsets o;
+    o.grp_first = ly.take(L->n_groups);
+    o.grp_size = ly.take(L->n_groups);
+    o.off = ly.take(L->n_inters);
+    o.width = ly.take(L->n_inters);
+    o.neg = ly.take(L->n_inters);
+    o.bus = ly.take(L->n_inters);
+    o.ap = ly.take(3 * (GS_AIR_MAX_TUPLE + 1));
+    return o;
+}
+
+void fill_bus(uint64_t *h, const bus_offsets &o, const gs_logup *L, const gs_air *air,
+              const gs_fp3 *ap) {
+    for (uint32_t g = 0; g < L->n_groups; g++) {
+        h[o.grp_first + g] = L->group_first[g];
+        h[o.grp_size + g] = L->group_size[g];
+    }
+    for (uint32_t i = 0; i < L->n_inters; i++) {
+        h[o.off + i] = L->out_off[i];
+        h[o.width + i] = air->inters[i].width;
+        h[o.neg + i] = air->inters[i].sign < 0;
+        h[o.bus + i] = gs_fp_from_u64(air->inters[i].bus);
+    }
+    memcpy(h + o.ap, ap, (GS_AIR_MAX_TUPLE + 1) * sizeof(gs_fp3));
+}
+
+bus_tables bind_bus(const uint64_t *base, const bus_offsets &o, const gs_logup *L, gs_fp3 z) {
+    bus_tables t;
+    t.grp_first = base + o.grp_first;
+    t.grp_size = base + o.grp_size;
+    t.off = base + o.off;
+    t.width = base + o.width;
+    t.neg = base + o.neg;
+    t.bus = base + o.bus;
+    t.ap = (const gs_fp3 *)(base + o.ap);
+    t.z = z;
+    t.ni = L->n_inters;
+    t.G = L->n_groups;
+    return t;
+}
+
+/* Register-file tier for `words`: 32 or 128 (local arrays) or 0 (global). */
+int tier_for(size_t words) { return words <= 32 ? 32 : words <= 128 ? 128 : 0; }
+
+/* Blocks for `rows` rows at this tier and the global scratch they need. */
+unsigned row_grid(size_t rows, int tier, size_t words, size_t *scratch_words) {
+    unsigned blocks = grid_for(rows, ROW_THREADS, MAX_BLOCKS);
+    *scratch_words = 0;
+    if (tier == 0) {
+        size_t per_block = words * 8 * ROW_THREADS, fit = SCRATCH_BUDGET / per_block;
+        if (fit < 1) fit = 1;
+        if (blocks > fit) blocks = (unsigned)fit;
+        *scratch_words = words * blocks * ROW_THREADS;
+    }
+    return blocks;
+}
+
+/* One device allocation of `words` words on stream s. */
+gs_status dev_alloc(uint64_t **d, size_t words, cudaStream_t s, const char *what) {
+    *d = NULL;
+    GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_ALLOC, what));
+    gs_status st = check(cudaMallocAsync((void **)d, words * sizeof(uint64_t), s), what);
+    if (st != GS_OK) *d = NULL;
+    return st;
+}
+
+gs_status upload(uint64_t *d, const uint64_t *h, size_t words, cudaStream_t s, const char *what) {
+    GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_COPY, what));
+    return check(cudaMemcpyAsync(d, h, words * sizeof(uint64_t), cudaMemcpyHostToDevice, s), what);
+}
+
+/* The host image of the quotient's tables and its kernel arguments (pointers
+ * as offsets until bound). */
+struct quot_plan {
+    uint64_t *h = NULL;
+    size_t words = 0, scratch_words = 0;
+    int tier = 32;
+    unsigned blocks = 1;
+    size_t o_tins, o_tcon, o_iins, o_icon, o_pub, o_alpha, o_zinv, o_pts, o_bgs, o_bcol, o_bval,
+        o_balpha;
+    bus_offsets bo;
+    quot_args A;
+};
+
+gs_status quot_plan_make(quot_plan *P, const gs_quotient_args *a) {
+    const gs_air *air = a->air;
+    const gs_logup *L = a->logup;
+    const gs_air_program *pt = &air->prog_trans, *pi = &air->prog_inter;
+    uint32_t nt = air->n_trans, nb = air->n_bounds, nl = L ? L->n_groups + 3 : 0;
+    size_t n = (size_t)1 << a->log_n, B = (size_t)1 << a->log_blowup, N = n * B;
+    for (uint32_t b = 0; b < nb; b++)
+        if (a->bound_cols[b] >= air->num_cols || a->bound_rows[b] >= n) return GS_ERR_INVALID_ARG;
+    gs_status st = GS_ERR_NOMEM;
+    gs_fp wn = gs_fp_root_of_unity(a->log_n), wlast = gs_fp_pow(wn, n - 1);
+    /* Distinct boundary rows: group points, each boundary's group. */
+    gs_fp *gpt = (gs_fp *)malloc((nb + 1) * sizeof(gs_fp));
+    uint32_t *bgroup = (uint32_t *)malloc((nb + 1) * sizeof(uint32_t));
+    uint32_t *cnt = (uint32_t *)calloc(nb + 2, sizeof(uint32_t));
+    uint32_t ng = 0;
+    uint64_t *h = NULL;
+    layout ly;
+    if (!gpt || !bgroup || !cnt) goto out;
+    for (uint32_t b = 0; b < nb; b++) {
+        gs_fp p = gs_fp_pow(wn, a->bound_rows[b]);
+        uint32_t g = 0;
+        while (g < ng && gpt[g] != p) g++;
+        if (g == ng) gpt[ng++] = p;
+        bgroup[b] = g;
+        cnt[g + 1]++;
+    }
+    for (uint32_t g = 0; g < ng; g++) cnt[g + 1] += cnt[g]; /* cnt[g]: first slot of group g */
+    P->o_tins = ly.take(pt->n_insns);
+    P->o_tcon = ly.take(pt->n_consts);
+    P->o_iins = ly.take(L ? pi->n_insns : 0);
+    P->o_icon = ly.take(L ? pi->n_consts : 0);
+    P->o_pub = ly.take(air->num_public);
+    P->o_alpha = ly.take(3 * ((size_t)nt + nb + nl));
+    P->o_zinv = ly.take(B);
+    P->o_pts = ly.take((L ? 2 : 0) + (size_t)ng);
+    P->o_bgs = ly.take((size_t)ng + 1);
+    P->o_bcol = ly.take(nb);
+    P->o_bval = ly.take(nb);
+    P->o_balpha = ly.take(3 * (size_t)nb);
+    if (L) P->bo = take_bus(ly, L);
+    P->words = ly.words;
+    h = (uint64_t *)calloc(ly.words + 1, sizeof(uint64_t));
+    if (!h) goto out;
+    if (pt->n_insns) memcpy(h + P->o_tins, pt->insns, pt->n_insns * sizeof(gs_air_insn));
+    if (pt->n_consts) memcpy(h + P->o_tcon, pt->consts, pt->n_consts * sizeof(gs_fp));
+    if (L && pi->n_insns) memcpy(h + P->o_iins, pi->insns, pi->n_insns * sizeof(gs_air_insn));
+    if (L && pi->n_consts) memcpy(h + P->o_icon, pi->consts, pi->n_consts * sizeof(gs_fp));
+    if (air->num_public) memcpy(h + P->o_pub, a->pub, air->num_public * sizeof(gs_fp));
+    memcpy(h + P->o_alpha, a->alpha_pows, ((size_t)nt + nb + nl) * sizeof(gs_fp3));
+    {
+        /* x^n over the coset: shift^n w_B^j for j = i mod B; never 1 (the
+         * coset avoids the trace domain, so no denominator below is 0). */
+        gs_fp *zinv = (gs_fp *)(h + P->o_zinv), t = gs_fp_pow(a->shift, n);
+        gs_fp wB = gs_fp_root_of_unity(a->log_blowup);
+        for (size_t j = 0; j < B; j++) {
+            zinv[j] = gs_fp_sub(t, 1);
+            if (!zinv[j]) {
+                st = GS_ERR_INVALID_ARG;
+                goto out;
+            }
+            t = gs_fp_mul(t, wB);
+        }
+        if ((st = gs_fp_batch_inv(zinv, zinv, B)) != GS_OK) goto out;
+        st = GS_ERR_NOMEM;
+    }
+    {
+        gs_fp *pts = (gs_fp *)(h + P->o_pts);
+        uint32_t k = 0;
+        if (L) pts[k++] = 1, pts[k++] = wlast;
+        for (uint32_t g = 0; g < ng; g++) pts[k++] = gpt[g];
+        for (uint32_t g = 0; g <= ng; g++) h[P->o_bgs + g] = cnt[g];
+        for (uint32_t b = 0; b < nb; b++) {
+            uint32_t at = cnt[bgroup[b]]++;
+            h[P->o_bcol + at] = a->bound_cols[b];
+            h[P->o_bval + at] = a->bound_vals[b];
+            memcpy(h + P->o_balpha + 3 * (size_t)at, &a->alpha_pows[nt + b], sizeof(gs_fp3));
+        }
+    }
+    if (L) fill_bus(h, P->bo, L, air, a->bus_alpha_pows);
+    {
+        quot_args &A = P->A;
+        memset(&A, 0, sizeof A);
+        A.N = N, A.mask = N - 1, A.step = B, A.bmask = B - 1;
+        A.shift = a->shift, A.wN = gs_fp_root_of_unity(a->log_n + a->log_blowup), A.wlast = wlast;
+        A.t_n = nt ? pt->n_insns : 0, A.nt = nt;
+        A.i_n = L ? pi->n_insns : 0, A.i_base = pi->n_regs;
+        A.nd = (L ? 2 : 0) + ng, A.nlog = L ? 2 : 0;
+        A.sigma = a->sigma;
+        size_t words = pt->n_regs;
+        if (L && (size_t)pi->n_regs + pi->n_out > words) words = (size_t)pi->n_regs + pi->n_out;
+        if (!words) words = 1;
+        P->tier = tier_for(words);
+        P->blocks = row_grid(N, P->tier, words, &P->scratch_words);
+        A.wstep = gs_fp_pow(A.wN, (uint64_t)P->blocks * ROW_THREADS);
+    }
+    P->h = h, h = NULL;
+    st = GS_OK;
+out:
+    free(gpt), free(bgroup), free(cnt), free(h);
+    return st;
+}
+
+/* Points the plan's table pointers into `base` (device or host image). */
+void quot_bind(quot_plan *P, const gs_quotient_args *a, const uint64_t *base) {
+    quot_args &A = P->A;
+    A.t_insns = base + P->o_tins;
+    A.t_consts = base + P->o_tcon;
+    A.i_insns = base + P->o_iins;
+    A.i_consts = base + P->o_icon;
+    A.pub = base + P->o_pub;
+    A.alpha = (const gs_fp3 *)(base + P->o_alpha);
+    A.lap = A.alpha + a->air->n_trans + a->air->n_bounds;
+    A.zinv = base + P->o_zinv;
+    A.pts = base + P->o_pts;
+    A.bg_start = base + P->o_bgs;
+    A.b_col = base + P->o_bcol;
+    A.b_val = base + P->o_bval;
+    A.b_alpha = (const gs_fp3 *)(base + P->o_balpha);
+    if (a->logup) A.bt = bind_bus(base, P->bo, a->logup, a->bus_z);
+}
+
+gs_status quot_check(const uint64_t *d_out, const uint64_t *d_lde, const uint64_t *d_aux_lde,
+                     const gs_quotient_args *a) {
+    if (!a || !d_out || !d_lde || !a->air || !a->air->finalized) return GS_ERR_INVALID_ARG;
+    const gs_air *air = a->air;
+    const gs_logup *L = a->logup;
+    uint32_t nt = air->n_trans, nb = air->n_bounds;
+    if (a->log_n + a->log_blowup > GS_FP_TWO_ADICITY || a->shift >= GS_FP_P || !a->alpha_pows)
+        return GS_ERR_INVALID_ARG;
+    if (nb && (!a->bound_cols || !a->bound_rows || !a->bound_vals)) return GS_ERR_INVALID_ARG;
+    if (air->num_public && !a->pub) return GS_ERR_INVALID_ARG;
+    if (nt && air->prog_trans.n_out != nt) return GS_ERR_INVALID_ARG;
+    if (nt) GS_TRY(check_program(air, &air->prog_trans));
+    if (L) {
+        if (!d_aux_lde || !a->bus_alpha_pows) return GS_ERR_INVALID_ARG;
+        GS_TRY(check_logup(L, air));
+    }
+    return GS_OK;
+}
+
+/* ---- the aux trace's plan ---- */
+
+struct aux_plan {
+    uint64_t *h = NULL;
+    size_t words = 0, table_words = 0, reg_words = 0, scan_words = 0;
+    int tier = 32;
+    unsigned blocks = 1;
+    size_t o_status, o_iins, o_icon, o_pub;
+    bus_offsets bo;
+    aux_args A;
+};
+
+gs_status aux_plan_make(aux_plan *P, const gs_logup *L, const gs_air *air, unsigned log_n,
+                        const gs_fp *pub, gs_fp3 z, gs_fp3 alpha) {
+    const gs_air_program *pi = &air->prog_inter;
+    size_t n = (size_t)1 << log_n;
+    layout ly;
+    P->o_status = ly.take(4); /* zero-fingerprint flag, sigma */
+    P->o_iins = ly.take(pi->n_insns);
+    P->o_icon = ly.take(pi->n_consts);
+    P->o_pub = ly.take(air->num_public);
+    P->bo = take_bus(ly, L);
+    P->table_words = round_up(ly.words);
+    uint64_t *h = (uint64_t *)calloc(P->table_words, sizeof(uint64_t));
+    if (!h) return GS_ERR_NOMEM;
+    if (pi->n_insns) memcpy(h + P->o_iins, pi->insns, pi->n_insns * sizeof(gs_air_insn));
+    if (pi->n_consts) memcpy(h + P->o_icon, pi->consts, pi->n_consts * sizeof(gs_fp));
+    if (air->num_public) memcpy(h + P->o_pub, pub, air->num_public * sizeof(gs_fp));
+    gs_fp3 ap[GS_AIR_MAX_TUPLE + 1];
+    gs_fp3_powers(ap, alpha, GS_AIR_MAX_TUPLE + 1);
+    fill_bus(h, P->bo, L, air, ap);
+    aux_args &A = P->A;
+    memset(&A, 0, sizeof A);
+    A.n = n;
+    A.i_n = pi->n_insns, A.base = pi->n_regs, A.pbase = pi->n_regs + pi->n_out;
+    A.bt.z = z;
+    size_t words = (size_t)pi->n_regs + pi->n_out + 3 * (size_t)L->n_inters;
+    P->tier = tier_for(words);
+    P->blocks = row_grid(n, P->tier, words, &P->reg_words);
+    P->reg_words = round_up(P->reg_words);
+    P->scan_words = scan_scratch_words(n);
+    P->words = P->table_words + P->reg_words + P->scan_words;
+    P->h = h;
+    return GS_OK;
+}
+
+void aux_bind(aux_plan *P, const gs_logup *L, const uint64_t *base) {
+    aux_args &A = P->A;
+    A.i_insns = base + P->o_iins;
+    A.i_consts = base + P->o_icon;
+    A.pub = base + P->o_pub;
+    A.bt = bind_bus(base, P->bo, L, A.bt.z);
+}
+
+} // namespace
+
+extern "C" gs_status gs_cuda_quotient(uint64_t *d_out, const uint64_t *d_lde,
+                                      const uint64_t *d_aux_lde, const gs_quotient_args *a,
+                                      void *stream) {
+    GS_TRY(quot_check(d_out, d_lde, d_aux_lde, a));
+    cudaStream_t s = (cudaStream_t)stream;
+    quot_plan P;
+    GS_TRY(quot_plan_make(&P, a));
+    size_t table_words = round_up(P.words);
+    uint64_t *d = NULL;
+    gs_status st = dev_alloc(&d, table_words + P.scratch_words, s, "cudaMallocAsync (quotient tables)");
+    if (st == GS_OK) st = upload(d, P.h, P.words, s, "cudaMemcpyAsync (quotient tables)");
+    /* The host image may be read until the copy is done. */
+    if (st == GS_OK) st = check(cudaStreamSynchronize(s), "cudaStreamSynchronize (quotient tables)");
+    free(P.h);
+    if (st != GS_OK) return d ? cleanup(st, cudaFreeAsync(d, s), "cudaFreeAsync") : st;
+    quot_bind(&P, a, d);
+    quot_args &A = P.A;
+    A.lde = d_lde, A.aux = a->logup ? d_aux_lde : NULL, A.out = d_out;
+    A.scratch = P.scratch_words ? d + table_words : NULL;
+    switch (P.tier) {
+    case 32: quotient_kernel<32><<<P.blocks, ROW_THREADS, 0, s>>>(A); break;
+    case 128: quotient_kernel<128><<<P.blocks, ROW_THREADS, 0, s>>>(A); break;
+    default: quotient_kernel<0><<<P.blocks, ROW_THREADS, 0, s>>>(A); break;
+    }
+    st = gs_cuda_launched("quotient_kernel");
+    return cleanup(st, cudaFreeAsync(d, s), "cudaFreeAsync (quotient tables)");
+}
+
+extern "C" gs_status gs_cuda_logup_aux(uint64_t *d_aux, gs_fp3 *sigma, const gs_logup *L,
+                                       const gs_air *air, const uint64_t *d_trace,
+                                       unsigned log_n, const gs_fp *pub, gs_fp3 z, gs_fp3 alpha,
+                                       void *stream) {
+    if (!d_aux || !sigma || !L || !air || !air->finalized || !d_trace ||
+        log_n > GS_FP_TWO_ADICITY || (air->num_public && !pub))
+        return GS_ERR_INVALID_ARG;
+    GS_TRY(check_logup(L, air));
+    cudaStream_t s = (cudaStream_t)stream;
+    aux_plan P;
+    GS_TRY(aux_plan_make(&P, L, air, log_n, pub, z, alpha));
+    uint64_t *d = NULL, res[4] = {0, 0, 0, 0};
+    gs_status st = dev_alloc(&d, P.words, s, "cudaMallocAsync (LogUp aux tables)");
+    if (st != GS_OK) {
+        free(P.h);
+        return st;
+    }
+    aux_bind(&P, L, d);
+    aux_args &A = P.A;
+    A.trace = d_trace, A.aux = d_aux;
+    A.flag = d + P.o_status;
+    A.scratch = P.reg_words ? d + P.table_words : NULL;
+    uint64_t *scan_scratch = d + P.table_words + P.reg_words;
+    size_t n = A.n;
+    uint64_t *S = d_aux + (size_t)3 * L->n_groups * n;
+    st = upload(d, P.h, P.table_words, s, "cudaMemcpyAsync (LogUp aux tables)");
+    if (st == GS_OK) {
+        switch (P.tier) {
+        case 32: aux_kernel<32><<<P.blocks, ROW_THREADS, 0, s>>>(A); break;
+        case 128: aux_kernel<128><<<P.blocks, ROW_THREADS, 0, s>>>(A); break;
+        default: aux_kernel<0><<<P.blocks, ROW_THREADS, 0, s>>>(A); break;
+        }
+        st = gs_cuda_launched("aux_kernel");
+    }
+    if (st == GS_OK) st = scan_fp3(S, n, n, scan_scratch, s);
+    if (st == GS_OK) {
+        sigma_kernel<<<1, 32, 0, s>>>(S, n, d + P.o_status);
+        st = gs_cuda_launched("sigma_kernel");
+    }
+    if (st == GS_OK) st = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (bus sum)");
+    if (st == GS_OK)
+        st = check(cudaMemcpyAsync(res, d + P.o_status, sizeof res, cudaMemcpyDeviceToHost, s),
+                   "cudaMemcpyAsync (bus sum)");
+    st = cleanup(st, cudaFreeAsync(d, s), "cudaFreeAsync (LogUp aux tables)");
+    /* Always: the host image and res may be in use until the stream is done. */
+    st = cleanup(st, cudaStreamSynchronize(s), "cudaStreamSynchronize (LogUp aux)");
+    free(P.h);
+    if (st != GS_OK) return st;
+    if (res[0]) return GS_ERR_EXHAUSTED;
+    *sigma = gs_fp3_make(res[1], res[2], res[3]);
+    return GS_OK;
+}

@@ -1,0 +1,615 @@
+/* The prover stages after the commitments, on the device (src/cuda/stages.h):
+ * FRI fold, DEEP composition, out-of-domain evaluation and proof-of-work
+ * grinding, each equal bit for bit to the CPU backend's (src/backend/cpu.c).
+ * Field arithmetic is exact, so the kernels only have to compute the same
+ * mathematics; they are free to reorder sums and share inversions.
+ *
+ * fold_kernel: one output row per thread step (grid-stride). Row j reads
+ *   lo = in[j], hi = in[j + H] in each of the three Fp columns and writes
+ *   (lo + hi + gamma (lo - hi) x_j^-1) / 2. x_j^-1 = shift^-1 w^-j is a
+ *   running product: each thread starts from one gs_fp_pow and steps by
+ *   w^-(threads in the grid). 48 bytes read and 24 written per output row,
+ *   ~16 Fp products: memory-bound (2^27 rows, 9.7 GB: ~2.5 ms on an H200).
+ *
+ * deep_kernel: rows are dealt out in tiles of DEEP_ROWS x THREADS; a thread
+ *   takes DEEP_ROWS rows THREADS apart (every load is a coalesced warp
+ *   load) and walks the columns once for all of them:
+ *     s1 = sum_c b_c t_c - k1 + sum_j b_(2C+j) chunk_j + sum_j b'_j aux_j,
+ *     s2 = b_C sum_c b_c t_c - k2 + sum_j b''_j aux_j,
+ *   as cpu_deep. 1/(x - z) = q(x) / m(x) with q quadratic over Fp3 and m the
+ *   norm cubic over Fp (the CPU's inv_lin trick), so the row value is
+ *     f = (s1 q1 m2 + s2 q2 m1) / (m1 m2)
+ *   with a single Fp denominator per row, and the thread's DEEP_ROWS
+ *   denominators share one gs_fp_inv (Montgomery's trick): ~130 Fp products
+ *   for the inversion per DEEP_ROWS rows instead of per row. Per row:
+ *   8 (cols + 3 chunks + 3 aux) bytes read, 24 written, ~3 cols + 9 chunks
+ *   + 18 aux + ~90 Fp products: compute-bound on the integer pipe (64-bit
+ *   products are several 32-bit multiply-adds each).
+ *
+ * eval_*_kernel: out[c] = sum_i a_(c,i) x^i as a two-level reduction. The
+ *   index range is cut into nseg segments of `seg` (a multiple of THREADS)
+ *   and the columns into groups of EVAL_COLS; block (s, g) takes segment s
+ *   of group g: thread t starts at x^(s seg + t) = pw[s] pw'[t] (two small
+ *   power tables built by eval_pows_kernel) and steps by x^THREADS, adding
+ *   x^i a_(c,i) to EVAL_COLS register accumulators (one power serves
+ *   EVAL_COLS columns); the block reduces them (warp shuffles, then shared
+ *   memory) to one partial sum per column and segment, and eval_final_kernel
+ *   adds the segments. Reads each coefficient once (8 bytes, coalesced
+ *   along i) for 3 Fp products; nseg is chosen so that ~EVAL_TARGET_BLOCKS
+ *   blocks exist and each thread has at least EVAL_MIN_STEPS steps.
+ *
+ * grind_kernel: one launch, nonce n handled by thread n mod T (T threads,
+ *   as many as the device holds at once), each thread in increasing order.
+ *   A valid nonce goes into `best` with atomicMin; a thread stops when its
+ *   next nonce exceeds `best`. Every nonce below the final `best` has been
+ *   hashed by its thread and rejected (a thread only stops past a value
+ *   `best` had, which is never below the final one), so the answer is the
+ *   smallest valid nonce, deterministically. One Keccak-f[1600] per nonce
+ *   (the 42-byte message fits one block); ~3.5 G nonces/s on an H200. */
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/cuda_util.cuh"
+#include "cuda/keccak.cuh"
+#include "cuda/stages.h"
+#include "gstark/cuda.h"
+#include "gstark/field.h"
+#include "gstark/transcript.h"
+#include "transcript/transcript_internal.h"
+
+static_assert(sizeof(gs_fp3) == 24, "an Fp3 value is three limbs on host and device alike");
+
+namespace {
+
+constexpr unsigned THREADS = 256;
+constexpr unsigned WARPS = THREADS / 32;
+constexpr size_t FOLD_MAX_BLOCKS = 4096;
+constexpr unsigned DEEP_ROWS = 4; /* rows per thread sharing one inversion */
+constexpr size_t DEEP_MAX_BLOCKS = 1024; /* ~4 waves of 2 blocks per SM on an H200 */
+constexpr unsigned EVAL_COLS = 8;          /* columns per block (register accumulators) */
+constexpr size_t EVAL_MIN_STEPS = 8;       /* indices per thread at least */
+constexpr size_t EVAL_TARGET_BLOCKS = 2048;
+constexpr size_t EVAL_MAX_SEGS = 1024;
+constexpr unsigned EVAL_MAX_GROUPS = 65535; /* grid y; more groups loop */
+constexpr unsigned FINAL_MAX_BLOCKS = 65535;
+constexpr unsigned GRIND_THREADS = 256;
+/* The Keccak code form of keccak.cuh: "shf-loop", the one merkle.cu
+ * measured fastest on the H200, and a twelfth of the unrolled form's code. */
+constexpr int GRIND_FORM = 1;
+
+cudaStream_t as_stream(void *s) { return (cudaStream_t)s; }
+
+/* gs_cuda_check, clearing the non-sticky error a failed call leaves behind
+ * so that the next launch check does not report it again. */
+gs_status checked(cudaError_t e, const char *what) {
+    if (e != cudaSuccess) (void)cudaGetLastError();
+    return gs_cuda_check(e, what);
+}
+
+gs_status dev_alloc(void **p, size_t bytes, cudaStream_t s, const char *what) {
+    *p = NULL;
+    GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_ALLOC, what));
+    void *q = NULL;
+    GS_TRY(checked(cudaMallocAsync(&q, bytes ? bytes : 8, s), what));
+    *p = q;
+    return GS_OK;
+}
+
+/* Stream-ordered: the memory goes back after the work queued before it. */
+void dev_free(void *p, cudaStream_t s) {
+    if (p && cudaFreeAsync(p, s) != cudaSuccess) (void)cudaGetLastError();
+}
+
+void CUDART_CB free_host(void *p) { free(p); }
+
+/* free(p) once the work queued on s so far is done (at once if none of it
+ * uses p). */
+void free_host_after(void *p, int in_use, cudaStream_t s) {
+    if (!in_use) {
+        free(p);
+        return;
+    }
+    if (cudaLaunchHostFunc(s, free_host, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        (void)cudaStreamSynchronize(s);
+        free(p);
+    }
+}
+
+gs_status copy_async(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind,
+                     cudaStream_t s, const char *what) {
+    GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_COPY, what));
+    return checked(cudaMemcpyAsync(dst, src, bytes, kind, s), what);
+}
+
+__host__ __device__ __forceinline__ size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
+size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+/* ---- block reductions ---- */
+
+__device__ __forceinline__ gs_fp3 warp_sum(gs_fp3 v) {
+#pragma unroll
+    for (unsigned off = 16; off > 0; off >>= 1) {
+        gs_fp3 o;
+#pragma unroll
+        for (int e = 0; e < 3; e++)
+            o.c[e] = __shfl_down_sync(0xffffffffu, (unsigned long long)v.c[e], off);
+        v = gs_fp3_add(v, o);
+    }
+    return v; /* lane 0 holds the warp's sum */
+}
+
+/* ---- fold ---- */
+
+struct fold_params {
+    uint64_t *out;
+    const uint64_t *in;
+    size_t half;
+    gs_fp shift_inv, w_inv, step_inv; /* step_inv = w^-(threads in the grid) */
+    gs_fp inv2;
+    gs_fp3 gamma;
+};
+
+__global__ void __launch_bounds__(THREADS) fold_kernel(const fold_params p) {
+    const size_t H = p.half, N = 2 * H;
+    const size_t first = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    const uint64_t *__restrict__ in = p.in;
+    gs_fp xinv = gs_fp_mul(p.shift_inv, gs_fp_pow(p.w_inv, first));
+    for (size_t j = first; j < H; j += stride) {
+        const gs_fp3 lo = gs_fp3_make(__ldg(in + j), __ldg(in + N + j), __ldg(in + 2 * N + j));
+        const gs_fp3 hi =
+            gs_fp3_make(__ldg(in + H + j), __ldg(in + N + H + j), __ldg(in + 2 * N + H + j));
+        gs_fp3 r = gs_fp3_add(gs_fp3_add(lo, hi),
+                              gs_fp3_mul(p.gamma, gs_fp3_mul_fp(gs_fp3_sub(lo, hi), xinv)));
+        r = gs_fp3_mul_fp(r, p.inv2);
+#pragma unroll
+        for (int c = 0; c < 3; c++) p.out[(size_t)c * H + j] = r.c[c];
+        xinv = gs_fp_mul(xinv, p.step_inv);
+    }
+}
+
+/* ---- DEEP ---- */
+
+/* 1/(x - z) = (x^2 + A x + B) / m(x), m(x) = x^3 + m2 x^2 + m1 x + m0 over
+ * Fp: cpu.c's inv_lin, built the same way. */
+struct inv_lin {
+    gs_fp3 A, B;
+    gs_fp m2, m1, m0;
+};
+
+inv_lin inv_lin_make(gs_fp3 z) {
+    const gs_fp3 z1 = gs_fp3_frobenius(z), z2 = gs_fp3_frobenius(z1);
+    inv_lin l;
+    l.A = gs_fp3_neg(gs_fp3_add(z1, z2));
+    l.B = gs_fp3_mul(z1, z2);
+    l.m2 = gs_fp3_sub(l.A, z).c[0];
+    l.m1 = gs_fp3_sub(l.B, gs_fp3_mul(z, l.A)).c[0];
+    l.m0 = gs_fp3_neg(gs_fp3_mul(z, l.B)).c[0];
+    return l;
+}
+
+__device__ __forceinline__ gs_fp inv_lin_norm(const inv_lin l, gs_fp x) {
+    return gs_fp_add(gs_fp_mul(gs_fp_add(gs_fp_mul(gs_fp_add(x, l.m2), x), l.m1), x), l.m0);
+}
+
+/* x^2 + A x + B, with x2 = x^2. */
+__device__ __forceinline__ gs_fp3 inv_lin_quad(const inv_lin l, gs_fp x, gs_fp x2) {
+    return gs_fp3_make(gs_fp_add(gs_fp_add(x2, gs_fp_mul(l.A.c[0], x)), l.B.c[0]),
+                       gs_fp_add(gs_fp_mul(l.A.c[1], x), l.B.c[1]),
+                       gs_fp_add(gs_fp_mul(l.A.c[2], x), l.B.c[2]));
+}
+
+struct deep_params {
+    uint64_t *out;
+    const uint64_t *trace, *chunks, *aux;
+    const gs_fp3 *beta; /* device copy of beta_pows (at least cols + 1 values) */
+    size_t N;
+    uint32_t cols, n_chunks, aux_cols;
+    gs_fp shift, w;
+    gs_fp w_block; /* w^THREADS: between a thread's rows in a tile */
+    gs_fp w_tile;  /* w^(gridDim.x DEEP_ROWS THREADS): between its tiles */
+    gs_fp3 k1, k2;
+    inv_lin l1, l2; /* for 1/(x - z) and 1/(x - z w) */
+};
+
+__global__ void __launch_bounds__(THREADS, 2) deep_kernel(const deep_params p) {
+    const size_t N = p.N, tile = (size_t)DEEP_ROWS * THREADS;
+    const size_t first = blockIdx.x * tile + threadIdx.x;
+    gs_fp x0 = gs_fp_mul(p.shift, gs_fp_pow(p.w, first));
+    for (size_t base = first; base < N; base += (size_t)gridDim.x * tile) {
+        /* This thread's rows: base + k THREADS, k < DEEP_ROWS. */
+        gs_fp3 s1[DEEP_ROWS], s2[DEEP_ROWS];
+#pragma unroll
+        for (unsigned k = 0; k < DEEP_ROWS; k++) s1[k] = gs_fp3_zero();
+        for (uint32_t c = 0; c < p.cols; c++) {
+            const gs_fp3 b = p.beta[c];
+            const uint64_t *col = p.trace + (size_t)c * N + base;
+#pragma unroll
+            for (unsigned k = 0; k < DEEP_ROWS; k++)
+                if (base + k * THREADS < N)
+                    s1[k] = gs_fp3_add(s1[k], gs_fp3_mul_fp(b, __ldg(col + k * THREADS)));
+        }
+        /* sum_c beta^(C+c) t_c = beta^C sum_c beta^c t_c, as on the CPU. */
+        const gs_fp3 bC = p.beta[p.cols];
+#pragma unroll
+        for (unsigned k = 0; k < DEEP_ROWS; k++) {
+            s2[k] = gs_fp3_sub(gs_fp3_mul(bC, s1[k]), p.k2);
+            s1[k] = gs_fp3_sub(s1[k], p.k1);
+        }
+        for (uint32_t j = 0; j < p.n_chunks; j++) {
+            const gs_fp3 b = p.beta[2 * (size_t)p.cols + j];
+            const uint64_t *c0 = p.chunks + (size_t)3 * j * N + base;
+#pragma unroll
+            for (unsigned k = 0; k < DEEP_ROWS; k++) {
+                const size_t o = (size_t)k * THREADS;
+                if (base + o < N) {
+                    const gs_fp3 v = gs_fp3_make(__ldg(c0 + o), __ldg(c0 + N + o), __ldg(c0 + 2 * N + o));
+                    s1[k] = gs_fp3_add(s1[k], gs_fp3_mul(b, v));
+                }
+            }
+        }
+        for (uint32_t j = 0; j < p.aux_cols; j++) { /* Fp3 aux columns at z and z w */
+            const size_t at = 2 * (size_t)p.cols + p.n_chunks + j;
+            const gs_fp3 b1 = p.beta[at], b2 = p.beta[at + p.aux_cols];
+            const uint64_t *c0 = p.aux + (size_t)3 * j * N + base;
+#pragma unroll
+            for (unsigned k = 0; k < DEEP_ROWS; k++) {
+                const size_t o = (size_t)k * THREADS;
+                if (base + o < N) {
+                    const gs_fp3 v = gs_fp3_make(__ldg(c0 + o), __ldg(c0 + N + o), __ldg(c0 + 2 * N + o));
+                    s1[k] = gs_fp3_add(s1[k], gs_fp3_mul(b1, v));
+                    s2[k] = gs_fp3_add(s2[k], gs_fp3_mul(b2, v));
+                }
+            }
+        }
+        /* f = (s1 q1 m2 + s2 q2 m1) / (m1 m2): numerators into s1, the
+         * denominators' prefix products into pre. Rows past N count as 1. */
+        gs_fp den[DEEP_ROWS], pre[DEEP_ROWS], acc = 1, x = x0;
+#pragma unroll
+        for (unsigned k = 0; k < DEEP_ROWS; k++) {
+            const gs_fp n1 = inv_lin_norm(p.l1, x), n2 = inv_lin_norm(p.l2, x), x2 = gs_fp_sqr(x);
+            s1[k] = gs_fp3_add(gs_fp3_mul_fp(gs_fp3_mul(s1[k], inv_lin_quad(p.l1, x, x2)), n2),
+                               gs_fp3_mul_fp(gs_fp3_mul(s2[k], inv_lin_quad(p.l2, x, x2)), n1));
+            den[k] = base + k * THREADS < N ? gs_fp_mul(n1, n2) : 1;
+            pre[k] = acc;
+            acc = gs_fp_mul(acc, den[k]);
+            x = gs_fp_mul(x, p.w_block);
+        }
+        gs_fp inv = gs_fp_inv(acc); /* 1 / (den[0] ... den[DEEP_ROWS-1]) */
+#pragma unroll
+        for (int k = DEEP_ROWS - 1; k >= 0; k--) {
+            const gs_fp dinv = gs_fp_mul(inv, pre[k]); /* 1 / den[k] */
+            inv = gs_fp_mul(inv, den[k]);
+            const size_t row = base + (size_t)k * THREADS;
+            if (row < N) {
+                const gs_fp3 f = gs_fp3_mul_fp(s1[k], dinv);
+#pragma unroll
+                for (int c = 0; c < 3; c++) p.out[(size_t)c * N + row] = f.c[c];
+            }
+        }
+        x0 = gs_fp_mul(x0, p.w_tile);
+    }
+}
+
+/* ---- out-of-domain evaluation ---- */
+
+/* pw[t] = x^t for t < THREADS, pw[THREADS + s] = x^(s seg) for s < nseg. */
+__global__ void __launch_bounds__(THREADS)
+eval_pows_kernel(gs_fp3 *pw, gs_fp3 x, size_t seg, size_t nseg) {
+    const size_t total = THREADS + nseg;
+    for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < total;
+         k += (size_t)gridDim.x * blockDim.x)
+        pw[k] = gs_fp3_pow(x, k < THREADS ? k : (k - THREADS) * seg);
+}
+
+/* partial[c nseg + s] = sum over i in segment s of coeffs[c len + i] x^i;
+ * block (s, g): segment s = blockIdx.x, column groups g, g + gridDim.y, ... */
+__global__ void __launch_bounds__(THREADS)
+eval_partial_kernel(gs_fp3 *partial, const uint64_t *__restrict__ coeffs, size_t cols, size_t len,
+                    size_t seg, size_t nseg, const gs_fp3 *pw, gs_fp3 x_step /* x^THREADS */) {
+    __shared__ gs_fp3 red[WARPS][EVAL_COLS];
+    const size_t s = blockIdx.x, start = s * seg, end = min_size(start + seg, len);
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const gs_fp3 p0 = gs_fp3_mul(pw[THREADS + s], pw[threadIdx.x]); /* x^(start + t) */
+    for (size_t c0 = blockIdx.y * (size_t)EVAL_COLS; c0 < cols;
+         c0 += (size_t)gridDim.y * EVAL_COLS) {
+        gs_fp3 acc[EVAL_COLS];
+#pragma unroll
+        for (unsigned j = 0; j < EVAL_COLS; j++) acc[j] = gs_fp3_zero();
+        gs_fp3 p = p0;
+        for (size_t i = start + threadIdx.x; i < end; i += THREADS) {
+#pragma unroll
+            for (unsigned j = 0; j < EVAL_COLS; j++)
+                if (c0 + j < cols)
+                    acc[j] = gs_fp3_add(acc[j], gs_fp3_mul_fp(p, __ldg(coeffs + (c0 + j) * len + i)));
+            p = gs_fp3_mul(p, x_step);
+        }
+#pragma unroll
+        for (unsigned j = 0; j < EVAL_COLS; j++) {
+            const gs_fp3 v = warp_sum(acc[j]);
+            if (lane == 0) red[warp][j] = v;
+        }
+        __syncthreads();
+        if (threadIdx.x < EVAL_COLS && c0 + threadIdx.x < cols) {
+            gs_fp3 v = red[0][threadIdx.x];
+            for (unsigned w = 1; w < WARPS; w++) v = gs_fp3_add(v, red[w][threadIdx.x]);
+            partial[(c0 + threadIdx.x) * nseg + s] = v;
+        }
+        __syncthreads(); /* red is rewritten for the next group */
+    }
+}
+
+/* out[c] = sum_s partial[c nseg + s]; block b takes columns b, b + gridDim.x, ... */
+__global__ void __launch_bounds__(THREADS)
+eval_final_kernel(gs_fp3 *out, const gs_fp3 *partial, size_t cols, size_t nseg) {
+    __shared__ gs_fp3 red[WARPS];
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    for (size_t c = blockIdx.x; c < cols; c += gridDim.x) {
+        gs_fp3 acc = gs_fp3_zero();
+        for (size_t s = threadIdx.x; s < nseg; s += THREADS)
+            acc = gs_fp3_add(acc, partial[c * nseg + s]);
+        acc = warp_sum(acc);
+        if (lane == 0) red[warp] = acc;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            gs_fp3 v = red[0];
+            for (unsigned w = 1; w < WARPS; w++) v = gs_fp3_add(v, red[w]);
+            out[c] = v;
+        }
+        __syncthreads();
+    }
+}
+
+/* How eval_at cuts [0, len) (len >= 1): nseg segments of seg indices. */
+struct eval_plan {
+    size_t seg, nseg, groups;
+};
+
+eval_plan eval_plan_make(size_t cols, size_t len) {
+    eval_plan e;
+    e.groups = ceil_div(cols, EVAL_COLS);
+    size_t want = EVAL_TARGET_BLOCKS / e.groups;
+    if (want == 0) want = 1;
+    size_t nseg = min_size(min_size(want, ceil_div(len, THREADS * EVAL_MIN_STEPS)), EVAL_MAX_SEGS);
+    e.seg = ceil_div(ceil_div(len, nseg), THREADS) * THREADS;
+    e.nseg = ceil_div(len, e.seg);
+    return e;
+}
+
+/* ---- grinding ---- */
+
+struct pow_prefix {
+    uint64_t lane[4]; /* the transcript state S as four little-endian lanes */
+};
+
+struct grind_result {
+    unsigned long long best; /* smallest valid nonce seen (UINT64_MAX at first) */
+    unsigned int found;
+};
+
+__device__ __forceinline__ uint64_t bswap64(uint64_t v) {
+    const uint32_t lo = (uint32_t)v, hi = (uint32_t)(v >> 32);
+    return ((uint64_t)__byte_perm(lo, 0, 0x0123) << 32) | __byte_perm(hi, 0, 0x0123);
+}
+
+/* Whether H(S || 0x30 || u8 bits || u64le(nonce)) starts with `bits` zero
+ * bits (1 <= bits <= 64), the digest read big-endian as in pow.c. The 42
+ * bytes are lanes 0..5 (byte 32 = tag, 33 = bits, 34..41 = nonce), padded
+ * with 0x01 at byte 42 and 0x80 at byte 135. */
+__device__ __forceinline__ bool pow_ok(const pow_prefix &pre, unsigned bits, uint64_t nonce) {
+    uint64_t s[25];
+#pragma unroll
+    for (int i = 0; i < 4; i++) s[i] = pre.lane[i];
+    s[4] = (uint64_t)GS_TT_POW_HASH | ((uint64_t)bits << 8) | (nonce << 16);
+    s[5] = (nonce >> 48) | (0x01ull << 16);
+#pragma unroll
+    for (int i = 6; i < 25; i++) s[i] = 0;
+    s[16] = 0x8000000000000000ull;
+    gs_cuda_keccak::f1600<GRIND_FORM>(s);
+    return (bswap64(s[0]) >> (64 - bits)) == 0;
+}
+
+__global__ void __launch_bounds__(GRIND_THREADS)
+grind_kernel(grind_result *res, const pow_prefix pre, unsigned bits) {
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    const volatile unsigned long long *best = &res->best;
+    for (uint64_t n = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;; n += stride) {
+        if (n > *best) return; /* another thread found a smaller one */
+        if (pow_ok(pre, bits, n)) {
+            atomicMin(&res->best, (unsigned long long)n);
+            atomicExch(&res->found, 1u);
+            return; /* this thread's later nonces are larger */
+        }
+        if (n > UINT64_MAX - stride) return; /* past 2^64 - 1 */
+    }
+}
+
+/* Threads for the grind: as many as the current device runs at once. */
+gs_status grind_blocks(unsigned *blocks) {
+    int device = 0, sms = 0, per_sm = 0;
+    GS_TRY(checked(cudaGetDevice(&device), "cudaGetDevice"));
+    GS_TRY(checked(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+                   "cudaDeviceGetAttribute (SM count)"));
+    GS_TRY(checked(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, grind_kernel,
+                                                                 GRIND_THREADS, 0),
+                   "cudaOccupancyMaxActiveBlocksPerMultiprocessor (grind)"));
+    *blocks = (unsigned)(sms > 0 ? sms : 1) * (unsigned)(per_sm > 0 ? per_sm : 1);
+    return GS_OK;
+}
+
+/* The search itself: *found and *best from the device; t is not touched. */
+gs_status grind_search(int *found, uint64_t *best, const gs_transcript *t, unsigned bits,
+                       cudaStream_t s) {
+    pow_prefix pre;
+    for (int i = 0; i < 4; i++) pre.lane[i] = gs_tr_load_le64(t->state.b + 8 * i);
+    unsigned blocks = 0;
+    GS_TRY(grind_blocks(&blocks));
+    grind_result host = {~0ull, 0}, *d_res = NULL;
+    GS_TRY(dev_alloc((void **)&d_res, sizeof *d_res, s, "cudaMallocAsync (grind result)"));
+    gs_status st = copy_async(d_res, &host, sizeof host, cudaMemcpyHostToDevice, s,
+                              "cudaMemcpyAsync (grind start)");
+    if (st == GS_OK) {
+        grind_kernel<<<blocks, GRIND_THREADS, 0, s>>>(d_res, pre, bits);
+        st = gs_cuda_launched("grind_kernel");
+    }
+    if (st == GS_OK)
+        st = copy_async(&host, d_res, sizeof host, cudaMemcpyDeviceToHost, s,
+                        "cudaMemcpyAsync (grind result)");
+    dev_free(d_res, s);
+    /* Also on an error: the copy into `host` must be over before it goes. */
+    gs_status w = checked(cudaStreamSynchronize(s), "cudaStreamSynchronize (grind)");
+    if (st != GS_OK) return st;
+    GS_TRY(w);
+    *found = host.found != 0;
+    *best = host.best;
+    return GS_OK;
+}
+
+} // namespace
+
+extern "C" gs_status gs_cuda_fold(uint64_t *d_out, const uint64_t *d_in, unsigned log_size,
+                                  gs_fp shift, gs_fp3 gamma, void *stream) {
+    if (!d_out || !d_in || log_size == 0 || log_size > GS_FP_TWO_ADICITY) return GS_ERR_INVALID_ARG;
+    const size_t H = (size_t)1 << (log_size - 1);
+    const uintptr_t o = (uintptr_t)d_out, i = (uintptr_t)d_in;
+    if (o < i + 6 * H * sizeof(gs_fp) && i < o + 3 * H * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
+    const unsigned threads = H < THREADS ? (unsigned)H : THREADS;
+    const size_t blocks = min_size(H / threads, FOLD_MAX_BLOCKS);
+    fold_params p;
+    p.out = d_out;
+    p.in = d_in;
+    p.half = H;
+    p.shift_inv = gs_fp_inv(shift);
+    p.w_inv = gs_fp_inv(gs_fp_root_of_unity(log_size));
+    p.step_inv = gs_fp_pow(p.w_inv, blocks * threads);
+    p.inv2 = gs_fp_inv(2);
+    p.gamma = gamma;
+    (void)cudaGetLastError(); /* a stale error is not this launch's */
+    fold_kernel<<<(unsigned)blocks, threads, 0, as_stream(stream)>>>(p);
+    return gs_cuda_launched("fold_kernel");
+}
+
+extern "C" gs_status gs_cuda_deep(uint64_t *d_out, const uint64_t *d_trace,
+                                  const uint64_t *d_chunks, const uint64_t *d_aux,
+                                  const gs_deep_args *a, void *stream) {
+    if (!a || !d_out || !a->beta_pows || a->log_size > GS_FP_TWO_ADICITY) return GS_ERR_INVALID_ARG;
+    if ((a->cols && !d_trace) || (a->chunks && !d_chunks) || (a->aux_cols && !d_aux))
+        return GS_ERR_INVALID_ARG;
+    const cudaStream_t s = as_stream(stream);
+    const size_t N = (size_t)1 << a->log_size, tile = (size_t)DEEP_ROWS * THREADS;
+    /* beta_pows[cols] is always read; with cols = chunks = aux_cols = 0 it
+     * lies past the (empty) array, and the CPU multiplies it by an empty
+     * sum, so a zero stands in for it. */
+    const size_t nbeta = 2 * (size_t)a->cols + a->chunks + 2 * (size_t)a->aux_cols;
+    const size_t nup = nbeta > a->cols ? nbeta : (size_t)a->cols + 1;
+    /* The caller's array may change once we return, and an asynchronous
+     * copy may read its source later (always so from pinned memory): the
+     * copy reads a private one, freed in stream order after the kernel. */
+    gs_fp3 *betas = (gs_fp3 *)calloc(nup, sizeof *betas);
+    if (!betas) return GS_ERR_NOMEM;
+    memcpy(betas, a->beta_pows, nbeta * sizeof *betas);
+    (void)cudaGetLastError();
+    gs_fp3 *d_beta = NULL;
+    int copying = 0; /* a copy from betas may be pending */
+    gs_status st = dev_alloc((void **)&d_beta, nup * sizeof *d_beta, s, "cudaMallocAsync (DEEP betas)");
+    if (st == GS_OK) {
+        st = copy_async(d_beta, betas, nup * sizeof *betas, cudaMemcpyHostToDevice, s,
+                        "cudaMemcpyAsync (DEEP betas)");
+        copying = st == GS_OK;
+    }
+    if (st == GS_OK) {
+        const size_t blocks = min_size(ceil_div(N, tile), DEEP_MAX_BLOCKS);
+        deep_params p;
+        p.out = d_out;
+        p.trace = d_trace;
+        p.chunks = d_chunks;
+        p.aux = d_aux;
+        p.beta = d_beta;
+        p.N = N;
+        p.cols = a->cols;
+        p.n_chunks = a->chunks;
+        p.aux_cols = a->aux_cols;
+        p.shift = a->shift;
+        p.w = gs_fp_root_of_unity(a->log_size);
+        p.w_block = gs_fp_pow(p.w, THREADS);
+        p.w_tile = gs_fp_pow(p.w, blocks * tile);
+        p.k1 = a->k1;
+        p.k2 = a->k2;
+        p.l1 = inv_lin_make(a->z);
+        p.l2 = inv_lin_make(a->zw);
+        deep_kernel<<<(unsigned)blocks, THREADS, 0, s>>>(p);
+        st = gs_cuda_launched("deep_kernel");
+    }
+    free_host_after(betas, copying, s);
+    dev_free(d_beta, s); /* after the kernel, in stream order */
+    return st;
+}
+
+extern "C" gs_status gs_cuda_eval_at(gs_fp3 *out, const uint64_t *d_coeffs, size_t cols,
+                                     size_t len, gs_fp3 x, void *stream) {
+    if (cols == 0) return GS_OK;
+    if (!out) return GS_ERR_INVALID_ARG;
+    if (len == 0) {
+        for (size_t c = 0; c < cols; c++) out[c] = gs_fp3_zero();
+        return GS_OK;
+    }
+    if (!d_coeffs || len > SIZE_MAX / sizeof(gs_fp) / cols) return GS_ERR_INVALID_ARG;
+    const eval_plan e = eval_plan_make(cols, len);
+    /* Scratch: the power tables, the partial sums, then (nseg > 1) the sums. */
+    const size_t n_pw = THREADS + e.nseg, n_sum = e.nseg > 1 ? cols : 0;
+    if (cols > (SIZE_MAX / sizeof(gs_fp3) - n_pw) / (e.nseg + 1)) return GS_ERR_INVALID_ARG;
+    const cudaStream_t s = as_stream(stream);
+    (void)cudaGetLastError();
+    gs_fp3 *d_tmp = NULL;
+    GS_TRY(dev_alloc((void **)&d_tmp, (n_pw + cols * e.nseg + n_sum) * sizeof *d_tmp, s,
+                     "cudaMallocAsync (eval_at scratch)"));
+    gs_fp3 *d_pw = d_tmp, *d_partial = d_tmp + n_pw, *d_sum = d_partial + cols * e.nseg;
+    eval_pows_kernel<<<(unsigned)ceil_div(n_pw, THREADS), THREADS, 0, s>>>(d_pw, x, e.seg, e.nseg);
+    gs_status st = gs_cuda_launched("eval_pows_kernel");
+    if (st == GS_OK) {
+        const dim3 grid((unsigned)e.nseg, (unsigned)min_size(e.groups, EVAL_MAX_GROUPS));
+        eval_partial_kernel<<<grid, THREADS, 0, s>>>(d_partial, d_coeffs, cols, len, e.seg, e.nseg,
+                                                     d_pw, gs_fp3_pow(x, THREADS));
+        st = gs_cuda_launched("eval_partial_kernel");
+    }
+    const gs_fp3 *d_res = d_partial; /* one segment: the partial sums are the sums */
+    if (st == GS_OK && e.nseg > 1) {
+        eval_final_kernel<<<(unsigned)min_size(cols, FINAL_MAX_BLOCKS), THREADS, 0, s>>>(
+            d_sum, d_partial, cols, e.nseg);
+        st = gs_cuda_launched("eval_final_kernel");
+        d_res = d_sum;
+    }
+    if (st == GS_OK)
+        st = copy_async(out, d_res, cols * sizeof *out, cudaMemcpyDeviceToHost, s,
+                        "cudaMemcpyAsync (eval_at values)");
+    dev_free(d_tmp, s);
+    /* Also on an error: nothing may still write to out after the return. */
+    gs_status w = checked(cudaStreamSynchronize(s), "cudaStreamSynchronize (eval_at)");
+    return st != GS_OK ? st : w;
+}
+
+extern "C" gs_status gs_cuda_grind(gs_transcript *t, unsigned bits, uint64_t *nonce,
+                                   void *stream) {
+    if (!t || !nonce || bits > 64) return GS_ERR_INVALID_ARG;
+    if (bits == 0) { /* every nonce is valid: 0, as gs_transcript_grind */
+        GS_TRY(gs_transcript_check_pow(t, 0, 0));
+        *nonce = 0;
+        return GS_OK;
+    }
+    (void)cudaGetLastError();
+    int found = 0;
+    uint64_t best = 0;
+    GS_TRY(grind_search(&found, &best, t, bits, as_stream(stream)));
+    if (!found) return GS_ERR_EXHAUSTED;
+    /* Absorbs exactly as gs_transcript_grind, after checking the nonce on the
+     * host (one hash): a device that disagrees with the CPU is a failure. */
+    gs_status s = gs_transcript_check_pow(t, bits, best);
+    if (s == GS_ERR_POW)
+        return gs_cuda_check(cudaErrorUnknown, "grind: the device's nonce fails the host check");
+    GS_TRY(s);
+    *nonce = best;
+    return GS_OK;
+}

@@ -1,0 +1,26 @@
+/* Built instead of src/cuda/stages.cu when CUDA is not compiled in: every
+ * entry point of src/cuda/stages.h reports GS_ERR_NO_DEVICE. */
+#include "cuda/stages.h"
+
+gs_status gs_cuda_fold(uint64_t *d_out, const uint64_t *d_in, unsigned log_size, gs_fp shift,
+                       gs_fp3 gamma, void *stream) {
+    (void)d_out, (void)d_in, (void)log_size, (void)shift, (void)gamma, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+
+gs_status gs_cuda_deep(uint64_t *d_out, const uint64_t *d_trace, const uint64_t *d_chunks,
+                       const uint64_t *d_aux, const gs_deep_args *a, void *stream) {
+    (void)d_out, (void)d_trace, (void)d_chunks, (void)d_aux, (void)a, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+
+gs_status gs_cuda_eval_at(gs_fp3 *out, const uint64_t *d_coeffs, size_t cols, size_t len,
+                          gs_fp3 x, void *stream) {
+    (void)out, (void)d_coeffs, (void)cols, (void)len, (void)x, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+
+gs_status gs_cuda_grind(gs_transcript *t, unsigned bits, uint64_t *nonce, void *stream) {
+    (void)t, (void)bits, (void)nonce, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}

@@ -1,0 +1,542 @@
+/* The device stages (src/cuda/stages.h) against the CPU backend
+ * (gs_backend_cpu()->iface, and gs_transcript_grind): exact equality of
+ * every output value for
+ *   - fold at every log size 1..22,
+ *   - DEEP at log sizes 0..21 with 0..70 trace columns, 1..4 chunks and
+ *     0..3 aux columns, random z, z w, beta powers, k1, k2,
+ *   - eval_at for 1..600000 columns and lengths 1..2^20 (odd ones too),
+ *   - grind for 0..20 bits over several transcript states (the nonce, the
+ *     state after it and a challenge squeezed from it);
+ * then argument errors, and injected CUDA faults (every allocation, copy and
+ * launch of every stage in turn): each gives GS_ERR_CUDA, leaves a grind's
+ * transcript unchanged, and the device's free memory is the same afterwards.
+ * Cases alternate between the legacy default stream and a non-blocking one.
+ * Exits GS_TEST_SKIP (77) where no device exists.
+ *
+ * Options: --seed N (replay), --quick (smaller sizes, for slow emulators). */
+#include <stdint.h>
+#include <time.h>
+
+#include "backend/backend.h"
+#include "cuda/stages.h"
+#include "gstark/cuda.h"
+#include "gstark/cuda_merkle.h"
+#include "gstark/cuda_ntt.h"
+#include "gstark/ntt.h"
+#include "gstark/transcript.h"
+#include "test_util.h"
+
+static gs_backend *g_cpu;
+static void *g_stream; /* non-blocking; every other case uses it */
+static int g_quick;
+static long g_cases, g_bad_cases;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void report_cuda(const char *what, gs_status s) {
+    fprintf(stderr, "%s: %s (%s)\n", what, gs_status_str(s), gs_cuda_last_error());
+}
+
+static void *xmalloc(size_t bytes) {
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "out of host memory (%zu bytes)\n", bytes);
+        exit(1);
+    }
+    return p;
+}
+
+static uint64_t *rand_values(size_t n) {
+    uint64_t *v = xmalloc(n * sizeof *v);
+    for (size_t i = 0; i < n; i++) v[i] = gs_test_fp();
+    return v;
+}
+
+static gs_fp3 *rand_fp3s(size_t n) {
+    gs_fp3 *v = xmalloc(n * sizeof *v);
+    for (size_t i = 0; i < n; i++) v[i] = gs_test_fp3();
+    return v;
+}
+
+/* A device copy of n host values (NULL for n = 0); exits on failure. */
+static uint64_t *dev_copy(const uint64_t *h, size_t n) {
+    if (n == 0) return NULL;
+    void *d = NULL;
+    gs_status s = gs_cuda_mem_alloc(&d, n * sizeof *h);
+    if (s == GS_OK) s = gs_cuda_mem_h2d(d, h, n * sizeof *h);
+    if (s != GS_OK) {
+        report_cuda("device copy", s);
+        exit(1);
+    }
+    return d;
+}
+
+static uint64_t *dev_zeroed(size_t n) {
+    uint64_t *z = calloc(n ? n : 1, sizeof *z);
+    if (!z) exit(1);
+    uint64_t *d = dev_copy(z, n);
+    free(z);
+    return d;
+}
+
+static void dev_free(void *d) {
+    if (d) CHECK(gs_cuda_mem_free(d) == GS_OK);
+}
+
+static void *next_stream(void) { return (g_cases & 1) ? g_stream : NULL; }
+
+/* Waits for the stage's stream and everything else (the test's own copies
+ * run on the legacy stream, which a non-blocking stream does not wait for). */
+static int sync_all(void *stream) {
+    gs_status s = stream ? gs_cuda_merkle_stream_sync(stream) : GS_OK;
+    if (s == GS_OK) s = gs_cuda_sync();
+    if (s != GS_OK) report_cuda("synchronize", s);
+    return s == GS_OK;
+}
+
+static uint64_t *download(const uint64_t *d, size_t n) {
+    uint64_t *h = xmalloc(n * sizeof *h);
+    memset(h, 0xA5, n * sizeof *h);
+    gs_status s = gs_cuda_mem_d2h(h, d, n * sizeof *h);
+    if (s != GS_OK) report_cuda("download", s);
+    CHECK(s == GS_OK);
+    return h;
+}
+
+/* Compares n values; prints the first mismatch with the case's description. */
+static int same(const uint64_t *want, const uint64_t *got, size_t n, size_t col_len,
+                const char *desc) {
+    g_cases++;
+    for (size_t i = 0; i < n; i++) {
+        if (want[i] != got[i]) {
+            size_t bad = 0;
+            for (size_t k = i; k < n; k++) bad += want[k] != got[k];
+            fprintf(stderr,
+                    "MISMATCH %s: column %zu index %zu: cpu 0x%016" PRIx64 " gpu 0x%016" PRIx64
+                    " (%zu of %zu values differ)\n",
+                    desc, i / col_len, i % col_len, want[i], got[i], bad, n);
+            g_bad_cases++;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static gs_buf host_buf(void *p, size_t values) {
+    gs_buf b = {p, values * sizeof(uint64_t), NULL};
+    return b;
+}
+
+/* ---- fold ---- */
+
+static void test_fold(unsigned log_size, gs_fp shift, gs_fp3 gamma) {
+    size_t H = (size_t)1 << (log_size - 1), N = 2 * H;
+    uint64_t *in = rand_values(3 * N), *want = xmalloc(3 * H * 8);
+    gs_buf bin = host_buf(in, 3 * N), bout = host_buf(want, 3 * H);
+    CHECK(g_cpu->iface->fold(g_cpu, &bout, &bin, log_size, shift, gamma) == GS_OK);
+    uint64_t *d_in = dev_copy(in, 3 * N), *d_out = dev_zeroed(3 * H);
+    void *stream = next_stream();
+    CHECK(sync_all(NULL));
+    gs_status s = gs_cuda_fold(d_out, d_in, log_size, shift, gamma, stream);
+    if (s != GS_OK) report_cuda("gs_cuda_fold", s);
+    CHECK(s == GS_OK);
+    CHECK(sync_all(stream));
+    uint64_t *got = download(d_out, 3 * H);
+    char desc[160];
+    snprintf(desc, sizeof desc, "fold log_size %u shift 0x%" PRIx64 "%s", log_size, shift,
+             stream ? " (stream)" : "");
+    CHECK(same(want, got, 3 * H, H, desc));
+    dev_free(d_in), dev_free(d_out);
+    free(in), free(want), free(got);
+}
+
+/* ---- DEEP ---- */
+
+static void test_deep(unsigned log_size, uint32_t cols, uint32_t chunks, uint32_t aux) {
+    size_t N = (size_t)1 << log_size, nbeta = 2 * (size_t)cols + chunks + 2 * (size_t)aux;
+    uint64_t *trace = rand_values(cols * N), *chunk = rand_values(3 * (size_t)chunks * N);
+    uint64_t *auxv = rand_values(3 * (size_t)aux * N), *want = xmalloc(3 * N * 8);
+    gs_fp3 *betas = rand_fp3s(nbeta ? nbeta : 1);
+    gs_deep_args a = {.log_size = log_size, .shift = gs_test_fp(), .cols = cols, .chunks = chunks,
+                      .aux_cols = aux, .z = gs_test_fp3(), .zw = gs_test_fp3(),
+                      .k1 = gs_test_fp3(), .k2 = gs_test_fp3(), .beta_pows = betas};
+    if (gs_test_below(4) == 0) a.shift = GS_LDE_SHIFT;
+    gs_buf bt = host_buf(trace, cols * N), bc = host_buf(chunk, 3 * (size_t)chunks * N);
+    gs_buf ba = host_buf(auxv, 3 * (size_t)aux * N), bo = host_buf(want, 3 * N);
+    CHECK(g_cpu->iface->deep(g_cpu, &bo, &bt, &bc, aux ? &ba : NULL, &a) == GS_OK);
+    uint64_t *d_trace = dev_copy(trace, cols * N), *d_chunks = dev_copy(chunk, 3 * (size_t)chunks * N);
+    uint64_t *d_aux = dev_copy(auxv, 3 * (size_t)aux * N), *d_out = dev_zeroed(3 * N);
+    void *stream = next_stream();
+    CHECK(sync_all(NULL));
+    gs_status s = gs_cuda_deep(d_out, d_trace, d_chunks, d_aux, &a, stream);
+    if (s != GS_OK) report_cuda("gs_cuda_deep", s);
+    CHECK(s == GS_OK);
+    CHECK(sync_all(stream));
+    uint64_t *got = download(d_out, 3 * N);
+    char desc[160];
+    snprintf(desc, sizeof desc, "DEEP log_size %u cols %u chunks %u aux %u%s", log_size, cols,
+             chunks, aux, stream ? " (stream)" : "");
+    CHECK(same(want, got, 3 * N, N, desc));
+    dev_free(d_trace), dev_free(d_chunks), dev_free(d_aux), dev_free(d_out);
+    free(trace), free(chunk), free(auxv), free(want), free(got), free(betas);
+}
+
+/* A random DEEP shape of the given size, with at most `cap` values in all. */
+static void test_deep_random(unsigned log_size, size_t cap) {
+    size_t N = (size_t)1 << log_size;
+    uint32_t cols = 1 + (uint32_t)gs_test_below(70), chunks = 1 + (uint32_t)gs_test_below(4);
+    uint32_t aux = (uint32_t)gs_test_below(4);
+    while ((cols + 3 * (size_t)(chunks + aux + 1)) * N > cap) {
+        if (cols > 1) cols = cols / 2;
+        else if (aux > 0) aux--;
+        else if (chunks > 1) chunks--;
+        else break;
+    }
+    test_deep(log_size, cols, chunks, aux);
+}
+
+/* ---- eval_at ---- */
+
+static void test_eval(size_t cols, size_t len, gs_fp3 x) {
+    uint64_t *coeffs = rand_values(cols * len);
+    gs_fp3 *want = xmalloc(cols * sizeof *want), *got = xmalloc(cols * sizeof *got);
+    gs_buf b = host_buf(coeffs, cols * len);
+    CHECK(g_cpu->iface->eval_at(g_cpu, want, &b, cols, len, x) == GS_OK);
+    uint64_t *d = dev_copy(coeffs, cols * len);
+    void *stream = next_stream();
+    CHECK(sync_all(NULL));
+    memset(got, 0xA5, cols * sizeof *got);
+    gs_status s = gs_cuda_eval_at(got, d, cols, len, x, stream);
+    if (s != GS_OK) report_cuda("gs_cuda_eval_at", s);
+    CHECK(s == GS_OK);
+    char desc[160];
+    snprintf(desc, sizeof desc, "eval_at cols %zu len %zu%s", cols, len, stream ? " (stream)" : "");
+    CHECK(same(&want[0].c[0], &got[0].c[0], 3 * cols, 3, desc));
+    dev_free(d);
+    free(coeffs), free(want), free(got);
+}
+
+/* ---- grind ---- */
+
+static void test_grind(const gs_transcript *t0, unsigned bits) {
+    gs_transcript tc = *t0, tg = *t0;
+    uint64_t nc = 0x1111, ng = 0x2222;
+    void *stream = next_stream();
+    gs_status sc = gs_transcript_grind(&tc, bits, &nc);
+    gs_status sg = gs_cuda_grind(&tg, bits, &ng, stream);
+    if (sg != GS_OK) report_cuda("gs_cuda_grind", sg);
+    g_cases++;
+    int ok = sc == GS_OK && sg == GS_OK && nc == ng && tc.id == tg.id &&
+             memcmp(tc.state.b, tg.state.b, sizeof tc.state.b) == 0;
+    gs_fp3 cc = gs_transcript_squeeze_fp3(&tc, "after grinding");
+    gs_fp3 cg = gs_transcript_squeeze_fp3(&tg, "after grinding");
+    ok = ok && gs_fp3_eq(cc, cg) && gs_transcript_pow_valid(t0, bits, ng);
+    if (!ok) {
+        fprintf(stderr,
+                "MISMATCH grind bits %u: cpu %s nonce %" PRIu64 ", gpu %s nonce %" PRIu64
+                "; states %s; challenges %s\n",
+                bits, gs_status_str(sc), nc, gs_status_str(sg), ng,
+                memcmp(tc.state.b, tg.state.b, sizeof tc.state.b) ? "differ" : "equal",
+                gs_fp3_eq(cc, cg) ? "equal" : "differ");
+        g_bad_cases++;
+    }
+    CHECK(ok);
+}
+
+/* ---- argument errors ---- */
+
+static void test_args(void) {
+    uint64_t *d_a = dev_zeroed(256), *d_b = dev_zeroed(256);
+    gs_fp3 g = gs_fp3_make(1, 2, 3), out[4];
+    CHECK(gs_cuda_fold(NULL, d_a, 3, 7, g, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_fold(d_b, NULL, 3, 7, g, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_fold(d_b, d_a, 0, 7, g, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_fold(d_b, d_a, 33, 7, g, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_fold(d_a, d_a, 3, 7, g, NULL) == GS_ERR_INVALID_ARG);      /* in place */
+    CHECK(gs_cuda_fold(d_a + 23, d_a, 3, 7, g, NULL) == GS_ERR_INVALID_ARG); /* overlap */
+    CHECK(gs_cuda_fold(d_a + 24, d_a, 3, 7, g, NULL) == GS_OK);              /* adjacent */
+    CHECK(gs_cuda_fold(d_b, d_a, 3, 7, g, NULL) == GS_OK);
+
+    gs_fp3 betas[8] = {{{0}}};
+    gs_deep_args a = {.log_size = 4, .shift = 7, .cols = 1, .chunks = 1, .aux_cols = 1,
+                      .z = gs_fp3_make(5, 6, 7), .zw = gs_fp3_make(8, 9, 10), .beta_pows = betas};
+    CHECK(gs_cuda_deep(d_b, d_a, d_a, d_a, NULL, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_deep(NULL, d_a, d_a, d_a, &a, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_deep(d_b, NULL, d_a, d_a, &a, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_deep(d_b, d_a, NULL, d_a, &a, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_deep(d_b, d_a, d_a, NULL, &a, NULL) == GS_ERR_INVALID_ARG);
+    a.beta_pows = NULL;
+    CHECK(gs_cuda_deep(d_b, d_a, d_a, d_a, &a, NULL) == GS_ERR_INVALID_ARG);
+    a.beta_pows = betas;
+    a.log_size = 33;
+    CHECK(gs_cuda_deep(d_b, d_a, d_a, d_a, &a, NULL) == GS_ERR_INVALID_ARG);
+    a.log_size = 4;
+    CHECK(gs_cuda_deep(d_b, d_a, d_a, d_a, &a, NULL) == GS_OK);
+    a.aux_cols = 0; /* no aux: d_aux may be NULL */
+    CHECK(gs_cuda_deep(d_b, d_a, d_a, NULL, &a, NULL) == GS_OK);
+
+    CHECK(gs_cuda_eval_at(NULL, d_a, 1, 4, g, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_eval_at(out, NULL, 1, 4, g, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_eval_at(out, d_a, 2, SIZE_MAX / 8, g, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_eval_at(NULL, NULL, 0, 4, g, NULL) == GS_OK);
+    memset(out, 0xA5, sizeof out);
+    CHECK(gs_cuda_eval_at(out, NULL, 4, 0, g, NULL) == GS_OK);
+    for (int c = 0; c < 4; c++) CHECK(gs_fp3_is_zero(out[c]));
+
+    gs_transcript t, t0;
+    gs_transcript_init(&t, GS_HASH_KECCAK256, "stages-args");
+    t0 = t;
+    uint64_t nonce = 99;
+    CHECK(gs_cuda_grind(NULL, 4, &nonce, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_grind(&t, 4, NULL, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_grind(&t, 65, &nonce, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(nonce == 99 && memcmp(&t, &t0, sizeof t) == 0);
+    CHECK(gs_transcript_grind(&t0, 65, &nonce) == GS_ERR_INVALID_ARG);
+
+    CHECK(sync_all(NULL));
+    dev_free(d_a), dev_free(d_b);
+}
+
+/* ---- injected faults ---- */
+
+typedef struct {
+    unsigned log_fold;
+    uint64_t *d_fold_in, *d_fold_out, *fold_want;
+    gs_deep_args deep;
+    uint64_t *d_trace, *d_chunks, *d_aux, *d_deep_out, *deep_want;
+    size_t deep_n;
+    uint64_t *d_coeffs;
+    size_t cols, len;
+    gs_fp3 x, *eval_want;
+    gs_transcript t;
+    unsigned bits;
+    uint64_t nonce_want;
+    gs_digest state_want;
+} fault_ctx;
+
+enum { OP_FOLD, OP_DEEP, OP_EVAL, OP_GRIND, N_OPS };
+static const char *const op_names[N_OPS] = {"fold", "deep", "eval_at", "grind"};
+
+/* Runs one stage; on success checks its result, on failure that nothing
+ * visible changed (grind's transcript and nonce). */
+static gs_status run_op(fault_ctx *f, int op) {
+    gs_status s = GS_OK;
+    if (op == OP_FOLD || op == OP_DEEP) {
+        s = op == OP_FOLD ? gs_cuda_fold(f->d_fold_out, f->d_fold_in, f->log_fold, 7,
+                                         gs_fp3_make(3, 4, 5), g_stream)
+                          : gs_cuda_deep(f->d_deep_out, f->d_trace, f->d_chunks, f->d_aux,
+                                         &f->deep, g_stream);
+        gs_status w = gs_cuda_merkle_stream_sync(g_stream);
+        if (s == GS_OK && w != GS_OK) s = w;
+        if (s == GS_OK) {
+            size_t n = op == OP_FOLD ? 3 * ((size_t)1 << (f->log_fold - 1)) : 3 * f->deep_n;
+            uint64_t *got = download(op == OP_FOLD ? f->d_fold_out : f->d_deep_out, n);
+            CHECK(same(op == OP_FOLD ? f->fold_want : f->deep_want, got, n, n / 3,
+                       op == OP_FOLD ? "fold after faults" : "DEEP after faults"));
+            free(got);
+        }
+    } else if (op == OP_EVAL) {
+        gs_fp3 *got = xmalloc(f->cols * sizeof *got);
+        s = gs_cuda_eval_at(got, f->d_coeffs, f->cols, f->len, f->x, g_stream);
+        if (s == GS_OK)
+            CHECK(same(&f->eval_want[0].c[0], &got[0].c[0], 3 * f->cols, 3, "eval_at after faults"));
+        free(got);
+    } else {
+        gs_transcript t = f->t;
+        uint64_t nonce = 12345;
+        s = gs_cuda_grind(&t, f->bits, &nonce, g_stream);
+        if (s == GS_OK) {
+            CHECK_EQ_U64(nonce, f->nonce_want);
+            CHECK(memcmp(t.state.b, f->state_want.b, sizeof t.state.b) == 0);
+        } else {
+            CHECK(nonce == 12345);
+            CHECK(memcmp(&t, &f->t, sizeof t) == 0);
+        }
+    }
+    return s;
+}
+
+static void fault_setup(fault_ctx *f) {
+    memset(f, 0, sizeof *f);
+    f->log_fold = 12;
+    size_t H = (size_t)1 << (f->log_fold - 1);
+    uint64_t *in = rand_values(6 * H);
+    f->fold_want = xmalloc(3 * H * 8);
+    gs_buf bi = host_buf(in, 6 * H), bo = host_buf(f->fold_want, 3 * H);
+    CHECK(g_cpu->iface->fold(g_cpu, &bo, &bi, f->log_fold, 7, gs_fp3_make(3, 4, 5)) == GS_OK);
+    f->d_fold_in = dev_copy(in, 6 * H);
+    f->d_fold_out = dev_zeroed(3 * H);
+    free(in);
+
+    static gs_fp3 betas[2 * 5 + 2 + 2 * 1];
+    for (size_t i = 0; i < sizeof betas / sizeof betas[0]; i++) betas[i] = gs_test_fp3();
+    size_t N = f->deep_n = 1024;
+    f->deep = (gs_deep_args){.log_size = 10, .shift = 7, .cols = 5, .chunks = 2, .aux_cols = 1,
+                             .z = gs_test_fp3(), .zw = gs_test_fp3(), .k1 = gs_test_fp3(),
+                             .k2 = gs_test_fp3(), .beta_pows = betas};
+    uint64_t *tr = rand_values(5 * N), *ch = rand_values(6 * N), *ax = rand_values(3 * N);
+    f->deep_want = xmalloc(3 * N * 8);
+    gs_buf bt = host_buf(tr, 5 * N), bc = host_buf(ch, 6 * N), ba = host_buf(ax, 3 * N);
+    gs_buf bd = host_buf(f->deep_want, 3 * N);
+    CHECK(g_cpu->iface->deep(g_cpu, &bd, &bt, &bc, &ba, &f->deep) == GS_OK);
+    f->d_trace = dev_copy(tr, 5 * N), f->d_chunks = dev_copy(ch, 6 * N);
+    f->d_aux = dev_copy(ax, 3 * N), f->d_deep_out = dev_zeroed(3 * N);
+    free(tr), free(ch), free(ax);
+
+    f->cols = 19, f->len = 5000, f->x = gs_test_fp3(); /* several segments: all three kernels */
+    uint64_t *co = rand_values(f->cols * f->len);
+    f->eval_want = xmalloc(f->cols * sizeof *f->eval_want);
+    gs_buf bco = host_buf(co, f->cols * f->len);
+    CHECK(g_cpu->iface->eval_at(g_cpu, f->eval_want, &bco, f->cols, f->len, f->x) == GS_OK);
+    f->d_coeffs = dev_copy(co, f->cols * f->len);
+    free(co);
+
+    gs_transcript_init(&f->t, GS_HASH_KECCAK256, "stages-faults");
+    gs_transcript_absorb_u64(&f->t, "k", gs_test_u64());
+    f->bits = 8;
+    gs_transcript t = f->t;
+    CHECK(gs_transcript_grind(&t, f->bits, &f->nonce_want) == GS_OK);
+    f->state_want = t.state;
+    CHECK(sync_all(NULL));
+}
+
+static void fault_teardown(fault_ctx *f) {
+    dev_free(f->d_fold_in), dev_free(f->d_fold_out), dev_free(f->d_trace), dev_free(f->d_chunks);
+    dev_free(f->d_aux), dev_free(f->d_deep_out), dev_free(f->d_coeffs);
+    free(f->fold_want), free(f->deep_want), free(f->eval_want);
+}
+
+/* For every stage and every kind: fail its 1st, 2nd, ... operation of that
+ * kind until a call gets through untouched. */
+static void test_faults(void) {
+    static const gs_cuda_fault_kind kinds[3] = {GS_CUDA_FAULT_ALLOC, GS_CUDA_FAULT_COPY,
+                                                GS_CUDA_FAULT_LAUNCH};
+    static const char *const kind_names[3] = {"alloc", "copy", "launch"};
+    /* Operations of each kind a stage makes at least: alloc, copy, launch. */
+    static const int at_least[N_OPS][3] = {{0, 0, 1}, {1, 1, 1}, {1, 1, 2}, {1, 2, 1}};
+    fault_ctx f;
+    fault_setup(&f);
+    size_t free0 = 0, free1 = 0;
+    CHECK(gs_cuda_merkle_dev_mem(&free0, NULL) == GS_OK);
+    for (int op = 0; op < N_OPS; op++) {
+        for (int k = 0; k < 3; k++) {
+            int injected = 0;
+            long n;
+            for (n = 1; n <= 16; n++) {
+                gs_cuda_fault_inject(kinds[k], n);
+                gs_status s = run_op(&f, op);
+                gs_cuda_fault_inject(kinds[k], 0);
+                if (s == GS_OK) break;
+                injected++;
+                if (s != GS_ERR_CUDA || strncmp(gs_cuda_last_error(), "injected fault", 14) != 0)
+                    fprintf(stderr, "%s with %s fault %ld: %s (%s)\n", op_names[op], kind_names[k],
+                            n, gs_status_str(s), gs_cuda_last_error());
+                CHECK(s == GS_ERR_CUDA);
+                CHECK(strncmp(gs_cuda_last_error(), "injected fault", 14) == 0);
+            }
+            CHECK(n <= 16);
+            if (injected < at_least[op][k])
+                fprintf(stderr, "%s: %d %s faults, expected at least %d\n", op_names[op], injected,
+                        kind_names[k], at_least[op][k]);
+            CHECK(injected >= at_least[op][k]);
+            printf("faults: %-7s %-6s: %d injected, then ok\n", op_names[op], kind_names[k], injected);
+        }
+    }
+    CHECK(sync_all(g_stream));
+    CHECK(gs_cuda_merkle_dev_mem(&free1, NULL) == GS_OK);
+    printf("device free memory: %zu bytes before the faults, %zu after\n", free0, free1);
+    CHECK(free1 >= free0);
+    fault_teardown(&f);
+}
+
+int main(int argc, char **argv) {
+    gs_test_init(argc, argv);
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--quick") == 0) g_quick = 1;
+    if (gs_cuda_device_count() == 0) {
+        printf("skipped: no CUDA device (%s)\n", gs_cuda_built() ? "built with CUDA" : "built without CUDA");
+        return GS_TEST_SKIP;
+    }
+    char name[256];
+    size_t mem = 0;
+    if (gs_cuda_device_info(name, sizeof name, &mem) == GS_OK)
+        printf("device: %s, %.1f GiB\n", name, (double)mem / (1 << 30));
+    g_cpu = gs_backend_cpu();
+    gs_status s = gs_cuda_merkle_stream_create(&g_stream);
+    if (s != GS_OK) {
+        report_cuda("stream", s);
+        return 1;
+    }
+    const unsigned max_fold = g_quick ? 16 : 22, max_deep = g_quick ? 12 : 21;
+    const size_t eval_cap = g_quick ? (size_t)1 << 18 : (size_t)1 << 24;
+    const unsigned max_bits = g_quick ? 12 : 20;
+    const int states = g_quick ? 2 : 4;
+
+    test_args();
+
+    double t0 = now_s();
+    long bad0 = g_bad_cases;
+    for (unsigned l = 1; l <= max_fold; l++) {
+        test_fold(l, gs_test_fp(), gs_test_fp3());
+        if (l <= 6) test_fold(l, GS_LDE_SHIFT, gs_test_fp3());
+    }
+    test_fold(5, 1, gs_fp3_zero());
+    test_fold(5, 0, gs_fp3_one());
+    printf("fold: log sizes 1..%u, %s, %.2f s\n", max_fold,
+           g_bad_cases == bad0 ? "all equal" : "MISMATCHES", now_s() - t0);
+
+    t0 = now_s(), bad0 = g_bad_cases;
+    const size_t deep_cap = (size_t)1 << 24;
+    for (unsigned l = 0; l <= max_deep; l++) {
+        test_deep_random(l, deep_cap);
+        if (l <= 16) test_deep_random(l, deep_cap);
+    }
+    test_deep(10, 70, 4, 3);
+    test_deep(12, 70, 4, 0);
+    test_deep(9, 0, 1, 0); /* no trace columns */
+    test_deep(8, 0, 1, 2);
+    test_deep(3, 2, 1, 1);
+    test_deep(11, 33, 3, 2);
+    if (!g_quick) test_deep(21, 1, 1, 1); /* several tiles per block */
+    printf("DEEP: log sizes 0..%u, %s, %.2f s\n", max_deep,
+           g_bad_cases == bad0 ? "all equal" : "MISMATCHES", now_s() - t0);
+
+    t0 = now_s(), bad0 = g_bad_cases;
+    static const size_t eval_cols[] = {1, 2, 3, 7, 8, 9, 16, 17, 64, 255, 300};
+    static const size_t eval_lens[] = {1,    2,     3,     17,    255,   256,           257,
+                                       1000, 2047,  2048,  2049,  4095,  4097,          65535,
+                                       65536, 65537, 262143, 1 << 20, (1 << 20) - 1};
+    for (size_t ci = 0; ci < sizeof eval_cols / sizeof eval_cols[0]; ci++)
+        for (size_t li = 0; li < sizeof eval_lens / sizeof eval_lens[0]; li++) {
+            size_t cols = eval_cols[ci], len = eval_lens[li];
+            if (cols * len > eval_cap) continue;
+            if (cols > 17 && li % 2 == 1 && len > 4096) continue; /* fewer of the big ones */
+            test_eval(cols, len, gs_test_fp3());
+        }
+    test_eval(5, 300, gs_fp3_zero());
+    test_eval(5, 3000, gs_fp3_one());
+    test_eval(3, 5000, gs_fp3_from_fp(GS_FP_P - 1));
+    test_eval(70000, 3, gs_test_fp3());
+    test_eval(600000, 1, gs_test_fp3()); /* more column groups than grid rows */
+    printf("eval_at: %s, %.2f s\n", g_bad_cases == bad0 ? "all equal" : "MISMATCHES", now_s() - t0);
+
+    t0 = now_s(), bad0 = g_bad_cases;
+    for (int k = 0; k < states; k++) {
+        gs_transcript t;
+        gs_transcript_init(&t, GS_HASH_KECCAK256, "stages-grind");
+        gs_transcript_absorb_u64(&t, "state", gs_test_u64());
+        for (unsigned bits = 0; bits <= max_bits; bits++) test_grind(&t, bits);
+    }
+    printf("grind: bits 0..%u over %d states, %s, %.2f s\n", max_bits, states,
+           g_bad_cases == bad0 ? "all equal" : "MISMATCHES", now_s() - t0);
+
+    test_faults();
+
+    gs_cuda_merkle_stream_destroy(g_stream);
+    printf("%ld comparisons, %ld mismatching\n", g_cases, g_bad_cases);
+    return gs_test_done();
+}
