@@ -13,9 +13,9 @@
  * on the CPU and then on CUDA in the same run, and a line gives the speedup
  * (CPU prove time over CUDA prove time) and whether the proofs are identical.
  * The be column names the backend; devMB is the peak device memory; busy% the
- * device time of the backend's operations over the prove time (summed over
- * tables proven at once, so it can pass 100 with k > 1); fb the tables that
- * fell back to the CPU.
+ * time the device had work from the proof (the union of its operations'
+ * intervals over all streams) over the prove time; fb the tables that fell
+ * back to the CPU.
  *
  * usage: bench_prove [--quick] [--max-log N] [--threads T] [--air fib|mix|synth|heights|sched|all]
  *                    [--security BITS] [--grinding G] [--vm-shrink K] [--skew-shrink K]

@@ -19,8 +19,9 @@ typedef struct gs_prove_stats {
     size_t gate_peak_bytes;   /* gs_prove_multi: most bytes the gate admitted at once */
     const char *backend;      /* "cpu" or "cuda": what the run used */
     size_t device_peak_bytes; /* most device bytes held at once (0 on the CPU) */
-    /* Device time of the backend's operations, summed over tables (with one
-     * table at a time, device_busy / total is the GPU busy share). */
+    /* Seconds the device had work from this run (the union of the
+     * backend's operations over all streams); device_busy / total is the
+     * GPU busy share. */
     double device_busy;
     unsigned cpu_fallbacks;   /* tables moved to the CPU after a device failure */
     char device_error[160];   /* what the first device failure was ("" if none) */

@@ -121,10 +121,19 @@ gs_backend *gs_backend_cpu(void);
  * caller's account, to dev_acct, which may never exceed dev_budget bytes: a
  * request beyond it fails with GS_ERR_DEVICE_MEM. GS_ERR_NO_DEVICE without
  * CUDA or without that device. Released with iface->destroy, which adds the
- * device time of its operations (from an event before to an event after
- * each, on its stream) to *busy_ns (may be NULL; added atomically). */
+ * device intervals of its operations (an event before and after each, on its
+ * stream) to `busy` (may be NULL). */
+typedef struct gs_busy_log gs_busy_log;
 gs_status gs_backend_cuda_new(gs_backend **out, int device, gs_mem *dev_acct, size_t dev_budget,
-                              uint64_t *busy_ns);
+                              gs_busy_log *busy);
+
+/* The device's busy time over a run: every CUDA backend object of the run
+ * adds its operations' intervals, timed from one reference event recorded
+ * when the log is made; the union of the intervals (work overlapping on
+ * several streams counted once) is the time the device had work. */
+gs_status gs_busy_log_new(gs_busy_log **out);
+double gs_busy_log_seconds(gs_busy_log *log); /* the union; 0 for NULL */
+void gs_busy_log_free(gs_busy_log *log);      /* NULL-safe */
 
 /* Whether s reports a device failure that proving the table on the CPU
  * instead can get around (GS_ERR_CUDA, GS_ERR_DEVICE_MEM, GS_ERR_NO_DEVICE). */

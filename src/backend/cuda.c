@@ -10,6 +10,7 @@
  * account with its budget; a request over the budget fails with
  * GS_ERR_DEVICE_MEM before anything is allocated. Plain C: the CUDA calls
  * are behind src/cuda/device.h and the kernel headers. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,7 +34,7 @@ typedef struct {
     /* timing: an event pair around each operation, read at destroy */
     void **marks;
     size_t n_marks, cap_marks;
-    uint64_t *busy_ns;
+    gs_busy_log *busy;
 } cuda_ctx;
 
 /* A device Merkle tree and what it is charged to. */
@@ -53,7 +54,7 @@ static cuda_ctx *ctx_of(gs_backend *be) { return be->ctx; }
  * operation). Timing is best effort: a failure here only loses the mark, and
  * an unpaired start is dropped at destroy. */
 static void mark(cuda_ctx *c) {
-    if (!c->busy_ns) return;
+    if (!c->busy) return;
     if (c->n_marks == c->cap_marks) {
         size_t cap = c->cap_marks ? 2 * c->cap_marks : 64;
         void **m = realloc(c->marks, cap * sizeof *m);
@@ -63,17 +64,81 @@ static void mark(cuda_ctx *c) {
     if (gs_cuda_mark(&c->marks[c->n_marks], c->stream) == GS_OK) c->n_marks++;
 }
 
-/* Adds the time between each start and end mark to *busy_ns, frees them. */
+struct gs_busy_log {
+    void *ref; /* the event every interval is timed from */
+    pthread_mutex_t mu;
+    double *iv; /* start, end pairs in ms after ref */
+    size_t n, cap;
+};
+
+gs_status gs_busy_log_new(gs_busy_log **out) {
+    *out = NULL;
+    gs_busy_log *l = calloc(1, sizeof *l);
+    if (!l) return GS_ERR_NOMEM;
+    gs_status s = gs_cuda_mark(&l->ref, NULL);
+    if (s != GS_OK) {
+        free(l);
+        return s;
+    }
+    pthread_mutex_init(&l->mu, NULL);
+    *out = l;
+    return GS_OK;
+}
+
+void gs_busy_log_free(gs_busy_log *l) {
+    if (!l) return;
+    gs_cuda_mark_free(l->ref);
+    pthread_mutex_destroy(&l->mu);
+    free(l->iv);
+    free(l);
+}
+
+static void busy_add(gs_busy_log *l, double start, double end) {
+    pthread_mutex_lock(&l->mu);
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 256;
+        double *iv = realloc(l->iv, 2 * cap * sizeof *iv);
+        if (iv) l->iv = iv, l->cap = cap;
+    }
+    if (l->n < l->cap) l->iv[2 * l->n] = start, l->iv[2 * l->n + 1] = end, l->n++;
+    pthread_mutex_unlock(&l->mu);
+}
+
+static int cmp_start(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double gs_busy_log_seconds(gs_busy_log *l) {
+    if (!l) return 0;
+    pthread_mutex_lock(&l->mu);
+    qsort(l->iv, l->n, 2 * sizeof *l->iv, cmp_start);
+    double total = 0, lo = 0, hi = -1;
+    for (size_t i = 0; i < l->n; i++) {
+        double a = l->iv[2 * i], b = l->iv[2 * i + 1];
+        if (a > hi) {
+            if (hi > lo) total += hi - lo;
+            lo = a, hi = b;
+        } else if (b > hi) {
+            hi = b;
+        }
+    }
+    if (hi > lo) total += hi - lo;
+    pthread_mutex_unlock(&l->mu);
+    return total / 1e3;
+}
+
+/* Adds each (start, end) pair of marks to the run's busy log, frees them. */
 static void read_marks(cuda_ctx *c) {
-    double ms_total = 0;
-    for (size_t i = 0; i + 1 < c->n_marks; i += 2) {
-        double ms = 0;
-        if (gs_cuda_mark_elapsed(&ms, c->marks[i], c->marks[i + 1]) == GS_OK) ms_total += ms;
+    for (size_t i = 0; c->busy && i + 1 < c->n_marks; i += 2) {
+        double a = 0, b = 0;
+        if (gs_cuda_mark_elapsed(&b, c->busy->ref, c->marks[i + 1]) == GS_OK &&
+            gs_cuda_mark_elapsed(&a, c->busy->ref, c->marks[i]) == GS_OK)
+            busy_add(c->busy, a, b);
     }
     for (size_t i = 0; i < c->n_marks; i++) gs_cuda_mark_free(c->marks[i]);
     free(c->marks);
     c->marks = NULL, c->n_marks = c->cap_marks = 0;
-    if (c->busy_ns) __atomic_fetch_add(c->busy_ns, (uint64_t)(ms_total * 1e6), __ATOMIC_RELAXED);
 }
 
 /* An operation between two timing marks: t = mark_start(c), then
@@ -317,7 +382,7 @@ static const gs_backend_iface cuda_iface = {
     cuda_grind,   cuda_destroy};
 
 gs_status gs_backend_cuda_new(gs_backend **out, int device, gs_mem *dev_acct, size_t dev_budget,
-                              uint64_t *busy_ns) {
+                              gs_busy_log *busy) {
     *out = NULL;
     if (device < 0 || device >= gs_cuda_device_count()) return GS_ERR_NO_DEVICE;
     gs_backend *be = calloc(1, sizeof *be);
@@ -329,7 +394,7 @@ gs_status gs_backend_cuda_new(gs_backend **out, int device, gs_mem *dev_acct, si
         c->device = device;
         c->dev_acct = dev_acct;
         c->budget = dev_budget;
-        c->busy_ns = busy_ns;
+        c->busy = busy;
         s = gs_cuda_set_device(device);
     }
     if (s == GS_OK) s = gs_cuda_stream_new(&c->stream);

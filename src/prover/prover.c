@@ -404,8 +404,7 @@ gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air
     st->allow_fallback = rb->allow_fallback;
     if (rb->cuda) {
         gs_backend *be;
-        gs_status r = gs_backend_cuda_new(&be, 0, rb->dev_acct, rb->dev_budget,
-                                          &rb->busy_ns);
+        gs_status r = gs_backend_cuda_new(&be, 0, rb->dev_acct, rb->dev_budget, rb->busy);
         if (r == GS_OK) {
             st->be = be;
         } else if (rb->allow_fallback && gs_status_is_device(r)) {
@@ -465,19 +464,21 @@ gs_status gs_prover_backend_init(run_backend *rb, const gs_prove_opts *opts) {
         rb->dev_budget = free_bytes / 10 * 9;
     }
     GS_TRY(gs_mem_new(&rb->dev_acct, NULL));
+    if (gs_busy_log_new(&rb->busy) != GS_OK) rb->busy = NULL; /* timing only */
     rb->cuda = 1;
     return GS_OK;
 }
 
 void gs_prover_backend_fini(run_backend *rb) {
     gs_mem_free(rb->dev_acct);
+    gs_busy_log_free(rb->busy);
     memset(rb, 0, sizeof *rb);
 }
 
 void gs_prover_backend_stats(gs_prove_stats *ps, const run_backend *rb) {
     ps->backend = rb->cuda ? "cuda" : "cpu";
     ps->device_peak_bytes = gs_mem_peak(rb->dev_acct);
-    ps->device_busy = 1e-9 * (double)__atomic_load_n(&rb->busy_ns, __ATOMIC_RELAXED);
+    ps->device_busy = gs_busy_log_seconds(rb->busy);
 }
 
 gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsigned log_n,

@@ -26,7 +26,7 @@ typedef struct {
     int allow_fallback;
     gs_mem *dev_acct; /* NULL without CUDA */
     size_t dev_budget;
-    uint64_t busy_ns; /* device time of the tables' operations (added atomically) */
+    gs_busy_log *busy; /* the device's busy intervals (NULL without CUDA) */
 } run_backend;
 
 /* Resolves opts->backend (GS_ERR_NO_DEVICE for CUDA without a device). */
