@@ -163,6 +163,50 @@ static void test_multi(void) {
     printf("multi-table: %d runs (k = 1, 2, 4), CPU and CUDA proofs identical\n", n);
 }
 
+/* A wrong witness: CUDA (whose host check runs beside the device work)
+ * refuses it with the CPU's error and returns no proof. */
+static void test_wrong_witness(void) {
+    gs_mix_params mp = {9, 3, 8, 2};
+    gs_workload w = {0};
+    CHECK(gs_airs_mix(&w, &mp) == GS_OK);
+    gs_params par = small_params(2);
+    int n = 0;
+    for (int t = 0; t < 4; t++) {
+        size_t cell = (size_t)gs_test_below((size_t)9 << 8);
+        w.trace[cell] = gs_fp_add(w.trace[cell], 1);
+        gs_prove_stats sc = {0}, sg = {0};
+        gs_prove_opts oc = opts_for(GS_BACKEND_CPU, &sc), og = opts_for(GS_BACKEND_CUDA, &sg);
+        blob a, b;
+        gs_status s1 = prove_one(&a, &w, &par, &oc), s2 = prove_one(&b, &w, &par, &og);
+        CHECK(s1 == GS_ERR_AIR_UNSATISFIED && s2 == s1 && !b.bytes);
+        w.trace[cell] = gs_fp_sub(w.trace[cell], 1);
+        n++;
+    }
+    gs_workload_free(&w);
+    gs_multi_workload mw = {0};
+    CHECK(gs_synth_preset(&mw, "vm", 13, 6) == GS_OK);
+    uint32_t mw_tables = mw.num_tables;
+    int refused = 0;
+    for (uint32_t i = 0; i < mw.num_tables; i++) {
+        gs_workload *tw = &mw.tables[i];
+        size_t cell = (size_t)gs_test_below((size_t)gs_air_num_cols(tw->air) << tw->log_n);
+        tw->trace[cell] = gs_fp_add(tw->trace[cell], 1);
+        gs_prove_stats sc = {0}, sg = {0};
+        gs_prove_opts oc = opts_for(GS_BACKEND_CPU, &sc), og = opts_for(GS_BACKEND_CUDA, &sg);
+        blob a, b;
+        gs_status s1 = prove_many(&a, &mw, &par, &oc), s2 = prove_many(&b, &mw, &par, &og);
+        if (s1 != s2) fprintf(stderr, "wrong witness in table %u: cpu %s, cuda %s\n", i, gs_status_str(s1), gs_status_str(s2));
+        CHECK(s2 == s1 && (s1 == GS_OK ? same_blob(&a, &b) : !b.bytes));
+        refused += s1 != GS_OK;
+        blob_free(&a), blob_free(&b);
+        tw->trace[cell] = gs_fp_sub(tw->trace[cell], 1);
+        n++;
+    }
+    gs_multi_workload_free(&mw);
+    printf("wrong witnesses: %d statements (%d of them multi-table, %d refused there), the same "
+           "status on both backends\n", n, (int)mw_tables, refused);
+}
+
 static size_t free_device_bytes(void) {
     size_t f = 0, t = 0;
     CHECK(gs_cuda_dev_mem_info(&f, &t) == GS_OK);
@@ -314,6 +358,7 @@ int main(int argc, char **argv) {
     test_staging();
     test_single();
     test_multi();
+    test_wrong_witness();
     test_faults();
     return gs_test_done();
 }

@@ -203,6 +203,8 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     if (k > n) k = n;
     if (k > 256) k = 256;
     unsigned T = gs_threads_get();
+    trace_check chk = {0};
+    if (r == GS_OK && rb.check_apart) gs_prover_check_start(&chk, tables, n);
     ps->check = gs_prover_now() - start;
     gs_obs_end(opts->obs, check_span, 0);
 
@@ -236,6 +238,10 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     for (uint32_t i = 0; i < n; i++) {
         ps->quotient += ts[i].quotient, ps->ood += ts[i].ood, ps->deep += ts[i].deep;
         ps->fri += ts[i].fri, ps->queries += ts[i].queries;
+    }
+    if (chk.tables && (chk.started || r == GS_OK)) { /* a failed check outranks r */
+        gs_status c = gs_prover_check_join(&chk);
+        if (c != GS_OK) r = c;
     }
     /* Check mode: the buses must balance (the verifier's check, done early). */
     if (r == GS_OK && !opts->skip_check) {

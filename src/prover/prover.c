@@ -421,7 +421,8 @@ gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air
     GS_TRY(gs_air_check_degree(air, params->log_blowup));
     GS_TRY(gs_logup_layout(&st->L, air));
     st->s.aux = st->L.aux_cols;
-    if (!opts->skip_check) GS_TRY(gs_air_check_trace(air, trace, log_n, pub, NULL, NULL));
+    if (!opts->skip_check && !rb->check_apart)
+        GS_TRY(gs_air_check_trace(air, trace, log_n, pub, NULL, NULL));
     p->params = *params;
     p->air_fingerprint = gs_air_fingerprint(air);
     if (desc) strncpy(p->air_desc, desc, sizeof p->air_desc - 1);
@@ -433,6 +434,30 @@ gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air
     if (!p->pub || !st->layers || !st->layer_c) return GS_ERR_NOMEM;
     if (p->num_public) memcpy(p->pub, pub, p->num_public * sizeof *p->pub);
     return table_alloc(&p->table, &st->s);
+}
+
+static gs_status check_all(const gs_table_input *t, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++)
+        GS_TRY(gs_air_check_trace(t[i].air, t[i].trace, t[i].log_n, t[i].pub, NULL, NULL));
+    return GS_OK;
+}
+
+static void *check_thread(void *arg) {
+    trace_check *c = arg;
+    c->result = check_all(c->tables, c->n);
+    return NULL;
+}
+
+void gs_prover_check_start(trace_check *c, const gs_table_input *tables, uint32_t n) {
+    c->tables = tables, c->n = n, c->result = GS_OK;
+    c->started = pthread_create(&c->tid, NULL, check_thread, c) == 0;
+}
+
+gs_status gs_prover_check_join(trace_check *c) {
+    if (c->started) pthread_join(c->tid, NULL);
+    else c->result = check_all(c->tables, c->n);
+    c->started = 0;
+    return c->result;
 }
 
 gs_status gs_prover_check_params(const gs_params *params, const gs_prove_opts *opts) {
@@ -464,6 +489,7 @@ gs_status gs_prover_backend_init(run_backend *rb, const gs_prove_opts *opts) {
         rb->dev_budget = free_bytes / 10 * 9;
     }
     GS_TRY(gs_mem_new(&rb->dev_acct, NULL));
+    rb->check_apart = !opts->skip_check;
     if (gs_busy_log_new(&rb->busy) != GS_OK) rb->busy = NULL; /* timing only */
     rb->cuda = 1;
     return GS_OK;
@@ -500,8 +526,11 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
     gs_mem *run = NULL;
     gs_status r = gs_prover_backend_init(&rb, opts);
     if (r == GS_OK) r = p ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
+    gs_table_input one = {air, trace, log_n, pub, NULL};
+    trace_check chk = {0};
     if (r == GS_OK)
         r = gs_prover_table_setup(&st, p, air, trace, log_n, pub, opts->air_desc, params, opts, &rb, run);
+    if (r == GS_OK && rb.check_apart) gs_prover_check_start(&chk, &one, 1);
     ps->check = gs_prover_now() - start;
     if (r == GS_OK) {
         gs_transcript tr;
@@ -515,6 +544,10 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
             gs_transcript_absorb_digest(&tr, "trace_root", &p->table.trace_root);
             r = gs_prover_chain(&st, p, &tr, NULL, ps);
         }
+    }
+    if (chk.tables && (chk.started || r == GS_OK)) { /* a failed check outranks r */
+        gs_status c = gs_prover_check_join(&chk);
+        if (c != GS_OK) r = c;
     }
     ps->peak_bytes = gs_mem_peak(run);
     ps->cpu_fallbacks = st.fallbacks;

@@ -8,6 +8,8 @@
 #include "gstark/prover.h"
 #include "proof/shape.h"
 
+#include <pthread.h>
+
 /* Called after the out-of-domain values are computed and before they are
  * absorbed; may rewrite them (a cheating prover, for soundness tests). */
 typedef void (*gs_prover_ood_hook)(const gs_air *air, const gs_proof *p, gs_table_proof *t,
@@ -24,6 +26,7 @@ extern const uint32_t *gs_prover_debug_table_order;
 typedef struct {
     int cuda;
     int allow_fallback;
+    int check_apart; /* check mode with CUDA: the traces are checked on a thread (trace_check) */
     gs_mem *dev_acct; /* NULL without CUDA */
     size_t dev_budget;
     gs_busy_log *busy; /* the device's busy intervals (NULL without CUDA) */
@@ -35,6 +38,21 @@ void gs_prover_backend_fini(run_backend *rb);
 /* Fills stats' backend name, device peak and busy time (not the fallback
  * count); call after every table's backend is destroyed. */
 void gs_prover_backend_stats(gs_prove_stats *ps, const run_backend *rb);
+
+/* Check mode on CUDA: the host checks the traces on a thread of its own
+ * while the device proves (the device would otherwise wait for it); the
+ * result is joined before the proof is returned. */
+typedef struct {
+    const gs_table_input *tables;
+    uint32_t n;
+    pthread_t tid;
+    int started;
+    gs_status result;
+} trace_check;
+/* Starts the check of n tables (not copied: they must outlive the join). */
+void gs_prover_check_start(trace_check *c, const gs_table_input *tables, uint32_t n);
+/* Waits for the check (runs it here if no thread could start). */
+gs_status gs_prover_check_join(trace_check *c);
 
 /* One table's prover state, from its main commitment to its openings. */
 typedef struct {
