@@ -89,7 +89,26 @@ GS_HD gs_fp gs_fp_pow(gs_fp a, uint64_t e) {
 }
 
 /* a^(p-2); the inverse of 0 is 0. */
-GS_HD gs_fp gs_fp_inv(gs_fp a) { return gs_fp_pow(a, GS_FP_P - 2); }
+/* a^(2^k): k squarings. */
+GS_HD gs_fp gs_fp_sqr_n(gs_fp a, unsigned k) {
+    for (unsigned j = 0; j < k; j++) a = gs_fp_sqr(a);
+    return a;
+}
+
+/* a^(p-2) (0 for 0) by an addition chain: with t_k = a^(2^k - 1),
+ * p - 2 = (2^31 - 1) 2^33 + 2^32 - 1, so a^(p-2) = t_31^(2^33) t_32:
+ * 63 squarings and 9 products (square-and-multiply needs 63 + 62). */
+GS_HD gs_fp gs_fp_inv(gs_fp a) {
+    gs_fp t2 = gs_fp_mul(gs_fp_sqr(a), a);
+    gs_fp t3 = gs_fp_mul(gs_fp_sqr(t2), a);
+    gs_fp t6 = gs_fp_mul(gs_fp_sqr_n(t3, 3), t3);
+    gs_fp t12 = gs_fp_mul(gs_fp_sqr_n(t6, 6), t6);
+    gs_fp t24 = gs_fp_mul(gs_fp_sqr_n(t12, 12), t12);
+    gs_fp t30 = gs_fp_mul(gs_fp_sqr_n(t24, 6), t6);
+    gs_fp t31 = gs_fp_mul(gs_fp_sqr(t30), a);
+    gs_fp t32 = gs_fp_mul(gs_fp_sqr(t31), a);
+    return gs_fp_mul(gs_fp_sqr_n(t31, 33), t32);
+}
 
 /* Reduce any 64-bit value (not necessarily canonical) into Fp. */
 GS_HD gs_fp gs_fp_from_u64(uint64_t x) { return x >= GS_FP_P ? x - GS_FP_P : x; }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/inv_lin.h"
 #include "gstark/merkle.h"
 #include "gstark/ntt.h"
 #include "gstark/parallel.h"
@@ -343,36 +344,10 @@ static gs_status cpu_eval_at(gs_backend *be, gs_fp3 *out, const gs_buf *coeffs, 
 
 /* ---- DEEP ---- */
 
-/* 1/(x - z) for x in Fp and z in Fp3 without an Fp3 inversion per row:
- * (x - z)(x - z^p)(x - z^(p^2)) = m(x) is a cubic over Fp (z's minimal
- * polynomial when z is not in Fp), so 1/(x - z) = (x^2 + A x + B) / m(x) with
- * A = -(z^p + z^(p^2)), B = z^(p+p^2), and only m(x) needs inverting, in Fp. */
-typedef struct {
-    gs_fp3 A, B;
-    gs_fp m2, m1, m0; /* m(x) = x^3 + m2 x^2 + m1 x + m0 */
-} inv_lin;
-
-static inv_lin inv_lin_make(gs_fp3 z) {
-    gs_fp3 z1 = gs_fp3_frobenius(z), z2 = gs_fp3_frobenius(z1);
-    inv_lin l;
-    l.A = gs_fp3_neg(gs_fp3_add(z1, z2));
-    l.B = gs_fp3_mul(z1, z2);
-    l.m2 = gs_fp3_sub(l.A, z).c[0];
-    l.m1 = gs_fp3_sub(l.B, gs_fp3_mul(z, l.A)).c[0];
-    l.m0 = gs_fp3_neg(gs_fp3_mul(z, l.B)).c[0];
-    return l;
-}
-
-static gs_fp inv_lin_norm(const inv_lin *l, gs_fp x) {
-    return gs_fp_add(gs_fp_mul(gs_fp_add(gs_fp_mul(gs_fp_add(x, l->m2), x), l->m1), x), l->m0);
-}
-
-/* (x^2 + A x + B) * minv, with x2 = x^2. */
-static gs_fp3 inv_lin_apply(const inv_lin *l, gs_fp x, gs_fp x2, gs_fp minv) {
-    gs_fp3 r = gs_fp3_make(gs_fp_add(gs_fp_add(x2, gs_fp_mul(l->A.c[0], x)), l->B.c[0]),
-                           gs_fp_add(gs_fp_mul(l->A.c[1], x), l->B.c[1]),
-                           gs_fp_add(gs_fp_mul(l->A.c[2], x), l->B.c[2]));
-    return gs_fp3_mul_fp(r, minv);
+/* 1/(x - z) = (x^2 + A x + B) * minv, with x2 = x^2 and minv = 1/m(x)
+ * (backend/inv_lin.h). */
+static gs_fp3 inv_lin_apply(const gs_inv_lin *l, gs_fp x, gs_fp x2, gs_fp minv) {
+    return gs_fp3_mul_fp(gs_inv_lin_quad(l, x, x2), minv);
 }
 
 typedef struct {
@@ -381,7 +356,7 @@ typedef struct {
     gs_fp *out;
     size_t N;
     gs_fp wN;
-    inv_lin l1, l2; /* for 1/(x - z) and 1/(x - z w) */
+    gs_inv_lin l1, l2; /* for 1/(x - z) and 1/(x - z w) */
     atomic_int err; /* a gs_status; any worker may set it */
 } deep_ctx;
 
@@ -401,8 +376,8 @@ static void deep_range(void *arg, size_t b, size_t e) {
         gs_fp xi = gs_fp_mul(a->shift, gs_fp_pow(q->wN, start));
         for (size_t r = 0; r < count; r++) {
             x[r] = xi;
-            n1[r] = inv_lin_norm(&q->l1, xi);
-            n2[r] = inv_lin_norm(&q->l2, xi);
+            n1[r] = gs_inv_lin_norm(&q->l1, xi);
+            n2[r] = gs_inv_lin_norm(&q->l2, xi);
             s1[r] = gs_fp3_neg(a->k1);
             s2[r] = gs_fp3_neg(a->k2);
             xi = gs_fp_mul(xi, q->wN);
@@ -463,7 +438,7 @@ static gs_status cpu_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
         return GS_ERR_INVALID_ARG;
     deep_ctx q = {a, trace_lde->ptr, chunk_lde->ptr, aux_lde ? aux_lde->ptr : NULL, out->ptr, N,
                   gs_fp_root_of_unity(a->log_size),
-                  inv_lin_make(a->z), inv_lin_make(a->zw), GS_OK};
+                  gs_inv_lin_make(a->z), gs_inv_lin_make(a->zw), GS_OK};
     atomic_init(&q.err, GS_OK);
     gs_parallel_for((N + BLOCK - 1) / BLOCK, 16, deep_range, &q);
     return (gs_status)atomic_load(&q.err);

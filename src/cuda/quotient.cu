@@ -96,35 +96,6 @@ constexpr size_t ALIGN_WORDS = 32; /* 256-byte alignment of the scratch regions 
 #define UNROLL
 #endif
 
-HD gs_fp sqr_n(gs_fp a, int k) {
-    for (int j = 0; j < k; j++) a = gs_fp_sqr(a);
-    return a;
-}
-
-/* a^(p-2) (0 for 0), p - 2 = (2^31 - 1) 2^33 + 2^32 - 1: t_k = a^(2^k - 1). */
-HD gs_fp inv_fp(gs_fp a) {
-    gs_fp t2 = gs_fp_mul(gs_fp_sqr(a), a);
-    gs_fp t3 = gs_fp_mul(gs_fp_sqr(t2), a);
-    gs_fp t6 = gs_fp_mul(sqr_n(t3, 3), t3);
-    gs_fp t12 = gs_fp_mul(sqr_n(t6, 6), t6);
-    gs_fp t24 = gs_fp_mul(sqr_n(t12, 12), t12);
-    gs_fp t30 = gs_fp_mul(sqr_n(t24, 6), t6);
-    gs_fp t31 = gs_fp_mul(gs_fp_sqr(t30), a);
-    gs_fp t32 = gs_fp_mul(gs_fp_sqr(t31), a);
-    return gs_fp_mul(sqr_n(t31, 33), t32);
-}
-
-/* gs_fp3_inv with the faster Fp inversion (0 for 0). */
-HD gs_fp3 inv_fp3(gs_fp3 a) {
-    gs_fp a0 = a.c[0], a1 = a.c[1], a2 = a.c[2];
-    gs_fp b0 = gs_fp_sub(gs_fp_sqr(a0), gs_fp_double(gs_fp_mul(a1, a2)));
-    gs_fp b1 = gs_fp_sub(gs_fp_double(gs_fp_sqr(a2)), gs_fp_mul(a0, a1));
-    gs_fp b2 = gs_fp_sub(gs_fp_sqr(a1), gs_fp_mul(a0, a2));
-    gs_fp nrm = gs_fp_add(gs_fp_mul(a0, b0),
-                          gs_fp_double(gs_fp_add(gs_fp_mul(a2, b1), gs_fp_mul(a1, b2))));
-    return gs_fp3_mul_fp(gs_fp3_make(b0, b1, b2), inv_fp(nrm));
-}
-
 /* Fp3 value k of an Fp3 column stored as three Fp columns `cs` apart. */
 HD gs_fp3 ld3(const uint64_t *d, size_t cs, size_t k) {
     return gs_fp3_make(d[k], d[cs + k], d[2 * cs + k]);
@@ -268,7 +239,7 @@ UNROLL
                 pre[j] = p;
                 p = gs_fp_mul(p, den[j]);
             }
-        gs_fp inv = inv_fp(p);
+        gs_fp inv = gs_fp_inv(p);
 UNROLL
         for (int j = (int)DEN_CHUNK - 1; j >= 0; j--)
             if ((uint32_t)j < cn) {
@@ -371,7 +342,7 @@ template <class RF> HD void aux_row(const aux_args &A, RF &R, size_t r) {
         for (int c = 0; c < 3; c++) R.set(A.pbase + 3 * i + c, p.c[c]);
         p = gs_fp3_mul(p, d);
     }
-    gs_fp3 inv = inv_fp3(p);
+    gs_fp3 inv = gs_fp3_inv(p);
     for (uint32_t i = T.ni; i-- > 0;) {
         uint32_t at = A.pbase + 3 * i;
         gs_fp3 pre = gs_fp3_make(R.get(at), R.get(at + 1), R.get(at + 2));

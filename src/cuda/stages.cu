@@ -17,7 +17,7 @@
  *     s1 = sum_c b_c t_c - k1 + sum_j b_(2C+j) chunk_j + sum_j b'_j aux_j,
  *     s2 = b_C sum_c b_c t_c - k2 + sum_j b''_j aux_j,
  *   as cpu_deep. 1/(x - z) = q(x) / m(x) with q quadratic over Fp3 and m the
- *   norm cubic over Fp (the CPU's inv_lin trick), so the row value is
+ *   norm cubic over Fp (backend/inv_lin.h, shared with the CPU), so the row value is
  *     f = (s1 q1 m2 + s2 q2 m1) / (m1 m2)
  *   with a single Fp denominator per row, and the thread's DEEP_ROWS
  *   denominators share one gs_fp_inv (Montgomery's trick): ~130 Fp products
@@ -51,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/inv_lin.h"
 #include "cuda/cuda_util.cuh"
 #include "cuda/keccak.cuh"
 #include "cuda/stages.h"
@@ -173,35 +174,6 @@ __global__ void __launch_bounds__(THREADS) fold_kernel(const fold_params p) {
 
 /* ---- DEEP ---- */
 
-/* 1/(x - z) = (x^2 + A x + B) / m(x), m(x) = x^3 + m2 x^2 + m1 x + m0 over
- * Fp: cpu.c's inv_lin, built the same way. */
-struct inv_lin {
-    gs_fp3 A, B;
-    gs_fp m2, m1, m0;
-};
-
-inv_lin inv_lin_make(gs_fp3 z) {
-    const gs_fp3 z1 = gs_fp3_frobenius(z), z2 = gs_fp3_frobenius(z1);
-    inv_lin l;
-    l.A = gs_fp3_neg(gs_fp3_add(z1, z2));
-    l.B = gs_fp3_mul(z1, z2);
-    l.m2 = gs_fp3_sub(l.A, z).c[0];
-    l.m1 = gs_fp3_sub(l.B, gs_fp3_mul(z, l.A)).c[0];
-    l.m0 = gs_fp3_neg(gs_fp3_mul(z, l.B)).c[0];
-    return l;
-}
-
-__device__ __forceinline__ gs_fp inv_lin_norm(const inv_lin l, gs_fp x) {
-    return gs_fp_add(gs_fp_mul(gs_fp_add(gs_fp_mul(gs_fp_add(x, l.m2), x), l.m1), x), l.m0);
-}
-
-/* x^2 + A x + B, with x2 = x^2. */
-__device__ __forceinline__ gs_fp3 inv_lin_quad(const inv_lin l, gs_fp x, gs_fp x2) {
-    return gs_fp3_make(gs_fp_add(gs_fp_add(x2, gs_fp_mul(l.A.c[0], x)), l.B.c[0]),
-                       gs_fp_add(gs_fp_mul(l.A.c[1], x), l.B.c[1]),
-                       gs_fp_add(gs_fp_mul(l.A.c[2], x), l.B.c[2]));
-}
-
 struct deep_params {
     uint64_t *out;
     const uint64_t *trace, *chunks, *aux;
@@ -212,7 +184,7 @@ struct deep_params {
     gs_fp w_block; /* w^THREADS: between a thread's rows in a tile */
     gs_fp w_tile;  /* w^(gridDim.x DEEP_ROWS THREADS): between its tiles */
     gs_fp3 k1, k2;
-    inv_lin l1, l2; /* for 1/(x - z) and 1/(x - z w) */
+    gs_inv_lin l1, l2; /* for 1/(x - z) and 1/(x - z w) */
 };
 
 __global__ void __launch_bounds__(THREADS, 2) deep_kernel(const deep_params p) {
@@ -270,9 +242,9 @@ __global__ void __launch_bounds__(THREADS, 2) deep_kernel(const deep_params p) {
         gs_fp den[DEEP_ROWS], pre[DEEP_ROWS], acc = 1, x = x0;
 #pragma unroll
         for (unsigned k = 0; k < DEEP_ROWS; k++) {
-            const gs_fp n1 = inv_lin_norm(p.l1, x), n2 = inv_lin_norm(p.l2, x), x2 = gs_fp_sqr(x);
-            s1[k] = gs_fp3_add(gs_fp3_mul_fp(gs_fp3_mul(s1[k], inv_lin_quad(p.l1, x, x2)), n2),
-                               gs_fp3_mul_fp(gs_fp3_mul(s2[k], inv_lin_quad(p.l2, x, x2)), n1));
+            const gs_fp n1 = gs_inv_lin_norm(&p.l1, x), n2 = gs_inv_lin_norm(&p.l2, x), x2 = gs_fp_sqr(x);
+            s1[k] = gs_fp3_add(gs_fp3_mul_fp(gs_fp3_mul(s1[k], gs_inv_lin_quad(&p.l1, x, x2)), n2),
+                               gs_fp3_mul_fp(gs_fp3_mul(s2[k], gs_inv_lin_quad(&p.l2, x, x2)), n1));
             den[k] = base + k * THREADS < N ? gs_fp_mul(n1, n2) : 1;
             pre[k] = acc;
             acc = gs_fp_mul(acc, den[k]);
@@ -538,8 +510,8 @@ extern "C" gs_status gs_cuda_deep(uint64_t *d_out, const uint64_t *d_trace,
         p.w_tile = gs_fp_pow(p.w, blocks * tile);
         p.k1 = a->k1;
         p.k2 = a->k2;
-        p.l1 = inv_lin_make(a->z);
-        p.l2 = inv_lin_make(a->zw);
+        p.l1 = gs_inv_lin_make(a->z);
+        p.l2 = gs_inv_lin_make(a->zw);
         deep_kernel<<<(unsigned)blocks, THREADS, 0, s>>>(p);
         st = gs_cuda_launched("deep_kernel");
     }
