@@ -36,19 +36,9 @@ static void report_cuda(const char *what, gs_status s) {
 static int same(const uint64_t *want, const uint64_t *got, size_t n, size_t col_len,
                 const char *desc) {
     g_cases++;
-    for (size_t i = 0; i < n; i++) {
-        if (want[i] != got[i]) {
-            size_t bad = 0;
-            for (size_t k = i; k < n; k++) bad += want[k] != got[k];
-            fprintf(stderr,
-                    "MISMATCH %s: column %zu index %zu: cpu 0x%016" PRIx64 " gpu 0x%016" PRIx64
-                    " (%zu of %zu values differ)\n",
-                    desc, i / col_len, i % col_len, want[i], got[i], bad, n);
-            g_bad_cases++;
-            return 0;
-        }
-    }
-    return 1;
+    if (gs_test_same_values(desc, want, got, n, col_len)) return 1;
+    g_bad_cases++;
+    return 0;
 }
 
 static uint64_t *rand_values(size_t n) {

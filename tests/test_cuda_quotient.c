@@ -83,21 +83,6 @@ static gs_status wait_for(void *stream) {
     return stream ? gs_cuda_merkle_stream_sync(stream) : gs_cuda_sync();
 }
 
-/* Compares n values of columns of col_len; prints the first mismatch. */
-static int same(const char *desc, const uint64_t *want, const uint64_t *got, size_t n,
-                size_t col_len) {
-    for (size_t i = 0; i < n; i++) {
-        if (want[i] == got[i]) continue;
-        size_t bad = 0;
-        for (size_t k = i; k < n; k++) bad += want[k] != got[k];
-        fprintf(stderr,
-                "MISMATCH %s: column %zu row %zu: cpu 0x%016" PRIx64 " gpu 0x%016" PRIx64
-                " (%zu of %zu values differ)\n",
-                desc, i / col_len, i % col_len, want[i], got[i], bad, n);
-        return 0;
-    }
-    return 1;
-}
 
 /* ---- one table: the CPU reference and the device inputs ---- */
 
@@ -201,7 +186,7 @@ static int aux_matches(tcase *c, gs_fp3 sigma) {
     CHECK_OK(gs_cuda_mem_d2h(got, c->d_aux, words * sizeof *got));
     char desc[200];
     snprintf(desc, sizeof desc, "aux trace of %s", c->desc);
-    int ok = same(desc, c->aux.ptr, got, words, c->n);
+    int ok = gs_test_same_values(desc, c->aux.ptr, got, words, c->n);
     if (!gs_fp3_eq(sigma, c->sigma)) {
         fprintf(stderr, "MISMATCH bus sum of %s\n", c->desc);
         ok = 0;
@@ -216,7 +201,7 @@ static int quot_matches(tcase *c) {
     CHECK_OK(gs_cuda_mem_d2h(got, c->d_out, words * sizeof *got));
     char desc[200];
     snprintf(desc, sizeof desc, "quotient of %s", c->desc);
-    int ok = same(desc, c->quot.ptr, got, words, c->N);
+    int ok = gs_test_same_values(desc, c->quot.ptr, got, words, c->N);
     free(got);
     return ok;
 }

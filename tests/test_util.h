@@ -80,6 +80,24 @@ static inline void gs_test_init(int argc, char **argv) {
         }                                                                                    \
     } while (0)
 
+/* 1 if the n values agree; else prints the first difference (its column of
+ * col_len values and row) and how many differ, and returns 0. For device
+ * results against the CPU's ("cpu" is want, "gpu" is got). */
+static inline int gs_test_same_values(const char *desc, const uint64_t *want, const uint64_t *got,
+                                      size_t n, size_t col_len) {
+    for (size_t i = 0; i < n; i++) {
+        if (want[i] == got[i]) continue;
+        size_t bad = 0;
+        for (size_t k = i; k < n; k++) bad += want[k] != got[k];
+        fprintf(stderr,
+                "MISMATCH %s: column %zu row %zu: cpu 0x%016" PRIx64 " gpu 0x%016" PRIx64
+                " (%zu of %zu values differ)\n",
+                desc, i / col_len, i % col_len, want[i], got[i], bad, n);
+        return 0;
+    }
+    return 1;
+}
+
 static inline int gs_test_done(void) {
     if (gs_test_failures) {
         fprintf(stderr, "FAILED: %d of %ld checks (seed 0x%016" PRIx64 ")\n", gs_test_failures,
