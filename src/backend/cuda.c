@@ -368,7 +368,7 @@ static gs_status cuda_grind(gs_backend *be, gs_transcript *t, unsigned bits, uin
 static void cuda_destroy(gs_backend *be) {
     if (!be) return;
     cuda_ctx *c = ctx_of(be);
-    gs_cuda_stage_release(c->stage); /* waits for copies in flight */
+    gs_cuda_stage_free(c->stage); /* waits for copies in flight */
     read_marks(c);
     gs_cuda_stream_free(c->stream);
     free(c);
@@ -398,7 +398,7 @@ gs_status gs_backend_cuda_new(gs_backend **out, int device, gs_mem *dev_acct, si
         s = gs_cuda_set_device(device);
     }
     if (s == GS_OK) s = gs_cuda_stream_new(&c->stream);
-    if (s == GS_OK) s = gs_cuda_stage_acquire(&c->stage, STAGE_CHUNK);
+    if (s == GS_OK) s = gs_cuda_stage_new(&c->stage, STAGE_CHUNK);
     if (s != GS_OK) {
         if (be && c) cuda_destroy(be);
         else free(be), free(c);

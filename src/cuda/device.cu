@@ -1,7 +1,5 @@
 /* Device plumbing for the CUDA backend (src/cuda/device.h). */
 #include <cuda_runtime.h>
-
-#include <mutex>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,36 +174,6 @@ extern "C" gs_status gs_cuda_stage_new(gs_cuda_stage **out, size_t chunk) {
 static void stage_drain(gs_cuda_stage *s) {
     for (int i = 0; i < 2; i++) (void)cudaEventSynchronize(s->done[i]);
     (void)cudaGetLastError();
-}
-
-static std::mutex g_pool_mu;
-static gs_cuda_stage *g_pool[GS_CUDA_STAGE_POOL];
-static int g_pool_n;
-
-extern "C" gs_status gs_cuda_stage_acquire(gs_cuda_stage **out, size_t chunk) {
-    {
-        std::lock_guard<std::mutex> lock(g_pool_mu);
-        for (int i = 0; i < g_pool_n; i++)
-            if (g_pool[i]->chunk == chunk) {
-                *out = g_pool[i];
-                g_pool[i] = g_pool[--g_pool_n];
-                return GS_OK;
-            }
-    }
-    return gs_cuda_stage_new(out, chunk);
-}
-
-extern "C" void gs_cuda_stage_release(gs_cuda_stage *s) {
-    if (!s) return;
-    stage_drain(s);
-    {
-        std::lock_guard<std::mutex> lock(g_pool_mu);
-        if (g_pool_n < GS_CUDA_STAGE_POOL) {
-            g_pool[g_pool_n++] = s;
-            return;
-        }
-    }
-    gs_cuda_stage_free(s);
 }
 
 extern "C" gs_status gs_cuda_stage_upload(gs_cuda_stage *s, void *d_dst, const void *src,

@@ -45,13 +45,6 @@ typedef struct gs_cuda_stage gs_cuda_stage;
 gs_status gs_cuda_stage_new(gs_cuda_stage **out, size_t chunk);
 /* Waits for copies still in flight, then frees. NULL-safe. */
 void gs_cuda_stage_free(gs_cuda_stage *s);
-/* A stage of `chunk` bytes from a process-wide pool (made if the pool has
- * none), and its return: release waits for its copies in flight and keeps
- * it for the next acquire (at most GS_CUDA_STAGE_POOL kept; the rest are
- * freed). Pinned allocations are slow: proofs and tables reuse them. */
-#define GS_CUDA_STAGE_POOL 16
-gs_status gs_cuda_stage_acquire(gs_cuda_stage **out, size_t chunk);
-void gs_cuda_stage_release(gs_cuda_stage *s); /* NULL-safe */
 /* Host (pageable) -> device through the stage, on stream. Returns when the
  * last chunk is queued (src may be reused at once). On an error part-way it
  * waits for the chunks in flight before returning, so the stage is idle. */

@@ -65,9 +65,3 @@ gs_status gs_cuda_mark_elapsed(double *ms, void *start, void *stop) {
     return GS_ERR_NO_DEVICE;
 }
 void gs_cuda_mark_free(void *event) { (void)event; }
-gs_status gs_cuda_stage_acquire(gs_cuda_stage **out, size_t chunk) {
-    (void)chunk;
-    *out = NULL;
-    return GS_ERR_NO_DEVICE;
-}
-void gs_cuda_stage_release(gs_cuda_stage *s) { (void)s; }
