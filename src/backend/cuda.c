@@ -52,7 +52,7 @@ static cuda_ctx *ctx_of(gs_backend *be) { return be->ctx; }
 
 /* Records a timing event on the stream (the start or the end of an
  * operation). Timing is best effort: a failure here only loses the mark, and
- * an unpaired start is dropped at destroy. */
+ * mark_end drops a start whose end could not be recorded. */
 static void mark(cuda_ctx *c) {
     if (!c->busy) return;
     if (c->n_marks == c->cap_marks) {
