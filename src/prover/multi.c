@@ -239,10 +239,7 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
         ps->quotient += ts[i].quotient, ps->ood += ts[i].ood, ps->deep += ts[i].deep;
         ps->fri += ts[i].fri, ps->queries += ts[i].queries;
     }
-    if (chk.tables && (chk.started || r == GS_OK)) { /* a failed check outranks r */
-        gs_status c = gs_prover_check_join(&chk);
-        if (c != GS_OK) r = c;
-    }
+    r = gs_prover_check_join(&chk, r);
     /* Check mode: the buses must balance (the verifier's check, done early). */
     if (r == GS_OK && !opts->skip_check) {
         gs_fp3 total = gs_fp3_zero();

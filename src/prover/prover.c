@@ -453,11 +453,12 @@ void gs_prover_check_start(trace_check *c, const gs_table_input *tables, uint32_
     c->started = pthread_create(&c->tid, NULL, check_thread, c) == 0;
 }
 
-gs_status gs_prover_check_join(trace_check *c) {
+gs_status gs_prover_check_join(trace_check *c, gs_status r) {
+    if (!c->tables || (!c->started && r != GS_OK)) return r;
     if (c->started) pthread_join(c->tid, NULL);
     else c->result = check_all(c->tables, c->n);
     c->started = 0;
-    return c->result;
+    return c->result != GS_OK ? c->result : r;
 }
 
 gs_status gs_prover_check_params(const gs_params *params, const gs_prove_opts *opts) {
@@ -545,10 +546,7 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
             r = gs_prover_chain(&st, p, &tr, NULL, ps);
         }
     }
-    if (chk.tables && (chk.started || r == GS_OK)) { /* a failed check outranks r */
-        gs_status c = gs_prover_check_join(&chk);
-        if (c != GS_OK) r = c;
-    }
+    r = gs_prover_check_join(&chk, r);
     ps->peak_bytes = gs_mem_peak(run);
     ps->cpu_fallbacks = st.fallbacks;
     memcpy(ps->device_error, st.device_error, sizeof ps->device_error);

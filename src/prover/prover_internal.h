@@ -51,8 +51,10 @@ typedef struct {
 } trace_check;
 /* Starts the check of n tables (not copied: they must outlive the join). */
 void gs_prover_check_start(trace_check *c, const gs_table_input *tables, uint32_t n);
-/* Waits for the check (runs it here if no thread could start). */
-gs_status gs_prover_check_join(trace_check *c);
+/* The run's status r with the check joined in: waits for the check (or runs
+ * it here if no thread could start and r is GS_OK); a failed check outranks
+ * r. A check never started (c zeroed) leaves r as it is. */
+gs_status gs_prover_check_join(trace_check *c, gs_status r);
 
 /* One table's prover state, from its main commitment to its openings. */
 typedef struct {
