@@ -33,16 +33,40 @@ typedef struct gs_params {
 
 #define GS_MIN_SECURITY_BITS 80u /* the verifier refuses proofs below this */
 #define GS_DEFAULT_SECURITY_BITS 128u
+/* Collision resistance of the commitment hash (Keccak-256: 256 / 2 bits).
+ * A Merkle commitment binds only up to it, so no claim exceeds it. */
+#define GS_HASH_COLLISION_BITS 128u
+/* The extension-field term of the conjectured level: floor(log2 |Fp3|) = 191,
+ * less log2 of the largest LDE domain (2^30) and one bit for the union over
+ * the out-of-domain and batching draws (docs/protocol.md, "Security"). */
+#define GS_FIELD_SECURITY_BITS 160u
+/* The largest level a proof can claim: min(field term, hash term). */
+#define GS_MAX_SECURITY_BITS 128u
 
-/* Default parameters for a security target in bits (see gs_params_security). */
+/* Default parameters for a security target in bits, clamped to
+ * 1..GS_MAX_SECURITY_BITS (gs_params_for_security refuses instead). */
 gs_params gs_params_default(unsigned security_bits);
+/* Default parameters reaching `security_bits` (conjectured); GS_ERR_INVALID_ARG
+ * for 0 or a target above GS_MAX_SECURITY_BITS (Keccak-256's collision
+ * resistance: no query count can raise a claim past it). */
+gs_status gs_params_for_security(gs_params *out, unsigned security_bits);
 /* Conjectured security of the parameters in bits (docs/protocol.md):
- *   bits = min(num_queries * log_blowup + grinding_bits, 160)
+ *   bits = min(num_queries * log_blowup + grinding_bits,   FRI term
+ *              GS_FIELD_SECURITY_BITS,                      field term
+ *              GS_HASH_COLLISION_BITS)                      commitment term
  * Each query lets a word far from low degree pass with probability about
- * 1/blowup (the ethSTARK conjecture); grinding adds its work; the cap keeps
- * the claim well inside the 192-bit extension field the challenges live in. */
+ * 1/blowup (the ethSTARK conjecture); grinding adds its work. This is the
+ * number --security, --min-security and gs_params_check speak of. */
 unsigned gs_params_security(const gs_params *p);
-/* GS_OK if the parameters are in range and give at least `min_bits`. */
+/* Provable security in bits of one table of height 2^log_n whose DEEP
+ * combination batches `num_polys` polynomials (2C + K + 2A), by the
+ * list-decoding analysis of FRI and DEEP-ALI (BCI+20 Thm 8.3 with the
+ * ethSTARK and Haboeck bounds; formula in docs/protocol.md, "Security"),
+ * capped at GS_HASH_COLLISION_BITS. 0 if the shape is out of range. */
+unsigned gs_params_security_provable(const gs_params *p, unsigned log_n, uint32_t num_polys);
+/* GS_OK if the parameters are in range and give at least `min_bits`
+ * (conjectured); GS_ERR_INVALID_ARG if min_bits > GS_MAX_SECURITY_BITS (no
+ * proof can meet it), GS_ERR_PROOF_PARAMS otherwise. */
 gs_status gs_params_check(const gs_params *p, unsigned min_bits);
 
 /* The table's sub-proof. Shapes (all derived from the statement and checked):
@@ -100,6 +124,20 @@ typedef struct gs_multi_proof {
 } gs_multi_proof;
 
 void gs_multi_proof_free(gs_multi_proof *p); /* NULL is a no-op */
+
+/* Provable security of a proof in bits (see gs_params_security_provable):
+ * the union bound over its tables' soundness errors, from the shapes the
+ * proof carries. 0 for a shape out of range. */
+unsigned gs_proof_security_provable(const gs_proof *p);
+unsigned gs_multi_proof_security_provable(const gs_multi_proof *p);
+
+/* The statement a proof makes, as one digest a user can pin (gstark verify
+ * --statement): Keccak-256 over the same encoding the transcript absorbs
+ * first (parameters, AIR fingerprint, height and public inputs per table;
+ * docs/protocol.md, "Statement digest"). Two proofs of the same statement
+ * under the same parameters have the same digest. */
+gs_digest gs_proof_statement_digest(const gs_proof *p);
+gs_digest gs_multi_proof_statement_digest(const gs_multi_proof *p);
 
 /* Serialize to a newly allocated buffer (*out, *len); free() it. */
 gs_status gs_proof_serialize(uint8_t **out, size_t *len, const gs_proof *p);
