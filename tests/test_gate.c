@@ -1,7 +1,8 @@
 /* The memory gate (src/sched/gate.c): over-budget requests run alone, the
  * budget holds under random concurrent load, waiters wake on release, a large
  * head request is not starved by small ones, arrival order is admission order,
- * unlimited gates never block, counters are right, and gs_parse_size.
+ * unlimited gates never block, counters are right, and gs_parse_size (the
+ * size_t form of gs_size_parse).
  *
  * Every multi-threaded test runs under a watchdog: if the gate regresses into
  * a hang, the watchdog prints the test and stage that hung and exits 1, so CI
@@ -606,6 +607,9 @@ static void test_parse_size(void) {
         {"UNLIMITED", GS_GATE_UNLIMITED},
         {"Unlimited", GS_GATE_UNLIMITED},
         {"4294967295", 4294967295u},
+        {"1KB", 1000},     /* gs_size_parse's forms (tests/test_size.c has them all) */
+        {"1kib", 1024},
+        {"1B", 1},
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         size_t v = 12345;
@@ -616,8 +620,8 @@ static void test_parse_size(void) {
         CHECK(v == good[i].v);
     }
     static const char *const bad[] = {
-        "", " ", " 1", "1 ", "\t1", "1\n", "-1", "+1", "-0", "1.5G", "1.0", ".5", "1KB", "1kb",
-        "1KiB", "1B", "1b", "K", "G1", "1GG", "1P", "12x", "0x10", "1e3", "1_000", "1,000",
+        "", " ", " 1", "1 ", "\t1", "1\n", "-1", "+1", "-0", "1.5G", "1.0", ".5", "1KBB",
+        "1Ki", "1iB", "K", "G1", "1GG", "1P", "12x", "0x10", "1e3", "1_000", "1,000",
         "unlimitedx", "unlimite", "unlim", "infinite", "none", "-", "1 G", "1G ", "1\x80",
         "99999999999999999999999999",
     };

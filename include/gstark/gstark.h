@@ -16,6 +16,7 @@
 #include "gstark/parallel.h"
 #include "gstark/proof.h"
 #include "gstark/sched.h"
+#include "gstark/size.h"
 #include "gstark/prover.h"
 #include "gstark/status.h"
 #include "gstark/synth.h"

@@ -60,12 +60,11 @@ size_t gs_gate_in_use(gs_gate *g);  /* admitted now */
 size_t gs_gate_peak(gs_gate *g);    /* most admitted at once */
 size_t gs_gate_waiting(gs_gate *g); /* requests blocked now */
 
-/* "512M", "2G", "1048576", "unlimited" -> bytes (K, M, G, T: powers of 1024).
- * Accepted: decimal digits with an optional one-letter suffix K/M/G/T, either
- * case, or "unlimited" (either case) -> GS_GATE_UNLIMITED. GS_ERR_INVALID_ARG
- * for anything else (NULL, empty, spaces, a sign, a fraction, "KB", hex,
- * overflow of size_t, junk); *out is left unchanged then. Note that the
- * number SIZE_MAX itself also reads as unlimited. */
+/* gs_size_parse (gstark/size.h: "512M", "2GiB", "1500MB", "unlimited", ...)
+ * for a size_t: the same accepted forms, "unlimited" -> GS_GATE_UNLIMITED;
+ * GS_ERR_INVALID_ARG for what gs_size_parse refuses and for values that do
+ * not fit a size_t; *out is left unchanged then. Note that the number
+ * SIZE_MAX itself also reads as unlimited. */
 gs_status gs_parse_size(size_t *out, const char *s);
 
 #ifdef __cplusplus
