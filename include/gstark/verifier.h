@@ -1,6 +1,12 @@
-/* The verifier for one AIR table. It trusts nothing in the proof: every
- * count is checked against the shape the statement implies, every value for
- * canonical form, every opening against its commitment. */
+/* The verifiers. They trust nothing in the proof struct, whether it came from
+ * the parser or from the caller (docs/protocol.md, "What the verifiers
+ * check"): every count is checked against the shape the AIR and the
+ * parameters imply, every array the shape needs must be present and every
+ * field element in it canonical (< p), every opening must match its
+ * commitment. A table without bus interactions must carry an empty LogUp
+ * part: bus_sum exactly (0, 0, 0), aux_root all zero, no aux arrays. The
+ * security minimum is the conjectured level (gs_params_security, at most
+ * GS_MAX_SECURITY_BITS); asking for more than that cap is GS_ERR_INVALID_ARG. */
 #ifndef GSTARK_VERIFIER_H
 #define GSTARK_VERIFIER_H
 

@@ -18,9 +18,18 @@ static int fp_ok(const gs_fp *v, size_t n) {
 
 static int fp3_ok(const gs_fp3 *v, size_t n) { return fp_ok((const gs_fp *)v, 3 * n); }
 
+static int fp3_zero_canonical(gs_fp3 v) { return v.c[0] == 0 && v.c[1] == 0 && v.c[2] == 0; }
+
+static int digest_is_zero(const gs_digest *d) {
+    for (size_t i = 0; i < sizeof d->b; i++)
+        if (d->b[i]) return 0;
+    return 1;
+}
+
 /* Shape and canonical values: everything the statement implies. */
 static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s) {
     const gs_table_proof *t = &p->table;
+    if (!memchr(p->air_desc, 0, sizeof p->air_desc)) return GS_ERR_PROOF_FORMAT;
     gs_digest fp = gs_air_fingerprint(air);
     if (memcmp(&fp, &p->air_fingerprint, sizeof fp) != 0 || p->num_public != gs_air_num_public(air) ||
         t->num_cols != gs_air_num_cols(air) || t->num_chunks != gs_air_num_chunks(air))
@@ -39,6 +48,12 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s) 
     gs_logup_free(&L);
     if (t->num_layers != s->layers || t->final_len != s->final_len || t->num_queries != s->queries ||
         t->aux_cols != s->aux)
+        return GS_ERR_PROOF_FORMAT;
+    /* A table without interactions adds nothing to any bus: its LogUp part
+     * must be empty (the sum exactly zero, in canonical form), or a forged
+     * sum there could cancel other tables' imbalance. */
+    if (!s->aux && (!fp3_zero_canonical(t->bus_sum) || !digest_is_zero(&t->aux_root) ||
+                    t->ood_aux_cur || t->ood_aux_next || t->aux_rows || t->aux_paths))
         return GS_ERR_PROOF_FORMAT;
     if (s->aux && (!t->ood_aux_cur || !t->ood_aux_next || !t->aux_rows || !t->aux_paths ||
                    !fp3_ok(&t->bus_sum, 1) || !fp3_ok(t->ood_aux_cur, s->aux) ||
@@ -244,10 +259,17 @@ static gs_status verify_chain(const gs_air *air, const gs_proof *p, const gs_sha
     return r;
 }
 
+/* GS_ERR_INVALID_ARG for a minimum no proof can meet (above
+ * GS_MAX_SECURITY_BITS), GS_ERR_PROOF_PARAMS for parameters out of range or
+ * below it. */
+static gs_status check_params(const gs_params *p, unsigned min_security_bits) {
+    gs_status r = gs_params_check(p, min_security_bits ? min_security_bits : GS_MIN_SECURITY_BITS);
+    return r == GS_OK || r == GS_ERR_INVALID_ARG ? r : GS_ERR_PROOF_PARAMS;
+}
+
 gs_status gs_verify(const gs_air *air, const gs_proof *p, unsigned min_security_bits) {
     if (!air || !p) return GS_ERR_INVALID_ARG;
-    if (gs_params_check(&p->params, min_security_bits ? min_security_bits : GS_MIN_SECURITY_BITS) != GS_OK)
-        return GS_ERR_PROOF_PARAMS;
+    GS_TRY(check_params(&p->params, min_security_bits));
     /* A bus balances only across the tables of a multi-table proof. */
     if (gs_air_num_interactions(air)) return GS_ERR_PROOF_STATEMENT;
     gs_shape s;
@@ -262,8 +284,7 @@ gs_status gs_verify(const gs_air *air, const gs_proof *p, unsigned min_security_
 gs_status gs_verify_multi(const gs_air *const *airs, uint32_t n, const gs_multi_proof *mp,
                           unsigned min_security_bits) {
     if (!airs || !mp) return GS_ERR_INVALID_ARG;
-    if (gs_params_check(&mp->params, min_security_bits ? min_security_bits : GS_MIN_SECURITY_BITS) != GS_OK)
-        return GS_ERR_PROOF_PARAMS;
+    GS_TRY(check_params(&mp->params, min_security_bits));
     if (mp->num_tables != n || n == 0 || !mp->tables) return GS_ERR_PROOF_STATEMENT;
     gs_shape *s = malloc(n * sizeof *s);
     if (!s) return GS_ERR_NOMEM;

@@ -1,0 +1,168 @@
+/* Security levels (docs/protocol.md, "Security"): the conjectured level the
+ * parameters are chosen by, and the provable level of a proof's shape by the
+ * list-decoding analysis of FRI and DEEP-ALI. Every figure is in bits. */
+#include <math.h>
+#include <string.h>
+
+#include "proof/security.h"
+#include "proof/shape.h"
+
+gs_params gs_params_default(unsigned security_bits) {
+    gs_params p = {2, 7, 20, 0, 1};
+    if (security_bits > GS_MAX_SECURITY_BITS) security_bits = GS_MAX_SECURITY_BITS;
+    unsigned need = security_bits > p.grinding_bits ? security_bits - p.grinding_bits : 1;
+    p.num_queries = (need + p.log_blowup - 1) / p.log_blowup;
+    return p;
+}
+
+gs_status gs_params_for_security(gs_params *out, unsigned security_bits) {
+    if (!out || security_bits == 0 || security_bits > GS_MAX_SECURITY_BITS) return GS_ERR_INVALID_ARG;
+    *out = gs_params_default(security_bits);
+    return GS_OK;
+}
+
+unsigned gs_params_security(const gs_params *p) {
+    uint64_t bits = (uint64_t)p->num_queries * p->log_blowup + p->grinding_bits;
+    if (bits > GS_FIELD_SECURITY_BITS) bits = GS_FIELD_SECURITY_BITS;
+    if (bits > GS_HASH_COLLISION_BITS) bits = GS_HASH_COLLISION_BITS;
+    return (unsigned)bits;
+}
+
+gs_status gs_params_check(const gs_params *p, unsigned min_bits) {
+    if (min_bits > GS_MAX_SECURITY_BITS) return GS_ERR_INVALID_ARG;
+    gs_shape s;
+    if (!p || gs_shape_make(&s, p, 1, 1, 1) != GS_OK) return GS_ERR_PROOF_PARAMS;
+    return gs_params_security(p) < min_bits ? GS_ERR_PROOF_PARAMS : GS_OK;
+}
+
+/* log2(2^a + 2^b) without leaving the log domain (terms reach 2^-3000). */
+static double log2_add(double a, double b) {
+    if (a < b) {
+        double t = a;
+        a = b, b = t;
+    }
+    if (b == -INFINITY) return a;
+    return a + log2(1.0 + exp2(b - a));
+}
+
+double gs_security_table_log2_error(const gs_params *p, unsigned log_n, uint32_t num_polys) {
+    gs_shape s;
+    if (!p || num_polys < 1 || gs_shape_make(&s, p, log_n, 1, 1) != GS_OK) return 0.0;
+    const double field = 3.0 * log2((double)GS_FP_P); /* log2 |Fp3| */
+    const double log_rho = -(double)p->log_blowup, log_sqrt_rho = log_rho / 2;
+    const double log_N = s.log_size; /* the LDE domain, where FRI's first word lives */
+    const double rounds = s.layers;  /* folds by 2, each one a random combination */
+    double best = 0.0;
+    for (unsigned m = 3; m <= 4096; m++) {
+        double mh = m + 0.5;
+        /* Proximity alpha = (1 + 1/2m) sqrt(rho); list size l = (m + 1/2) / sqrt(rho). */
+        double log_alpha = log2(1.0 + 1.0 / (2.0 * m)) + log_sqrt_rho;
+        double log_list = log2(mh) - log_sqrt_rho;
+        /* Correlated agreement for a line, list-decoding regime (BCI+20 Thm 1.5):
+         * (m + 1/2)^7 / (3 rho^(3/2)) * N^2 / |F|. */
+        double log_ca = 7 * log2(mh) - log2(3.0) - 1.5 * log_rho + 2 * log_N - field;
+        /* DEEP batching of num_polys words by powers of beta: a curve of degree
+         * num_polys - 1 (BCI+20 Thm 1.6). */
+        double e = num_polys > 1 ? log2((double)num_polys - 1) + log_ca : -INFINITY;
+        /* FRI commit phase (BCI+20 Thm 8.3): per fold the line term, plus
+         * (2m + 1)(N + 1) * arity / (sqrt(rho) |F|). */
+        if (rounds > 0) {
+            e = log2_add(e, log2(rounds) + log_ca);
+            e = log2_add(e, log2(rounds) + log2(2.0 * m + 1) + log2(exp2(log_N) + 1) + 1 - log_sqrt_rho - field);
+        }
+        /* DEEP-ALI (ethSTARK, Haboeck 2022/1216 sec. 5): over the list, the
+         * constraint combination (below 2^GS_SEC_LOG2_MAX_CONSTRAINTS terms) and the
+         * out-of-domain point (composition degree below GS_SEC_MAX_DEGREE * n). */
+        e = log2_add(e, log_list + GS_SEC_LOG2_MAX_CONSTRAINTS - field);
+        e = log2_add(e, log_list + log2((double)GS_SEC_MAX_DEGREE) + log_n - field);
+        /* LogUp: a wrong multiset passes at a random point with probability at
+         * most (terms per row * rows) / |F| for each of z and alpha. */
+        e = log2_add(e, 1 + GS_SEC_LOG2_MAX_BUS_TERMS + log_n - field);
+        /* Query phase: each query passes a word alpha-far from the code with
+         * probability at most 1 - delta = alpha; grinding divides by 2^g. */
+        e = log2_add(e, s.queries * log_alpha - (double)p->grinding_bits);
+        if (m == 3 || -e > best) best = -e;
+    }
+    return -best;
+}
+
+static unsigned bits_of(double log2_error) {
+    double bits = floor(-log2_error);
+    if (!(bits > 0)) return 0;
+    return bits > GS_HASH_COLLISION_BITS ? GS_HASH_COLLISION_BITS : (unsigned)bits;
+}
+
+unsigned gs_params_security_provable(const gs_params *p, unsigned log_n, uint32_t num_polys) {
+    return bits_of(gs_security_table_log2_error(p, log_n, num_polys));
+}
+
+static uint32_t table_polys(const gs_table_proof *t) {
+    return 2 * t->num_cols + t->num_chunks + 2 * t->aux_cols;
+}
+
+unsigned gs_proof_security_provable(const gs_proof *p) {
+    if (!p) return 0;
+    double e = gs_security_table_log2_error(&p->params, p->log_n, table_polys(&p->table));
+    return e < 0 ? bits_of(e) : 0;
+}
+
+unsigned gs_multi_proof_security_provable(const gs_multi_proof *mp) {
+    if (!mp || !mp->tables || mp->num_tables == 0) return 0;
+    double e = -INFINITY; /* the union bound over the tables' chains */
+    for (uint32_t i = 0; i < mp->num_tables; i++) {
+        const gs_proof *t = &mp->tables[i];
+        double ei = gs_security_table_log2_error(&mp->params, t->log_n, table_polys(&t->table));
+        if (!(ei < 0)) return 0;
+        e = log2_add(e, ei);
+    }
+    return bits_of(e);
+}
+
+/* ---- statement digests ---- */
+
+static void put_u32(gs_hasher *h, uint32_t v) {
+    uint8_t b[4];
+    for (int i = 0; i < 4; i++) b[i] = (uint8_t)(v >> (8 * i));
+    gs_hasher_update(h, b, 4);
+}
+
+static void put_entry(gs_hasher *h, const gs_proof *e) {
+    gs_hasher_update(h, e->air_fingerprint.b, sizeof e->air_fingerprint.b);
+    put_u32(h, e->log_n);
+    put_u32(h, e->num_public);
+    for (uint32_t i = 0; i < e->num_public; i++) {
+        uint8_t b[8];
+        for (int j = 0; j < 8; j++) b[j] = (uint8_t)(e->pub[i] >> (8 * j));
+        gs_hasher_update(h, b, 8);
+    }
+}
+
+static void put_head(gs_hasher *h, uint32_t kind, const gs_params *q, uint32_t tables) {
+    static const char tag[] = "gstark-statement-v1";
+    gs_hasher_init(h, GS_HASH_KECCAK256);
+    gs_hasher_update(h, tag, sizeof tag - 1);
+    put_u32(h, kind);
+    uint32_t params[5] = {q->log_blowup, q->log_final, q->grinding_bits, q->num_queries, q->log_arity};
+    for (int i = 0; i < 5; i++) put_u32(h, params[i]);
+    put_u32(h, tables);
+}
+
+gs_digest gs_proof_statement_digest(const gs_proof *p) {
+    gs_digest d = {{0}};
+    if (!p) return d;
+    gs_hasher h;
+    put_head(&h, GS_PROOF_VERSION, &p->params, 1);
+    put_entry(&h, p);
+    gs_hasher_final(&h, &d);
+    return d;
+}
+
+gs_digest gs_multi_proof_statement_digest(const gs_multi_proof *mp) {
+    gs_digest d = {{0}};
+    if (!mp || (mp->num_tables && !mp->tables)) return d;
+    gs_hasher h;
+    put_head(&h, GS_PROOF_VERSION_MULTI, &mp->params, mp->num_tables);
+    for (uint32_t i = 0; i < mp->num_tables; i++) put_entry(&h, &mp->tables[i]);
+    gs_hasher_final(&h, &d);
+    return d;
+}

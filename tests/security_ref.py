@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""An independent computation of gstark's provable security level.
+
+Reads the grid `test_security --dump` prints (log_blowup, queries, grinding,
+log_n, batched polynomials, the C code's log2 error, its bits) and recomputes
+the soundness error from the terms in docs/protocol.md ("Security") with
+Python's Decimal at 40 digits, summing the probabilities directly (no log
+domain) and taking the best proximity parameter m in 3..4096. Fails unless
+every log2 error agrees within 1e-6 bits and every level is the floor of it,
+capped at 128 bits.
+"""
+import subprocess
+import sys
+from decimal import Decimal, getcontext
+
+getcontext().prec = 40
+P = 2**64 - 2**32 + 1
+FIELD = Decimal(P) ** 3
+LN2 = Decimal(2).ln()
+HASH_CAP = 128
+
+
+def log2(x):
+    return x.ln() / LN2
+
+
+def error(log_blowup, queries, grinding, log_n, polys, m):
+    rho = Decimal(2) ** -log_blowup
+    sr = rho.sqrt()
+    n_lde = Decimal(2) ** (log_n + log_blowup)
+    layers = max(log_n - 7, 0)
+    drawn = min(queries, 2 ** (log_n + log_blowup))
+    mh = Decimal(m) + Decimal("0.5")
+    alpha = (1 + Decimal(1) / (2 * m)) * sr
+    lst = mh / sr
+    ca = mh**7 / (3 * rho * sr) * n_lde**2 / FIELD
+    e = (polys - 1) * ca
+    e += layers * ca + layers * (2 * m + 1) * (n_lde + 1) * 2 / (sr * FIELD)
+    e += lst * Decimal(2) ** 33 / FIELD
+    e += lst * 128 * Decimal(2) ** log_n / FIELD
+    e += 2 * Decimal(2) ** 37 * Decimal(2) ** log_n / FIELD
+    e += alpha**drawn / Decimal(2) ** grinding
+    return e
+
+
+def best_log2(lb, q, g, log_n, polys):
+    errs = [error(lb, q, g, log_n, polys, m) for m in range(3, 4097)]
+    return log2(min(errs))
+
+
+def main():
+    out = subprocess.run([sys.argv[1], "--dump"], check=True, capture_output=True, text=True).stdout
+    rows = [line.split() for line in out.splitlines() if line.strip()]
+    bad = 0
+    for r in rows:
+        lb, q, g, log_n, polys = (int(x) for x in r[:5])
+        c_log2, c_bits = Decimal(r[5]), int(r[6])
+        want = best_log2(lb, q, g, log_n, polys)
+        bits = max(0, min(HASH_CAP, int((-want).to_integral_value(rounding="ROUND_FLOOR"))))
+        if abs(want - c_log2) > Decimal("1e-6") or bits != c_bits:
+            bad += 1
+            print(f"MISMATCH lb={lb} q={q} g={g} log_n={log_n} polys={polys}: "
+                  f"C {c_log2} ({c_bits} bits), reference {want:.9f} ({bits} bits)")
+    print(f"{len(rows)} grid points, {bad} mismatches")
+    return 1 if bad or not rows else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

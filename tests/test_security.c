@@ -1,0 +1,119 @@
+/* Security levels (docs/protocol.md, "Security"):
+ * - conjectured: over the whole parameter grid (log_blowup 1..6, queries
+ *   1..1024, grinding 0..40) gs_params_security equals min(q * log_blowup + g,
+ *   128) computed here, never above Keccak-256's collision resistance;
+ * - targets: gs_params_for_security gives the smallest query count for 1..128
+ *   and refuses 0 and 129..400; gs_params_check refuses a minimum above the cap;
+ * - provable: below the conjectured level, falling with the domain and the
+ *   batch, the multi-proof level a union bound over its tables; and
+ *   `test_security --dump` prints the provable computation over a grid for
+ *   tests/security_ref.py, which recomputes it independently (CTest runs it). */
+#include <math.h>
+
+#include "gstark/gstark.h"
+#include "proof/security.h"
+#include "test_util.h"
+
+static void test_conjectured(void) {
+    long over = 0;
+    for (uint32_t lb = 1; lb <= 6; lb++)
+        for (uint32_t q = 1; q <= 1024; q++)
+            for (uint32_t g = 0; g <= 40; g++) {
+                gs_params p = {lb, 7, g, q, 1};
+                uint64_t fri = (uint64_t)q * lb + g, want = fri < 128 ? fri : 128;
+                unsigned got = gs_params_security(&p);
+                if (got != want) CHECK_EQ_U64(got, want);
+                over += got > 128;
+                /* --min-security: met exactly when the level reaches it */
+                if (q % 97 == 1 && g % 10 == 0) {
+                    CHECK((gs_params_check(&p, (unsigned)want) == GS_OK));
+                    if (want < 128) CHECK(gs_params_check(&p, (unsigned)want + 1) == GS_ERR_PROOF_PARAMS);
+                    CHECK(gs_params_check(&p, 129) == GS_ERR_INVALID_ARG);
+                }
+            }
+    CHECK(over == 0);
+    CHECK(GS_MAX_SECURITY_BITS == 128 && GS_HASH_COLLISION_BITS == 128);
+    /* The field term: floor(log2 p^3) - log2(2^30) - 1. */
+    CHECK_EQ_U64(GS_FIELD_SECURITY_BITS, (uint64_t)floor(3 * log2((double)GS_FP_P)) - 30 - 1);
+}
+
+static void test_targets(void) {
+    for (unsigned bits = 1; bits <= 128; bits++) {
+        gs_params p;
+        CHECK(gs_params_for_security(&p, bits) == GS_OK);
+        CHECK(gs_params_security(&p) >= bits);
+        gs_params fewer = p;
+        fewer.num_queries--;
+        if (fewer.num_queries) CHECK(gs_params_security(&fewer) < bits);
+        gs_params d = gs_params_default(bits);
+        CHECK(memcmp(&d, &p, sizeof p) == 0);
+    }
+    gs_params p = {0};
+    CHECK(gs_params_for_security(&p, 0) == GS_ERR_INVALID_ARG);
+    for (unsigned bits = 129; bits <= 400; bits++) CHECK(gs_params_for_security(&p, bits) == GS_ERR_INVALID_ARG);
+    CHECK(gs_params_for_security(NULL, 100) == GS_ERR_INVALID_ARG);
+    gs_params d = gs_params_default(200); /* clamped */
+    CHECK(gs_params_security(&d) == 128);
+}
+
+static void test_provable(void) {
+    gs_params def = gs_params_default(128);
+    unsigned prev = 200;
+    /* From 2^6 rows on the 54 queries fit the domain; the level then falls
+     * with the height (below, fewer positions exist than queries asked). */
+    for (unsigned log_n = 6; log_n <= 28; log_n++) {
+        unsigned b = gs_params_security_provable(&def, log_n, 16);
+        CHECK(b > 0 && b <= gs_params_security(&def) && b <= prev);
+        prev = b;
+    }
+    /* The default parameters' level: about 73 bits (issue 11's figure). */
+    unsigned b18 = gs_params_security_provable(&def, 18, 10);
+    CHECK(b18 >= 72 && b18 <= 74);
+    CHECK(gs_params_security_provable(&def, 16, 1) >= gs_params_security_provable(&def, 16, 4000));
+    CHECK(gs_params_security_provable(&def, 0, 3) == 0);
+    CHECK(gs_params_security_provable(&def, 16, 0) == 0);
+    for (uint32_t lb = 1; lb <= 6; lb++)
+        for (uint32_t q = 1; q <= 1024; q += 37) {
+            gs_params p = {lb, 7, 20, q, 1};
+            unsigned pv = gs_params_security_provable(&p, 12, 20);
+            CHECK(pv <= gs_params_security(&p));
+        }
+    /* Whole proofs: the union over tables is no better than its worst table. */
+    gs_proof t[2] = {{.params = def, .log_n = 10, .table = {.num_cols = 3, .num_chunks = 2}},
+                     {.params = def, .log_n = 20, .table = {.num_cols = 40, .num_chunks = 2, .aux_cols = 4}}};
+    gs_multi_proof mp = {.params = def, .num_tables = 2, .tables = t};
+    unsigned m = gs_multi_proof_security_provable(&mp), a = gs_proof_security_provable(&t[0]),
+             c = gs_proof_security_provable(&t[1]);
+    CHECK(m > 0 && m <= a && m <= c);
+    CHECK(c == gs_params_security_provable(&def, 20, 2 * 40 + 2 + 2 * 4));
+}
+
+/* params, log_n, polys, log2 error: the grid tests/security_ref.py checks. */
+static void dump(void) {
+    static const uint32_t lbs[] = {1, 2, 3, 6}, qs[] = {1, 54, 400}, gs[] = {0, 20};
+    static const unsigned logns[] = {1, 16, 27};
+    static const uint32_t polys[] = {1, 500};
+    for (size_t a = 0; a < 4; a++)
+        for (size_t b = 0; b < 3; b++)
+            for (size_t c = 0; c < 2; c++)
+                for (size_t d = 0; d < 3; d++)
+                    for (size_t e = 0; e < 2; e++) {
+                        gs_params p = {lbs[a], 7, gs[c], qs[b], 1};
+                        if (logns[d] + lbs[a] > 30) continue;
+                        printf("%u %u %u %u %u %.9f %u\n", p.log_blowup, p.num_queries, p.grinding_bits,
+                               logns[d], polys[e], gs_security_table_log2_error(&p, logns[d], polys[e]),
+                               gs_params_security_provable(&p, logns[d], polys[e]));
+                    }
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "--dump")) {
+        dump();
+        return 0;
+    }
+    gs_test_init(argc, argv);
+    test_conjectured();
+    test_targets();
+    test_provable();
+    return gs_test_done();
+}
