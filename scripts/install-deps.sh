@@ -7,6 +7,8 @@ missing=()
 for p in "${need[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# tests/security_ref.py (CTest) needs a python3; any one on PATH will do.
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "install-deps: installing ${missing[*]}"
     SUDO=""
