@@ -533,6 +533,7 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
         r = gs_prover_table_setup(&st, p, air, trace, log_n, pub, opts->air_desc, params, opts, &rb, run);
     if (r == GS_OK && rb.check_apart) gs_prover_check_start(&chk, &one, 1);
     ps->check = gs_prover_now() - start;
+    gs_obs_progress_init(opts->obs, 1, -1); /* the progress line, on a terminal only */
     if (r == GS_OK) {
         gs_transcript tr;
         gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN);
@@ -542,10 +543,12 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
         ps->commit = gs_prover_now() - t0;
         ps->commit_peak_bytes = gs_mem_peak(run);
         if (r == GS_OK) {
+            gs_obs_progress_add(opts->obs, 1, 0);
             gs_transcript_absorb_digest(&tr, "trace_root", &p->table.trace_root);
             r = gs_prover_chain(&st, p, &tr, NULL, ps);
         }
     }
+    gs_obs_progress_done(opts->obs);
     r = gs_prover_check_join(&chk, r);
     ps->peak_bytes = gs_mem_peak(run);
     ps->cpu_fallbacks = st.fallbacks;
