@@ -187,6 +187,38 @@ static void edit_params(const subject *s, gs_params *q) {
     edit_u32(s, "log_arity", &q->log_arity);
 }
 
+/* The statement digest covers the statement (parameters, AIR, height, public
+ * inputs), not the proof's commitments. */
+static void check_digest(gs_proof *p, gs_params *q, gs_digest (*digest)(const void *), const void *whole) {
+    gs_digest d0 = digest(whole), d;
+    p->table.trace_root.b[0] ^= 1;
+    d = digest(whole);
+    CHECK(memcmp(&d, &d0, sizeof d) == 0);
+    p->table.trace_root.b[0] ^= 1;
+    uint32_t *fields[] = {&p->log_n, &q->num_queries, &q->grinding_bits};
+    for (size_t i = 0; i < 3; i++) {
+        (*fields[i])++;
+        d = digest(whole);
+        CHECK(memcmp(&d, &d0, sizeof d) != 0);
+        (*fields[i])--;
+    }
+    p->air_fingerprint.b[31] ^= 0x80;
+    d = digest(whole);
+    CHECK(memcmp(&d, &d0, sizeof d) != 0);
+    p->air_fingerprint.b[31] ^= 0x80;
+    if (p->num_public) {
+        p->pub[p->num_public - 1] ^= 1;
+        d = digest(whole);
+        CHECK(memcmp(&d, &d0, sizeof d) != 0);
+        p->pub[p->num_public - 1] ^= 1;
+    }
+    d = digest(whole);
+    CHECK(memcmp(&d, &d0, sizeof d) == 0);
+}
+
+static gs_digest single_digest(const void *p) { return gs_proof_statement_digest(p); }
+static gs_digest multi_digest(const void *p) { return gs_multi_proof_statement_digest(p); }
+
 static void test_single(void) {
     gs_fp pub[3] = {1, 1, 0};
     unsigned log_n = 10;
@@ -205,6 +237,10 @@ static void test_single(void) {
     edit_params(&s, &p->params);
     edit_entry(&s, p);
     CHECK(verify(&s) == GS_OK); /* every edit was undone */
+    check_digest(p, &p->params, single_digest, p);
+    gs_multi_proof one = {.params = p->params, .num_tables = 1, .tables = p};
+    gs_digest ds = gs_proof_statement_digest(p), dm = gs_multi_proof_statement_digest(&one);
+    CHECK(memcmp(&ds, &dm, sizeof ds) != 0); /* a one-table multi proof is another statement */
     printf("single-table: %ld edits, %ld accepted\n", g_edits - before, g_accepted);
     gs_proof_free(p);
     free(trace);
@@ -243,6 +279,7 @@ static void test_multi(subject *s) {
     expect_reject(s, "tables", 0, "0 and 1 swapped");
     mp->tables[1] = mp->tables[0], mp->tables[0] = t0;
     CHECK(verify(s) == GS_OK);
+    for (uint32_t i = 0; i < mp->num_tables; i++) check_digest(&mp->tables[i], &mp->params, multi_digest, mp);
     printf("multi-table: %ld edits, %ld accepted in all\n", g_edits - before, g_accepted);
     gs_multi_proof_free(s->mp);
     s->mp = NULL;
