@@ -2,8 +2,9 @@
  * coset LDE (gstark/cuda_ntt.h) with data already on the device. Each row is
  * the median of 10 runs timed with CUDA events (after 2 warm-up runs), beside
  * its one-pass floor (the bytes it must read and write once, at the measured
- * copy bandwidth), the ratio to that floor, and the sppark reference times of
- * the issue with the ratio to them (target: NTT <= 0.75x sppark at
+ * copy bandwidth), the ratio to that floor, and reference times of sppark
+ * (github.com/supranational/sppark, measured on the same kind of machine and
+ * fixed below) with the ratio to them (target: NTT <= 0.75x sppark at
  * 2^22..2^26, LDE x4 <= 0.6x, batched LDE 64 x 2^20 within 4x of its floor).
  * It prints a table and never decides pass or fail; it exits 1 only when a
  * CUDA call fails, and 0 with a note where no device exists.

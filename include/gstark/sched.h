@@ -1,5 +1,5 @@
-/* Scheduling primitives (DESIGN.md §4.1): the memory gate that admits work
- * against a byte budget.
+/* Scheduling primitives: the memory gate that admits work against a byte
+ * budget (docs/architecture.md, "Memory, the gate and the scheduler").
  *
  * The gate is a FIFO ticket queue in front of a byte counter. Each blocking
  * request takes a ticket; only the oldest waiting ticket (the head) may be

@@ -1,7 +1,8 @@
 /* The backend interface: everything the prover does to bulk data goes
  * through these operations, so a CUDA backend slots in without touching the
- * protocol code (DESIGN.md §3). Objects are {iface, ctx}; buffers are opaque
- * handles the prover never dereferences (on CUDA they live on the device).
+ * protocol code (docs/architecture.md gives the layers). Objects are
+ * {iface, ctx}; buffers are opaque handles the prover never dereferences (on
+ * CUDA they live on the device).
  *
  * Layouts (all column-major; an Fp3 column is three Fp columns c0, c1, c2):
  * - trace and LDE matrices: column c at offset c * rows;
