@@ -147,16 +147,54 @@ gs_status gs_obs_summarize(const gs_obs *o, gs_obs_summary *out);
 void gs_obs_summary_free(gs_obs_summary *s); /* NULL-safe; zeroes *s */
 
 /* The timing report as text. Seconds are printed to the millisecond and
- * rounded so that the printed phase rows add up to the printed total. A NULL
- * o prints nothing. GS_ERR_IO if the stream reports an error. */
+ * rounded so that the printed phase rows add up to the printed total. Byte
+ * figures use gs_size_format's units (gstark/size.h). After the phase rows:
+ * the cpu fallbacks (if any), the memory budget line (if one was noted:
+ * budget, charged peak, the most one table needs, overruns and bytes over),
+ * and the warnings. A NULL o prints nothing. GS_ERR_IO if the stream reports
+ * an error. */
 gs_status gs_obs_report(const gs_obs *o, FILE *f);
 /* Counts a table that moved to the CPU after a device failure; the report
  * and the metrics show the count when it is not 0. */
 void gs_obs_count_fallback(gs_obs *o);
 unsigned gs_obs_fallbacks(const gs_obs *o);
 
-/* The metrics lines (see above). A NULL o writes nothing. GS_ERR_IO if the
- * stream reports an error. */
+/* Warnings: what a user must know that does not stop the run (a memory
+ * budget below what one table needs alone). Each is written at once, as
+ * "gstark: warning: TEXT" and a newline, to the warning stream (stderr
+ * unless gs_obs_set_warning_stream changed it; NULL: written nowhere),
+ * clearing a progress line drawn on the same stream first; and each is kept:
+ * the report lists them and the metrics write one {"warning":TEXT} line
+ * each. TEXT is printf-formatted and cut at 511 bytes. */
+void gs_obs_set_warning_stream(gs_obs *o, FILE *f);
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void gs_obs_warn(gs_obs *o, const char *fmt, ...);
+size_t gs_obs_warning_count(const gs_obs *o);
+/* Warning i (owned by o, valid until gs_obs_free), or NULL if there is none. */
+const char *gs_obs_warning(const gs_obs *o, size_t i);
+
+/* The memory budget of a run and how it went (docs/architecture.md,
+ * "Memory, the gate and the scheduler"), noted by the prover after a run
+ * for the report and the metrics. */
+typedef struct gs_obs_budget {
+    uint64_t budget;   /* bytes; UINT64_MAX: unlimited */
+    uint64_t need;     /* the most one table needs alone (its estimate) */
+    uint64_t peak;     /* the most bytes charged at once */
+    uint32_t overruns; /* tables whose need exceeded the budget (each ran alone) */
+} gs_obs_budget;
+/* Records b (a later note replaces an earlier one). */
+void gs_obs_note_budget(gs_obs *o, const gs_obs_budget *b);
+/* 1 and *out filled if a budget was noted, else 0. */
+int gs_obs_budget_get(const gs_obs *o, gs_obs_budget *out);
+
+/* The metrics lines (see above), then the counters: cpu_fallbacks when not
+ * 0; when a budget was noted, mem_budget (left out when unlimited),
+ * mem_need_bytes, mem_peak_bytes, budget_overruns and budget_over_bytes
+ * (the charged peak's excess over the budget, 0 when within it), each
+ * {"counter":NAME,"value":N}; then one {"warning":TEXT} line per warning.
+ * A NULL o writes nothing. GS_ERR_IO if the stream reports an error. */
 gs_status gs_obs_write_metrics(const gs_obs *o, FILE *f);
 
 /* Progress on stderr. enabled: 1 always, 0 never, -1 if stderr is a terminal. */

@@ -25,6 +25,12 @@ typedef struct gs_prove_stats {
     double device_busy;
     unsigned cpu_fallbacks;   /* tables moved to the CPU after a device failure */
     char device_error[160];   /* what the first device failure was ("" if none) */
+    /* The memory budget (gs_prove_opts.mem_budget), filled before proving
+     * starts, so also when the run is refused with GS_ERR_BUDGET: */
+    size_t mem_budget;         /* the budget in force, defaults applied (GS_GATE_UNLIMITED: none) */
+    size_t mem_need_bytes;     /* the most one table needs alone (its estimate's total) */
+    unsigned budget_overruns;  /* tables whose need exceeds the budget: each ran alone, over it */
+    size_t budget_over_bytes;  /* after the run: peak_bytes - mem_budget, or 0 if within it */
 } gs_prove_stats;
 
 /* Where the bulk work runs (docs/gpu.md, "Backends"). CPU is the library
@@ -59,15 +65,26 @@ typedef struct gs_prove_opts {
     /* gs_prove_multi only: per-table phases (commit, quotient, ood, deep, fri,
      * queries, and total = their sum), one entry per table, if not NULL. */
     gs_prove_stats *table_stats;
-    /* gs_prove_multi only (0 = default, docs/knobs.md): tables proven at once
-     * (GS_TABLES_PARALLEL, else max(2, cores / 4)), and the memory budget in
-     * bytes for the gate (GS_GATE_UNLIMITED for none; default 80% of the
-     * available RAM). */
+    /* 0 = default, docs/knobs.md. gs_prove_multi only: tables proven at once
+     * (GS_TABLES_PARALLEL, else max(2, cores / 4)). The memory budget in bytes
+     * (GS_GATE_UNLIMITED for none; 0: 80% of the available RAM, or the device
+     * budget on CUDA), the most the gate admits at once; any other value,
+     * however small, is taken as given and follows strict_budget's rule. */
     unsigned tables_parallel;
     size_t mem_budget;
-    /* gs_prove_multi only: spans (check, main commits, table chains; per
-     * table commit, quotient, ood, deep, fri, queries) and progress go here
-     * if not NULL. */
+    /* What a table whose estimate alone exceeds mem_budget does (the
+     * scheduler cannot split a table). 0 (default): it is proven alone, after
+     * a warning through obs with the numbers (needed, budget) and counted in
+     * stats->budget_overruns; the charged peak may then exceed the budget by
+     * up to the difference. 1: the run is refused with GS_ERR_BUDGET before
+     * anything is proven (stats->mem_need_bytes and mem_budget say by how
+     * much). When no table exceeds the budget, the charged peak stays within
+     * it (docs/architecture.md, "Memory, the gate and the scheduler"). The
+     * rule applies to gs_prove too (its one table, nothing to schedule). */
+    int strict_budget;
+    /* gs_prove_multi: spans (check, main commits, table chains; per table
+     * commit, quotient, ood, deep, fri, queries) and progress go here if not
+     * NULL; gs_prove and gs_prove_multi: warnings and the budget note. */
     gs_obs *obs;
     /* The backend (GS_BACKEND_CPU by default). With CUDA, a table whose
      * device work fails (a CUDA error, or a request over the device budget)
@@ -87,7 +104,8 @@ typedef struct gs_prove_opts {
  * GS_ERR_PROOF_PARAMS (below the security minimum), GS_ERR_AIR_DEGREE,
  * GS_ERR_AIR_UNSATISFIED (check mode), GS_ERR_NOMEM, GS_ERR_NO_DEVICE
  * (GS_BACKEND_CUDA without a device), GS_ERR_CUDA or GS_ERR_DEVICE_MEM (device
- * failures with no_fallback), GS_ERR_UNSUPPORTED for an
+ * failures with no_fallback), GS_ERR_BUDGET (strict_budget, the table's
+ * estimate above mem_budget; nothing proven), GS_ERR_UNSUPPORTED for an
  * AIR with bus interactions (those are proven with the other tables on their
  * buses, by the multi-table prover). */
 gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsigned log_n,
@@ -107,7 +125,9 @@ typedef struct gs_table_input {
 /* Prove n tables together (docs/protocol.md, "Many tables"): the statement,
  * every main commitment (roots absorbed in table order), the shared LogUp
  * challenges, then one independent chain per table in its transcript fork.
- * In check mode also GS_ERR_BUS_UNBALANCED when the buses do not cancel.
+ * In check mode also GS_ERR_BUS_UNBALANCED when the buses do not cancel;
+ * GS_ERR_BUDGET under strict_budget when a table alone needs more than the
+ * budget (before any table is set up or proven).
  * stats: check and commit cover all tables; the other phases are summed
  * over tables. */
 gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uint32_t n,

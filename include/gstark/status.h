@@ -25,6 +25,7 @@ typedef enum gs_status {
     GS_ERR_AIR_UNSATISFIED = 13, /* the trace does not satisfy the AIR */
     GS_ERR_BUS_UNBALANCED = 14,  /* the tables' bus interactions do not cancel */
     GS_ERR_DEVICE_MEM = 15,      /* the device memory budget cannot hold the request */
+    GS_ERR_BUDGET = 16,          /* a table alone needs more than the memory budget (strict_budget) */
     /* Verification failures: one code per kind of check. */
     GS_ERR_PROOF_FORMAT = 20,    /* malformed proof bytes */
     GS_ERR_PROOF_PARAMS = 21,    /* parameters out of range or below the security minimum */

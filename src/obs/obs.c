@@ -10,6 +10,7 @@
  * handed to a new thread. Each lane keeps the stack of its open spans as a
  * linked list through span_rec.lane_prev. */
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,12 @@ struct gs_obs {
     uint64_t pt0, plast;
     size_t plen;
     atomic_uint fallbacks;
+    /* warnings and the budget note, under mu; the stream is written under pmu */
+    char **warnings;
+    size_t n_warnings, cap_warnings;
+    FILE *wf;
+    int budget_set;
+    gs_obs_budget budget;
 };
 
 /* ---- thread tags ---- */
@@ -132,6 +139,7 @@ gs_status gs_obs_new_with_clock(gs_obs **out, gs_obs_clock_fn fn, void *ctx) {
     o->clock = fn;
     o->clock_ctx = ctx;
     o->t0 = fn(ctx);
+    o->wf = stderr;
     *out = o;
     return GS_OK;
 }
@@ -142,6 +150,8 @@ void gs_obs_free(gs_obs *o) {
     if (!o) return;
     for (size_t i = 0; i < o->n_lanes; i++) tag_unref(o->lanes[i].owner);
     for (size_t i = 0; i < o->n_phases; i++) free(o->phases[i]);
+    for (size_t i = 0; i < o->n_warnings; i++) free(o->warnings[i]);
+    free(o->warnings);
     free(o->lanes);
     free(o->phases);
     free(o->spans);
@@ -425,4 +435,79 @@ void gs_obs_count_fallback(gs_obs *o) {
 
 unsigned gs_obs_fallbacks(const gs_obs *o) {
     return o ? atomic_load(&((gs_obs *)o)->fallbacks) : 0;
+}
+
+/* ---- warnings and the budget note ---- */
+
+void gs_obs_set_warning_stream(gs_obs *o, FILE *f) {
+    if (!o) return;
+    pthread_mutex_lock(&o->pmu);
+    o->wf = f;
+    pthread_mutex_unlock(&o->pmu);
+}
+
+void gs_obs_warn(gs_obs *o, const char *fmt, ...) {
+    if (!o || !fmt) return;
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (len < 0) return;
+    pthread_mutex_lock(&o->mu);
+    char *copy = strdup(text);
+    if (copy && grow((void **)&o->warnings, &o->cap_warnings, o->n_warnings + 1, sizeof *o->warnings))
+        o->warnings[o->n_warnings++] = copy;
+    else
+        free(copy); /* out of memory: the stream below still says it */
+    pthread_mutex_unlock(&o->mu);
+    pthread_mutex_lock(&o->pmu);
+    if (o->wf) {
+        if (o->pon && o->pdrawn && o->pf == o->wf) { /* clear the progress line; it is redrawn */
+            fputc('\r', o->pf);
+            for (size_t i = 0; i < o->plen; i++) fputc(' ', o->pf);
+            fputc('\r', o->pf);
+            o->pdrawn = 0;
+            o->plen = 0;
+        }
+        fprintf(o->wf, "gstark: warning: %s\n", text);
+        fflush(o->wf);
+    }
+    pthread_mutex_unlock(&o->pmu);
+}
+
+size_t gs_obs_warning_count(const gs_obs *o) {
+    if (!o) return 0;
+    gs_obs *m = (gs_obs *)o;
+    pthread_mutex_lock(&m->mu);
+    size_t n = m->n_warnings;
+    pthread_mutex_unlock(&m->mu);
+    return n;
+}
+
+const char *gs_obs_warning(const gs_obs *o, size_t i) {
+    if (!o) return NULL;
+    gs_obs *m = (gs_obs *)o;
+    pthread_mutex_lock(&m->mu);
+    const char *w = i < m->n_warnings ? m->warnings[i] : NULL;
+    pthread_mutex_unlock(&m->mu);
+    return w;
+}
+
+void gs_obs_note_budget(gs_obs *o, const gs_obs_budget *b) {
+    if (!o || !b) return;
+    pthread_mutex_lock(&o->mu);
+    o->budget = *b;
+    o->budget_set = 1;
+    pthread_mutex_unlock(&o->mu);
+}
+
+int gs_obs_budget_get(const gs_obs *o, gs_obs_budget *out) {
+    if (!o || !out) return 0;
+    gs_obs *m = (gs_obs *)o;
+    pthread_mutex_lock(&m->mu);
+    int set = m->budget_set;
+    if (set) *out = m->budget;
+    pthread_mutex_unlock(&m->mu);
+    return set;
 }

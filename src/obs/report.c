@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gstark/obs.h"
+#include "gstark/size.h"
 
 #define NS_PER_MS UINT64_C(1000000)
 
@@ -181,20 +182,6 @@ static uint64_t round_ms(const gs_obs_row *rows, size_t n, uint64_t total_ns, ui
     return total_ms;
 }
 
-static void fmt_bytes(char *buf, size_t cap, uint64_t b) {
-    static const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    double v = (double)b;
-    unsigned u = 0;
-    while (v >= 1024.0 && u + 1 < sizeof unit / sizeof unit[0]) {
-        v /= 1024.0;
-        u++;
-    }
-    if (u == 0)
-        snprintf(buf, cap, "%" PRIu64 " B", b);
-    else
-        snprintf(buf, cap, "%.1f %s", v, unit[u]);
-}
-
 static int name_width(const gs_obs_row *rows, size_t n, int least) {
     int w = least;
     for (size_t i = 0; i < n; i++) {
@@ -205,6 +192,26 @@ static int name_width(const gs_obs_row *rows, size_t n, int least) {
 }
 
 static double secs(uint64_t ns) { return (double)ns / 1e9; }
+
+/* The budget line (if a budget was noted), its overrun line, the warnings. */
+static void report_budget(const gs_obs *o, FILE *f) {
+    gs_obs_budget b;
+    if (gs_obs_budget_get(o, &b)) {
+        char bud[GS_SIZE_BUF], peak[GS_SIZE_BUF], need[GS_SIZE_BUF], over[GS_SIZE_BUF];
+        fprintf(f, "  memory: budget %s, charged peak %s, largest table alone %s\n",
+                gs_size_format(bud, b.budget), gs_size_format(peak, b.peak),
+                gs_size_format(need, b.need));
+        uint64_t excess = b.budget != UINT64_MAX && b.peak > b.budget ? b.peak - b.budget : 0;
+        if (b.overruns || excess)
+            fprintf(f, "  memory: budget overruns %" PRIu32 " (tables that need more than the "
+                       "budget alone, run alone), charged peak %s over the budget\n",
+                    b.overruns, gs_size_format(over, excess));
+    }
+    for (size_t i = 0, n = gs_obs_warning_count(o); i < n; i++) {
+        const char *w = gs_obs_warning(o, i);
+        if (w) fprintf(f, "  warning: %s\n", w);
+    }
+}
 
 gs_status gs_obs_report(const gs_obs *o, FILE *f) {
     if (!f) return GS_ERR_INVALID_ARG;
@@ -219,7 +226,7 @@ gs_status gs_obs_report(const gs_obs *o, FILE *f) {
         gs_obs_summary_free(&s);
         return GS_ERR_NOMEM;
     }
-    char bb[32];
+    char bb[GS_SIZE_BUF];
     uint64_t total_ms = round_ms(s.phases, s.n_phases, s.total_ns, ms);
     int w = name_width(s.phases, s.n_phases, 12);
     fprintf(f, "timing report: wall %" PRIu64 ".%03" PRIu64 " s\n", total_ms / 1000,
@@ -228,7 +235,7 @@ gs_status gs_obs_report(const gs_obs *o, FILE *f) {
     for (size_t i = 0; i < s.n_phases; i++) {
         const gs_obs_row *r = &s.phases[i];
         double pct = s.total_ns ? 100.0 * (double)r->ns / (double)s.total_ns : 0.0;
-        fmt_bytes(bb, sizeof bb, r->bytes);
+        gs_size_format(bb, r->bytes);
         if (r->spans)
             fprintf(f, "  %-*s %6" PRIu64 ".%03" PRIu64 " %6.1f %6u %10s\n", w, r->phase,
                     ms[i] / 1000, ms[i] % 1000, pct, r->spans, bb);
@@ -241,6 +248,7 @@ gs_status gs_obs_report(const gs_obs *o, FILE *f) {
     if (gs_obs_fallbacks(o))
         fprintf(f, "  cpu fallbacks: %u table(s) proven on the CPU after a device failure\n",
                 gs_obs_fallbacks(o));
+    report_budget(o, f);
 
     if (s.n_by_phase) {
         w = name_width(s.by_phase, s.n_by_phase, 12);
@@ -248,7 +256,7 @@ gs_status gs_obs_report(const gs_obs *o, FILE *f) {
         fprintf(f, "  %-*s %10s %6s %10s\n", w, "phase", "seconds", "spans", "bytes");
         for (size_t i = 0; i < s.n_by_phase; i++) {
             const gs_obs_row *r = &s.by_phase[i];
-            fmt_bytes(bb, sizeof bb, r->bytes);
+            gs_size_format(bb, r->bytes);
             fprintf(f, "  %-*s %10.3f %6u %10s\n", w, r->phase, secs(r->ns), r->spans, bb);
         }
         fprintf(f, "per table (seconds summed over concurrent tables: may exceed wall time)\n");
@@ -300,6 +308,10 @@ static void put_secs(FILE *f, uint64_t ns) {
     fprintf(f, "%" PRIu64 ".%09" PRIu64, ns / UINT64_C(1000000000), ns % UINT64_C(1000000000));
 }
 
+static void put_counter(FILE *f, const char *name, uint64_t v) {
+    fprintf(f, "{\"counter\":\"%s\",\"value\":%" PRIu64 "}\n", name, v);
+}
+
 gs_status gs_obs_write_metrics(const gs_obs *o, FILE *f) {
     if (!f) return GS_ERR_INVALID_ARG;
     if (!o) return GS_OK;
@@ -323,5 +335,21 @@ gs_status gs_obs_write_metrics(const gs_obs *o, FILE *f) {
     }
     free(a);
     if (gs_obs_fallbacks(o)) fprintf(f, "{\"counter\":\"cpu_fallbacks\",\"value\":%u}\n", gs_obs_fallbacks(o));
+    gs_obs_budget b;
+    if (gs_obs_budget_get(o, &b)) {
+        uint64_t excess = b.budget != UINT64_MAX && b.peak > b.budget ? b.peak - b.budget : 0;
+        if (b.budget != UINT64_MAX) put_counter(f, "mem_budget", b.budget);
+        put_counter(f, "mem_need_bytes", b.need);
+        put_counter(f, "mem_peak_bytes", b.peak);
+        put_counter(f, "budget_overruns", b.overruns);
+        put_counter(f, "budget_over_bytes", excess);
+    }
+    for (size_t i = 0, nw = gs_obs_warning_count(o); i < nw; i++) {
+        const char *w = gs_obs_warning(o, i);
+        if (!w) continue;
+        fputs("{\"warning\":", f);
+        put_json_string(f, w);
+        fputs("}\n", f);
+    }
     return ferror(f) ? GS_ERR_IO : GS_OK;
 }

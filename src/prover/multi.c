@@ -15,7 +15,6 @@
  * way, for every k, budget and order. */
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -135,20 +134,6 @@ unsigned gs_tables_parallel_default(void) {
     return k > 256 ? 256 : k;
 }
 
-size_t gs_mem_budget_default(void) {
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
-    unsigned long long kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) break;
-    if (f) fclose(f);
-    if (!kb) { /* no /proc: the physical pages the system reports available */
-        long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-        kb = pages > 0 && size > 0 ? (unsigned long long)pages * (unsigned long long)size / 1024 : 0;
-    }
-    return kb ? (size_t)(kb / 10 * 8 * 1024) : GS_GATE_UNLIMITED;
-}
-
 gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uint32_t n,
                          const gs_params *params, const gs_prove_opts *opts) {
     double start = gs_prover_now();
@@ -177,14 +162,22 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     }
     size_t sum = 0;
     int64_t check_span = gs_obs_begin(opts->obs, "check", -1, 0, 0);
+    /* The estimates first: the budget rule is decided before anything is set
+     * up (trace checks) or proven. */
+    for (uint32_t i = 0; r == GS_OK && i < n; i++) {
+        r = gs_estimate_table(&est[i], tables[i].air, tables[i].log_n, params);
+        sum = sum + est[i].total < sum ? SIZE_MAX : sum + est[i].total;
+        order[i] = i;
+    }
+    /* The gate meters what the tables charge: device bytes on CUDA (the
+     * device budget), host bytes on the CPU. */
+    size_t budget = gs_prover_budget(opts, &rb);
+    if (r == GS_OK) r = gs_prover_budget_check(ps, opts->obs, est, n, budget, opts->strict_budget);
     for (uint32_t i = 0; r == GS_OK && i < n; i++) {
         st[i].obs = opts->obs, st[i].index = (int32_t)i;
         r = gs_prover_table_setup(&st[i], &mp->tables[i], tables[i].air, tables[i].trace,
                                   tables[i].log_n, tables[i].pub, tables[i].air_desc, params, opts,
                                   &rb, run);
-        if (r == GS_OK) r = gs_estimate_table(&est[i], tables[i].air, tables[i].log_n, params);
-        sum = sum + est[i].total < sum ? SIZE_MAX : sum + est[i].total;
-        order[i] = i;
     }
     /* Heaviest first (ties by index), or a test's order. */
     for (uint32_t a = 1; r == GS_OK && a < n; a++)
@@ -193,11 +186,6 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
             order[b] = order[b - 1], order[b - 1] = t;
         }
     if (gs_prover_debug_table_order) memcpy(order, gs_prover_debug_table_order, n * sizeof *order);
-    /* The gate meters what the tables charge: device bytes on CUDA (the
-     * device budget), host bytes on the CPU. */
-    size_t budget = opts->mem_budget        ? opts->mem_budget
-                    : rb.cuda && rb.dev_budget ? rb.dev_budget
-                                            : gs_mem_budget_default();
     if (r == GS_OK) r = gs_gate_new(&gate, budget);
     unsigned k = opts->tables_parallel ? opts->tables_parallel : gs_tables_parallel_default();
     if (k > n) k = n;
@@ -248,6 +236,7 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     }
     ps->peak_bytes = gs_mem_peak(run);
     ps->gate_peak_bytes = gate ? gs_gate_peak(gate) : 0;
+    gs_prover_budget_done(ps, opts->obs);
     for (uint32_t i = 0; ts && st && i < n; i++) { /* tables done were freed: see ts */
         ps->cpu_fallbacks += st[i].be ? st[i].fallbacks : ts[i].cpu_fallbacks;
         const char *e = st[i].be ? st[i].device_error : ts[i].device_error;

@@ -529,6 +529,11 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
     if (r == GS_OK) r = p ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
     gs_table_input one = {air, trace, log_n, pub, NULL};
     trace_check chk = {0};
+    gs_mem_estimate est;
+    if (r == GS_OK) r = gs_estimate_table(&est, air, log_n, params);
+    if (r == GS_OK)
+        r = gs_prover_budget_check(ps, opts->obs, &est, 1, gs_prover_budget(opts, &rb),
+                                   opts->strict_budget);
     if (r == GS_OK)
         r = gs_prover_table_setup(&st, p, air, trace, log_n, pub, opts->air_desc, params, opts, &rb, run);
     if (r == GS_OK && rb.check_apart) gs_prover_check_start(&chk, &one, 1);
@@ -551,6 +556,7 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
     gs_obs_progress_done(opts->obs);
     r = gs_prover_check_join(&chk, r);
     ps->peak_bytes = gs_mem_peak(run);
+    gs_prover_budget_done(ps, opts->obs);
     ps->cpu_fallbacks = st.fallbacks;
     memcpy(ps->device_error, st.device_error, sizeof ps->device_error);
     gs_prover_state_free(&st);

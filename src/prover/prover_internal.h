@@ -39,6 +39,19 @@ void gs_prover_backend_fini(run_backend *rb);
  * count); call after every table's backend is destroyed. */
 void gs_prover_backend_stats(gs_prove_stats *ps, const run_backend *rb);
 
+/* The budget rule (budget.c). The run's budget: opts->mem_budget, else the
+ * device budget on CUDA, else gs_mem_budget_default(). */
+size_t gs_prover_budget(const gs_prove_opts *opts, const run_backend *rb);
+/* Before any proving: fills ps->mem_budget, mem_need_bytes (the largest
+ * est[i].total) and budget_overruns (tables whose total exceeds the budget);
+ * when some table does, warns through obs with the numbers and returns GS_OK,
+ * or GS_ERR_BUDGET if strict. */
+gs_status gs_prover_budget_check(gs_prove_stats *ps, gs_obs *obs, const gs_mem_estimate *est,
+                                 uint32_t n, size_t budget, int strict);
+/* After the run (ps->peak_bytes set): budget_over_bytes, and the note in
+ * obs for the report and the metrics. */
+void gs_prover_budget_done(gs_prove_stats *ps, gs_obs *obs);
+
 /* Check mode on CUDA: the host checks the traces on a thread of its own
  * while the device proves (the device would otherwise wait for it); the
  * result is joined before the proof is returned. */
