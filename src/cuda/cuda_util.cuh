@@ -27,4 +27,14 @@ gs_status gs_cuda_fault_point(int kind, const char *what);
 
 /* After a kernel launch: the fault point for it, then cudaGetLastError. */
 gs_status gs_cuda_launched(const char *what);
+
+/* Every device allocation gstark makes goes through these four (same
+ * arguments and results as the CUDA calls they wrap): they keep a process-wide
+ * count of live allocations (gs_cuda_live_allocations, cuda/device.h), so a
+ * leak check counts what this process holds rather than the device's free
+ * memory, which other processes move. Freeing NULL is not counted. */
+cudaError_t gs_cuda_counted_malloc(void **p, size_t bytes);
+cudaError_t gs_cuda_counted_malloc_async(void **p, size_t bytes, cudaStream_t s);
+cudaError_t gs_cuda_counted_free(void *p);
+cudaError_t gs_cuda_counted_free_async(void *p, cudaStream_t s);
 #endif

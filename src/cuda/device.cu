@@ -109,14 +109,14 @@ extern "C" gs_status gs_cuda_buf_alloc(void **d_ptr, size_t bytes, void *stream)
     *d_ptr = NULL;
     GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_ALLOC, "cudaMallocAsync (backend buffer)"));
     void *p = NULL;
-    GS_TRY(checked(cudaMallocAsync(&p, bytes ? bytes : 8, as_stream(stream)), "cudaMallocAsync"));
+    GS_TRY(checked(gs_cuda_counted_malloc_async(&p, bytes ? bytes : 8, as_stream(stream)), "cudaMallocAsync"));
     *d_ptr = p;
     return GS_OK;
 }
 
 extern "C" void gs_cuda_buf_free(void *d_ptr, void *stream) {
     if (!d_ptr) return;
-    if (cudaFreeAsync(d_ptr, as_stream(stream)) != cudaSuccess) (void)cudaGetLastError();
+    if (gs_cuda_counted_free_async(d_ptr, as_stream(stream)) != cudaSuccess) (void)cudaGetLastError();
 }
 
 extern "C" gs_status gs_cuda_d2d_async(void *d_dst, const void *d_src, size_t bytes,

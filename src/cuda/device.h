@@ -18,6 +18,12 @@
 extern "C" {
 #endif
 
+/* Device allocations this process holds through gstark now (every
+ * device allocation and free in src/cuda goes through the counted wrappers of
+ * cuda_util.cuh). Leak checks compare it before and after: unlike the
+ * device's free memory, no other process moves it. 0 without CUDA. */
+long gs_cuda_live_allocations(void);
+
 /* Free and total bytes of the current device (cudaMemGetInfo). */
 gs_status gs_cuda_dev_mem_info(size_t *free_bytes, size_t *total_bytes);
 gs_status gs_cuda_set_device(int device);

@@ -2,6 +2,7 @@
  * entry point reports GS_ERR_NO_DEVICE (frees are no-ops). */
 #include "cuda/device.h"
 
+long gs_cuda_live_allocations(void) { return 0; }
 gs_status gs_cuda_dev_mem_info(size_t *free_bytes, size_t *total_bytes) {
     (void)free_bytes, (void)total_bytes;
     return GS_ERR_NO_DEVICE;

@@ -69,3 +69,31 @@ extern "C" long gs_cuda_fault_count(gs_cuda_fault_kind kind) {
     if ((int)kind < 0 || (int)kind >= KINDS) return 0;
     return g_count[kind].load();
 }
+
+/* ---- live allocations ---- */
+
+static std::atomic<long> g_live_allocs{0};
+
+cudaError_t gs_cuda_counted_malloc(void **p, size_t bytes) {
+    cudaError_t e = cudaMalloc(p, bytes);
+    if (e == cudaSuccess) g_live_allocs.fetch_add(1);
+    return e;
+}
+
+cudaError_t gs_cuda_counted_malloc_async(void **p, size_t bytes, cudaStream_t s) {
+    cudaError_t e = cudaMallocAsync(p, bytes, s);
+    if (e == cudaSuccess) g_live_allocs.fetch_add(1);
+    return e;
+}
+
+cudaError_t gs_cuda_counted_free(void *p) {
+    if (p) g_live_allocs.fetch_sub(1);
+    return cudaFree(p);
+}
+
+cudaError_t gs_cuda_counted_free_async(void *p, cudaStream_t s) {
+    if (p) g_live_allocs.fetch_sub(1);
+    return cudaFreeAsync(p, s);
+}
+
+extern "C" long gs_cuda_live_allocations(void) { return g_live_allocs.load(); }

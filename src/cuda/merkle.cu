@@ -251,7 +251,7 @@ const kernel_set &current_set() { return g_sets[g_variant.load(std::memory_order
 gs_status dev_malloc(void **p, size_t bytes, const char *what) {
     *p = NULL;
     GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_ALLOC, what));
-    cudaError_t e = cudaMalloc(p, bytes);
+    cudaError_t e = gs_cuda_counted_malloc(p, bytes);
     if (e != cudaSuccess) {
         *p = NULL;
         (void)cudaGetLastError();
@@ -373,7 +373,7 @@ static void tree_destroy(gs_cuda_tree *t) {
         (void)cudaEventSynchronize(t->done);
         (void)cudaEventDestroy(t->done);
     }
-    if (t->nodes) (void)cudaFree(t->nodes); /* waits for kernels still using it */
+    if (t->nodes) (void)gs_cuda_counted_free(t->nodes); /* waits for kernels still using it */
     (void)cudaGetLastError();
     free(t);
 }
@@ -487,7 +487,7 @@ extern "C" gs_status gs_cuda_merkle_open(const gs_cuda_tree *t, gs_digest *paths
         st = gs_cuda_check(cudaMemcpyAsync(paths, d_paths, path_bytes, cudaMemcpyDeviceToHost, s),
                            "cudaMemcpyAsync (open paths)");
     if (st == GS_OK) st = gs_cuda_check(cudaStreamSynchronize(s), "cudaStreamSynchronize (open)");
-    gs_status f = gs_cuda_check(cudaFree(scratch), "cudaFree (Merkle open)");
+    gs_status f = gs_cuda_check(gs_cuda_counted_free(scratch), "cudaFree (Merkle open)");
     return st != GS_OK ? st : f;
 }
 
@@ -538,7 +538,7 @@ extern "C" gs_status gs_cuda_keccak256_many(uint8_t *out, const void *in, size_t
     if (st == GS_OK)
         st = gs_cuda_check(cudaMemcpy(out, scratch + in_bytes, out_bytes, cudaMemcpyDeviceToHost),
                            "cudaMemcpy (digests)");
-    gs_status f = gs_cuda_check(cudaFree(scratch), "cudaFree (keccak messages)");
+    gs_status f = gs_cuda_check(gs_cuda_counted_free(scratch), "cudaFree (keccak messages)");
     return st != GS_OK ? st : f;
 }
 
@@ -546,7 +546,7 @@ extern "C" gs_status gs_cuda_keccak256_many(uint8_t *out, const void *in, size_t
 extern "C" gs_status gs_cuda_merkle_dev_alloc(void **d_ptr, size_t bytes) {
     if (!d_ptr) return GS_ERR_INVALID_ARG;
     *d_ptr = NULL;
-    cudaError_t e = cudaMalloc(d_ptr, bytes ? bytes : 1);
+    cudaError_t e = gs_cuda_counted_malloc(d_ptr, bytes ? bytes : 1);
     if (e != cudaSuccess) {
         *d_ptr = NULL;
         (void)cudaGetLastError();
@@ -555,7 +555,7 @@ extern "C" gs_status gs_cuda_merkle_dev_alloc(void **d_ptr, size_t bytes) {
 }
 
 extern "C" void gs_cuda_merkle_dev_free(void *d_ptr) {
-    if (d_ptr) (void)cudaFree(d_ptr);
+    if (d_ptr) (void)gs_cuda_counted_free(d_ptr);
 }
 
 extern "C" gs_status gs_cuda_merkle_dev_copy(void *dst, const void *src, size_t bytes) {

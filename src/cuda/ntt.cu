@@ -722,13 +722,13 @@ static gs_status get_twiddles(tw_tabs *t) {
         if (!h) s = GS_ERR_NOMEM;
         if (s == GS_OK) s = fill_twiddles(h);
         if (s == GS_OK) s = gs_cuda_fault_point(GS_CUDA_FAULT_ALLOC, "cudaMalloc(twiddles)");
-        if (s == GS_OK) s = gs_cuda_check(cudaMalloc((void **)&d, TW_WORDS * sizeof(uint64_t)), "cudaMalloc(twiddles)");
+        if (s == GS_OK) s = gs_cuda_check(gs_cuda_counted_malloc((void **)&d, TW_WORDS * sizeof(uint64_t)), "cudaMalloc(twiddles)");
         if (s == GS_OK) {
             s = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpy(twiddles)");
             if (s == GS_OK) s = gs_cuda_check(cudaMemcpy(d, h, TW_WORDS * sizeof(uint64_t), cudaMemcpyHostToDevice),
                               "cudaMemcpy(twiddles)");
             if (s == GS_OK) g_dev[dev].d_tw = d;
-            else (void)cudaFree(d);
+            else (void)gs_cuda_counted_free(d);
         }
         free(h);
     }
@@ -785,7 +785,7 @@ static gs_status get_scale(uint64_t shift, unsigned log_n, int inv_n, cudaStream
     if (!h) s = GS_ERR_NOMEM;
     if (s == GS_OK && ds->n_scale < CACHE_MAX) {
         s = gs_cuda_fault_point(GS_CUDA_FAULT_ALLOC, "cudaMalloc(scale table)");
-        if (s == GS_OK) s = gs_cuda_check(cudaMalloc((void **)&d, bytes), "cudaMalloc(scale table)");
+        if (s == GS_OK) s = gs_cuda_check(gs_cuda_counted_malloc((void **)&d, bytes), "cudaMalloc(scale table)");
         if (s == GS_OK) {
             s = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpy(scale table)");
             if (s == GS_OK) s = gs_cuda_check(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice), "cudaMemcpy(scale table)");
@@ -794,7 +794,7 @@ static gs_status get_scale(uint64_t shift, unsigned log_n, int inv_n, cudaStream
                 e->shift = shift, e->log_n = log_n, e->inv_n = inv_n, e->d_tab = d;
                 *tab = d;
             } else {
-                (void)cudaFree(d);
+                (void)gs_cuda_counted_free(d);
             }
         }
         pthread_mutex_unlock(&g_lock);
@@ -805,7 +805,7 @@ static gs_status get_scale(uint64_t shift, unsigned log_n, int inv_n, cudaStream
     if (s == GS_OK) {
         s = gs_cuda_fault_point(GS_CUDA_FAULT_ALLOC, "cudaMallocAsync(scale table)");
         if (s == GS_OK)
-            s = gs_cuda_check(cudaMallocAsync((void **)&d, bytes, stream), "cudaMallocAsync(scale table)");
+            s = gs_cuda_check(gs_cuda_counted_malloc_async((void **)&d, bytes, stream), "cudaMallocAsync(scale table)");
         if (s == GS_OK) {
             /* pageable source: staged before the call returns, so h may go */
             s = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync(scale table)");
@@ -815,7 +815,7 @@ static gs_status get_scale(uint64_t shift, unsigned log_n, int inv_n, cudaStream
                 *tab = d;
                 *owned = d;
             } else {
-                (void)cudaFreeAsync(d, stream);
+                (void)gs_cuda_counted_free_async(d, stream);
             }
         }
     }
@@ -1079,7 +1079,7 @@ static gs_status lde(uint64_t *out, const uint64_t *in, size_t cols, unsigned lo
                         0, &tw, st);
     }
     if (owned) {
-        gs_status f = gs_cuda_check(cudaFreeAsync(owned, st), "cudaFreeAsync(scale table)");
+        gs_status f = gs_cuda_check(gs_cuda_counted_free_async(owned, st), "cudaFreeAsync(scale table)");
         if (s == GS_OK) s = f;
     }
     return s;
@@ -1104,13 +1104,13 @@ extern "C" gs_status gs_cuda_lde_coset_from_coeffs(uint64_t *d_out, const uint64
 extern "C" gs_status gs_cuda_mem_alloc(void **d_ptr, size_t bytes) {
     if (!d_ptr) return GS_ERR_INVALID_ARG;
     *d_ptr = NULL;
-    gs_status s = gs_cuda_check(cudaMalloc(d_ptr, bytes ? bytes : 1), "cudaMalloc");
+    gs_status s = gs_cuda_check(gs_cuda_counted_malloc(d_ptr, bytes ? bytes : 1), "cudaMalloc");
     if (s != GS_OK) *d_ptr = NULL;
     return s;
 }
 
 extern "C" gs_status gs_cuda_mem_free(void *d_ptr) {
-    return gs_cuda_check(cudaFree(d_ptr), "cudaFree");
+    return gs_cuda_check(gs_cuda_counted_free(d_ptr), "cudaFree");
 }
 
 extern "C" gs_status gs_cuda_mem_h2d(void *d_dst, const void *src, size_t bytes) {

@@ -623,7 +623,7 @@ unsigned row_grid(size_t rows, int tier, size_t words, size_t *scratch_words) {
 gs_status dev_alloc(uint64_t **d, size_t words, cudaStream_t s, const char *what) {
     *d = NULL;
     GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_ALLOC, what));
-    gs_status st = check(cudaMallocAsync((void **)d, words * sizeof(uint64_t), s), what);
+    gs_status st = check(gs_cuda_counted_malloc_async((void **)d, words * sizeof(uint64_t), s), what);
     if (st != GS_OK) *d = NULL;
     return st;
 }
@@ -856,7 +856,7 @@ extern "C" gs_status gs_cuda_quotient(uint64_t *d_out, const uint64_t *d_lde,
     /* The host image may be read until the copy is done. */
     if (st == GS_OK) st = check(cudaStreamSynchronize(s), "cudaStreamSynchronize (quotient tables)");
     free(P.h);
-    if (st != GS_OK) return d ? cleanup(st, cudaFreeAsync(d, s), "cudaFreeAsync") : st;
+    if (st != GS_OK) return d ? cleanup(st, gs_cuda_counted_free_async(d, s), "cudaFreeAsync") : st;
     quot_bind(&P, a, d);
     quot_args &A = P.A;
     A.lde = d_lde, A.aux = a->logup ? d_aux_lde : NULL, A.out = d_out;
@@ -867,7 +867,7 @@ extern "C" gs_status gs_cuda_quotient(uint64_t *d_out, const uint64_t *d_lde,
     default: quotient_kernel<0><<<P.blocks, ROW_THREADS, 0, s>>>(A); break;
     }
     st = gs_cuda_launched("quotient_kernel");
-    return cleanup(st, cudaFreeAsync(d, s), "cudaFreeAsync (quotient tables)");
+    return cleanup(st, gs_cuda_counted_free_async(d, s), "cudaFreeAsync (quotient tables)");
 }
 
 extern "C" gs_status gs_cuda_logup_aux(uint64_t *d_aux, gs_fp3 *sigma, const gs_logup *L,
@@ -913,7 +913,7 @@ extern "C" gs_status gs_cuda_logup_aux(uint64_t *d_aux, gs_fp3 *sigma, const gs_
     if (st == GS_OK)
         st = check(cudaMemcpyAsync(res, d + P.o_status, sizeof res, cudaMemcpyDeviceToHost, s),
                    "cudaMemcpyAsync (bus sum)");
-    st = cleanup(st, cudaFreeAsync(d, s), "cudaFreeAsync (LogUp aux tables)");
+    st = cleanup(st, gs_cuda_counted_free_async(d, s), "cudaFreeAsync (LogUp aux tables)");
     /* Always: the host image and res may be in use until the stream is done. */
     st = cleanup(st, cudaStreamSynchronize(s), "cudaStreamSynchronize (LogUp aux)");
     free(P.h);

@@ -45,7 +45,7 @@ extern "C" gs_status gs_cuda_smoke_add(int device, uint64_t *out, const uint64_t
     if (s != GS_OK) return s;
     uint64_t *d = NULL;
     size_t bytes = n * sizeof(uint64_t);
-    s = gs_cuda_check(cudaMalloc((void **)&d, 3 * bytes), "cudaMalloc");
+    s = gs_cuda_check(gs_cuda_counted_malloc((void **)&d, 3 * bytes), "cudaMalloc");
     if (s != GS_OK) return s;
     s = gs_cuda_check(cudaMemcpy(d, a, bytes, cudaMemcpyHostToDevice), "cudaMemcpy a");
     if (s == GS_OK) s = gs_cuda_check(cudaMemcpy(d + n, b, bytes, cudaMemcpyHostToDevice), "cudaMemcpy b");
@@ -55,6 +55,6 @@ extern "C" gs_status gs_cuda_smoke_add(int device, uint64_t *out, const uint64_t
         s = gs_cuda_check(cudaGetLastError(), "smoke_add_kernel launch");
     }
     if (s == GS_OK) s = gs_cuda_check(cudaMemcpy(out, d + 2 * n, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy out");
-    gs_status f = gs_cuda_check(cudaFree(d), "cudaFree");
+    gs_status f = gs_cuda_check(gs_cuda_counted_free(d), "cudaFree");
     return s != GS_OK ? s : f;
 }

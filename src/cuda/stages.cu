@@ -93,14 +93,14 @@ gs_status dev_alloc(void **p, size_t bytes, cudaStream_t s, const char *what) {
     *p = NULL;
     GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_ALLOC, what));
     void *q = NULL;
-    GS_TRY(checked(cudaMallocAsync(&q, bytes ? bytes : 8, s), what));
+    GS_TRY(checked(gs_cuda_counted_malloc_async(&q, bytes ? bytes : 8, s), what));
     *p = q;
     return GS_OK;
 }
 
 /* Stream-ordered: the memory goes back after the work queued before it. */
 void dev_free(void *p, cudaStream_t s) {
-    if (p && cudaFreeAsync(p, s) != cudaSuccess) (void)cudaGetLastError();
+    if (p && gs_cuda_counted_free_async(p, s) != cudaSuccess) (void)cudaGetLastError();
 }
 
 void CUDART_CB free_host(void *p) { free(p); }
