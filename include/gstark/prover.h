@@ -46,11 +46,13 @@ unsigned gs_tables_parallel_default(void);
 size_t gs_mem_budget_default(void);
 
 /* Upper bounds of the bytes a table's proving charges (one place for the
- * formulas; tests check them against the measured peaks): main_commit covers
- * the main trace's coefficients, LDE and Merkle tree; chain adds everything
- * allocated after that (LogUp aux trace, LDE and tree, quotient, chunks,
- * their LDE and tree, the DEEP word and every FRI layer with its tree);
- * total = main_commit + chain. */
+ * formulas, src/prover/estimate.c; tests check them against the measured
+ * peaks): main_commit covers the main trace's coefficients, LDE and Merkle
+ * tree; total is the table's whole peak, the larger of the end of the
+ * quotient round (main, LogUp aux trace, LDE and tree, chunk coefficients,
+ * their LDE and tree) and the end of FRI (the coefficients freed; the DEEP
+ * word and every FRI layer with its tree added); chain = total -
+ * main_commit, what the table needs beyond its main commitment. */
 typedef struct gs_mem_estimate {
     size_t main_commit, chain, total;
 } gs_mem_estimate;

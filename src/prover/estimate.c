@@ -1,7 +1,15 @@
 /* Per-table memory estimates: the formulas, in one place. They mirror what
- * prover.c allocates through the backend (charged bytes); every buffer is
- * counted as if none were freed before the table's proof ends, so each is an
- * upper bound of the measured peak (tests/test_estimate.c). */
+ * prover.c allocates through the backend (charged bytes) and when it frees
+ * it: the table's peak is the larger of two moments, each an upper bound of
+ * what is held then (tests/test_estimate.c checks them against the measured
+ * peaks):
+ *   end of the quotient round: main coefficients, LDE and tree; aux trace,
+ *     LDE and tree; chunk coefficients; and the larger of the quotient on
+ *     the LDE domain (freed once split into chunks) and the chunks' LDE and
+ *     tree;
+ *   end of FRI: the LDEs and trees of main, aux and chunks, the DEEP word
+ *     and every FRI layer with its tree (the coefficients are freed after
+ *     the out-of-domain values, before DEEP). */
 #include "air/logup.h"
 #include "gstark/merkle.h"
 #include "gstark/prover.h"
@@ -20,15 +28,19 @@ gs_status gs_estimate_table(gs_mem_estimate *out, const gs_air *air, unsigned lo
     size_t tree = gs_merkle_tree_bytes(s.log_size);
     size_t C = s.cols, K = s.chunks;
     out->main_commit = C * n * fp + C * N * fp + tree; /* coefficients, LDE, tree */
-    size_t chain = 0;
-    if (A) chain += 3 * A * n * fp + 3 * A * N * fp + tree; /* aux trace, LDE, tree */
-    chain += 3 * N * fp;                                  /* quotient on the LDE domain */
-    chain += 3 * K * n * fp + 3 * K * N * fp + tree;      /* chunks, their LDE and tree */
-    size_t size = N;                                      /* DEEP word and FRI layers */
+    size_t aux_coeffs = 3 * A * n * fp, aux_held = A ? 3 * A * N * fp + tree : 0;
+    size_t chunk_coeffs = 3 * K * n * fp, chunk_held = 3 * K * N * fp + tree;
+    size_t quot = 3 * N * fp;
+    size_t at_quotient = out->main_commit + aux_coeffs + aux_held + chunk_coeffs +
+                         (quot > chunk_held ? quot : chunk_held);
+    size_t fri = 0, size = N; /* the DEEP word and the FRI layers with their trees */
     for (uint32_t l = 0; l <= s.layers; l++, size /= 2) {
-        chain += 3 * size * fp;
-        if (l < s.layers) chain += gs_merkle_tree_bytes(s.log_size - 1 - l);
+        fri += 3 * size * fp;
+        if (l < s.layers) fri += gs_merkle_tree_bytes(s.log_size - 1 - l);
     }
+    size_t at_fri = C * N * fp + tree + aux_held + chunk_held + fri;
+    size_t peak = at_quotient > at_fri ? at_quotient : at_fri;
+    size_t chain = peak - out->main_commit; /* at_quotient > main_commit */
     out->chain = chain;
     out->total = out->main_commit + chain;
     return GS_OK;

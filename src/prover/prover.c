@@ -331,6 +331,13 @@ static gs_status chain_rounds(prover_state *st, gs_proof *p, gs_transcript *tr,
         gs_transcript_absorb_fp3(tr, "ood_aux_cur", t->ood_aux_cur, s->aux);
         gs_transcript_absorb_fp3(tr, "ood_aux_next", t->ood_aux_next, s->aux);
     }
+    /* The coefficients (main, chunks, aux) served the out-of-domain values
+     * only: give them back before DEEP and FRI allocate, so the table's peak
+     * is the larger of the quotient round's and FRI's, not their sum
+     * (estimate.c counts it so). */
+    gs_buf *coeffs[] = {&st->coeffs, &st->chunk_coeffs, &st->aux};
+    for (size_t i = 0; i < sizeof coeffs / sizeof coeffs[0]; i++)
+        if (coeffs[i]->ptr) be->iface->free(be, coeffs[i]);
     gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
     double t3 = gs_prover_now();
     sp = gs_obs_begin(st->obs, "deep", st->index, rows, s->cols);
