@@ -150,7 +150,8 @@ void gs_obs_summary_free(gs_obs_summary *s); /* NULL-safe; zeroes *s */
  * rounded so that the printed phase rows add up to the printed total. Byte
  * figures use gs_size_format's units (gstark/size.h). After the phase rows:
  * the cpu fallbacks (if any), the memory budget line (if one was noted:
- * budget, charged peak, the most one table needs, overruns and bytes over),
+ * budget, inputs, charged peak, the most one table needs, overruns and
+ * bytes over),
  * and the warnings. A NULL o prints nothing. GS_ERR_IO if the stream reports
  * an error. */
 gs_status gs_obs_report(const gs_obs *o, FILE *f);
@@ -180,8 +181,9 @@ const char *gs_obs_warning(const gs_obs *o, size_t i);
  * for the report and the metrics. */
 typedef struct gs_obs_budget {
     uint64_t budget;   /* bytes; UINT64_MAX: unlimited */
-    uint64_t need;     /* the most one table needs alone (its estimate) */
-    uint64_t peak;     /* the most bytes charged at once */
+    uint64_t inputs;   /* the input traces the budget covers (0 on CUDA) */
+    uint64_t need;     /* the most one table needs alone, inputs included */
+    uint64_t peak;     /* the most bytes the prover charged at once (inputs not included) */
     uint32_t overruns; /* tables whose need exceeded the budget (each ran alone) */
 } gs_obs_budget;
 /* Records b (a later note replaces an earlier one). */
@@ -191,8 +193,9 @@ int gs_obs_budget_get(const gs_obs *o, gs_obs_budget *out);
 
 /* The metrics lines (see above), then the counters: cpu_fallbacks when not
  * 0; when a budget was noted, mem_budget (left out when unlimited),
- * mem_need_bytes, mem_peak_bytes, budget_overruns and budget_over_bytes
- * (the charged peak's excess over the budget, 0 when within it), each
+ * mem_input_bytes, mem_need_bytes, mem_peak_bytes, budget_overruns and
+ * budget_over_bytes (how far inputs + charged peak went over the budget, 0
+ * when within it), each
  * {"counter":NAME,"value":N}; then one {"warning":TEXT} line per warning.
  * A NULL o writes nothing. GS_ERR_IO if the stream reports an error. */
 gs_status gs_obs_write_metrics(const gs_obs *o, FILE *f);

@@ -26,11 +26,14 @@ typedef struct gs_prove_stats {
     unsigned cpu_fallbacks;   /* tables moved to the CPU after a device failure */
     char device_error[160];   /* what the first device failure was ("" if none) */
     /* The memory budget (gs_prove_opts.mem_budget), filled before proving
-     * starts, so also when the run is refused with GS_ERR_BUDGET: */
+     * starts, so also when the run is refused with GS_ERR_BUDGET. On the
+     * host the budget covers the input traces and what the prover charges
+     * (peak_bytes); on CUDA, device bytes. */
     size_t mem_budget;         /* the budget in force, defaults applied (GS_GATE_UNLIMITED: none) */
-    size_t mem_need_bytes;     /* the most one table needs alone (its estimate's total) */
+    size_t input_bytes;        /* the input traces it covers (0 on CUDA) */
+    size_t mem_need_bytes;     /* the most one table needs alone: input_bytes + its estimate */
     unsigned budget_overruns;  /* tables whose need exceeds the budget: each ran alone, over it */
-    size_t budget_over_bytes;  /* after the run: peak_bytes - mem_budget, or 0 if within it */
+    size_t budget_over_bytes;  /* after the run: input_bytes + peak_bytes - mem_budget, or 0 */
 } gs_prove_stats;
 
 /* Where the bulk work runs (docs/gpu.md, "Backends"). CPU is the library

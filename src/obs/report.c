@@ -193,18 +193,25 @@ static int name_width(const gs_obs_row *rows, size_t n, int least) {
 
 static double secs(uint64_t ns) { return (double)ns / 1e9; }
 
+/* How far inputs + charged peak went over the budget (0: within it). */
+static uint64_t budget_excess(const gs_obs_budget *b) {
+    uint64_t held = b->inputs + b->peak < b->inputs ? UINT64_MAX : b->inputs + b->peak;
+    return b->budget != UINT64_MAX && held > b->budget ? held - b->budget : 0;
+}
+
 /* The budget line (if a budget was noted), its overrun line, the warnings. */
 static void report_budget(const gs_obs *o, FILE *f) {
     gs_obs_budget b;
     if (gs_obs_budget_get(o, &b)) {
-        char bud[GS_SIZE_BUF], peak[GS_SIZE_BUF], need[GS_SIZE_BUF], over[GS_SIZE_BUF];
-        fprintf(f, "  memory: budget %s, charged peak %s, largest table alone %s\n",
-                gs_size_format(bud, b.budget), gs_size_format(peak, b.peak),
-                gs_size_format(need, b.need));
-        uint64_t excess = b.budget != UINT64_MAX && b.peak > b.budget ? b.peak - b.budget : 0;
+        char bud[GS_SIZE_BUF], in[GS_SIZE_BUF], peak[GS_SIZE_BUF], need[GS_SIZE_BUF];
+        char over[GS_SIZE_BUF];
+        fprintf(f, "  memory: budget %s, inputs %s + charged peak %s, largest table alone %s\n",
+                gs_size_format(bud, b.budget), gs_size_format(in, b.inputs),
+                gs_size_format(peak, b.peak), gs_size_format(need, b.need));
+        uint64_t excess = budget_excess(&b);
         if (b.overruns || excess)
             fprintf(f, "  memory: budget overruns %" PRIu32 " (tables that need more than the "
-                       "budget alone, run alone), charged peak %s over the budget\n",
+                       "budget alone, run alone), %s over the budget\n",
                     b.overruns, gs_size_format(over, excess));
     }
     for (size_t i = 0, n = gs_obs_warning_count(o); i < n; i++) {
@@ -337,12 +344,12 @@ gs_status gs_obs_write_metrics(const gs_obs *o, FILE *f) {
     if (gs_obs_fallbacks(o)) fprintf(f, "{\"counter\":\"cpu_fallbacks\",\"value\":%u}\n", gs_obs_fallbacks(o));
     gs_obs_budget b;
     if (gs_obs_budget_get(o, &b)) {
-        uint64_t excess = b.budget != UINT64_MAX && b.peak > b.budget ? b.peak - b.budget : 0;
         if (b.budget != UINT64_MAX) put_counter(f, "mem_budget", b.budget);
+        put_counter(f, "mem_input_bytes", b.inputs);
         put_counter(f, "mem_need_bytes", b.need);
         put_counter(f, "mem_peak_bytes", b.peak);
         put_counter(f, "budget_overruns", b.overruns);
-        put_counter(f, "budget_over_bytes", excess);
+        put_counter(f, "budget_over_bytes", budget_excess(&b));
     }
     for (size_t i = 0, nw = gs_obs_warning_count(o); i < nw; i++) {
         const char *w = gs_obs_warning(o, i);

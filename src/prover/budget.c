@@ -1,15 +1,18 @@
 /* The memory budget's up-front rule, shared by gs_prove and gs_prove_multi
  * (docs/architecture.md, "Memory, the gate and the scheduler").
  *
- * A table needs its whole estimate (gs_estimate_table's total) while it is
- * proven. The gate keeps the tables admitted at once within the budget, and
- * the estimates bound what the tables charge (tests/test_estimate.c), so the
- * charged peak stays within the budget, except for a table whose need alone
- * exceeds it: such a table is admitted only when nothing else runs (never a
- * deadlock) and may charge up to its need. That case is known before any
- * proving, so it is decided then: refused with GS_ERR_BUDGET under
- * strict_budget, else a warning with the numbers and a count in the stats.
- * A tiny budget (1 byte) is no special case: every table is over it. */
+ * The budget covers what a proof holds: on the host, the input traces (the
+ * caller's, resident for the whole proof) and everything the prover charges;
+ * on CUDA, the device bytes. A table needs the inputs and its whole estimate
+ * (gs_estimate_table's total) while it is proven. The gate admits tables
+ * within the budget less the inputs, and the estimates bound what the tables
+ * charge (tests/test_estimate.c), so inputs + charged peak stay within the
+ * budget, except for a table whose need alone exceeds it: such a table is
+ * admitted only when nothing else runs (never a deadlock) and may charge up
+ * to its need. That case is known before any proving, so it is decided then:
+ * refused with GS_ERR_BUDGET under strict_budget, else a warning with the
+ * numbers and a count in the stats. A tiny budget (1 byte) is no special
+ * case: every table is over it. */
 #include <stdio.h>
 #include <unistd.h>
 
@@ -37,35 +40,60 @@ size_t gs_prover_budget(const gs_prove_opts *opts, const run_backend *rb) {
     return gs_mem_budget_default();
 }
 
+static size_t sat_add(size_t a, size_t b) { return b > SIZE_MAX - a ? SIZE_MAX : a + b; }
+
+size_t gs_prover_input_bytes(const gs_table_input *t, uint32_t n, const run_backend *rb) {
+    if (rb->cuda) return 0; /* the budget meters device bytes; the traces are on the host */
+    size_t sum = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (t[i].air && t[i].log_n < sizeof(size_t) * 8 - 4)
+            sum = sat_add(sum, (size_t)gs_air_num_cols(t[i].air) * sizeof(gs_fp) << t[i].log_n);
+    return sum;
+}
+
+size_t gs_prover_gate_budget(const gs_prove_stats *ps) {
+    size_t b = ps->mem_budget, in = ps->input_bytes;
+    if (b == GS_GATE_UNLIMITED) return b;
+    return b > in ? b - in : 0; /* 0: one table at a time, each over the budget */
+}
+
 gs_status gs_prover_budget_check(gs_prove_stats *ps, gs_obs *obs, const gs_mem_estimate *est,
-                                 uint32_t n, size_t budget, int strict) {
+                                 uint32_t n, size_t budget, size_t inputs, int strict) {
     uint32_t over = 0, worst = 0;
-    size_t need = 0;
+    size_t most = 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (est[i].total > need) need = est[i].total, worst = i;
-        if (budget != GS_GATE_UNLIMITED && est[i].total > budget) over++;
+        if (est[i].total > most) most = est[i].total, worst = i;
+        if (budget != GS_GATE_UNLIMITED && sat_add(inputs, est[i].total) > budget) over++;
     }
+    size_t need = sat_add(inputs, most);
     ps->mem_budget = budget;
+    ps->input_bytes = inputs;
     ps->mem_need_bytes = need;
     ps->budget_overruns = over;
     if (!over) return GS_OK;
     if (strict) return GS_ERR_BUDGET; /* the caller reports it, with ps's numbers */
-    char nb[GS_SIZE_BUF], bb[GS_SIZE_BUF];
+    char nb[GS_SIZE_BUF], bb[GS_SIZE_BUF], tb[GS_SIZE_BUF], ib[GS_SIZE_BUF];
     gs_size_format(nb, need);
     gs_size_format(bb, budget);
+    gs_size_format(tb, most);
+    gs_size_format(ib, inputs);
+    char with[96] = "";
+    if (inputs) snprintf(with, sizeof with, ": %s of its own, %s of input traces", tb, ib);
     gs_obs_warn(obs,
                 "the memory budget %s (%zu bytes) is below what %u table%s alone: table %u "
-                "needs %s (%zu bytes). %s alone, over the budget; a budget of %s or more fits "
-                "every table (strict_budget refuses instead)",
-                bb, budget, over, over > 1 ? "s need" : " needs", worst, nb, need,
+                "needs %s (%zu bytes%s). %s alone, over the budget; a budget of %s or more "
+                "fits every table (strict_budget refuses instead)",
+                bb, budget, over, over > 1 ? "s need" : " needs", worst, nb, need, with,
                 over > 1 ? "Each runs" : "It runs", nb);
     return GS_OK;
 }
 
 void gs_prover_budget_done(gs_prove_stats *ps, gs_obs *obs) {
-    size_t b = ps->mem_budget;
-    ps->budget_over_bytes = b != GS_GATE_UNLIMITED && ps->peak_bytes > b ? ps->peak_bytes - b : 0;
+    if (!ps->mem_budget) return; /* the run stopped before the check */
+    size_t b = ps->mem_budget, held = sat_add(ps->input_bytes, ps->peak_bytes);
+    ps->budget_over_bytes = b != GS_GATE_UNLIMITED && held > b ? held - b : 0;
     gs_obs_budget nb = {.budget = b == GS_GATE_UNLIMITED ? UINT64_MAX : b,
+                        .inputs = ps->input_bytes,
                         .need = ps->mem_need_bytes,
                         .peak = ps->peak_bytes,
                         .overruns = ps->budget_overruns};

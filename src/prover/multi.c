@@ -172,7 +172,10 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     /* The gate meters what the tables charge: device bytes on CUDA (the
      * device budget), host bytes on the CPU. */
     size_t budget = gs_prover_budget(opts, &rb);
-    if (r == GS_OK) r = gs_prover_budget_check(ps, opts->obs, est, n, budget, opts->strict_budget);
+    if (r == GS_OK)
+        r = gs_prover_budget_check(ps, opts->obs, est, n, budget,
+                                   gs_prover_input_bytes(tables, n, &rb), opts->strict_budget);
+    size_t gate_budget = gs_prover_gate_budget(ps);
     for (uint32_t i = 0; r == GS_OK && i < n; i++) {
         st[i].obs = opts->obs, st[i].index = (int32_t)i;
         r = gs_prover_table_setup(&st[i], &mp->tables[i], tables[i].air, tables[i].trace,
@@ -186,7 +189,7 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
             order[b] = order[b - 1], order[b - 1] = t;
         }
     if (gs_prover_debug_table_order) memcpy(order, gs_prover_debug_table_order, n * sizeof *order);
-    if (r == GS_OK) r = gs_gate_new(&gate, budget);
+    if (r == GS_OK) r = gs_gate_new(&gate, gate_budget);
     unsigned k = opts->tables_parallel ? opts->tables_parallel : gs_tables_parallel_default();
     if (k > n) k = n;
     if (k > 256) k = 256;
@@ -199,8 +202,9 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     gs_transcript tr;
     gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN_MULTI);
     bus_challenges bc = {gs_fp3_zero(), gs_fp3_zero()};
-    pool pl = {st, mp, tables, est, order, n, 0, budget == GS_GATE_UNLIMITED || sum <= budget,
-               T / k ? T / k : 1, gate, &tr, &bc, ts, opts->obs, -1, 0, GS_OK};
+    int keep = gate_budget == GS_GATE_UNLIMITED || sum <= gate_budget;
+    pool pl = {st, mp, tables, est, order, n, 0, keep, T / k ? T / k : 1, gate, &tr, &bc, ts,
+               opts->obs, -1, 0, GS_OK};
     gs_obs_progress_init(opts->obs, n, -1);
     atomic_init(&pl.next, 0);
     atomic_init(&pl.err, GS_OK);

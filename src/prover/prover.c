@@ -540,7 +540,7 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
     if (r == GS_OK) r = gs_estimate_table(&est, air, log_n, params);
     if (r == GS_OK)
         r = gs_prover_budget_check(ps, opts->obs, &est, 1, gs_prover_budget(opts, &rb),
-                                   opts->strict_budget);
+                                   gs_prover_input_bytes(&one, 1, &rb), opts->strict_budget);
     if (r == GS_OK)
         r = gs_prover_table_setup(&st, p, air, trace, log_n, pub, opts->air_desc, params, opts, &rb, run);
     if (r == GS_OK && rb.check_apart) gs_prover_check_start(&chk, &one, 1);

@@ -42,14 +42,19 @@ void gs_prover_backend_stats(gs_prove_stats *ps, const run_backend *rb);
 /* The budget rule (budget.c). The run's budget: opts->mem_budget, else the
  * device budget on CUDA, else gs_mem_budget_default(). */
 size_t gs_prover_budget(const gs_prove_opts *opts, const run_backend *rb);
-/* Before any proving: fills ps->mem_budget, mem_need_bytes (the largest
- * est[i].total) and budget_overruns (tables whose total exceeds the budget);
- * when some table does, warns through obs with the numbers and returns GS_OK,
- * or GS_ERR_BUDGET if strict. */
+/* The input traces' bytes the budget covers: their sum on the host, 0 on
+ * CUDA (the budget there meters device bytes). */
+size_t gs_prover_input_bytes(const gs_table_input *t, uint32_t n, const run_backend *rb);
+/* Before any proving: fills ps->mem_budget, input_bytes, mem_need_bytes
+ * (inputs + the largest est[i].total) and budget_overruns (tables for which
+ * inputs + total exceeds the budget); when some table does, warns through
+ * obs with the numbers and returns GS_OK, or GS_ERR_BUDGET if strict. */
 gs_status gs_prover_budget_check(gs_prove_stats *ps, gs_obs *obs, const gs_mem_estimate *est,
-                                 uint32_t n, size_t budget, int strict);
+                                 uint32_t n, size_t budget, size_t inputs, int strict);
+/* What the gate may admit: the budget less the inputs (after the check). */
+size_t gs_prover_gate_budget(const gs_prove_stats *ps);
 /* After the run (ps->peak_bytes set): budget_over_bytes, and the note in
- * obs for the report and the metrics. */
+ * obs for the report and the metrics (nothing if the check was not reached). */
 void gs_prover_budget_done(gs_prove_stats *ps, gs_obs *obs);
 
 /* Check mode on CUDA: the host checks the traces on a thread of its own
