@@ -10,12 +10,15 @@
 #include "gstark/merkle.h"
 #include "gstark/ntt.h"
 #include "gstark/parallel.h"
+#include "util/pages.h"
 
 #define BLOCK GS_AIR_BLOCK /* rows per block in the row-wise kernels */
 
+/* Buffers are pages of their own (util/pages.h): freed, they leave the
+ * process, so RSS follows what the accountant charges. */
 static gs_status cpu_alloc(gs_backend *be, gs_mem *acct, gs_buf *out, size_t bytes) {
     (void)be;
-    out->ptr = malloc(bytes ? bytes : 1);
+    out->ptr = gs_pages_alloc(bytes);
     out->bytes = bytes;
     out->acct = acct;
     if (!out->ptr) return GS_ERR_NOMEM;
@@ -26,7 +29,7 @@ static gs_status cpu_alloc(gs_backend *be, gs_mem *acct, gs_buf *out, size_t byt
 static void cpu_free(gs_backend *be, gs_buf *buf) {
     (void)be;
     if (buf->ptr) gs_mem_uncharge(buf->acct, buf->bytes);
-    free(buf->ptr);
+    gs_pages_free(buf->ptr);
     buf->ptr = NULL;
     buf->bytes = 0;
 }

@@ -26,6 +26,7 @@
 
 #include "gstark/parallel.h"
 #include "merkle/merkle_internal.h"
+#include "util/pages.h"
 
 #define TILE_BYTES (128u * 1024u)     /* target size of a gathered tile */
 #define SUBTREE_BYTES (256u * 1024u)  /* target input bytes per subtree */
@@ -35,14 +36,17 @@ static atomic_long g_fail_alloc;
 
 void gs_merkle_debug_fail_alloc(long n) { atomic_store(&g_fail_alloc, n > 0 ? n : 0); }
 
-void *gs_merkle_alloc(size_t size) {
+/* 1 if the test hook says this allocation fails. */
+static int fail_injected(void) {
     long k = atomic_load(&g_fail_alloc);
     while (k > 0) {
-        if (atomic_compare_exchange_weak(&g_fail_alloc, &k, k - 1)) {
-            if (k == 1) return NULL;
-            break;
-        }
+        if (atomic_compare_exchange_weak(&g_fail_alloc, &k, k - 1)) return k == 1;
     }
+    return 0;
+}
+
+void *gs_merkle_alloc(size_t size) {
+    if (fail_injected()) return NULL;
     if (size == 0) size = 1;
     if (size > SIZE_MAX - 63) return NULL;
     return aligned_alloc(64, (size + 63) & ~(size_t)63);
@@ -61,7 +65,10 @@ static gs_status tree_new(gs_merkle_tree **out, gs_hash_id id, unsigned log_rows
     if (!t) return GS_ERR_NOMEM;
     t->id = id;
     t->depth = log_rows;
-    t->nodes = gs_merkle_alloc((((size_t)2 << log_rows) - 1) * sizeof(gs_digest));
+    /* The nodes are pages of their own (util/pages.h): a freed tree leaves
+     * the process, so RSS follows what the accountant charges for it. */
+    size_t bytes = (((size_t)2 << log_rows) - 1) * sizeof(gs_digest);
+    t->nodes = fail_injected() ? NULL : gs_pages_alloc(bytes);
     if (!t->nodes) {
         free(t);
         return GS_ERR_NOMEM;
@@ -72,7 +79,7 @@ static gs_status tree_new(gs_merkle_tree **out, gs_hash_id id, unsigned log_rows
 
 void gs_merkle_free(gs_merkle_tree *t) {
     if (!t) return;
-    free(t->nodes);
+    gs_pages_free(t->nodes);
     free(t);
 }
 
