@@ -26,6 +26,9 @@ typedef enum gs_status {
     GS_ERR_BUS_UNBALANCED = 14,  /* the tables' bus interactions do not cancel */
     GS_ERR_DEVICE_MEM = 15,      /* the device memory budget cannot hold the request */
     GS_ERR_BUDGET = 16,          /* a table alone needs more than the memory budget (strict_budget) */
+    GS_ERR_NOT_FOUND = 17,       /* no such object (proof store) */
+    GS_ERR_CORRUPT = 18,         /* a stored object failed its integrity check */
+    GS_ERR_MANIFEST = 19,        /* a batch manifest is malformed or inconsistent */
     /* Verification failures: one code per kind of check. */
     GS_ERR_PROOF_FORMAT = 20,    /* malformed proof bytes */
     GS_ERR_PROOF_PARAMS = 21,    /* parameters out of range or below the security minimum */
@@ -39,7 +42,8 @@ typedef enum gs_status {
     GS_ERR_PROOF_FRI_FOLD = 29,  /* a FRI layer disagrees with the fold of the one before */
     GS_ERR_PROOF_FRI_FINAL = 30, /* the last fold disagrees with the final polynomial */
     GS_ERR_PROOF_AUX_PATH = 31,  /* a LogUp aux opening does not match its commitment */
-    GS_ERR_PROOF_BUS = 32        /* the tables' bus sums do not add to zero */
+    GS_ERR_PROOF_BUS = 32,       /* the tables' bus sums do not add to zero */
+    GS_ERR_CANCELLED = 33        /* the work was cancelled before it finished */
 } gs_status;
 
 /* A short, static, human-readable description ("ok", "out of memory", ...).

@@ -19,6 +19,10 @@ const char *gs_status_str(gs_status s) {
     case GS_ERR_BUS_UNBALANCED: return "bus interactions do not balance across the tables";
     case GS_ERR_DEVICE_MEM: return "device memory budget exhausted";
     case GS_ERR_BUDGET: return "a table needs more memory than the budget allows";
+    case GS_ERR_NOT_FOUND: return "not found";
+    case GS_ERR_CORRUPT: return "stored object failed its integrity check";
+    case GS_ERR_MANIFEST: return "bad batch manifest";
+    case GS_ERR_CANCELLED: return "cancelled";
     case GS_ERR_PROOF_AUX_PATH: return "proof: LogUp aux opening does not match its commitment";
     case GS_ERR_PROOF_BUS: return "proof: bus sums do not add to zero";
     case GS_ERR_PROOF_FORMAT: return "proof: malformed bytes";
