@@ -1,6 +1,6 @@
 /* Whole proofs on the CUDA backend against the CPU backend: the proof bytes
- * must be identical (DESIGN.md §2) for fib, mix at several widths, degrees
- * and blowups, and every synth preset at small sizes with 1, 2 and 4 tables
+ * must be identical (they never depend on the backend) for fib, mix at
+ * several widths, degrees and blowups, and every synth preset at small sizes with 1, 2 and 4 tables
  * at once. Then failures: for every device allocation, copy and launch a
  * proof makes, the run where exactly that one fails gives the CPU's bytes
  * through the fallback (counted, with the error's text) or, with fallback

@@ -1,4 +1,4 @@
-/* Observability (DESIGN.md §5): spans per phase and per table, a timing
+/* Observability: spans per phase and per table, a timing
  * report whose phase rows add up to the wall time, one JSON line per proving
  * piece, and a progress line on a terminal.
  *

@@ -1,4 +1,5 @@
-/* gs_prove_multi: many tables in one proof, scheduled (DESIGN.md §4.1).
+/* gs_prove_multi: many tables in one proof, scheduled (docs/architecture.md,
+ * "Memory, the gate and the scheduler").
  *
  * Phase A: every table's main commitment, admitted through the memory gate
  * with its main-commit estimate, heaviest first, k workers, no barriers.
