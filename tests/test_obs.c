@@ -1,6 +1,7 @@
 /* Observability (include/gstark/obs.h): span nesting across threads, lanes,
  * the report's exact sums (against a brute-force attribution), the metrics
- * lines, progress silence, NULL no-ops, and concurrent use (run under TSan). */
+ * lines, progress silence, warnings and the budget note, NULL no-ops, and
+ * concurrent use (run under TSan). */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <unistd.h>
@@ -706,6 +707,95 @@ static void test_progress(void) {
     gs_obs_free(o);
 }
 
+/* ---- warnings and the budget note ---- */
+
+static void test_warnings(void) {
+    gs_obs *o;
+    at(0);
+    CHECK(gs_obs_new_with_clock(&o, fake_clock, NULL) == GS_OK);
+    /* NULL no-ops. */
+    gs_obs_warn(NULL, "x %d", 1);
+    gs_obs_set_warning_stream(NULL, NULL);
+    gs_obs_note_budget(NULL, NULL);
+    gs_obs_budget b;
+    CHECK(gs_obs_warning_count(NULL) == 0 && gs_obs_warning(NULL, 0) == NULL);
+    CHECK(gs_obs_budget_get(NULL, &b) == 0 && gs_obs_budget_get(o, &b) == 0);
+    CHECK(gs_obs_warning(o, 0) == NULL);
+
+    /* Written at once with the prefix, clearing a progress line on the same
+     * stream (redrawn at the next note), and kept. */
+    FILE *f = tmpfile();
+    gs_obs_set_warning_stream(o, f);
+    at(1000 * MS);
+    gs_obs_progress_init_file(o, 2, f, 1);
+    gs_obs_warn(o, "table %d needs %s", 3, "1 GiB");
+    at(1001 * MS); /* sooner than the redraw period: redrawn because it was cleared */
+    gs_obs_progress_note(o, 1, 0);
+    gs_obs_progress_done(o);
+    char *text = slurp(f);
+    fclose(f);
+    const char *w = strstr(text, "gstark: warning: table 3 needs 1 GiB\n");
+    CHECK(w != NULL);
+    CHECK(w && w > text && w[-1] == '\r');                      /* the line was cleared first */
+    CHECK(w && strstr(w, "tables committed 1/2") != NULL);      /* and drawn again after */
+    free(text);
+    CHECK(gs_obs_warning_count(o) == 1);
+    CHECK(gs_obs_warning(o, 0) && strcmp(gs_obs_warning(o, 0), "table 3 needs 1 GiB") == 0);
+    CHECK(gs_obs_warning(o, 1) == NULL);
+
+    /* A NULL stream: kept, written nowhere; long text is cut at 511 bytes. */
+    gs_obs_set_warning_stream(o, NULL);
+    char big[700];
+    memset(big, 'a', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    gs_obs_warn(o, "%s \"quoted\"", big);
+    CHECK(gs_obs_warning_count(o) == 2);
+    CHECK(gs_obs_warning(o, 1) && strlen(gs_obs_warning(o, 1)) == 511);
+
+    /* The report and the metrics: budget lines, counters, warnings. */
+    gs_obs_budget nb = {.budget = (uint64_t)1 << 30, .inputs = (uint64_t)100 << 20,
+                        .need = (uint64_t)1200 << 20, .peak = (uint64_t)1000 << 20, .overruns = 1};
+    gs_obs_note_budget(o, &nb);
+    CHECK(gs_obs_budget_get(o, &b) == 1 && b.need == nb.need && b.overruns == 1);
+    f = tmpfile();
+    CHECK(gs_obs_report(o, f) == GS_OK);
+    text = slurp(f);
+    fclose(f);
+    CHECK(strstr(text, "memory: budget 1 GiB, inputs 100 MiB + charged peak 1000 MiB, largest "
+                       "table alone 1.17 GiB\n") != NULL);
+    CHECK(strstr(text, "budget overruns 1 ") != NULL && strstr(text, ", 76 MiB over the budget\n"));
+    CHECK(strstr(text, "  warning: table 3 needs 1 GiB\n") != NULL);
+    free(text);
+    f = tmpfile();
+    CHECK(gs_obs_write_metrics(o, f) == GS_OK);
+    text = slurp(f);
+    fclose(f);
+    CHECK(strstr(text, "{\"counter\":\"mem_budget\",\"value\":1073741824}\n") != NULL);
+    CHECK(strstr(text, "{\"counter\":\"mem_input_bytes\",\"value\":104857600}\n") != NULL);
+    CHECK(strstr(text, "{\"counter\":\"mem_need_bytes\",\"value\":1258291200}\n") != NULL);
+    CHECK(strstr(text, "{\"counter\":\"mem_peak_bytes\",\"value\":1048576000}\n") != NULL);
+    CHECK(strstr(text, "{\"counter\":\"budget_overruns\",\"value\":1}\n") != NULL);
+    CHECK(strstr(text, "{\"counter\":\"budget_over_bytes\",\"value\":79691776}\n") != NULL);
+    CHECK(strstr(text, "{\"warning\":\"table 3 needs 1 GiB\"}\n") != NULL);
+    CHECK(strstr(text, "aaaa \\\"quoted\\\"") == NULL); /* cut before the quotes */
+    free(text);
+
+    /* Unlimited: no mem_budget line, nothing over. */
+    nb.budget = UINT64_MAX;
+    nb.overruns = 0;
+    gs_obs_note_budget(o, &nb);
+    f = tmpfile();
+    CHECK(gs_obs_write_metrics(o, f) == GS_OK);
+    CHECK(gs_obs_report(o, f) == GS_OK);
+    text = slurp(f);
+    fclose(f);
+    CHECK(strstr(text, "\"mem_budget\"") == NULL);
+    CHECK(strstr(text, "{\"counter\":\"budget_over_bytes\",\"value\":0}\n") != NULL);
+    CHECK(strstr(text, "memory: budget unlimited, ") != NULL && !strstr(text, "budget overruns"));
+    free(text);
+    gs_obs_free(o);
+}
+
 /* ---- concurrent use (the point of running under TSan) ---- */
 
 #define STRESS_THREADS 8
@@ -790,6 +880,7 @@ int main(int argc, char **argv) {
     test_report_random();
     test_metrics();
     test_progress();
+    test_warnings();
     test_stress();
     return gs_test_done();
 }
