@@ -1,189 +1,360 @@
-/* gstark prove / verify / inspect for the built-in AIRs. The proof header's
- * air_desc names the AIR and its shape ("fib" or "mix cols=C degree=D
- * log_n=N seed=S"); verify rebuilds it from there and the verifier checks
- * the fingerprint, so a description that lies cannot make a proof pass. */
+/* gstark prove: options, their checks (all before any proving), and the
+ * single-table proofs (fib, mix); cli/multi.c proves synth. The proof
+ * header's air_desc names the AIR and its shape ("fib" or "mix cols=C
+ * degree=D log_n=N seed=S") so that verify can rebuild it. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
-#define MAX_PROOF_BYTES ((size_t)1 << 30)
+enum {
+    OPT_AIR = 256, OPT_PRESET, OPT_SHRINK, OPT_TABLES_PARALLEL, OPT_MEM_BUDGET, OPT_STRICT_BUDGET,
+    OPT_REPORT, OPT_METRICS, OPT_BACKEND, OPT_NO_FALLBACK, OPT_DEVICE_MEM_BUDGET, OPT_LOG_ROWS,
+    OPT_COLS, OPT_DEGREE, OPT_SEED, OPT_BLOWUP, OPT_SECURITY, OPT_QUERIES, OPT_GRINDING,
+    OPT_ALLOW_SLOW, OPT_THREADS, OPT_NO_CHECK, OPT_JSON, OPT_END
+};
 
-/* Rebuilds the AIR a proof names; GS_ERR_PROOF_STATEMENT if unknown. */
-static gs_status air_from_desc(gs_air **air, const char *desc) {
-    if (!strcmp(desc, "fib")) return gs_airs_fib_air(air);
-    unsigned cols, degree, log_n;
-    uint64_t seed;
-    int used = 0;
-    if (sscanf(desc, "mix cols=%u degree=%u log_n=%u seed=%" SCNu64 "%n", &cols, &degree, &log_n,
-               &seed, &used) == 4 && desc[used] == '\0') {
-        gs_mix_params mp = {cols, degree, log_n, seed};
-        gs_status s = gs_airs_mix_air(air, &mp);
-        return s == GS_ERR_INVALID_ARG ? GS_ERR_PROOF_STATEMENT : s;
+static const struct option prove_opts[] = {
+    {"air", required_argument, NULL, OPT_AIR},
+    {"preset", required_argument, NULL, OPT_PRESET},
+    {"shrink", required_argument, NULL, OPT_SHRINK},
+    {"tables-parallel", required_argument, NULL, OPT_TABLES_PARALLEL},
+    {"mem-budget", required_argument, NULL, OPT_MEM_BUDGET},
+    {"strict-budget", no_argument, NULL, OPT_STRICT_BUDGET},
+    {"report", no_argument, NULL, OPT_REPORT},
+    {"metrics", required_argument, NULL, OPT_METRICS},
+    {"backend", required_argument, NULL, OPT_BACKEND},
+    {"no-fallback", no_argument, NULL, OPT_NO_FALLBACK},
+    {"device-mem-budget", required_argument, NULL, OPT_DEVICE_MEM_BUDGET},
+    {"log-rows", required_argument, NULL, OPT_LOG_ROWS},
+    {"cols", required_argument, NULL, OPT_COLS},
+    {"degree", required_argument, NULL, OPT_DEGREE},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"blowup", required_argument, NULL, OPT_BLOWUP},
+    {"security", required_argument, NULL, OPT_SECURITY},
+    {"queries", required_argument, NULL, OPT_QUERIES},
+    {"grinding", required_argument, NULL, OPT_GRINDING},
+    {"allow-slow", no_argument, NULL, OPT_ALLOW_SLOW},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"no-check", no_argument, NULL, OPT_NO_CHECK},
+    {"output", required_argument, NULL, 'o'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0}};
+
+enum { AIR_FIB = 1, AIR_MIX = 2, AIR_SYNTH = 4 };
+static const char *const air_names[] = {"", "fib", "mix", "", "synth"};
+
+/* The AIRs each statement- or scheduler-specific option applies to; the
+ * rest apply to every AIR. */
+static const struct {
+    int opt;
+    unsigned airs;
+} applies[] = {
+    {OPT_LOG_ROWS, AIR_FIB | AIR_MIX}, {OPT_COLS, AIR_MIX},         {OPT_DEGREE, AIR_MIX},
+    {OPT_SEED, AIR_MIX | AIR_SYNTH},   {OPT_PRESET, AIR_SYNTH},     {OPT_SHRINK, AIR_SYNTH},
+    {OPT_TABLES_PARALLEL, AIR_SYNTH},  {OPT_REPORT, AIR_SYNTH},     {OPT_METRICS, AIR_SYNTH},
+};
+
+typedef struct prove_args {
+    unsigned char given[OPT_END - 256];
+    const char *air, *out, *preset, *metrics, *backend;
+    unsigned long shrink, tables_parallel, log_rows, cols, degree, seed, blowup, security, queries,
+        grinding, threads;
+    size_t mem_budget, dev_budget;
+    int strict_budget, report, no_fallback, allow_slow, no_check;
+    cli_print pr;
+} prove_args;
+
+/* Parses the options; CLI_OK, or CLI_USAGE (message printed), or -1 after
+ * printing the help. */
+static int parse(prove_args *a, int argc, char **argv) {
+    int c;
+    while ((c = cli_getopt(argc, argv, "o:qvh", prove_opts)) != -1) {
+        const char *name = cli_opt_name(prove_opts, c);
+        if (c >= 256) a->given[c - 256] = 1;
+        int ok = 1;
+        switch (c) {
+        case OPT_AIR: a->air = optarg; break;
+        case OPT_PRESET: a->preset = optarg; break;
+        case OPT_SHRINK: ok = cli_parse_uint(name, optarg, 0, GS_SYNTH_MAX_SHRINK, &a->shrink); break;
+        case OPT_TABLES_PARALLEL: ok = cli_parse_uint(name, optarg, 1, 256, &a->tables_parallel); break;
+        case OPT_MEM_BUDGET: ok = cli_parse_size(name, optarg, &a->mem_budget); break;
+        case OPT_STRICT_BUDGET: a->strict_budget = 1; break;
+        case OPT_REPORT: a->report = 1; break;
+        case OPT_METRICS: a->metrics = optarg; break;
+        case OPT_BACKEND: a->backend = optarg; break;
+        case OPT_NO_FALLBACK: a->no_fallback = 1; break;
+        case OPT_DEVICE_MEM_BUDGET:
+            ok = cli_parse_size(name, optarg, &a->dev_budget);
+            if (ok && !a->dev_budget) {
+                cli_err("%s needs a size above 0", name);
+                ok = 0;
+            }
+            break;
+        case OPT_LOG_ROWS: ok = cli_parse_uint(name, optarg, 1, 30, &a->log_rows); break;
+        case OPT_COLS: ok = cli_parse_uint(name, optarg, 1, GS_AIRS_MIX_MAX_COLS, &a->cols); break;
+        case OPT_DEGREE:
+            ok = cli_parse_uint(name, optarg, GS_AIRS_MIX_MIN_DEGREE, GS_AIRS_MIX_MAX_DEGREE,
+                                &a->degree);
+            break;
+        case OPT_SEED: ok = cli_parse_uint(name, optarg, 0, ~0ul, &a->seed); break;
+        case OPT_BLOWUP:
+            ok = cli_parse_uint(name, optarg, 2, 64, &a->blowup);
+            if (ok && (a->blowup & (a->blowup - 1))) {
+                cli_err("--blowup must be a power of two: 2, 4, 8, 16, 32 or 64 (got %lu)",
+                        a->blowup);
+                ok = 0;
+            }
+            break;
+        case OPT_SECURITY: ok = cli_parse_uint(name, optarg, 1, 100000, &a->security); break;
+        case OPT_QUERIES: ok = cli_parse_uint(name, optarg, 1, 1024, &a->queries); break;
+        case OPT_GRINDING: ok = cli_parse_uint(name, optarg, 0, 40, &a->grinding); break;
+        case OPT_ALLOW_SLOW: a->allow_slow = 1; break;
+        case OPT_THREADS: ok = cli_parse_uint(name, optarg, 1, 256, &a->threads); break;
+        case OPT_NO_CHECK: a->no_check = 1; break;
+        case OPT_JSON: a->pr.json = 1; break;
+        case 'o': a->out = optarg; break;
+        case 'q': a->pr.quiet = 1; break;
+        case 'v': a->pr.verbose = 1; break;
+        case 'h': cli_help_command(stdout, "prove"); return -1;
+        default: return CLI_USAGE;
+        }
+        if (!ok) return CLI_USAGE;
     }
-    return GS_ERR_PROOF_STATEMENT;
+    if (optind < argc) {
+        cli_err("unexpected argument '%s' (see 'gstark prove --help')", argv[optind]);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
 }
 
-int cli_prove(int argc, char **argv) {
-    const char *air_name = "fib", *out = NULL, *preset = "vm", *budget_arg = NULL, *metrics = NULL;
-    const char *backend = "auto", *dev_budget_arg = NULL;
-    int report = 0, no_fallback = 0;
-    unsigned long shrink = 0, tables_parallel = 0;
-    unsigned long log_rows = 16, cols = 16, degree = 3, seed = 1, blowup = 4, security = 128,
-                  queries = 0, grinding = 20, threads = 0;
-    int no_check = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int ok = 1;
-        if (!strcmp(o, "--no-check")) {
-            no_check = 1;
-            continue;
-        }
-        if (!strcmp(o, "--report")) {
-            report = 1;
-            continue;
-        }
-        if (!strcmp(o, "--no-fallback")) {
-            no_fallback = 1;
-            continue;
-        }
-        if (!strcmp(o, "--air")) ok = v != NULL, air_name = v;
-        else if (!strcmp(o, "-o")) ok = v != NULL, out = v;
-        else if (!strcmp(o, "--preset")) ok = v != NULL, preset = v;
-        else if (!strcmp(o, "--shrink")) ok = cli_parse_uint(o, v, 0, 20, &shrink);
-        else if (!strcmp(o, "--tables-parallel")) ok = cli_parse_uint(o, v, 1, 256, &tables_parallel);
-        else if (!strcmp(o, "--mem-budget")) ok = v != NULL, budget_arg = v;
-        else if (!strcmp(o, "--metrics")) ok = v != NULL, metrics = v;
-        else if (!strcmp(o, "--backend")) ok = v != NULL, backend = v;
-        else if (!strcmp(o, "--device-mem-budget")) ok = v != NULL, dev_budget_arg = v;
-        else if (!strcmp(o, "--log-rows")) ok = cli_parse_uint(o, v, 1, 26, &log_rows);
-        else if (!strcmp(o, "--cols")) ok = cli_parse_uint(o, v, 1, 1024, &cols);
-        else if (!strcmp(o, "--degree")) ok = cli_parse_uint(o, v, 2, 17, &degree);
-        else if (!strcmp(o, "--seed")) ok = cli_parse_uint(o, v, 0, ~0ul, &seed);
-        else if (!strcmp(o, "--blowup")) ok = cli_parse_uint(o, v, 2, 64, &blowup);
-        else if (!strcmp(o, "--security")) ok = cli_parse_uint(o, v, 1, 160, &security);
-        else if (!strcmp(o, "--queries")) ok = cli_parse_uint(o, v, 1, 1024, &queries);
-        else if (!strcmp(o, "--grinding")) ok = cli_parse_uint(o, v, 0, 40, &grinding);
-        else if (!strcmp(o, "--threads")) ok = cli_parse_uint(o, v, 1, 256, &threads);
-        else {
-            fprintf(stderr, "gstark prove: unknown option %s\n", o);
-            cli_usage(stderr);
-            return CLI_USAGE;
-        }
-        if (!ok) {
-            if (!v) fprintf(stderr, "gstark prove: %s needs a value\n", o);
-            return CLI_USAGE;
-        }
-        i++;
-    }
-    if (!out) {
-        fprintf(stderr, "gstark prove: -o FILE is required\n");
+/* Everything that can be known wrong before proving. */
+static int check(prove_args *a, unsigned *air) {
+    *air = !strcmp(a->air, "fib") ? AIR_FIB : !strcmp(a->air, "mix") ? AIR_MIX
+         : !strcmp(a->air, "synth") ? AIR_SYNTH : 0;
+    if (!*air) {
+        cli_err("unknown AIR '%s' (fib, mix or synth)", a->air);
         return CLI_USAGE;
     }
-    if (blowup & (blowup - 1)) {
-        fprintf(stderr, "gstark prove: --blowup must be a power of two (2..64)\n");
+    for (size_t i = 0; i < sizeof applies / sizeof applies[0]; i++) {
+        if (!a->given[applies[i].opt - 256] || (applies[i].airs & *air)) continue;
+        char to[32] = "";
+        for (unsigned k = AIR_FIB; k <= AIR_SYNTH; k <<= 1)
+            if (applies[i].airs & k)
+                snprintf(to + strlen(to), sizeof to - strlen(to), "%s%s", *to ? ", " : "",
+                         air_names[k]);
+        cli_err("%s does not apply to --air %s (only to %s)", cli_opt_name(prove_opts, applies[i].opt),
+                a->air, to);
         return CLI_USAGE;
     }
-    if (threads) gs_threads_set((unsigned)threads);
-    gs_params par = gs_params_default((unsigned)security);
-    par.log_blowup = 0;
-    while ((1ul << par.log_blowup) < blowup) par.log_blowup++;
-    par.grinding_bits = (uint32_t)grinding;
-    if (queries) par.num_queries = (uint32_t)queries;
-    else {
-        unsigned need = security > grinding ? (unsigned)(security - grinding) : 1;
-        par.num_queries = (need + par.log_blowup - 1) / par.log_blowup;
-        if (par.num_queries > 1024) par.num_queries = 1024;
+    uint32_t tables;
+    if (*air == AIR_SYNTH && gs_synth_preset_tables(&tables, a->preset) != GS_OK) {
+        cli_err("unknown preset '%s' (vm, skew or uniform)", a->preset);
+        return CLI_USAGE;
     }
+    if (*air == AIR_FIB && a->log_rows > GS_AIRS_FIB_MAX_LOG_N) {
+        cli_err("--log-rows for fib is at most %u", GS_AIRS_FIB_MAX_LOG_N);
+        return CLI_USAGE;
+    }
+    if (*air == AIR_MIX && a->log_rows > GS_AIRS_MIX_MAX_LOG_N) {
+        cli_err("--log-rows for mix is at most %u", GS_AIRS_MIX_MAX_LOG_N);
+        return CLI_USAGE;
+    }
+    if (a->pr.quiet && (a->pr.verbose || a->pr.json)) {
+        cli_err("--quiet prints nothing: not with %s", a->pr.verbose ? "--verbose" : "--json");
+        return CLI_USAGE;
+    }
+    if (!a->out) {
+        cli_err("where should the proof go? give -o FILE (or -o - for standard output)");
+        return CLI_USAGE;
+    }
+    int to_stdout = cli_out_is_stdout(a->out);
+    if (to_stdout && a->pr.json) {
+        cli_err("-o - and --json both want standard output: write the proof to a file");
+        return CLI_USAGE;
+    }
+    if (!cli_out_check("-o", a->out, 1)) return CLI_USAGE;
+    if (a->metrics) {
+        if (!cli_out_check("--metrics", a->metrics, 0)) return CLI_USAGE;
+        if (!strcmp(a->metrics, a->out)) {
+            cli_err("--metrics and -o name the same file");
+            return CLI_USAGE;
+        }
+    }
+    a->pr.human = a->pr.quiet ? NULL : (to_stdout || a->pr.json) ? stderr : stdout;
+    if (!strcmp(a->backend, "cpu") && (a->no_fallback || a->given[OPT_DEVICE_MEM_BUDGET - 256])) {
+        cli_err("%s applies to --backend cuda or auto, not cpu",
+                a->no_fallback ? "--no-fallback" : "--device-mem-budget");
+        return CLI_USAGE;
+    }
+    if (strcmp(a->backend, "cpu") && strcmp(a->backend, "cuda") && strcmp(a->backend, "auto")) {
+        cli_err("--backend is cpu, cuda or auto (got '%s')", a->backend);
+        return CLI_USAGE;
+    }
+    if (!strcmp(a->backend, "cuda") && !gs_cuda_device_count()) {
+        cli_err("--backend cuda: %s", gs_cuda_built() ? "no CUDA device is present"
+                                                      : "this build has no CUDA backend");
+        return CLI_USAGE;
+    }
+    if (a->grinding > CLI_GRINDING_FAST_MAX && !a->allow_slow) {
+        cli_err("--grinding %lu: the proof of work takes about 2^%lu = %.2g Keccak-256 hashes "
+                "(every bit above %u doubles it); pass --allow-slow to run it anyway",
+                a->grinding, a->grinding, (double)(1ull << a->grinding), CLI_GRINDING_FAST_MAX);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
 
-    size_t budget = 0, dev_budget = 0;
-    if (budget_arg && gs_parse_size(&budget, budget_arg) != GS_OK) {
-        fprintf(stderr, "gstark prove: --mem-budget needs a size such as 512M, 2G, 1048576 or "
-                        "unlimited (got %s)\n", budget_arg);
+/* The parameters: the library's defaults for the security target, with the
+ * blowup and grinding asked for and the least query count whose level (by
+ * the library's gs_params_security) reaches the target. */
+static int params(gs_params *par, const prove_args *a) {
+    int sec_given = a->given[OPT_SECURITY - 256];
+    if (sec_given && a->queries) {
+        cli_err("--security and --queries both set the query count: give one");
         return CLI_USAGE;
     }
-    if (dev_budget_arg && (gs_parse_size(&dev_budget, dev_budget_arg) != GS_OK || !dev_budget)) {
-        fprintf(stderr, "gstark prove: --device-mem-budget needs a size such as 512M, 2G or "
-                        "unlimited (got %s)\n", dev_budget_arg);
+    unsigned target = sec_given ? (unsigned)a->security : GS_DEFAULT_SECURITY_BITS;
+    if (gs_params_for_security(par, target) != GS_OK) {
+        if (target > GS_MAX_SECURITY_BITS)
+            cli_err("--security %u: Keccak-256 commitments cap the claim at %u bits", target,
+                    GS_MAX_SECURITY_BITS);
+        else
+            cli_err("--security %u: out of range", target);
         return CLI_USAGE;
     }
-    gs_backend_kind kind = GS_BACKEND_AUTO;
-    if (!strcmp(backend, "cpu")) kind = GS_BACKEND_CPU;
-    else if (!strcmp(backend, "cuda")) kind = GS_BACKEND_CUDA;
-    else if (strcmp(backend, "auto")) {
-        fprintf(stderr, "gstark prove: --backend is cpu, cuda or auto (got %s)\n", backend);
+    if (target < GS_MIN_SECURITY_BITS) {
+        cli_err("--security %u: below the verifier's minimum of %u bits", target,
+                GS_MIN_SECURITY_BITS);
         return CLI_USAGE;
     }
-    if (kind == GS_BACKEND_CUDA && !gs_cuda_device_count()) {
-        fprintf(stderr, "gstark prove: --backend cuda: %s\n",
-                gs_cuda_built() ? "no CUDA device is present" : "this build has no CUDA backend");
+    par->log_blowup = 0;
+    while ((1ul << par->log_blowup) < a->blowup) par->log_blowup++;
+    par->grinding_bits = (uint32_t)a->grinding;
+    if (a->queries) {
+        par->num_queries = (uint32_t)a->queries;
+    } else {
+        for (par->num_queries = 1; par->num_queries < 1024; par->num_queries++)
+            if (gs_params_security(par) >= target) break;
+        if (gs_params_security(par) < target) {
+            cli_err("--security %u cannot be reached with blowup %lu and %lu grinding bits", target,
+                    a->blowup, a->grinding);
+            return CLI_USAGE;
+        }
+    }
+    if (gs_params_check(par, GS_MIN_SECURITY_BITS) != GS_OK) {
+        cli_err("these parameters give %u bits (conjectured), below the verifier's minimum of %u "
+                "bits: raise --queries, --blowup or --grinding", gs_params_security(par),
+                GS_MIN_SECURITY_BITS);
         return CLI_USAGE;
     }
-    cli_sched sc = {(unsigned)tables_parallel, budget, report, metrics, kind, no_fallback,
-                    dev_budget};
-    if ((report || metrics) && strcmp(air_name, "synth")) {
-        fprintf(stderr, "gstark prove: --report and --metrics apply to --air synth\n");
+    return CLI_OK;
+}
+
+int cli_prove_failed(gs_status s, const gs_prove_stats *st) {
+    char need[32], budget[32];
+    switch (s) {
+    case GS_ERR_BUDGET:
+        cli_size_str(need, sizeof need, st->mem_need_bytes);
+        cli_size_str(budget, sizeof budget, st->mem_budget);
+        cli_err("--strict-budget: a table alone needs %s (%zu bytes, input traces included), "
+                "more than the memory budget of %s (%zu bytes); nothing was proven (without "
+                "--strict-budget it runs over the budget, with a warning)",
+                need, st->mem_need_bytes, budget, st->mem_budget);
         return CLI_USAGE;
+    case GS_ERR_AIR_DEGREE:
+        cli_err("a constraint's degree exceeds blowup + 1: raise --blowup");
+        return CLI_USAGE;
+    case GS_ERR_INVALID_ARG:
+    case GS_ERR_PROOF_PARAMS:
+    case GS_ERR_NO_DEVICE:
+        cli_err("proving: %s", gs_status_str(s));
+        return CLI_USAGE;
+    default:
+        cli_err("proving: %s", gs_status_str(s));
+        return CLI_PROVER;
     }
-    if (!strcmp(air_name, "synth")) {
-        return cli_prove_synth(preset, (unsigned)shrink, seed, &par, no_check, &sc, out);
+}
+
+/* mix: the least blowup its degree allows (the library's degree rule). */
+static int mix_degree_check(const gs_mix_params *mp, const gs_params *par) {
+    gs_air *air = NULL;
+    gs_status s = gs_airs_mix_air(&air, mp);
+    if (s != GS_OK) {
+        cli_err("building the mix AIR: %s", gs_status_str(s));
+        return s == GS_ERR_NOMEM ? CLI_PROVER : CLI_USAGE;
     }
+    int rc = CLI_OK;
+    if (gs_air_check_degree(air, par->log_blowup) != GS_OK) {
+        unsigned lb = par->log_blowup;
+        while (lb < 6 && gs_air_check_degree(air, lb) != GS_OK) lb++;
+        cli_err("--degree %u needs --blowup %u or more (constraint degree <= blowup + 1)",
+                mp->degree, 1u << lb);
+        rc = CLI_USAGE;
+    }
+    gs_air_free(air);
+    return rc;
+}
+
+static int prove_single(const prove_args *a, unsigned air, const gs_params *par,
+                        const cli_sched *sc) {
     gs_workload w = {0};
     char desc[128];
+    gs_mix_params mp = {(uint32_t)a->cols, (unsigned)a->degree, (unsigned)a->log_rows, a->seed};
+    if (air == AIR_MIX) {
+        int rc = mix_degree_check(&mp, par);
+        if (rc != CLI_OK) return rc;
+    }
     double t0 = cli_now();
     gs_status s;
-    if (!strcmp(air_name, "fib")) {
-        s = gs_airs_fib(&w, (unsigned)log_rows, 1, 1);
+    if (air == AIR_FIB) {
+        s = gs_airs_fib(&w, (unsigned)a->log_rows, 1, 1);
         snprintf(desc, sizeof desc, "fib");
-    } else if (!strcmp(air_name, "mix")) {
-        gs_mix_params mp = {(uint32_t)cols, (unsigned)degree, (unsigned)log_rows, seed};
-        s = gs_airs_mix(&w, &mp);
-        snprintf(desc, sizeof desc, "mix cols=%lu degree=%lu log_n=%lu seed=%lu", cols, degree,
-                 log_rows, seed);
     } else {
-        fprintf(stderr, "gstark prove: unknown AIR '%s' (fib, mix or synth)\n", air_name);
-        return CLI_USAGE;
+        s = gs_airs_mix(&w, &mp);
+        snprintf(desc, sizeof desc, "mix cols=%lu degree=%lu log_n=%lu seed=%lu", a->cols,
+                 a->degree, a->log_rows, a->seed);
     }
-    if (s != GS_OK) return s == GS_ERR_INVALID_ARG ? (cli_fail("building the trace", s), CLI_USAGE)
-                                                   : cli_fail("building the trace", s);
-    double t1 = cli_now();
-    gs_prove_stats st;
-    gs_prove_opts opts = {.skip_check = no_check, .air_desc = desc, .stats = &st,
-                          .backend = sc.backend, .no_fallback = sc.no_fallback,
-                          .device_mem_budget = sc.device_budget};
-    gs_proof *proof = NULL;
-    s = gs_prove(&proof, w.air, w.trace, w.log_n, w.pub, &par, &opts);
     if (s != GS_OK) {
-        gs_workload_free(&w);
-        if (s == GS_ERR_AIR_DEGREE)
-            fprintf(stderr, "gstark prove: degree %lu needs a blowup of at least %lu\n", degree,
-                    degree - 1);
-        return cli_fail("proving", s);
+        cli_err("building the trace: %s", gs_status_str(s));
+        return s == GS_ERR_INVALID_ARG ? CLI_USAGE : CLI_PROVER;
     }
+    double t1 = cli_now();
+    /* The obs carries the progress line and the prover's warnings. */
+    gs_obs *obs = NULL;
+    s = gs_obs_new(&obs);
+    gs_prove_stats st = {0};
+    gs_prove_opts opts = {.skip_check = a->no_check, .air_desc = desc, .stats = &st, .obs = obs,
+                          .mem_budget = sc->mem_budget, .strict_budget = sc->strict_budget,
+                          .backend = sc->backend, .no_fallback = sc->no_fallback,
+                          .device_mem_budget = sc->device_budget};
+    gs_proof *proof = NULL;
+    cli_hush h = {-1, NULL};
+    if (s == GS_OK && a->pr.quiet) cli_hush_begin(&h, obs);
+    if (s == GS_OK) s = gs_prove(&proof, w.air, w.trace, w.log_n, w.pub, par, &opts);
+    cli_hush_end(&h, obs);
+    gs_obs_free(obs);
+    int rc = CLI_OK;
     uint8_t *bytes = NULL;
     size_t len = 0;
-    s = gs_proof_serialize(&bytes, &len, proof);
-    if (s == GS_OK) s = cli_write_atomic(out, bytes, len);
-    int rc = CLI_OK;
-    if (s == GS_ERR_IO) {
-        fprintf(stderr, "gstark prove: writing %s: %s\n", out, strerror(errno));
-        rc = CLI_USAGE;
-    } else if (s != GS_OK) {
-        rc = cli_fail("serializing the proof", s);
+    if (s != GS_OK) rc = cli_prove_failed(s, &st);
+    else if ((s = gs_proof_serialize(&bytes, &len, proof)) != GS_OK) {
+        cli_err("serializing the proof: %s", gs_status_str(s));
+        rc = CLI_PROVER;
     } else {
-        size_t cells = (size_t)gs_air_num_cols(w.air) << w.log_n;
-        printf("proved %s: %u columns x 2^%u rows, %u-bit security (blowup %u, %u queries, %u "
-               "grinding bits)\n",
-               desc, gs_air_num_cols(w.air), w.log_n, gs_params_security(&par),
-               1u << par.log_blowup, par.num_queries, par.grinding_bits);
-        printf("  trace %.3f s, prove %.3f s (commit %.3f, quotient %.3f, ood %.3f, deep %.3f, "
-               "fri %.3f, queries %.3f), %.2f Mcells/s\n",
-               t1 - t0, st.total, st.commit, st.quotient, st.ood, st.deep, st.fri, st.queries,
-               (double)cells / st.total / 1e6);
-        cli_print_backend(&st);
-        printf("  wrote %s (%zu bytes)\n", out, len);
+        rc = cli_out_write(a->out, bytes, len);
+    }
+    if (rc == CLI_OK) {
+        cli_proved x = {.name = desc, .single = proof, .st = &st, .trace_s = t1 - t0,
+                        .cells = (size_t)gs_air_num_cols(w.air) << w.log_n, .out = a->out,
+                        .bytes = len};
+        cli_print_proved(&a->pr, &x);
     }
     free(bytes);
     gs_proof_free(proof);
@@ -191,120 +362,23 @@ int cli_prove(int argc, char **argv) {
     return rc;
 }
 
-/* Reads a proof file; prints why not. */
-static int read_proof(const char *path, uint8_t **buf, size_t *len) {
-    gs_status s = cli_read_file(path, buf, len, MAX_PROOF_BYTES);
-    if (s != GS_OK) {
-        fprintf(stderr, "gstark: reading %s: %s\n", path,
-                s == GS_ERR_IO ? strerror(errno) : gs_status_str(s));
-        return CLI_USAGE;
-    }
-    return CLI_OK;
-}
-
-/* Parses a single-table proof; prints why not. */
-static int load_proof(const char *path, const uint8_t *buf, size_t len, gs_proof **proof) {
-    return cli_parse_result(path, gs_proof_parse(proof, buf, len));
-}
-
-int cli_verify(int argc, char **argv) {
-    const char *path = NULL;
-    unsigned long min_bits = GS_MIN_SECURITY_BITS, threads = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(o, "--min-security")) {
-            if (!cli_parse_uint(o, v, 1, 160, &min_bits)) return CLI_USAGE;
-            i++;
-        } else if (!strcmp(o, "--threads")) {
-            if (!cli_parse_uint(o, v, 1, 256, &threads)) return CLI_USAGE;
-            i++;
-        } else if (o[0] == '-' || path) {
-            fprintf(stderr, "gstark verify: unexpected argument %s\n", o);
-            return CLI_USAGE;
-        } else {
-            path = o;
-        }
-    }
-    if (!path) {
-        fprintf(stderr, "gstark verify: which proof file?\n");
-        return CLI_USAGE;
-    }
-    if (threads) gs_threads_set((unsigned)threads);
-    uint8_t *buf = NULL;
-    size_t len = 0;
-    int rc = read_proof(path, &buf, &len);
-    if (rc != CLI_OK) return rc;
-    if (gs_proof_file_kind(buf, len) == 2) {
-        rc = cli_verify_multi(path, buf, len, (unsigned)min_bits);
-        free(buf);
-        return rc;
-    }
-    gs_proof *proof = NULL;
-    rc = load_proof(path, buf, len, &proof);
-    free(buf);
-    if (rc != CLI_OK) return rc;
-    gs_air *air = NULL;
-    double t0 = cli_now();
-    gs_status s = air_from_desc(&air, proof->air_desc);
-    if (s == GS_OK) s = gs_verify(air, proof, (unsigned)min_bits);
-    double t1 = cli_now();
-    if (s == GS_OK) {
-        printf("valid: %s, 2^%u rows, %u-bit security, verified in %.1f ms\n", proof->air_desc,
-               proof->log_n, gs_params_security(&proof->params), 1e3 * (t1 - t0));
-    } else {
-        fprintf(stderr, "invalid: %s (%s)\n", gs_status_str(s), proof->air_desc);
-        rc = s == GS_ERR_NOMEM ? CLI_USAGE : CLI_INVALID;
-    }
-    gs_air_free(air);
-    gs_proof_free(proof);
-    return rc;
-}
-
-int cli_inspect(int argc, char **argv) {
-    if (argc != 1 || argv[0][0] == '-') {
-        fprintf(stderr, "gstark inspect: give one proof file\n");
-        return CLI_USAGE;
-    }
-    uint8_t *buf = NULL;
-    size_t len = 0;
-    int rc = read_proof(argv[0], &buf, &len);
-    if (rc != CLI_OK) return rc;
-    if (gs_proof_file_kind(buf, len) == 2) {
-        rc = cli_inspect_multi(argv[0], buf, len);
-        free(buf);
-        return rc;
-    }
-    gs_proof *p = NULL;
-    rc = load_proof(argv[0], buf, len, &p);
-    free(buf);
-    if (rc != CLI_OK) return rc;
-    const gs_table_proof *t = &p->table;
-    const gs_params *q = &p->params;
-    char fp[65];
-    cli_hex(fp, &p->air_fingerprint);
-    cli_parts parts;
-    cli_table_parts(&parts, p);
-    size_t commits = parts.commits, ood = parts.ood, final = parts.final, trace_q = parts.trace_q,
-           chunk_q = parts.chunk_q, fri_q = parts.fri_q;
-    printf("gstark proof, format version %u, %zu bytes\n", GS_PROOF_VERSION, len);
-    printf("  statement   %s, 2^%u rows x %u columns, %u public inputs\n", p->air_desc, p->log_n,
-           t->num_cols, p->num_public);
-    printf("  air         %s\n", fp);
-    printf("  parameters  blowup %u, %u queries, %u grinding bits, final degree < %u, fold by %u\n",
-           1u << q->log_blowup, q->num_queries, q->grinding_bits, 1u << q->log_final,
-           1u << q->log_arity);
-    printf("  security    %u bits (queries x log2(blowup) + grinding, capped at 160)\n",
-           gs_params_security(q));
-    printf("  shape       %u quotient chunks, %u FRI layers, final polynomial %u coefficients, "
-           "%u queries drawn\n", t->num_chunks, t->num_layers, t->final_len, t->num_queries);
-    printf("  part                      bytes\n");
-    printf("  commitments          %10zu\n", commits);
-    printf("  out-of-domain values %10zu\n", ood);
-    printf("  final polynomial     %10zu\n", final);
-    printf("  trace openings       %10zu\n", trace_q);
-    printf("  quotient openings    %10zu\n", chunk_q);
-    printf("  FRI openings         %10zu\n", fri_q);
-    printf("  header and framing   %10zu\n", len - commits - ood - final - trace_q - chunk_q - fri_q);
-    gs_proof_free(p);
-    return CLI_OK;
+int cli_prove(int argc, char **argv) {
+    prove_args a = {.air = "fib", .preset = "vm", .backend = "auto", .log_rows = 16, .cols = 16,
+                    .degree = 3, .seed = 1, .blowup = 4, .grinding = 20};
+    int rc = parse(&a, argc, argv);
+    if (rc != CLI_OK) return rc < 0 ? CLI_OK : rc;
+    unsigned air;
+    gs_params par;
+    if ((rc = check(&a, &air)) != CLI_OK || (rc = params(&par, &a)) != CLI_OK) return rc;
+    if (a.threads) gs_threads_set((unsigned)a.threads);
+    cli_sched sc = {.tables_parallel = (unsigned)a.tables_parallel, .mem_budget = a.mem_budget,
+                    .strict_budget = a.strict_budget, .report = a.report, .metrics = a.metrics,
+                    .backend = !strcmp(a.backend, "cpu")    ? GS_BACKEND_CPU
+                               : !strcmp(a.backend, "cuda") ? GS_BACKEND_CUDA
+                                                            : GS_BACKEND_AUTO,
+                    .no_fallback = a.no_fallback, .device_budget = a.dev_budget};
+    if (air == AIR_SYNTH)
+        return cli_prove_synth(a.preset, (unsigned)a.shrink, a.seed, &par, a.no_check, &sc, a.out,
+                               &a.pr);
+    return prove_single(&a, air, &par, &sc);
 }

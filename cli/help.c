@@ -1,0 +1,211 @@
+/* The help texts: `gstark help` and `gstark help COMMAND` (= `gstark COMMAND
+ * --help`), printed on stdout with exit 0. */
+#include <string.h>
+
+#include "cli.h"
+
+void cli_help_main(FILE *f) {
+    fprintf(f,
+            "usage: gstark <command> [options]\n"
+            "\n"
+            "commands:\n"
+            "  prove     prove a built-in AIR (fib, mix, synth) and write the proof file\n"
+            "  verify    check a proof file and say what it proves\n"
+            "  inspect   print a proof file's statement, parameters, part sizes and security\n"
+            "  demo      commit a synthetic trace: NTT, coset LDE and Merkle timings, the root\n"
+            "  version   print the version and the build's features (also -V, --version)\n"
+            "  help      this text; 'gstark help COMMAND' (or 'gstark COMMAND --help') for one\n"
+            "            command's options\n"
+            "\n"
+            "Options take their value as '--opt value' or '--opt=value'; short ones as\n"
+            "'-o FILE' or '-oFILE'. Common ones: -o/--output, -q/--quiet, -v/--verbose,\n"
+            "--json, -h/--help.\n"
+            "\n"
+            "exit codes:\n"
+            "  0  success (verify: the proof is valid and of the expected statement)\n"
+            "  1  verify: the proof is invalid, or not of the statement --expect or\n"
+            "     --statement asks for\n"
+            "  2  usage, parameter, input or output error (bad option, unreadable proof\n"
+            "     file, unwritable output, a proof of an AIR gstark cannot rebuild)\n"
+            "  3  prove: the prover failed (the trace does not satisfy the AIR, out of\n"
+            "     memory, a device failure with --no-fallback)\n"
+            "\n"
+            "Security is printed as the conjectured level (what --security and\n"
+            "--min-security speak of; at most %u bits, Keccak-256's collision\n"
+            "resistance) and the provable level beside it (docs/protocol.md).\n",
+            GS_MAX_SECURITY_BITS);
+}
+
+static void help_prove(FILE *f) {
+    fprintf(f,
+            "usage: gstark prove [--air fib|mix|synth] [options] -o FILE\n"
+            "\n"
+            "Proves a built-in statement and writes the proof file.\n"
+            "\n"
+            "statement (an option that does not apply to the chosen AIR is an error):\n"
+            "  --air A              fib, mix or synth (default fib)\n"
+            "  --log-rows N         fib, mix: trace height 2^N (default 16; fib 1..30, mix 1..26)\n"
+            "  --cols C             mix: columns (default 16, 1..1024)\n"
+            "  --degree D           mix: constraint degree (default 3, 2..17; at most blowup + 1)\n"
+            "  --seed S             mix, synth: constants, first row, trace (default 1)\n"
+            "  --preset P           synth: vm, skew or uniform (default vm)\n"
+            "  --shrink K           synth: divide every table height by 2^K (default 0, 0..%u)\n"
+            "\n"
+            "parameters:\n"
+            "  --security BITS      conjectured security target, %u..%u (default %u); the query\n"
+            "                       count is the least that reaches it\n"
+            "  --queries Q          or set the query count directly (1..1024; not with --security)\n"
+            "  --blowup B           LDE blowup 2, 4, 8, 16, 32 or 64 (default 4)\n"
+            "  --grinding G         proof-of-work bits (default 20, 0..40); above %u bits the\n"
+            "                       expected work (2^G hashes) is refused without --allow-slow\n"
+            "  --allow-slow         accept --grinding above %u\n"
+            "  --no-check           do not check the trace first (a wrong trace then gives a\n"
+            "                       proof that does not verify)\n"
+            "\n"
+            "resources:\n"
+            "  --threads T          worker threads (default: GS_THREADS or all cores)\n"
+            "  --backend B          cpu, cuda or auto (default auto: CUDA when a device is present)\n"
+            "  --no-fallback        cuda, auto: fail instead of proving a table on the CPU after\n"
+            "                       a device failure (by default it falls back and says so)\n"
+            "  --device-mem-budget SIZE  cuda, auto: device bytes the proof may hold at once\n"
+            "                       (default 90%% of the free device memory)\n"
+            "  --tables-parallel K  synth: tables proven at once (default GS_TABLES_PARALLEL or\n"
+            "                       max(2, cores / 4))\n"
+            "  --mem-budget SIZE    memory budget: input traces plus what the prover charges\n"
+            "                       (on CUDA, device bytes); synth's scheduler keeps the tables\n"
+            "                       proven at once within it (default 80%% of available RAM)\n"
+            "  --strict-budget      refuse, before proving (exit 2), when one table alone needs\n"
+            "                       more than the budget (by default it runs alone, over the\n"
+            "                       budget, after a warning with the numbers)\n"
+            "  SIZE is bytes with an optional unit: K, M, G, T or KiB, MiB, GiB, TiB (powers of\n"
+            "  1024), KB, MB, GB, TB (powers of 1000), or 'unlimited'.\n"
+            "\n"
+            "output:\n"
+            "  -o, --output FILE    where to write the proof (required); '-' for standard\n"
+            "                       output (not a terminal; the summary then goes to stderr)\n"
+            "  --report             synth: print the timing report (phases add up to the wall time)\n"
+            "  --metrics FILE       synth: one JSON line per proving piece\n"
+            "  -q, --quiet          no progress line and no summary (errors still print; with\n"
+            "                       --report or --metrics the synth prover still draws its\n"
+            "                       progress line on a terminal)\n"
+            "  -v, --verbose        also print every public input\n"
+            "  --json               print the summary as one JSON object on stdout (not with -o -)\n"
+            "  -h, --help           this text\n"
+            "\n"
+            "Output files (-o and --metrics) are checked before any proving starts. A file\n"
+            "that is absent or regular is written to a temporary file beside it and renamed\n"
+            "over it (never half written). A character device (/dev/null) or a FIFO is\n"
+            "written through in place. A symbolic link, a directory, a block device or a\n"
+            "socket is refused: nothing is ever replaced but a regular file.\n"
+            "\n"
+            "A progress line (tables committed and proven, elapsed time, ETA; redrawn as the\n"
+            "prover reports progress) is drawn on stderr when it is a terminal, and nowhere\n"
+            "else.\n"
+            "\n"
+            "exit: 0 proved and written, 2 usage, parameter or output error (before proving),\n"
+            "3 the prover failed.\n",
+            GS_SYNTH_MAX_SHRINK, GS_MIN_SECURITY_BITS, GS_MAX_SECURITY_BITS,
+            GS_DEFAULT_SECURITY_BITS, CLI_GRINDING_FAST_MAX, CLI_GRINDING_FAST_MAX);
+}
+
+static void help_verify(FILE *f) {
+    fprintf(f,
+            "usage: gstark verify [options] FILE\n"
+            "\n"
+            "Checks a proof file ('-' reads standard input) and prints what it proves: the\n"
+            "AIR, the shape (tables, rows, columns), the security level, the public inputs\n"
+            "and the statement digest (Keccak-256 over the parameters, AIR fingerprints,\n"
+            "heights and public inputs; docs/protocol.md).\n"
+            "\n"
+            "options:\n"
+            "  --min-security BITS  refuse proofs below BITS conjectured (default %u, at most %u)\n"
+            "  --expect KEY=VALUE   fail (exit 1) unless the proof's statement has it; repeatable\n"
+            "  --statement DIGEST   fail (exit 1) unless the statement digest is DIGEST (64 hex)\n"
+            "  --threads T          worker threads\n"
+            "  -q, --quiet          print nothing on success\n"
+            "  -v, --verbose        print every public input (by default long lists are cut)\n"
+            "  --json               print the result as one JSON object on stdout\n"
+            "  -h, --help           this text\n"
+            "\n"
+            "--expect keys (numbers in decimal or 0x hex):\n"
+            "  air=fib|mix|synth    the built-in AIR family\n"
+            "  tables=N             the number of tables (1 for fib and mix)\n"
+            "  log-rows=N           the trace height 2^N\n"
+            "  cols=C               trace columns\n"
+            "  degree=D             the largest constraint degree\n"
+            "  seed=S               mix: the seed its constants come from\n"
+            "  preset=P, shrink=K   synth: the preset and its shrink\n"
+            "  pub[i]=V             public input i\n"
+            "  pub=V1,V2,...        all public inputs, in order ('pub=' for none)\n"
+            "On a multi-table proof, log-rows, cols, degree and pub name a table:\n"
+            "table[T].log-rows=N, table[T].pub[i]=V, ... (quote the brackets in a shell).\n"
+            "\n"
+            "A proof whose AIR gstark cannot rebuild (not a built-in AIR) is exit 2, \"unknown\n"
+            "AIR <fingerprint>\": verify it with the library (docs/air-guide.md).\n"
+            "\n"
+            "exit: 0 valid (and of the expected statement), 1 invalid or another statement,\n"
+            "2 usage or input error.\n",
+            GS_MIN_SECURITY_BITS, GS_MAX_SECURITY_BITS);
+}
+
+static void help_inspect(FILE *f) {
+    fprintf(f,
+            "usage: gstark inspect [options] FILE\n"
+            "\n"
+            "Prints a proof file's statement (AIR, shape, public inputs, digest), parameters,\n"
+            "security (conjectured and provable) and the bytes of each part. It does not\n"
+            "verify the proof ('gstark verify' does).\n"
+            "\n"
+            "options:\n"
+            "  -v, --verbose        print every public input\n"
+            "  --json               print one JSON object on stdout\n"
+            "  -h, --help           this text\n"
+            "\n"
+            "exit: 0 printed, 2 usage or input error (malformed proof bytes included).\n");
+}
+
+static void help_demo(FILE *f) {
+    fprintf(f,
+            "usage: gstark demo [options]\n"
+            "\n"
+            "Commits a pseudorandom trace (inverse NTT, coset LDE, Keccak Merkle tree), opens\n"
+            "and checks four paths, and prints the timings and the root.\n"
+            "\n"
+            "options:\n"
+            "  --log-rows N         2^N rows (default 20, 1..26)\n"
+            "  --cols C             columns (default 16, 1..1024)\n"
+            "  --log-blowup B       blowup 2^B (default 2, 1..4)\n"
+            "  --threads T          worker threads\n"
+            "  --seed S             trace seed (default 1)\n"
+            "  -h, --help           this text\n");
+}
+
+static void help_version(FILE *f) {
+    fprintf(f,
+            "usage: gstark version (or gstark -V, gstark --version)\n"
+            "\n"
+            "Prints the version, whether the CUDA backend is built and how many devices\n"
+            "it sees.\n");
+}
+
+static void help_help(FILE *f) {
+    fprintf(f,
+            "usage: gstark help [COMMAND]\n"
+            "\n"
+            "Lists the commands and exit codes, or prints one command's options.\n");
+}
+
+int cli_help_command(FILE *f, const char *cmd) {
+    static const struct {
+        const char *name;
+        void (*fn)(FILE *);
+    } all[] = {{"prove", help_prove},     {"verify", help_verify}, {"inspect", help_inspect},
+               {"demo", help_demo},       {"version", help_version}, {"help", help_help}};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (!strcmp(cmd, all[i].name)) {
+            all[i].fn(f);
+            return 1;
+        }
+    }
+    return 0;
+}
