@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The gstark command end to end: prove, verify, inspect; exit codes 0 (valid),
-# 1 (invalid), 2 (usage or I/O); no partial proof file on any failure.
+# 1 (invalid), 2 (usage, parameter or I/O error), 3 (prover failure); no
+# partial proof file on any failure. Options, help and exit codes in depth:
+# cli_options_test.sh; output files: cli_output_test.sh; statements:
+# cli_statement_test.sh.
 # usage: cli_test.sh path/to/gstark
 set -u
 G=$1
@@ -63,8 +66,9 @@ expect 2 "unknown command" "$G" frobnicate
 expect 2 "prove without -o" "$G" prove --air fib
 expect 2 "prove with a bad option value" "$G" prove --air fib --log-rows 99 -o "$D/x.proof"
 expect 2 "prove an unknown AIR" "$G" prove --air nope -o "$D/x.proof"
-# Degree 5 with blowup 2 is refused cleanly, and leaves no file behind.
-expect 1 "prove a degree above blowup + 1" "$G" prove --air mix --degree 5 --blowup 2 --log-rows 4 "${fast[@]}" -o "$D/deg.proof"
+# Degree 5 with blowup 2 is refused cleanly (a parameter error, before
+# proving), and leaves no file behind.
+expect 2 "prove a degree above blowup + 1" "$G" prove --air mix --degree 5 --blowup 2 --log-rows 4 "${fast[@]}" -o "$D/deg.proof"
 [ ! -e "$D/deg.proof" ] || { echo "FAIL: a refused proof left a file"; fail=1; }
 expect 2 "prove into a missing directory" "$G" prove --air fib --log-rows 4 "${fast[@]}" -o "$D/no/such/dir/p.proof"
 leftovers=$(find "$D" -name '*.tmp.*' | wc -l)
