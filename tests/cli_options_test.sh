@@ -241,6 +241,12 @@ if [ "$tty_ok" = 1 ]; then
     check "--quiet prints nothing on a terminal" ! -s "$D/tty"
     on_tty "$G" prove --air synth --shrink 14 "${fast[@]}" -o "$D/p.proof"
     has "$D/tty" "tables committed" "a multi-table proof draws it too"
+    on_tty "$G" prove -q --report --metrics "$D/qm.jsonl" --air synth --shrink 14 "${fast[@]}" -o "$D/p.proof"
+    hasnt "$D/tty" "tables committed" "--quiet with --report and --metrics draws no progress line"
+    has "$D/tty" "timing report" "but prints the report asked for"
+    check "and writes the metrics" -s "$D/qm.jsonl"
+    on_tty "$G" prove -q --air synth --shrink 12 "${fast[@]}" --mem-budget 64K -o "$D/p.proof"
+    has "$D/tty" "gstark: warning: the memory budget 64 KiB" "--quiet on a terminal keeps the warnings"
     on_tty "$G" prove --air fib --log-rows 6 "${fast[@]}" -o -
     has "$D/tty" "standard output is a terminal" "-o - refuses a terminal"
 else
