@@ -6,7 +6,8 @@
  * with a flipped bit, arrays replaced by NULL, arrays where the shape has
  * none — and every edit must be rejected (without a crash: CI runs this
  * under ASan/UBSan). Then the unbalanced-bus statement: its deficit written
- * into the bus-free table's sum, or a non-canonical zero there, is rejected. */
+ * into the bus-free table's sum, or a non-canonical zero there, is rejected;
+ * and a statement whose bus carries two tuple widths is refused. */
 #include "fib_air.h"
 #include "fuzz/multi_stmt.h"
 #include "gstark/gstark.h"
@@ -314,6 +315,48 @@ static void test_unbalanced(subject *s) {
     s->mp = NULL;
 }
 
+/* A table of 2^4 rows, column 0 = 0, 1, 2, ... (a counter), column 1 a
+ * constant 1 multiplicity, that sends (c0) or (c0, 0) on bus 9, or receives
+ * (c0). */
+static gs_air *counter_air(const char *name, int sign, uint32_t width) {
+    gs_air *a = gs_air_new(name, 2, 0);
+    gs_expr one = gs_air_const(a, 1), zero = gs_air_const(a, 0);
+    gs_air_transition(a, gs_air_sub(a, gs_air_next(a, 0), gs_air_add(a, gs_air_col(a, 0), one)));
+    gs_air_transition(a, gs_air_sub(a, gs_air_col(a, 1), one));
+    gs_air_boundary(a, 0, 0, zero);
+    gs_expr v[2] = {gs_air_col(a, 0), zero};
+    if (sign > 0) gs_air_send(a, 9, v, width, gs_air_col(a, 1));
+    else gs_air_receive(a, 9, v, width, gs_air_col(a, 1));
+    return gs_air_finalize(a) == GS_OK ? a : (gs_air_free(a), NULL);
+}
+
+/* (v, 0) sent against (v) received balances (the padded tuple has the
+ * shorter one's fingerprint), so a statement must use one width per bus. */
+static void test_bus_widths(void) {
+    gs_air *airs[2] = {counter_air("send2", +1, 2), counter_air("recv1", -1, 1)};
+    gs_air *same = counter_air("send1", +1, 1);
+    CHECK(airs[0] && airs[1] && same);
+    if (!airs[0] || !airs[1] || !same) return;
+    gs_fp trace[32];
+    for (int r = 0; r < 16; r++) trace[r] = (gs_fp)r, trace[16 + r] = 1;
+    gs_params par = MULTI_STMT_PARAMS;
+    gs_prove_opts o = {.skip_check = 1};
+    gs_table_input in[2] = {{airs[0], trace, 4, NULL, NULL}, {airs[1], trace, 4, NULL, NULL}};
+    gs_multi_proof *mp = NULL;
+    gs_status r = gs_prove_multi(&mp, in, 2, &par, &o);
+    /* The prover refuses such a statement; if it proves it, the verifier must not accept. */
+    CHECK(r == GS_ERR_INVALID_ARG || r == GS_OK);
+    if (r == GS_OK) CHECK(gs_verify_multi((const gs_air *const *)airs, 2, mp, 0) == GS_ERR_PROOF_STATEMENT);
+    gs_multi_proof_free(mp), mp = NULL;
+    /* The same bus with one width on both sides proves and verifies. */
+    gs_air *good[2] = {same, airs[1]};
+    in[0].air = same;
+    CHECK(gs_prove_multi(&mp, in, 2, &par, NULL) == GS_OK);
+    CHECK(mp && gs_verify_multi((const gs_air *const *)good, 2, mp, 0) == GS_OK);
+    gs_multi_proof_free(mp);
+    gs_air_free(airs[0]), gs_air_free(airs[1]), gs_air_free(same);
+}
+
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
     test_single();
@@ -321,6 +364,7 @@ int main(int argc, char **argv) {
     CHECK(multi_stmt_airs(s.airs) == GS_OK);
     test_multi(&s);
     test_unbalanced(&s);
+    test_bus_widths();
     for (uint32_t i = 0; i < MULTI_STMT_TABLES; i++) gs_air_free(s.airs[i]);
     return gs_test_done();
 }

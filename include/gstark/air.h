@@ -64,8 +64,8 @@ void gs_air_boundary(gs_air *air, uint32_t col, int64_t row, gs_expr value);
  * main traces are committed. A statement is valid when every bus sums to zero
  * over all tables. values[0..width) and mult are expressions of the current
  * row only (no next-row references); 1 <= width <= GS_AIR_MAX_TUPLE. The
- * same bus id must carry tuples of the same width everywhere (checked when
- * tables are proven together). */
+ * same bus id must carry tuples of the same width everywhere (gs_verify_multi
+ * refuses a statement that mixes widths on a bus). */
 #define GS_AIR_MAX_TUPLE 16u
 void gs_air_send(gs_air *air, uint32_t bus, const gs_expr *values, uint32_t width, gs_expr mult);
 void gs_air_receive(gs_air *air, uint32_t bus, const gs_expr *values, uint32_t width,

@@ -27,6 +27,25 @@ static unsigned inter_degree(const gs_air *air, const gs_air_inter *in, unsigned
     return air->nodes[in->mult].degree;
 }
 
+gs_status gs_logup_check_widths(const gs_air *const *airs, uint32_t n) {
+    size_t total = 0, seen = 0;
+    for (uint32_t t = 0; t < n; t++) total += airs[t]->n_inters;
+    if (!total) return GS_OK;
+    uint32_t(*bw)[2] = malloc(total * sizeof *bw); /* (bus, width) pairs met so far */
+    if (!bw) return GS_ERR_NOMEM;
+    gs_status r = GS_OK;
+    for (uint32_t t = 0; r == GS_OK && t < n; t++)
+        for (uint32_t i = 0; r == GS_OK && i < airs[t]->n_inters; i++) {
+            const gs_air_inter *it = &airs[t]->inters[i];
+            size_t k = 0;
+            while (k < seen && bw[k][0] != it->bus) k++;
+            if (k == seen) bw[seen][0] = it->bus, bw[seen][1] = it->width, seen++;
+            else if (bw[k][1] != it->width) r = GS_ERR_AIR;
+        }
+    free(bw);
+    return r;
+}
+
 gs_status gs_logup_layout(gs_logup *L, const gs_air *air) {
     memset(L, 0, sizeof *L);
     if (!air) return GS_ERR_INVALID_ARG; /* also called by gs_air_finalize itself */

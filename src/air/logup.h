@@ -40,6 +40,11 @@ gs_status gs_air_eval_inter_ext(const gs_air *air, gs_fp3 *out, const gs_fp3 *cu
 
 /* The layout for a finalized AIR (n_inters may be 0: no aux trace). */
 gs_status gs_logup_layout(gs_logup *L, const gs_air *air);
+/* GS_OK if every bus id carries tuples of one width across all interactions
+ * of the n AIRs of a statement; GS_ERR_AIR otherwise (a tuple padded with
+ * zeros has the fingerprint of the shorter one, so mixed widths on a bus
+ * would let (v, 0) balance (v)). GS_ERR_NOMEM if memory runs out. */
+gs_status gs_logup_check_widths(const gs_air *const *airs, uint32_t n);
 void gs_logup_free(gs_logup *L);
 
 /* The aux trace: 3 * aux_cols Fp columns of 2^log_n rows, column-major

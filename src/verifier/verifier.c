@@ -294,6 +294,11 @@ gs_status gs_verify_multi(const gs_air *const *airs, uint32_t n, const gs_multi_
         else if (memcmp(&mp->tables[i].params, &mp->params, sizeof mp->params) != 0) r = GS_ERR_PROOF_PARAMS;
         else r = check_shape(airs[i], &mp->tables[i], &s[i]);
     }
+    /* The statement itself: one tuple width per bus over all its tables. */
+    if (r == GS_OK) {
+        gs_status w = gs_logup_check_widths(airs, n);
+        if (w != GS_OK) r = w == GS_ERR_NOMEM ? w : GS_ERR_PROOF_STATEMENT;
+    }
     gs_transcript tr;
     gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN_MULTI);
     if (r == GS_OK) gs_multi_statement_absorb(&tr, mp);
