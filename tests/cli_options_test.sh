@@ -186,7 +186,7 @@ has "$D/err" "--degree 5 needs --blowup 4 or more" "it names the least blowup"
 expect 2 "exit 2: inspect of malformed bytes" "$G" inspect "$D/help_prove"
 # Exit 3: the prover runs out of memory (address space capped) after the
 # checks. Skipped where the cap stops the program itself (sanitizer builds).
-if (ulimit -v 200000 && "$G" version >/dev/null 2>&1); then
+if bash -c 'ulimit -v 200000 && "$0" version; exit $?' "$G" >/dev/null 2>&1; then
     (ulimit -v 200000 && exec "$G" prove --air fib --log-rows 22 "${fast[@]}" --threads 2 -o "$D/oom.proof") >"$D/out" 2>"$D/err"
     got=$?
     check "exit 3: the prover ran out of memory (got $got)" "$got" = 3
