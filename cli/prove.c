@@ -249,9 +249,13 @@ static int params(gs_params *par, const prove_args *a) {
         }
     }
     if (gs_params_check(par, GS_MIN_SECURITY_BITS) != GS_OK) {
-        cli_err("these parameters give %u bits (conjectured), below the verifier's minimum of %u "
-                "bits: raise --queries, --blowup or --grinding", gs_params_security(par),
-                GS_MIN_SECURITY_BITS);
+        if (gs_params_security(par) < GS_MIN_SECURITY_BITS)
+            cli_err("these parameters give %u bits (conjectured), below the verifier's minimum of "
+                    "%u bits: raise --queries, --blowup or --grinding", gs_params_security(par),
+                    GS_MIN_SECURITY_BITS);
+        else
+            cli_err("these parameters are out of the range proofs allow (blowup %lu, %u queries, "
+                    "%lu grinding bits)", a->blowup, par->num_queries, a->grinding);
         return CLI_USAGE;
     }
     return CLI_OK;

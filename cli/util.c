@@ -21,9 +21,19 @@ int cli_read_input(const char *path, uint8_t **buf, size_t *len, size_t max) {
         return CLI_USAGE;
     }
     struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (fstat(fd, &st) != 0) {
+        cli_err("reading %s: %s", name, strerror(errno));
+        if (!is_stdin) close(fd);
+        return CLI_USAGE;
+    }
+    if (S_ISDIR(st.st_mode)) {
         if (!is_stdin) close(fd);
         cli_err("reading %s: is a directory, not a proof file", name);
+        return CLI_USAGE;
+    }
+    if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+        if (!is_stdin) close(fd);
+        cli_err("reading %s: larger than %zu MiB, the most a proof file may be", name, max >> 20);
         return CLI_USAGE;
     }
     /* Read to the end (a FIFO or a pipe has no size up front), refusing
