@@ -1,18 +1,22 @@
 # Shared pieces of the CLI tests (sourced; not a test itself).
-# After sourcing: G is the gstark binary, D a private temporary directory
-# (removed on exit), fail the failure flag, and:
+# After sourcing: G is the gstark binary (absolute), D a private temporary
+# directory (removed on exit) and the working directory, fail the failure
+# flag, abspath PATH, and:
 #   expect CODE "what" cmd...   runs cmd; stdout in $D/out, stderr in $D/err,
 #                               both in $D/all; fails unless it exits CODE
 #   check "what" test-args...   fails unless [ test-args ] holds
 #   has FILE TEXT "what"        fails unless FILE contains TEXT (fixed string)
 #   hasnt FILE TEXT "what"      fails if FILE contains TEXT
 #   on_tty cmd...               runs cmd with a terminal as stdin, stdout and
-#                               stderr (script(1)); output in $D/tty; returns
-#                               1 if no terminal can be had here
+#                               stderr (script(1)); output in $D/tty; only
+#                               where tty_ok is 1 (a terminal can be had here)
 set -u
-G=$1
+abspath() { case $1 in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$PWD" "$1" ;; esac; }
+G=$(abspath "$1")
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
+# Run inside D: a binary that writes somewhere it should not writes there.
+cd "$D" || exit 1
 fail=0
 # Tiny, fast parameters: 80 bits (the verifier's minimum) with 4 grinding bits.
 fast=(--grinding 4 --security 80)
@@ -49,7 +53,6 @@ hasnt() {
 tty_ok=0
 if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1; then tty_ok=1; fi
 on_tty() {
-    [ "$tty_ok" = 1 ] || return 1
     local cmd="" a
     for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done
     script -qec "$cmd" /dev/null </dev/null >"$D/tty" 2>&1

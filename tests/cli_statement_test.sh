@@ -4,8 +4,9 @@
 # printed; --expect KEY=VALUE and --statement DIGEST fail (exit 1) on another
 # statement; a proof of an AIR the CLI cannot rebuild is exit 2 "unknown AIR".
 # usage: cli_statement_test.sh path/to/gstark path/to/test_cli_custom_air
-. "$(dirname "$0")/cli_lib.sh"
 H=$2
+case $H in /*) ;; *) H=$PWD/$H ;; esac
+. "$(dirname "$0")/cli_lib.sh"
 
 expect 0 "prove fib" "$G" prove --air fib --log-rows 6 "${fast[@]}" -o "$D/fib.proof"
 pdigest=$(sed -n 's/^  statement  \([0-9a-f]\{64\}\)$/\1/p' "$D/out")
