@@ -13,7 +13,7 @@ static void human(FILE *f, const cli_proved *x, const cli_loaded *L, int all) {
     cli_security_str(sec, sizeof sec, L->conjectured, L->provable);
     cli_hex(hex, &L->statement);
     if (L->multi)
-        fprintf(f, "proved %s: %u tables, %.1f M cells\n", x->name, L->n, (double)x->cells / 1e6);
+        fprintf(f, "proved %s: %u tables, %zu cells\n", x->name, L->n, x->cells);
     else
         fprintf(f, "proved %s: %u columns x 2^%u rows\n", x->name, L->tables->table.num_cols,
                 L->tables->log_n);
