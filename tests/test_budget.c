@@ -3,7 +3,9 @@
  *   - a budget every table fits: inputs + charged peak <= budget, no overrun,
  *     and the process's peak RSS during the proof <= budget + GS_TEST_RSS_SLACK
  *     (the documented fixed overhead, docs/architecture.md);
- *   - a budget below the largest table: lenient, the run proceeds with one
+ *   - a budget below the largest table whole but not lean: it is proven lean
+ *     (main coefficients made again for the out-of-domain values) and fits;
+ *   - a budget below the largest table even lean: lenient, the run proceeds with one
  *     warning carrying the numbers, overruns counted in the stats, the report
  *     and the metrics, bytes over = inputs + peak - budget, RSS <= need + slack;
  *     strict, GS_ERR_BUDGET before anything is proven (no span, nothing
@@ -206,17 +208,23 @@ static void test_multi(void) {
     /* The sizes, from the estimates: the parent builds the statement once. */
     gs_multi_workload w = {0};
     CHECK(gs_synth_preset(&w, PRESET, SHRINK, 3) == GS_OK);
-    size_t largest = 0, sum = 0, inputs = 0;
-    for (uint32_t i = 0; i < w.num_tables; i++) {
-        gs_mem_estimate e;
-        CHECK(gs_estimate_table(&e, w.tables[i].air, w.tables[i].log_n, &PAR) == GS_OK);
-        if (e.total > largest) largest = e.total;
-        sum += e.total;
+    size_t largest = 0, largest_lean = 0, sum = 0, inputs = 0;
+    gs_mem_estimate e[16];
+    uint32_t n = w.num_tables;
+    CHECK(n <= 16);
+    for (uint32_t i = 0; i < n && i < 16; i++) {
+        CHECK(gs_estimate_table(&e[i], w.tables[i].air, w.tables[i].log_n, &PAR) == GS_OK);
+        CHECK(e[i].lean_total <= e[i].total);
+        if (e[i].total > largest) largest = e[i].total;
+        if (e[i].lean_total > largest_lean) largest_lean = e[i].lean_total;
+        sum += e[i].total;
         inputs += (size_t)gs_air_num_cols(w.tables[i].air) * sizeof(gs_fp) << w.tables[i].log_n;
     }
-    uint32_t n = w.num_tables;
     gs_multi_workload_free(&w);
-    size_t need = inputs + largest;
+    /* What a budget must hold for the largest table: proven whole, or lean
+     * (below a budget for the whole, every over-budget table goes lean). */
+    size_t need = inputs + largest, need_lean = inputs + largest_lean;
+    CHECK(need_lean < need); /* the cpu table: lean saves its main coefficients' hold */
 
     result ref, r;
     CHECK(run_child(&ref, GS_GATE_UNLIMITED, 0, 2));
@@ -243,7 +251,24 @@ static void test_multi(void) {
         check_rss(&r, fits);
     }
 
-    /* Below the largest table, and a 1-byte budget. */
+    /* Below the largest table whole but not lean: it goes lean and fits
+     * (tables that fit whole stay whole). */
+    uint32_t want_lean = 0;
+    for (uint32_t i = 0; i < n && i < 16; i++) want_lean += inputs + e[i].total > need_lean;
+    CHECK(run_child(&r, need_lean, 0, 2));
+    show("lean fits", need_lean, &r);
+    CHECK(r.status == GS_OK && r.warnings == 0);
+    CHECK(r.st.budget_lean_tables == want_lean && want_lean >= 1 && r.st.budget_overruns == 0);
+    CHECK(r.st.mem_need_bytes == need_lean);
+    CHECK(r.st.input_bytes + r.st.peak_bytes <= need_lean); /* lean_total bounds the lean peak */
+    CHECK(r.st.budget_over_bytes == 0);
+    CHECK(r.report_ok && r.metrics_ok);
+    CHECK(memcmp(r.digest, ref.digest, 32) == 0);
+    check_rss(&r, need_lean);
+
+    /* Below the largest table even lean, and a 1-byte budget: every table
+     * over the budget goes lean, and still overruns. */
+    need = need_lean;
     const size_t small[2] = {need / 2, 1};
     for (int b = 0; b < 2; b++) {
         const char *what = b ? "1 byte" : "half the largest";
@@ -276,15 +301,18 @@ static void test_multi(void) {
 
 /* gs_prove: one table, nothing to schedule, the same rule. */
 static void test_single(void) {
-    gs_mix_params mp = {16, 3, 12, 5};
+    gs_mix_params mp = {128, 3, 11, 5}; /* wide: its main coefficients dominate, lean saves */
     gs_workload w = {0};
     CHECK(gs_airs_mix(&w, &mp) == GS_OK);
     gs_mem_estimate e;
     CHECK(gs_estimate_table(&e, w.air, w.log_n, &PAR) == GS_OK);
-    size_t inputs = (size_t)16 * sizeof(gs_fp) << 12, need = inputs + e.total;
-    const size_t budgets[3] = {need, need - 1, 1};
+    size_t inputs = (size_t)128 * sizeof(gs_fp) << 11, need = inputs + e.total;
+    size_t need_lean = inputs + e.lean_total;
+    CHECK(need_lean < need);
+    /* whole; lean (fits); lean and still over; 1 byte */
+    const size_t budgets[4] = {need, need - 1, need_lean - 1, 1};
     uint8_t ref[32];
-    for (int b = 0; b < 3; b++)
+    for (int b = 0; b < 4; b++)
         for (int strict = 0; strict <= 1; strict++) {
             gs_prove_stats st;
             gs_obs *obs = NULL;
@@ -294,16 +322,18 @@ static void test_single(void) {
                                .strict_budget = strict};
             gs_proof *p = NULL;
             gs_status s = gs_prove(&p, w.air, w.trace, w.log_n, w.pub, &PAR, &o);
-            CHECK(st.mem_budget == budgets[b] && st.mem_need_bytes == need);
+            int over = b >= 2;
+            CHECK(st.mem_budget == budgets[b] && st.mem_need_bytes == (b ? need_lean : need));
             CHECK(st.input_bytes == inputs);
-            CHECK(st.budget_overruns == (b > 0));
-            if (b > 0 && strict) {
+            CHECK(st.budget_lean_tables == (b > 0));
+            CHECK(st.budget_overruns == (unsigned)over);
+            if (over && strict) {
                 CHECK(s == GS_ERR_BUDGET && p == NULL && st.peak_bytes == 0);
                 CHECK(gs_obs_warning_count(obs) == 0);
             } else {
                 CHECK(s == GS_OK);
-                CHECK(gs_obs_warning_count(obs) == (size_t)(b > 0));
-                CHECK(st.peak_bytes <= e.total);
+                CHECK(gs_obs_warning_count(obs) == (size_t)over);
+                CHECK(st.peak_bytes <= (b ? e.lean_total : e.total));
                 CHECK(st.budget_over_bytes ==
                       (inputs + st.peak_bytes > budgets[b] ? inputs + st.peak_bytes - budgets[b] : 0));
                 uint8_t *bytes = NULL, d[32];

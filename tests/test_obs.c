@@ -754,7 +754,8 @@ static void test_warnings(void) {
 
     /* The report and the metrics: budget lines, counters, warnings. */
     gs_obs_budget nb = {.budget = (uint64_t)1 << 30, .inputs = (uint64_t)100 << 20,
-                        .need = (uint64_t)1200 << 20, .peak = (uint64_t)1000 << 20, .overruns = 1};
+                        .need = (uint64_t)1200 << 20, .peak = (uint64_t)1000 << 20, .overruns = 1,
+                        .lean = 1};
     gs_obs_note_budget(o, &nb);
     CHECK(gs_obs_budget_get(o, &b) == 1 && b.need == nb.need && b.overruns == 1);
     f = tmpfile();
@@ -765,6 +766,7 @@ static void test_warnings(void) {
                        "table alone 1.17 GiB\n") != NULL);
     CHECK(strstr(text, "budget overruns 1 ") != NULL && strstr(text, ", 76 MiB over the budget\n"));
     CHECK(strstr(text, "  warning: table 3 needs 1 GiB\n") != NULL);
+    CHECK(strstr(text, "memory: 1 table proven lean for the budget") != NULL);
     free(text);
     f = tmpfile();
     CHECK(gs_obs_write_metrics(o, f) == GS_OK);
@@ -775,6 +777,7 @@ static void test_warnings(void) {
     CHECK(strstr(text, "{\"counter\":\"mem_need_bytes\",\"value\":1258291200}\n") != NULL);
     CHECK(strstr(text, "{\"counter\":\"mem_peak_bytes\",\"value\":1048576000}\n") != NULL);
     CHECK(strstr(text, "{\"counter\":\"budget_overruns\",\"value\":1}\n") != NULL);
+    CHECK(strstr(text, "{\"counter\":\"budget_lean_tables\",\"value\":1}\n") != NULL);
     CHECK(strstr(text, "{\"counter\":\"budget_over_bytes\",\"value\":79691776}\n") != NULL);
     CHECK(strstr(text, "{\"warning\":\"table 3 needs 1 GiB\"}\n") != NULL);
     CHECK(strstr(text, "aaaa \\\"quoted\\\"") == NULL); /* cut before the quotes */
@@ -782,7 +785,7 @@ static void test_warnings(void) {
 
     /* Unlimited: no mem_budget line, nothing over. */
     nb.budget = UINT64_MAX;
-    nb.overruns = 0;
+    nb.overruns = nb.lean = 0;
     gs_obs_note_budget(o, &nb);
     f = tmpfile();
     CHECK(gs_obs_write_metrics(o, f) == GS_OK);
@@ -792,6 +795,7 @@ static void test_warnings(void) {
     CHECK(strstr(text, "\"mem_budget\"") == NULL);
     CHECK(strstr(text, "{\"counter\":\"budget_over_bytes\",\"value\":0}\n") != NULL);
     CHECK(strstr(text, "memory: budget unlimited, ") != NULL && !strstr(text, "budget overruns"));
+    CHECK(!strstr(text, "proven lean"));
     free(text);
     gs_obs_free(o);
 }

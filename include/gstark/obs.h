@@ -185,6 +185,7 @@ typedef struct gs_obs_budget {
     uint64_t need;     /* the most one table needs alone, inputs included */
     uint64_t peak;     /* the most bytes the prover charged at once (inputs not included) */
     uint32_t overruns; /* tables whose need exceeded the budget (each ran alone) */
+    uint32_t lean;     /* tables proven lean for the budget (gs_mem_estimate.lean_total) */
 } gs_obs_budget;
 /* Records b (a later note replaces an earlier one). */
 void gs_obs_note_budget(gs_obs *o, const gs_obs_budget *b);
@@ -193,10 +194,9 @@ int gs_obs_budget_get(const gs_obs *o, gs_obs_budget *out);
 
 /* The metrics lines (see above), then the counters: cpu_fallbacks when not
  * 0; when a budget was noted, mem_budget (left out when unlimited),
- * mem_input_bytes, mem_need_bytes, mem_peak_bytes, budget_overruns and
- * budget_over_bytes (how far inputs + charged peak went over the budget, 0
- * when within it), each
- * {"counter":NAME,"value":N}; then one {"warning":TEXT} line per warning.
+ * mem_input_bytes, mem_need_bytes, mem_peak_bytes, budget_lean_tables,
+ * budget_overruns and budget_over_bytes (how far inputs + charged peak went
+ * over the budget, 0 when within it), each {"counter":NAME,"value":N}; then one {"warning":TEXT} line per warning.
  * A NULL o writes nothing. GS_ERR_IO if the stream reports an error. */
 gs_status gs_obs_write_metrics(const gs_obs *o, FILE *f);
 

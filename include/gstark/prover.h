@@ -32,6 +32,7 @@ typedef struct gs_prove_stats {
     size_t mem_budget;         /* the budget in force, defaults applied (GS_GATE_UNLIMITED: none) */
     size_t input_bytes;        /* the input traces it covers (0 on CUDA) */
     size_t mem_need_bytes;     /* the most one table needs alone: input_bytes + its estimate */
+    unsigned budget_lean_tables; /* tables proven lean for the budget (gs_mem_estimate.lean_total) */
     unsigned budget_overruns;  /* tables whose need exceeds the budget: each ran alone, over it */
     size_t budget_over_bytes;  /* after the run: input_bytes + peak_bytes - mem_budget, or 0 */
 } gs_prove_stats;
@@ -55,9 +56,13 @@ size_t gs_mem_budget_default(void);
  * quotient round (main, LogUp aux trace, LDE and tree, chunk coefficients,
  * their LDE and tree) and the end of FRI (the coefficients freed; the DEEP
  * word and every FRI layer with its tree added); chain = total -
- * main_commit, what the table needs beyond its main commitment. */
+ * main_commit, what the table needs beyond its main commitment. lean_total
+ * (<= total) is the peak when the main coefficients are not held through
+ * the quotient round but interpolated again from the trace for the
+ * out-of-domain values: what the prover does for a table whose total does
+ * not fit the memory budget. */
 typedef struct gs_mem_estimate {
-    size_t main_commit, chain, total;
+    size_t main_commit, chain, total, lean_total;
 } gs_mem_estimate;
 gs_status gs_estimate_table(gs_mem_estimate *out, const gs_air *air, unsigned log_n,
                             const gs_params *params);
@@ -77,8 +82,8 @@ typedef struct gs_prove_opts {
      * however small, is taken as given and follows strict_budget's rule. */
     unsigned tables_parallel;
     size_t mem_budget;
-    /* What a table whose estimate alone exceeds mem_budget does (the
-     * scheduler cannot split a table). 0 (default): it is proven alone, after
+    /* What a table whose estimate alone exceeds mem_budget does, even proven
+     * lean (the scheduler cannot split a table). 0 (default): it is proven alone, after
      * a warning through obs with the numbers (needed, budget) and counted in
      * stats->budget_overruns; the charged peak may then exceed the budget by
      * up to the difference. 1: the run is refused with GS_ERR_BUDGET before

@@ -208,6 +208,10 @@ static void report_budget(const gs_obs *o, FILE *f) {
         fprintf(f, "  memory: budget %s, inputs %s + charged peak %s, largest table alone %s\n",
                 gs_size_format(bud, b.budget), gs_size_format(in, b.inputs),
                 gs_size_format(peak, b.peak), gs_size_format(need, b.need));
+        if (b.lean)
+            fprintf(f, "  memory: %" PRIu32 " table%s proven lean for the budget (main trace "
+                       "coefficients made again for the out-of-domain values)\n",
+                    b.lean, b.lean == 1 ? "" : "s");
         uint64_t excess = budget_excess(&b);
         if (b.overruns || excess)
             fprintf(f, "  memory: budget overruns %" PRIu32 " (tables that need more than the "
@@ -348,6 +352,7 @@ gs_status gs_obs_write_metrics(const gs_obs *o, FILE *f) {
         put_counter(f, "mem_input_bytes", b.inputs);
         put_counter(f, "mem_need_bytes", b.need);
         put_counter(f, "mem_peak_bytes", b.peak);
+        put_counter(f, "budget_lean_tables", b.lean);
         put_counter(f, "budget_overruns", b.overruns);
         put_counter(f, "budget_over_bytes", budget_excess(&b));
     }

@@ -7,7 +7,11 @@
  * (gs_estimate_table's total) while it is proven. The gate admits tables
  * within the budget less the inputs, and the estimates bound what the tables
  * charge (tests/test_estimate.c), so inputs + charged peak stay within the
- * budget, except for a table whose need alone exceeds it: such a table is
+ * budget. A table whose whole estimate does not fit is proven lean (its main
+ * coefficients made again from the trace for the out-of-domain values
+ * instead of held: gs_mem_estimate.lean_total, a little more work for a
+ * smaller peak). The exception is a table whose need alone exceeds the
+ * budget even so: such a table is
  * admitted only when nothing else runs (never a deadlock) and may charge up
  * to its need. That case is known before any proving, so it is decided then:
  * refused with GS_ERR_BUDGET under strict_budget, else a warning with the
@@ -57,11 +61,18 @@ size_t gs_prover_gate_budget(const gs_prove_stats *ps) {
     return b > in ? b - in : 0; /* 0: one table at a time, each over the budget */
 }
 
-gs_status gs_prover_budget_check(gs_prove_stats *ps, gs_obs *obs, const gs_mem_estimate *est,
-                                 uint32_t n, size_t budget, size_t inputs, int strict) {
-    uint32_t over = 0, worst = 0;
+gs_status gs_prover_budget_check(gs_prove_stats *ps, gs_obs *obs, gs_mem_estimate *est,
+                                 int *lean, uint32_t n, size_t budget, size_t inputs, int strict) {
+    uint32_t over = 0, worst = 0, leaned = 0;
     size_t most = 0;
     for (uint32_t i = 0; i < n; i++) {
+        lean[i] = budget != GS_GATE_UNLIMITED && sat_add(inputs, est[i].total) > budget &&
+                  est[i].lean_total < est[i].total;
+        if (lean[i]) { /* what it needs from now on: the gate admits it with this */
+            est[i].total = est[i].lean_total;
+            est[i].chain = est[i].total - est[i].main_commit;
+            leaned++;
+        }
         if (est[i].total > most) most = est[i].total, worst = i;
         if (budget != GS_GATE_UNLIMITED && sat_add(inputs, est[i].total) > budget) over++;
     }
@@ -70,6 +81,7 @@ gs_status gs_prover_budget_check(gs_prove_stats *ps, gs_obs *obs, const gs_mem_e
     ps->input_bytes = inputs;
     ps->mem_need_bytes = need;
     ps->budget_overruns = over;
+    ps->budget_lean_tables = leaned;
     if (!over) return GS_OK;
     if (strict) return GS_ERR_BUDGET; /* the caller reports it, with ps's numbers */
     char nb[GS_SIZE_BUF], bb[GS_SIZE_BUF], tb[GS_SIZE_BUF], ib[GS_SIZE_BUF];
@@ -78,13 +90,17 @@ gs_status gs_prover_budget_check(gs_prove_stats *ps, gs_obs *obs, const gs_mem_e
     gs_size_format(tb, most);
     gs_size_format(ib, inputs);
     char with[96] = "";
-    if (inputs) snprintf(with, sizeof with, ": %s of its own, %s of input traces", tb, ib);
+    if (inputs)
+        snprintf(with, sizeof with, ": %s of its own%s, %s of input traces", tb,
+                 lean[worst] ? " proven lean" : "", ib);
+    else if (lean[worst])
+        snprintf(with, sizeof with, ", proven lean");
     gs_obs_warn(obs,
                 "the memory budget %s (%zu bytes) is below what %u table%s alone: table %u "
-                "needs %s (%zu bytes%s). %s alone, over the budget; a budget of %s or more "
-                "fits every table (strict_budget refuses instead)",
+                "needs %s (%zu bytes%s). %s alone, over the budget; a budget of at least %zu "
+                "bytes fits every table (strict_budget refuses instead)",
                 bb, budget, over, over > 1 ? "s need" : " needs", worst, nb, need, with,
-                over > 1 ? "Each runs" : "It runs", nb);
+                over > 1 ? "Each runs" : "It runs", need);
     return GS_OK;
 }
 
@@ -96,6 +112,7 @@ void gs_prover_budget_done(gs_prove_stats *ps, gs_obs *obs) {
                         .inputs = ps->input_bytes,
                         .need = ps->mem_need_bytes,
                         .peak = ps->peak_bytes,
-                        .overruns = ps->budget_overruns};
+                        .overruns = ps->budget_overruns,
+                        .lean = ps->budget_lean_tables};
     gs_obs_note_budget(obs, &nb);
 }

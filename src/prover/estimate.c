@@ -1,15 +1,21 @@
 /* Per-table memory estimates: the formulas, in one place. They mirror what
  * prover.c allocates through the backend (charged bytes) and when it frees
- * it: the table's peak is the larger of two moments, each an upper bound of
- * what is held then (tests/test_estimate.c checks them against the measured
- * peaks):
- *   end of the quotient round: main coefficients, LDE and tree; aux trace,
- *     LDE and tree; chunk coefficients; and the larger of the quotient on
- *     the LDE domain (freed once split into chunks) and the chunks' LDE and
- *     tree;
- *   end of FRI: the LDEs and trees of main, aux and chunks, the DEEP word
- *     and every FRI layer with its tree (the coefficients are freed after
- *     the out-of-domain values, before DEEP). */
+ * it: the table's peak is the largest of a few moments, each an upper bound
+ * of what is held then (tests/test_estimate.c and tests/test_budget.c check
+ * them against the measured peaks):
+ *   the main commitment: coefficients, LDE and tree;
+ *   end of the quotient round: that; aux trace, LDE and tree; chunk
+ *     coefficients; and the larger of the quotient on the LDE domain (freed
+ *     once split into chunks) and the chunks' LDE and tree;
+ *   the out-of-domain values (lean only, below): the chunk and aux
+ *     coefficients are freed after their values, then the main coefficients
+ *     are made again from the trace;
+ *   end of FRI: the coefficients freed; the LDEs and trees of main, aux and
+ *     chunks, the DEEP word and every FRI layer with its tree.
+ * Lean (a table that does not fit the budget otherwise): the main
+ * coefficients are freed once the LDE is made and interpolated again from
+ * the trace for the out-of-domain values, so they are not held through the
+ * quotient round. */
 #include "air/logup.h"
 #include "gstark/merkle.h"
 #include "gstark/prover.h"
@@ -40,8 +46,14 @@ gs_status gs_estimate_table(gs_mem_estimate *out, const gs_air *air, unsigned lo
     }
     size_t at_fri = C * N * fp + tree + aux_held + chunk_held + fri;
     size_t peak = at_quotient > at_fri ? at_quotient : at_fri;
-    size_t chain = peak - out->main_commit; /* at_quotient > main_commit */
-    out->chain = chain;
-    out->total = out->main_commit + chain;
+    out->chain = peak - out->main_commit; /* at_quotient > main_commit */
+    out->total = peak;
+    size_t main_coeffs = C * n * fp;
+    size_t at_ood = C * N * fp + tree + aux_held + chunk_held + main_coeffs;
+    size_t lean = at_quotient - main_coeffs; /* lean: the main coefficients not held */
+    if (at_ood > lean) lean = at_ood;
+    if (at_fri > lean) lean = at_fri;
+    if (out->main_commit > lean) lean = out->main_commit;
+    out->lean_total = lean;
     return GS_OK;
 }

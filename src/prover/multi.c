@@ -148,40 +148,42 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     gs_multi_proof *mp = calloc(1, sizeof *mp);
     prover_state *st = calloc(n, sizeof *st);
     gs_mem_estimate *est = calloc(n, sizeof *est);
+    int *lean = calloc(n, sizeof *lean);
     uint32_t *order = malloc(n * sizeof *order);
     gs_prove_stats *ts = calloc(n, sizeof *ts);
     gs_mem *run = NULL;
     gs_gate *gate = NULL;
     run_backend rb;
     gs_status r = gs_prover_backend_init(&rb, opts);
-    if (r == GS_OK) r = mp && st && est && order && ts ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
+    if (r == GS_OK) r = mp && st && est && lean && order && ts ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
     if (r == GS_OK) {
         mp->params = *params;
         mp->tables = calloc(n, sizeof *mp->tables);
         r = mp->tables ? GS_OK : GS_ERR_NOMEM;
         if (r == GS_OK) mp->num_tables = n;
     }
-    size_t sum = 0;
     int64_t check_span = gs_obs_begin(opts->obs, "check", -1, 0, 0);
-    /* The estimates first: the budget rule is decided before anything is set
-     * up (trace checks) or proven. */
+    /* The estimates first: the budget rule (which tables go lean, which
+     * overrun) is decided before anything is set up (trace checks) or proven. */
     for (uint32_t i = 0; r == GS_OK && i < n; i++) {
         r = gs_estimate_table(&est[i], tables[i].air, tables[i].log_n, params);
-        sum = sum + est[i].total < sum ? SIZE_MAX : sum + est[i].total;
         order[i] = i;
     }
     /* The gate meters what the tables charge: device bytes on CUDA (the
      * device budget), host bytes on the CPU. */
     size_t budget = gs_prover_budget(opts, &rb);
     if (r == GS_OK)
-        r = gs_prover_budget_check(ps, opts->obs, est, n, budget,
+        r = gs_prover_budget_check(ps, opts->obs, est, lean, n, budget,
                                    gs_prover_input_bytes(tables, n, &rb), opts->strict_budget);
-    size_t gate_budget = gs_prover_gate_budget(ps);
+    size_t gate_budget = gs_prover_gate_budget(ps), sum = 0;
+    for (uint32_t i = 0; r == GS_OK && i < n; i++)
+        sum = sum + est[i].total < sum ? SIZE_MAX : sum + est[i].total;
     for (uint32_t i = 0; r == GS_OK && i < n; i++) {
         st[i].obs = opts->obs, st[i].index = (int32_t)i;
         r = gs_prover_table_setup(&st[i], &mp->tables[i], tables[i].air, tables[i].trace,
                                   tables[i].log_n, tables[i].pub, tables[i].air_desc, params, opts,
                                   &rb, run);
+        st[i].lean = lean[i];
     }
     /* Heaviest first (ties by index), or a test's order. */
     for (uint32_t a = 1; r == GS_OK && a < n; a++)
@@ -250,7 +252,7 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     if (opts->table_stats) memcpy(opts->table_stats, ts, n * sizeof *ts);
     for (uint32_t i = 0; st && i < n; i++) gs_prover_state_free(&st[i]);
     gs_prover_backend_stats(ps, &rb);
-    free(st), free(est), free(order), free(ts);
+    free(st), free(est), free(lean), free(order), free(ts);
     gs_gate_free(gate);
     gs_prover_backend_fini(&rb);
     gs_mem_free(run);

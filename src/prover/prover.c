@@ -169,6 +169,7 @@ static gs_status commit_main(prover_state *st, gs_table_proof *t, const gs_fp *t
     GS_TRY(be->iface->upload(be, &st->coeffs, trace, s->cols * n * sizeof(gs_fp)));
     GS_TRY(be->iface->interpolate(be, &st->coeffs, s->cols, s->log_n, 1));
     GS_TRY(be->iface->lde(be, &st->lde, &st->coeffs, s->cols, s->log_n, s->log_blowup, shift));
+    if (st->lean) be->iface->free(be, &st->coeffs); /* made again for the out-of-domain values */
     GS_TRY(be->iface->commit(be, st->mem, &st->trace_c, &st->lde, s->cols, N, s->log_size));
     return be->iface->root(be, st->trace_c, &t->trace_root);
 }
@@ -242,13 +243,14 @@ static void fp3_columns(gs_fp3 *out, const gs_fp3 *parts, uint32_t n) {
                                                      gs_fp3_mul(w2, parts[3 * j + 2])));
 }
 
-/* Trace columns at z and z w, chunks at z, aux columns at z and z w. */
+/* Chunks at z, aux columns at z and z w, trace columns at z and z w. Each
+ * set of coefficients is freed once its values are taken (DEEP and FRI
+ * need only the LDEs), so a lean table's main coefficients, interpolated
+ * again from the trace here, are held only with the LDEs and trees. */
 static gs_status round_ood(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp3 zw) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
     size_t n = (size_t)1 << s->log_n;
-    GS_TRY(be->iface->eval_at(be, t->ood_cur, &st->coeffs, s->cols, n, z));
-    GS_TRY(be->iface->eval_at(be, t->ood_next, &st->coeffs, s->cols, n, zw));
     size_t most = s->chunks > s->aux ? s->chunks : s->aux;
     gs_fp3 *parts = malloc(3 * most * sizeof *parts);
     if (!parts) return GS_ERR_NOMEM;
@@ -259,7 +261,18 @@ static gs_status round_ood(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp3
     if (r == GS_OK && s->aux) r = be->iface->eval_at(be, parts, &st->aux, 3 * s->aux, n, zw);
     if (r == GS_OK && s->aux) fp3_columns(t->ood_aux_next, parts, s->aux);
     free(parts);
-    return r;
+    GS_TRY(r);
+    be->iface->free(be, &st->chunk_coeffs);
+    if (st->aux.ptr) be->iface->free(be, &st->aux);
+    if (!st->coeffs.ptr) { /* lean: the main coefficients again, from the trace */
+        GS_TRY(alloc_fp(st, &st->coeffs, s->cols * n));
+        GS_TRY(be->iface->upload(be, &st->coeffs, st->trace, s->cols * n * sizeof(gs_fp)));
+        GS_TRY(be->iface->interpolate(be, &st->coeffs, s->cols, s->log_n, 1));
+    }
+    GS_TRY(be->iface->eval_at(be, t->ood_cur, &st->coeffs, s->cols, n, z));
+    GS_TRY(be->iface->eval_at(be, t->ood_next, &st->coeffs, s->cols, n, zw));
+    be->iface->free(be, &st->coeffs);
+    return GS_OK;
 }
 
 /* FRI: commit, draw gamma, fold, for every layer; then the final polynomial. */
@@ -331,13 +344,6 @@ static gs_status chain_rounds(prover_state *st, gs_proof *p, gs_transcript *tr,
         gs_transcript_absorb_fp3(tr, "ood_aux_cur", t->ood_aux_cur, s->aux);
         gs_transcript_absorb_fp3(tr, "ood_aux_next", t->ood_aux_next, s->aux);
     }
-    /* The coefficients (main, chunks, aux) served the out-of-domain values
-     * only: give them back before DEEP and FRI allocate, so the table's peak
-     * is the larger of the quotient round's and FRI's, not their sum
-     * (estimate.c counts it so). */
-    gs_buf *coeffs[] = {&st->coeffs, &st->chunk_coeffs, &st->aux};
-    for (size_t i = 0; i < sizeof coeffs / sizeof coeffs[0]; i++)
-        if (coeffs[i]->ptr) be->iface->free(be, coeffs[i]);
     gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
     double t3 = gs_prover_now();
     sp = gs_obs_begin(st->obs, "deep", st->index, rows, s->cols);
@@ -537,12 +543,14 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
     gs_table_input one = {air, trace, log_n, pub, NULL};
     trace_check chk = {0};
     gs_mem_estimate est;
+    int lean = 0;
     if (r == GS_OK) r = gs_estimate_table(&est, air, log_n, params);
     if (r == GS_OK)
-        r = gs_prover_budget_check(ps, opts->obs, &est, 1, gs_prover_budget(opts, &rb),
+        r = gs_prover_budget_check(ps, opts->obs, &est, &lean, 1, gs_prover_budget(opts, &rb),
                                    gs_prover_input_bytes(&one, 1, &rb), opts->strict_budget);
     if (r == GS_OK)
         r = gs_prover_table_setup(&st, p, air, trace, log_n, pub, opts->air_desc, params, opts, &rb, run);
+    st.lean = lean;
     if (r == GS_OK && rb.check_apart) gs_prover_check_start(&chk, &one, 1);
     ps->check = gs_prover_now() - start;
     gs_obs_progress_init(opts->obs, 1, -1); /* the progress line, on a terminal only */

@@ -45,12 +45,15 @@ size_t gs_prover_budget(const gs_prove_opts *opts, const run_backend *rb);
 /* The input traces' bytes the budget covers: their sum on the host, 0 on
  * CUDA (the budget there meters device bytes). */
 size_t gs_prover_input_bytes(const gs_table_input *t, uint32_t n, const run_backend *rb);
-/* Before any proving: fills ps->mem_budget, input_bytes, mem_need_bytes
- * (inputs + the largest est[i].total) and budget_overruns (tables for which
- * inputs + total exceeds the budget); when some table does, warns through
- * obs with the numbers and returns GS_OK, or GS_ERR_BUDGET if strict. */
-gs_status gs_prover_budget_check(gs_prove_stats *ps, gs_obs *obs, const gs_mem_estimate *est,
-                                 uint32_t n, size_t budget, size_t inputs, int strict);
+/* Before any proving: lean[i] = 1 for each table whose inputs + total
+ * exceeds the budget and whose lean_total is smaller (est[i].total and chain
+ * are then set to the lean figures); fills ps->mem_budget, input_bytes,
+ * mem_need_bytes (inputs + the largest est[i].total), budget_lean_tables and
+ * budget_overruns (tables for which inputs + total still exceeds the
+ * budget); when some table does, warns through obs with the numbers and
+ * returns GS_OK, or GS_ERR_BUDGET if strict. */
+gs_status gs_prover_budget_check(gs_prove_stats *ps, gs_obs *obs, gs_mem_estimate *est,
+                                 int *lean, uint32_t n, size_t budget, size_t inputs, int strict);
 /* What the gate may admit: the budget less the inputs (after the check). */
 size_t gs_prover_gate_budget(const gs_prove_stats *ps);
 /* After the run (ps->peak_bytes set): budget_over_bytes, and the note in
@@ -85,6 +88,7 @@ typedef struct {
     const gs_fp *trace, *pub;
     gs_logup L; /* no interactions: L.aux_cols == 0 */
     gs_mem *mem; /* this table's account (child of the run's) */
+    int lean;    /* main coefficients not held past the LDE (estimate.c: lean_total) */
     gs_obs *obs; /* spans of this table's phases (may be NULL) */
     int32_t index;
     gs_buf coeffs, lde, quot, chunk_coeffs, chunk_lde, aux, aux_lde;
