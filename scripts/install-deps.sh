@@ -2,7 +2,7 @@
 # Installs the Debian packages gstark's build needs, only those missing.
 # CUDA (nvcc) is optional and never installed here: the build detects it.
 set -euo pipefail
-need=(cmake make gcc libssl-dev pkg-config)
+need=(cmake make gcc libssl-dev pkg-config libcjson-dev)
 missing=()
 for p in "${need[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
