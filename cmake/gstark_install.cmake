@@ -29,7 +29,7 @@ endif()
 if(CMAKE_THREAD_LIBS_INIT)
   string(APPEND GS_PC_LIBS_PRIVATE " ${CMAKE_THREAD_LIBS_INIT}")
 endif()
-string(APPEND GS_PC_LIBS_PRIVATE " -lm")
+string(APPEND GS_PC_LIBS_PRIVATE " -lcjson -lm") # cJSON: the batch manifest parser
 if(GS_SANITIZE)
   target_link_options(gstark INTERFACE $<INSTALL_INTERFACE:-fsanitize=${GS_SANITIZE}>)
   string(APPEND GS_PC_LIBS_PRIVATE " -fsanitize=${GS_SANITIZE}")

@@ -6,6 +6,7 @@
 
 #include "gstark/air.h"
 #include "gstark/airs.h"
+#include "gstark/batch.h"
 #include "gstark/cuda.h"
 #include "gstark/field.h"
 #include "gstark/hash.h"
@@ -19,6 +20,7 @@
 #include "gstark/size.h"
 #include "gstark/prover.h"
 #include "gstark/status.h"
+#include "gstark/store.h"
 #include "gstark/synth.h"
 #include "gstark/transcript.h"
 #include "gstark/verifier.h"
