@@ -143,6 +143,58 @@ typedef struct gs_table_input {
 gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uint32_t n,
                          const gs_params *params, const gs_prove_opts *opts);
 
+/* ---- resident provers (docs/architecture.md, "Contexts and lanes") ----
+ * A gs_prover is a run made once and reused: a device object (the CPU, or
+ * one CUDA device with its accountant, budget, busy log and fallback rule),
+ * the host budget and worker threads, and on CUDA the streams, pinned
+ * staging buffers and cached tables every proof made on it reuses, so no
+ * proof pays for them. gs_prove and gs_prove_multi are one-shot wrappers (a
+ * context made from opts and freed around one proof). Proof bytes are the
+ * same whichever way a proof is made. One context proves one statement at a
+ * time (calls on it must not overlap); several contexts may share a device
+ * (lanes), each with its share of the device budget. */
+typedef struct gs_prover gs_prover;
+
+typedef struct gs_prover_cfg {
+    gs_backend_kind backend;  /* CPU (default), CUDA or AUTO (CUDA if a device is present) */
+    int device;               /* CUDA device index (default 0) */
+    /* Contexts sharing the device (lanes per device; 0 = 1): the default
+     * device budget is divided between them. */
+    unsigned device_share;
+    /* Device bytes this context may hold at once (0: 90% of the device's
+     * free memory at creation / device_share). */
+    size_t device_mem_budget;
+    size_t mem_budget;        /* host bytes, as gs_prove_opts.mem_budget (0: default rule) */
+    unsigned threads;         /* host worker threads for this context's proofs (0: default) */
+    unsigned tables_parallel; /* as gs_prove_opts.tables_parallel (0: default) */
+    int no_fallback;          /* as gs_prove_opts.no_fallback */
+} gs_prover_cfg;
+
+/* cfg NULL: all defaults. GS_ERR_NO_DEVICE for CUDA without a device,
+ * GS_ERR_INVALID_ARG for a device index out of range. */
+gs_status gs_prover_new(gs_prover **out, const gs_prover_cfg *cfg);
+void gs_prover_free(gs_prover *pv); /* NULL is a no-op */
+
+/* gs_prove / gs_prove_multi on the context: opts's backend, no_fallback,
+ * device_mem_budget, mem_budget and tables_parallel are ignored (the
+ * context's configuration holds); everything else in opts applies. */
+gs_status gs_prover_prove(gs_prover *pv, gs_proof **out, const gs_air *air, const gs_fp *trace,
+                          unsigned log_n, const gs_fp *pub, const gs_params *params,
+                          const gs_prove_opts *opts);
+gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_table_input *tables,
+                                uint32_t n, const gs_params *params, const gs_prove_opts *opts);
+
+/* What a context is bound to, with its defaults resolved. */
+typedef struct gs_prover_info {
+    const char *backend;      /* "cpu" or "cuda" */
+    int device;               /* -1 on the CPU */
+    size_t mem_budget;        /* GS_GATE_UNLIMITED for none */
+    size_t device_mem_budget; /* 0 on the CPU */
+    unsigned threads, tables_parallel;
+    unsigned proofs;          /* proofs made on it so far */
+} gs_prover_info;
+void gs_prover_get_info(gs_prover_info *out, const gs_prover *pv);
+
 #ifdef __cplusplus
 }
 #endif
