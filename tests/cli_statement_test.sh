@@ -16,7 +16,7 @@ cp "$D/out" "$D/v_fib"
 has "$D/v_fib" "valid: fib, 2^6 rows x 2 columns" "verify names the AIR and the shape"
 has "$D/v_fib" "80 bits (conjectured; " "the conjectured level"
 has "$D/v_fib" " bits provable)" "the provable level"
-has "$D/v_fib" "public     3 inputs [1, 1, " "the public inputs"
+has "$D/v_fib" "public     4 inputs [1, 1, " "the public inputs"
 vdigest=$(sed -n 's/^  statement  \([0-9a-f]\{64\}\)$/\1/p' "$D/v_fib")
 check "verify prints the digest prove printed" "$vdigest" = "$pdigest"
 expect 0 "inspect fib" "$G" inspect "$D/fib.proof"
@@ -24,8 +24,10 @@ has "$D/out" "80 bits (conjectured; " "inspect prints the conjectured level"
 has "$D/out" " bits provable)" "and the provable one"
 has "$D/out" "$pdigest" "and the digest"
 hasnt "$D/out" "capped at 160" "no stale 160-bit text"
-pub2=$(sed -n 's/^  public     3 inputs \[1, 1, \([0-9]*\)\]$/\1/p' "$D/v_fib")
+pub2=$(sed -n 's/^  public     4 inputs \[1, 1, \([0-9]*\), [0-9]*\]$/\1/p' "$D/v_fib")
+pub3=$(sed -n 's/^  public     4 inputs \[1, 1, [0-9]*, \([0-9]*\)\]$/\1/p' "$D/v_fib")
 check "the third public input is a number" -n "$pub2"
+check "the fourth public input is a number" -n "$pub3"
 
 # The digest is the statement's: the same statement proven twice under the
 # same parameters has the same digest; another height or other parameters
@@ -48,12 +50,12 @@ expect 2 "--statement malformed" "$G" verify --statement 1234 "$D/fib.proof"
 
 # ---- --expect on a single-table proof ----
 ok_keys=(air=fib tables=1 log-rows=6 cols=2 degree=1 "pub[0]=1" "pub[1]=0x1" "pub[2]=$pub2"
-    "pub=1,1,$pub2" "table[0].cols=2")
+    "pub[3]=$pub3" "pub=1,1,$pub2,$pub3" "table[0].cols=2")
 for e in "${ok_keys[@]}"; do
     expect 0 "--expect $e (holds)" "$G" verify --expect "$e" "$D/fib.proof"
 done
 expect 0 "several --expect at once" "$G" verify --expect air=fib --expect log-rows=6 --expect "pub[0]=1" "$D/fib.proof"
-bad_keys=(air=mix tables=2 log-rows=7 cols=3 degree=2 "pub[0]=2" "pub[3]=1" "pub=1,1" "seed=1"
+bad_keys=(air=mix tables=2 log-rows=7 cols=3 degree=2 "pub[0]=2" "pub[4]=1" "pub[3]=1" "pub=1,1" "seed=1"
     preset=vm "table[1].cols=2")
 for e in "${bad_keys[@]}"; do
     expect 1 "--expect $e (does not hold)" "$G" verify --expect "$e" "$D/fib.proof"

@@ -154,10 +154,10 @@ static void test_check_trace(void) {
     CHECK(gs_air_check_degree(air, 1) == GS_OK);
     for (unsigned log_n = 1; log_n <= 12; log_n++) {
         size_t n = (size_t)1 << log_n;
-        gs_fp *m = malloc(2 * n * sizeof *m), pub[3] = {3, 5, 0};
+        gs_fp *m = malloc(2 * n * sizeof *m), pub[4] = {3, 5, 0, 0};
         m[0] = pub[0], m[n] = pub[1];
         for (size_t i = 0; i + 1 < n; i++) m[i + 1] = m[n + i], m[n + i + 1] = gs_fp_add(m[i], m[n + i]);
-        pub[2] = m[2 * n - 1];
+        pub[2] = m[2 * n - 1], pub[3] = m[n - 1];
         uint64_t row = 99;
         uint32_t con = 99;
         for (unsigned t = 1; t <= 3; t++) {

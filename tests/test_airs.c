@@ -44,7 +44,7 @@ static void test_fib(void) {
         gs_workload w;
         CHECK(gs_airs_fib(&w, log_n, a0, a1) == GS_OK);
         CHECK(w.log_n == log_n);
-        CHECK(gs_air_num_cols(w.air) == 2 && gs_air_num_public(w.air) == 3);
+        CHECK(gs_air_num_cols(w.air) == 2 && gs_air_num_public(w.air) == 4);
         CHECK(gs_air_max_degree(w.air) == 1);
         CHECK(gs_air_check_trace(w.air, w.trace, log_n, w.pub, NULL, NULL) == GS_OK);
         /* Independent recurrence: F_0 = a0, F_1 = a1, F_{k+2} = F_k + F_{k+1}
@@ -60,6 +60,7 @@ static void test_fib(void) {
         CHECK_EQ_U64(w.pub[0], a0 % GS_FP_P);
         CHECK_EQ_U64(w.pub[1], a1 % GS_FP_P);
         CHECK_EQ_U64(w.pub[2], w.trace[2 * n - 1]);
+        CHECK_EQ_U64(w.pub[3], w.trace[n - 1]);
         if (log_n == 3) CHECK_EQ_U64(w.pub[2], 21); /* b[7] = F_8 */
         for (int t = 0; t < 4; t++) check_tamper(&w, (uint32_t)gs_test_below(2), gs_test_below(n));
         check_tamper(&w, 0, n - 1);

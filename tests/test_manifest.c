@@ -437,9 +437,8 @@ static void test_prove(void) {
         gs_fp end[2];
         CHECK(gs_claim_fib_end(end, &m->claims[1]) == GS_OK && end[0] == x[12][0] && end[1] == x[12][1]);
         /* the tables chain: the second starts at F(first's last row) */
-        gs_fp pub4[4] = {w.tables[0].pub[0], w.tables[0].pub[1], w.tables[0].pub[2], t0[7]};
-        CHECK(gs_fib_check_boundary(w.tables[0].pub, 3, w.tables[1].pub, 3) == GS_ERR_UNSUPPORTED);
-        CHECK(gs_fib_check_boundary(pub4, 4, w.tables[1].pub, 3) == GS_OK);
+        CHECK(w.tables[0].pub[3] == t0[7]); /* a[n-1] is public */
+        CHECK(gs_fib_check_boundary(w.tables[0].pub, 4, w.tables[1].pub, 4) == GS_OK);
     }
     gs_multi_workload_free(&w);
     gs_manifest_free(m);
@@ -513,15 +512,15 @@ static void check_quarters(const gs_claim *c, int traces) {
             size_t n = (size_t)1 << tw->log_n;
             for (size_t r = 0; r < n && at + r < row_total; r++)
                 same &= tw->trace[r] == wa[at + r] && tw->trace[n + r] == wb[at + r];
-            if (prev) { /* the join's check, with a[n-1] given as a 4th public input */
+            if (prev) { /* the join's check between consecutive tables */
                 size_t pn = (size_t)1 << prev->log_n;
-                gs_fp p4[4] = {prev->pub[0], prev->pub[1], prev->pub[2], prev->trace[pn - 1]};
-                CHECK(gs_fib_check_boundary(p4, 4, tw->pub, 3) == GS_OK);
-                gs_fp bad[3] = {tw->pub[0], gs_fp_add(tw->pub[1], 1), tw->pub[2]};
-                CHECK(gs_fib_check_boundary(p4, 4, bad, 3) == GS_ERR_PROOF_STATEMENT);
-                CHECK(gs_fib_check_boundary(prev->pub, 3, tw->pub, 3) == GS_ERR_UNSUPPORTED);
+                CHECK(prev->pub[3] == prev->trace[pn - 1]); /* pub[3] = a[n-1] */
+                CHECK(gs_fib_check_boundary(prev->pub, 4, tw->pub, 4) == GS_OK);
+                gs_fp bad[4] = {tw->pub[0], gs_fp_add(tw->pub[1], 1), tw->pub[2], tw->pub[3]};
+                CHECK(gs_fib_check_boundary(prev->pub, 4, bad, 4) == GS_ERR_PROOF_STATEMENT);
                 bad[0] = gs_fp_add(tw->pub[0], 1), bad[1] = tw->pub[1];
-                CHECK(gs_fib_check_boundary(prev->pub, 3, bad, 3) == GS_ERR_PROOF_STATEMENT);
+                CHECK(gs_fib_check_boundary(prev->pub, 4, bad, 4) == GS_ERR_PROOF_STATEMENT);
+                CHECK(gs_fib_check_boundary(prev->pub, 3, tw->pub, 4) == GS_ERR_INVALID_ARG);
             }
             prev = tw;
             at += n;
@@ -567,7 +566,7 @@ static void test_split(void) {
     /* next state and argument checks */
     gs_fp pub[4] = {1, 2, 10, 7}, next[2];
     CHECK(gs_fib_next_state(next, pub, 4) == GS_OK && next[0] == 10 && next[1] == 17);
-    CHECK(gs_fib_next_state(next, pub, 3) == GS_ERR_UNSUPPORTED);
+    CHECK(gs_fib_next_state(next, pub, 3) == GS_ERR_INVALID_ARG);
     CHECK(gs_fib_next_state(next, pub, 2) == GS_ERR_INVALID_ARG);
     CHECK(gs_fib_check_boundary(pub, 2, pub, 3) == GS_ERR_INVALID_ARG);
 }
@@ -597,7 +596,7 @@ static void test_estimate(void) {
     CHECK(f10.prove_bytes < f12.prove_bytes && f12.prove_bytes < f14.prove_bytes);
     CHECK(f10.trace_bytes < f12.trace_bytes && f12.trace_bytes < f14.trace_bytes);
     CHECK(f14.prove_bytes < f14b.prove_bytes && f14.trace_bytes == f14b.trace_bytes);
-    CHECK_EQ_U64(f12.trace_bytes, 2 * 4096 * 8 + 3 * 8);
+    CHECK_EQ_U64(f12.trace_bytes, 2 * 4096 * 8 + 4 * 8);
     CHECK(f12.tables == 1 && f12.max_log_n == 12 && f12.rows == 4096 && f12.cells == 8192);
     CHECK_EQ_U64(f12.fft_cost, 8192 * 12);
     /* one table: exactly the prover's estimate */

@@ -26,7 +26,7 @@ static gs_proof g_sentinel; /* parse must reset *out, even from a non-NULL value
 static uint8_t g_byte_sentinel;
 
 static gs_proof *prove_fib(unsigned log_n, gs_fp a0, gs_fp a1, gs_params par, const char *desc) {
-    gs_fp pub[3] = {a0, a1, 0};
+    gs_fp pub[4] = {a0, a1, 0, 0};
     gs_fp *m = fib_trace(log_n, pub);
     gs_prove_opts o = {.air_desc = desc};
     gs_proof *pf = NULL;

@@ -39,7 +39,7 @@ static void test_fib(void) {
     gs_air *air = fib_air();
     for (unsigned log_n = 1; log_n <= 10; log_n++)
         for (unsigned lb = 1; lb <= 3; lb++) {
-            gs_fp pub[3] = {1, 1, 0};
+            gs_fp pub[4] = {1, 1, 0, 0};
             gs_fp *m = fib_trace(log_n, pub);
             gs_params par = test_params(lb);
             gs_proof *pf = NULL;
@@ -88,7 +88,7 @@ static void test_wrong_witness(void) {
     size_t n = (size_t)1 << log_n;
     gs_params par = test_params(2);
     for (int round = 0; round < 12; round++) {
-        gs_fp pub[3] = {2, 7, 0};
+        gs_fp pub[4] = {2, 7, 0, 0};
         gs_fp *m = fib_trace(log_n, pub);
         size_t cell = round == 0 ? 2 * n - 1 : round == 1 ? n - 1 : gs_test_below(2 * n);
         m[cell] = gs_fp_add(m[cell], 1 + gs_test_below(1000));
@@ -115,7 +115,7 @@ static void test_wrong_witness(void) {
 static void test_tamper(void) {
     gs_air *air = fib_air();
     unsigned log_n = 8;
-    gs_fp pub[3] = {1, 2, 0};
+    gs_fp pub[4] = {1, 2, 0, 0};
     gs_fp *m = fib_trace(log_n, pub);
     gs_params par = {2, 3, 0, 40, 1};
     gs_proof *pf = NULL;
@@ -252,7 +252,7 @@ static void test_cheating_prover(void) {
         int use_fib = round % 2 == 0;
         unsigned log_n = 5 + (unsigned)(round % 4);
         size_t n = (size_t)1 << log_n;
-        gs_fp pub3[3] = {1, 1, 0}, pub1[1] = {4};
+        gs_fp pub3[4] = {1, 1, 0, 0}, pub1[1] = {4};
         gs_air *air = use_fib ? fib_air() : pow_air(3);
         gs_fp *m = use_fib ? fib_trace(log_n, pub3) : pow_trace(log_n, 3, pub1[0]);
         gs_fp *pub = use_fib ? pub3 : pub1;
@@ -278,7 +278,7 @@ static void test_cheating_prover(void) {
     /* The hook itself is honest about valid witnesses: lying is only needed
      * for wrong ones. With a valid trace the rewritten value is the true one. */
     gs_air *air = fib_air();
-    gs_fp pub[3] = {1, 1, 0};
+    gs_fp pub[4] = {1, 1, 0, 0};
     gs_fp *m = fib_trace(6, pub);
     gs_proof *pf = NULL;
     gs_prover_debug_ood = lie_at_z;

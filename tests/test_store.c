@@ -43,7 +43,7 @@ static gs_proof *g_pa, *g_pb; /* fib 2^6 from (1, 1) and from (2, 3) */
  * under other parameters: another statement). */
 static gs_multi_proof *g_ma, *g_mb, *g_mw;
 static const gs_params MULTI_B_PARAMS = {1, 1, 2, 79, 1};
-static gs_fp g_pub_a[3];
+static gs_fp g_pub_a[4];
 typedef struct {
     uint8_t *b;
     size_t n;
@@ -142,7 +142,7 @@ static const char *st(gs_status s) { return gs_status_str(s); }
 
 /* ---- fixtures ---- */
 
-static gs_proof *prove_fib(gs_fp a0, gs_fp a1, gs_fp pub[3]) {
+static gs_proof *prove_fib(gs_fp a0, gs_fp a1, gs_fp pub[4]) {
     pub[0] = a0, pub[1] = a1;
     gs_fp *m = fib_trace(FIB_LOG_N, pub);
     gs_prove_opts o = {.air_desc = "fib"};
@@ -178,7 +178,7 @@ static int setup(void) {
     chmod(g_base, 0755); /* the unwritable-store check runs as another user */
     g_fib = fib_air();
     if (!g_fib || multi_stmt_airs(g_mairs) != GS_OK) return 0;
-    gs_fp pub_b[3];
+    gs_fp pub_b[4];
     g_pa = prove_fib(1, 1, g_pub_a);
     g_pb = prove_fib(2, 3, pub_b);
     g_ma = prove_multi(1, &MULTI_STMT_PARAMS);
@@ -247,7 +247,7 @@ static void test_keys(void) {
 
     /* Before proving: a gs_proof with only the statement fields. */
     gs_proof stub = {.params = FIB_PARAMS, .air_fingerprint = gs_air_fingerprint(g_fib),
-                     .log_n = FIB_LOG_N, .num_public = 3, .pub = g_pub_a};
+                     .log_n = FIB_LOG_N, .num_public = 4, .pub = g_pub_a};
     k = gs_store_key_proof(&stub);
     CHECK(same_key(&k, &g_ka));
     snprintf(stub.air_desc, sizeof stub.air_desc, "another description");

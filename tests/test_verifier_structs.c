@@ -221,7 +221,7 @@ static gs_digest single_digest(const void *p) { return gs_proof_statement_digest
 static gs_digest multi_digest(const void *p) { return gs_multi_proof_statement_digest(p); }
 
 static void test_single(void) {
-    gs_fp pub[3] = {1, 1, 0};
+    gs_fp pub[4] = {1, 1, 0, 0};
     unsigned log_n = 10;
     gs_air *air = fib_air();
     gs_fp *trace = fib_trace(log_n, pub);

@@ -38,9 +38,11 @@ void gs_workload_free(gs_workload *w);
 /* ---- fib ----
  * Columns a (0) and b (1). Transitions, on every row but the last:
  *   a' - b = 0,  b' - (a + b) = 0.
- * Public inputs (3): pub[0] = a[0], pub[1] = b[0], pub[2] = b[n-1]; the
- * boundary constraints are, in this order, a[0] = pub[0], b[0] = pub[1],
- * b[-1] = pub[2]. The AIR does not depend on log_n. */
+ * Public inputs (4): pub[0] = a[0], pub[1] = b[0], pub[2] = b[n-1],
+ * pub[3] = a[n-1] (the whole last state, so consecutive proofs of one run
+ * chain); the boundary constraints are, in this order, a[0] = pub[0],
+ * b[0] = pub[1], b[-1] = pub[2], a[-1] = pub[3]. The AIR does not depend on
+ * log_n. */
 #define GS_AIRS_FIB_MAX_LOG_N 30u
 
 /* log_n in 1..GS_AIRS_FIB_MAX_LOG_N; a0 and a1 are reduced mod p. */

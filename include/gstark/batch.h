@@ -213,24 +213,19 @@ gs_status gs_claim_split(gs_claim *first, gs_claim *second, const gs_claim *c);
 gs_status gs_claim_fib_end(gs_fp end[2], const gs_claim *c);
 
 /* ---- the boundary between consecutive fib tables ----
- * A fib table's public inputs today are (a[0], b[0], b[n-1]). Chaining two
- * tables needs the whole state after the first's last row, F(a[n-1], b[n-1])
- * = (b[n-1], a[n-1] + b[n-1]), and a[n-1] is not public: with 3 public inputs
- * only half of the boundary can be checked (docs/batch.md, "Bisection"). These
- * functions accept a 4th public input pub[3] = a[n-1] for when the fib AIR
- * exposes it. */
+ * A fib table's public inputs are (a[0], b[0], b[n-1], a[n-1]): chaining two
+ * tables checks that the second starts from the state after the first's last
+ * row, F(a[n-1], b[n-1]) = (b[n-1], a[n-1] + b[n-1]) (docs/batch.md,
+ * "Bisection"). */
 
-/* next = F(a[n-1], b[n-1]) from a fib table's public inputs (num_pub >= 4).
- * GS_ERR_UNSUPPORTED when num_pub == 3 (a[n-1] absent), GS_ERR_INVALID_ARG
- * for fewer. */
+/* next = F(a[n-1], b[n-1]) from a fib table's 4 public inputs;
+ * GS_ERR_INVALID_ARG for another count. */
 gs_status gs_fib_next_state(gs_fp next[2], const gs_fp *pub, uint32_t num_pub);
 
 /* The join's boundary check: the second table starts where the first leads,
  * (second a[0], b[0]) == F(first a[n-1], b[n-1]). GS_OK when it does,
- * GS_ERR_PROOF_STATEMENT when it does not. With only 3 public inputs in the
- * first: GS_ERR_PROOF_STATEMENT if second a[0] != first b[n-1] (the half that
- * can be checked), else GS_ERR_UNSUPPORTED (second b[0] cannot be checked).
- * GS_ERR_INVALID_ARG for fewer than 3 public inputs in either. */
+ * GS_ERR_PROOF_STATEMENT when it does not, GS_ERR_INVALID_ARG unless both
+ * carry the fib AIR's 4 public inputs. */
 gs_status gs_fib_check_boundary(const gs_fp *first_pub, uint32_t first_num_pub,
                                 const gs_fp *second_pub, uint32_t second_num_pub);
 

@@ -16,7 +16,7 @@ void gs_workload_free(gs_workload *w) {
 gs_status gs_airs_fib_air(gs_air **out) {
     if (!out) return GS_ERR_INVALID_ARG;
     *out = NULL;
-    gs_air *air = gs_air_new("fib", 2, 3);
+    gs_air *air = gs_air_new("fib", 2, 4);
     if (!air) return GS_ERR_NOMEM;
     gs_air_transition(air, gs_air_sub(air, gs_air_next(air, 0), gs_air_col(air, 1)));
     gs_air_transition(air, gs_air_sub(air, gs_air_next(air, 1),
@@ -24,6 +24,9 @@ gs_status gs_airs_fib_air(gs_air **out) {
     gs_air_boundary(air, 0, 0, gs_air_public(air, 0));
     gs_air_boundary(air, 1, 0, gs_air_public(air, 1));
     gs_air_boundary(air, 1, -1, gs_air_public(air, 2));
+    /* The whole last state is public, so a run split into consecutive
+     * proofs chains: the next starts from (b[n-1], a[n-1] + b[n-1]). */
+    gs_air_boundary(air, 0, -1, gs_air_public(air, 3));
     gs_status s = gs_air_finalize(air);
     if (s != GS_OK) {
         gs_air_free(air);
@@ -43,7 +46,7 @@ gs_status gs_airs_fib(gs_workload *out, unsigned log_n, gs_fp a0, gs_fp a1) {
     gs_status s = gs_airs_fib_air(&w.air);
     if (s != GS_OK) return s;
     w.trace = malloc(2 * n * sizeof *w.trace);
-    w.pub = malloc(3 * sizeof *w.pub);
+    w.pub = malloc(4 * sizeof *w.pub);
     if (!w.trace || !w.pub) {
         gs_workload_free(&w);
         return GS_ERR_NOMEM;
@@ -58,6 +61,7 @@ gs_status gs_airs_fib(gs_workload *out, unsigned log_n, gs_fp a0, gs_fp a1) {
     w.pub[0] = a[0];
     w.pub[1] = b[0];
     w.pub[2] = b[n - 1];
+    w.pub[3] = a[n - 1];
     *out = w;
     return GS_OK;
 }

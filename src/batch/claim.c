@@ -46,8 +46,7 @@ gs_status gs_claim_fib_end(gs_fp end[2], const gs_claim *c) {
 }
 
 gs_status gs_fib_next_state(gs_fp next[2], const gs_fp *pub, uint32_t num_pub) {
-    if (!next || !pub || num_pub < 3) return GS_ERR_INVALID_ARG;
-    if (num_pub == 3) return GS_ERR_UNSUPPORTED; /* a[n-1] is not public */
+    if (!next || !pub || num_pub != 4) return GS_ERR_INVALID_ARG;
     next[0] = pub[2];
     next[1] = gs_fp_add(pub[3], pub[2]);
     return GS_OK;
@@ -55,13 +54,10 @@ gs_status gs_fib_next_state(gs_fp next[2], const gs_fp *pub, uint32_t num_pub) {
 
 gs_status gs_fib_check_boundary(const gs_fp *first_pub, uint32_t first_num_pub,
                                 const gs_fp *second_pub, uint32_t second_num_pub) {
-    if (!first_pub || !second_pub || first_num_pub < 3 || second_num_pub < 3)
-        return GS_ERR_INVALID_ARG;
-    if (second_pub[0] != first_pub[2]) return GS_ERR_PROOF_STATEMENT; /* a' = b[n-1] */
+    if (!second_pub || second_num_pub != 4) return GS_ERR_INVALID_ARG;
     gs_fp next[2];
-    gs_status s = gs_fib_next_state(next, first_pub, first_num_pub);
-    if (s != GS_OK) return s; /* b' = a[n-1] + b[n-1] cannot be checked */
-    return second_pub[1] == next[1] ? GS_OK : GS_ERR_PROOF_STATEMENT;
+    GS_TRY(gs_fib_next_state(next, first_pub, first_num_pub));
+    return second_pub[0] == next[0] && second_pub[1] == next[1] ? GS_OK : GS_ERR_PROOF_STATEMENT;
 }
 
 /* ---- bisection ---- */
