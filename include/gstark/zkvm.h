@@ -1,0 +1,226 @@
+/* The zkVM's machine: RISC-V RV32IM at user level (docs/zkvm.md).
+ *
+ * A program is a bounded memory image (its loadable segments) and an entry
+ * point, made from an ELF32 file (gs_zkvm_load_elf) or from segments given in
+ * memory (gs_zkvm_program_new). Its executable segments are decoded once into
+ * a pre-decoded instruction array; the text is read-only.
+ *
+ * A machine (gs_zkvm_vm) runs a program on an input: the registers, the pc,
+ * the memory image and the input and output streams. gs_zkvm_vm_run is the
+ * fast path (no tracing); gs_zkvm_vm_run_traced records one gs_zkvm_step per
+ * cycle for the AIR. Both share one definition of every instruction's
+ * semantics and stop in the same state. A run stops when the guest exits
+ * (ecall 93), faults (anything outside the machine: see gs_zkvm_fault) or
+ * reaches its cycle limit; a machine stopped on its cycle limit can be run
+ * further (the state in between is a segment boundary).
+ *
+ * Memory layout: addresses [GS_ZKVM_MEM_LO, GS_ZKVM_MEM_TOP) are memory,
+ * zero where no segment puts bytes; everything else (the first 64 KiB
+ * included) is outside and faults. The guest kit's linker script
+ * (guest/gstark.ld) puts the text at GS_ZKVM_TEXT_BASE and the stack below
+ * GS_ZKVM_MEM_TOP.
+ *
+ * System calls: ecall with a7 = 93 exit(a0), 64 write(fd a0 = 1 or 2, buf
+ * a1, len a2) (returns len in a0), 63 read(fd a0 = 0, buf a1, len a2)
+ * (returns the bytes read, 0 at the end of the input, in a0). */
+#ifndef GSTARK_ZKVM_H
+#define GSTARK_ZKVM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gstark/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GS_ZKVM_MEM_LO 0x00010000u    /* the lowest memory address */
+#define GS_ZKVM_MEM_TOP 0x01000000u   /* one past the highest (16 MiB) */
+#define GS_ZKVM_TEXT_BASE 0x00010000u /* where the guest kit links the text */
+#define GS_ZKVM_STACK_BYTES 0x00100000u /* the guest kit's stack, below MEM_TOP */
+#define GS_ZKVM_MAX_SEGMENTS 64u      /* loadable segments a program may have */
+#define GS_ZKVM_MAX_ELF_BYTES ((size_t)64 << 20) /* the largest ELF file loaded */
+#define GS_ZKVM_MAX_OUTPUT ((size_t)256 << 20)   /* bytes a run may write, all fds */
+/* The system-call numbers (Linux's, a7). */
+#define GS_ZKVM_SYS_READ 63u
+#define GS_ZKVM_SYS_WRITE 64u
+#define GS_ZKVM_SYS_EXIT 93u
+/* Segment permissions (the ELF p_flags bits). */
+#define GS_ZKVM_SEG_X 1u
+#define GS_ZKVM_SEG_W 2u
+#define GS_ZKVM_SEG_R 4u
+
+/* ---- programs ---- */
+
+typedef struct gs_zkvm_segment {
+    uint32_t vaddr;        /* first address */
+    uint32_t memsz;        /* bytes in memory; past filesz they are zero */
+    const uint8_t *data;   /* filesz bytes (copied by gs_zkvm_program_new) */
+    uint32_t filesz;
+    uint32_t flags;        /* GS_ZKVM_SEG_* */
+} gs_zkvm_segment;
+
+typedef struct gs_zkvm_program gs_zkvm_program;
+
+/* A program from segments. The rules (each refusal is GS_ERR_INVALID_ARG
+ * with a message in msg, which may be NULL; msg_cap bytes, 160 are enough):
+ * 1..GS_ZKVM_MAX_SEGMENTS segments, none empty; filesz <= memsz; every
+ * segment inside [GS_ZKVM_MEM_LO, GS_ZKVM_MEM_TOP); no two overlap; at least
+ * one executable segment, each 4-byte aligned and not writable; no
+ * non-executable segment inside the span of the executable ones (the text,
+ * which stays read-only); the entry 4-byte aligned, on a whole instruction
+ * word of an executable segment. GS_ERR_NOMEM when memory runs out. */
+gs_status gs_zkvm_program_new(gs_zkvm_program **out, char *msg, size_t msg_cap,
+                              const gs_zkvm_segment *segs, size_t n, uint32_t entry);
+/* A program from an ELF32 file: ELFCLASS32, little-endian, EV_CURRENT,
+ * ET_EXEC, EM_RISCV, no RVC flag and the soft-float ABI (the machine is
+ * RV32IM); program headers inside the file, 32 bytes each; no PT_DYNAMIC or
+ * PT_INTERP (statically linked only); PT_LOAD segments with their file bytes
+ * inside the file, p_align 0 or a power of two with p_vaddr = p_offset mod
+ * p_align; then the rules of gs_zkvm_program_new (empty PT_LOAD segments are
+ * skipped). Files above GS_ZKVM_MAX_ELF_BYTES are refused. Every malformed
+ * input is GS_ERR_INVALID_ARG with a message, never a crash. */
+gs_status gs_zkvm_load_elf(gs_zkvm_program **out, char *msg, size_t msg_cap, const uint8_t *elf,
+                           size_t len);
+void gs_zkvm_program_free(gs_zkvm_program *p); /* NULL is a no-op */
+
+typedef struct gs_zkvm_program_info {
+    uint32_t entry;
+    uint32_t text_lo;      /* the text: the span of the executable segments */
+    uint32_t text_words;   /* instruction slots in it */
+    uint32_t segments;
+    uint64_t image_bytes;  /* sum of the segments' memsz */
+} gs_zkvm_program_info;
+void gs_zkvm_program_get_info(const gs_zkvm_program *p, gs_zkvm_program_info *out);
+/* The segments (n of them, by increasing address; data points into the
+ * program). */
+const gs_zkvm_segment *gs_zkvm_program_segments(const gs_zkvm_program *p, size_t *n);
+
+/* ---- running ---- */
+
+typedef enum gs_zkvm_stop {
+    GS_ZKVM_READY = 0,       /* not run yet */
+    GS_ZKVM_EXITED = 1,      /* the guest called exit: exit_code */
+    GS_ZKVM_FAULT = 2,       /* stopped on a fault: fault, fault_pc, msg */
+    GS_ZKVM_CYCLE_LIMIT = 3  /* reached max_cycles first; can be run further */
+} gs_zkvm_stop;
+
+typedef enum gs_zkvm_fault {
+    GS_ZKVM_FAULT_NONE = 0,
+    GS_ZKVM_FAULT_ILLEGAL = 1,          /* not an RV32IM instruction (fence.i included) */
+    GS_ZKVM_FAULT_COMPRESSED = 2,       /* a compressed (RVC) instruction */
+    GS_ZKVM_FAULT_CSR = 3,              /* a CSR or privileged SYSTEM instruction */
+    GS_ZKVM_FAULT_EBREAK = 4,
+    GS_ZKVM_FAULT_ECALL = 5,            /* a7 is not 63, 64 or 93 */
+    GS_ZKVM_FAULT_ECALL_FD = 6,         /* read from an fd other than 0, write other than 1, 2 */
+    GS_ZKVM_FAULT_ECALL_BUF = 7,        /* a read/write buffer outside memory (or, read, in the text) */
+    GS_ZKVM_FAULT_LOAD_MISALIGNED = 8,
+    GS_ZKVM_FAULT_STORE_MISALIGNED = 9,
+    GS_ZKVM_FAULT_LOAD_RANGE = 10,      /* a load outside memory */
+    GS_ZKVM_FAULT_STORE_RANGE = 11,     /* a store outside memory */
+    GS_ZKVM_FAULT_STORE_TEXT = 12,      /* a store into the (read-only) text */
+    GS_ZKVM_FAULT_JUMP_MISALIGNED = 13, /* a jump or taken branch to an address not 4-aligned */
+    GS_ZKVM_FAULT_JUMP_RANGE = 14,      /* a jump or taken branch outside the text */
+    GS_ZKVM_FAULT_FETCH = 15,           /* execution ran past the text or into a gap in it */
+    GS_ZKVM_FAULT_OUTPUT_LIMIT = 16     /* more than GS_ZKVM_MAX_OUTPUT bytes written */
+} gs_zkvm_fault;
+
+/* "illegal instruction", ... */
+const char *gs_zkvm_fault_str(gs_zkvm_fault f);
+
+typedef struct gs_zkvm_result {
+    gs_zkvm_stop stop;
+    uint32_t exit_code;    /* EXITED: a0 at the exit call (the full 32 bits) */
+    uint64_t cycles;       /* instructions completed by the machine, all runs */
+    gs_zkvm_fault fault;   /* FAULT */
+    uint32_t fault_pc;     /* FAULT: the pc of the faulting instruction */
+    uint32_t fault_addr;   /* FAULT: the address, target or number involved */
+    char msg[256];         /* FAULT, CYCLE_LIMIT: "pc 0x00010234 (lw a0,4(a1)): ..." */
+} gs_zkvm_result;
+
+typedef struct gs_zkvm_vm gs_zkvm_vm;
+
+/* A machine at the program's entry: its segments loaded, the registers zero,
+ * the input copied (len bytes, may be 0). The program must outlive it. */
+gs_status gs_zkvm_vm_new(gs_zkvm_vm **out, const gs_zkvm_program *p, const uint8_t *input,
+                         size_t len);
+void gs_zkvm_vm_free(gs_zkvm_vm *vm); /* NULL is a no-op */
+
+/* Runs at most max_cycles further instructions (UINT64_MAX: no limit) and
+ * fills *res. GS_OK whatever the guest did (exit, fault, limit: see res);
+ * a machine that exited or faulted stays so. */
+gs_status gs_zkvm_vm_run(gs_zkvm_vm *vm, gs_zkvm_result *res, uint64_t max_cycles);
+
+/* ---- the trace (docs/zkvm.md, "The trace record") ----
+ * One step per completed instruction, in order; the cycle (timestamp) of
+ * steps[i] is clk0 + i. Fields a format does not use are 0:
+ *   rs1_val, rs2_val  x[rs1], x[rs2] as read (when the instruction reads them)
+ *   rd_val            the value written to x[rd]; 0 when rd is x0 or none
+ *   mem_addr          loads and stores: the byte address
+ *   mem_before/after  loads and stores: the aligned 32-bit word holding it,
+ *                     before and after the access (equal for loads)
+ * An ecall's step: rs1_val = a7, rs2_val = a0 (fd or exit code), rd_val = a0
+ * after (the byte count for read and write, the exit code for exit),
+ * mem_addr = a1 (buf), mem_before = a2 (len), mem_after = its io index + 1
+ * (0 for exit). */
+typedef struct gs_zkvm_step {
+    uint32_t pc, insn;
+    uint32_t rs1_val, rs2_val, rd_val;
+    uint32_t mem_addr, mem_before, mem_after;
+} gs_zkvm_step;
+
+/* One read or write call: its arguments, the bytes moved and where they sit
+ * in the input (read) or in that fd's output stream (write). */
+typedef struct gs_zkvm_io {
+    uint64_t clk;        /* the ecall's cycle */
+    uint32_t num;        /* GS_ZKVM_SYS_READ or GS_ZKVM_SYS_WRITE */
+    uint32_t fd, buf, len;
+    uint32_t done;       /* bytes moved (returned in a0) */
+    uint64_t stream_pos; /* offset of the first of them in the stream */
+} gs_zkvm_io;
+
+typedef struct gs_zkvm_trace {
+    uint64_t clk0;        /* the cycle of steps[0] */
+    gs_zkvm_step *steps;
+    uint64_t n_steps;
+    gs_zkvm_io *io;
+    uint64_t n_io;
+    uint64_t cap_steps, cap_io; /* allocated (internal) */
+} gs_zkvm_trace;
+
+gs_status gs_zkvm_trace_new(gs_zkvm_trace **out);
+void gs_zkvm_trace_free(gs_zkvm_trace *t); /* NULL is a no-op */
+
+/* gs_zkvm_vm_run with a step appended to tr per instruction (a read or write
+ * call also appends to tr->io); same semantics and final state. An empty tr
+ * takes clk0 from the machine's cycle count. GS_ERR_NOMEM when the trace
+ * cannot grow (the machine then stops before the instruction it could not
+ * record; res says CYCLE_LIMIT). */
+gs_status gs_zkvm_vm_run_traced(gs_zkvm_vm *vm, gs_zkvm_trace *tr, gs_zkvm_result *res,
+                                uint64_t max_cycles);
+
+/* ---- the machine's state ---- */
+/* x0..x31 (x0 is 0). */
+const uint32_t *gs_zkvm_vm_regs(const gs_zkvm_vm *vm);
+uint32_t gs_zkvm_vm_pc(const gs_zkvm_vm *vm);
+uint64_t gs_zkvm_vm_cycles(const gs_zkvm_vm *vm);
+/* The memory [GS_ZKVM_MEM_LO, GS_ZKVM_MEM_TOP): byte a at [a - GS_ZKVM_MEM_LO]. */
+const uint8_t *gs_zkvm_vm_memory(const gs_zkvm_vm *vm);
+/* The bytes written to fd 1 or 2 so far (NULL, *len 0 for another fd). */
+const uint8_t *gs_zkvm_vm_output(const gs_zkvm_vm *vm, unsigned fd, size_t *len);
+/* Bytes of the input read so far. */
+uint64_t gs_zkvm_vm_input_pos(const gs_zkvm_vm *vm);
+/* Before a run: sets x[reg] (1..31) or writes memory (inside memory, not in
+ * the text). GS_ERR_INVALID_ARG otherwise. For tests and tools. */
+gs_status gs_zkvm_vm_set_reg(gs_zkvm_vm *vm, unsigned reg, uint32_t value);
+gs_status gs_zkvm_vm_write(gs_zkvm_vm *vm, uint32_t addr, const void *buf, size_t len);
+
+/* The instruction in assembler syntax ("addi a0,a0,1", "lw a5,-4(s0)",
+ * "illegal 0x00000000"); pc gives branch and jump targets. Returns out. */
+char *gs_zkvm_disasm(char *out, size_t cap, uint32_t insn, uint32_t pc);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
