@@ -3,6 +3,11 @@
 # CUDA (nvcc) is optional and never installed here: the build detects it.
 set -euo pipefail
 need=(cmake make gcc libssl-dev pkg-config libcjson-dev)
+# The zkVM's guest kit (guest/build.sh) cross-compiles RV32IM programs with
+# riscv64-unknown-elf-gcc and picolibc; its tests cross-check them under
+# qemu-riscv32 (qemu-user). Only guest builds and those tests need them; the
+# tests skip where they are absent.
+need+=(gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-user)
 missing=()
 for p in "${need[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
