@@ -118,6 +118,7 @@ int cli_demo(int argc, char **argv);
 int cli_prove(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_inspect(int argc, char **argv);
+int cli_run(int argc, char **argv); /* cli/run.c: the zkVM */
 
 /* How a command prints: quiet drops summaries and progress, verbose prints
  * every public input, json prints one JSON object on stdout instead of the

@@ -13,6 +13,8 @@ void cli_help_main(FILE *f) {
             "  verify    check a proof file and say what it proves\n"
             "  inspect   print a proof file's statement, parameters, part sizes and security\n"
             "  demo      commit a synthetic trace: NTT, coset LDE and Merkle timings, the root\n"
+            "  run       run a RISC-V (RV32IM) ELF program on the zkVM: its output, exit code\n"
+            "            and cycle count\n"
             "  version   print the version and the build's features (also -V, --version)\n"
             "  help      this text; 'gstark help COMMAND' (or 'gstark COMMAND --help') for one\n"
             "            command's options\n"
@@ -24,11 +26,11 @@ void cli_help_main(FILE *f) {
             "exit codes:\n"
             "  0  success (verify: the proof is valid and of the expected statement)\n"
             "  1  verify: the proof is invalid, or not of the statement --expect or\n"
-            "     --statement asks for\n"
+            "     --statement asks for\n"            "     run: the program exited with a non-zero code\n"
             "  2  usage, parameter, input or output error (bad option, unreadable proof\n"
             "     file, unwritable output, a proof of an AIR gstark cannot rebuild)\n"
             "  3  prove: the prover failed (the trace does not satisfy the AIR, out of\n"
-            "     memory, a device failure with --no-fallback)\n"
+            "     memory, a device failure with --no-fallback)\n"            "     run: the program faulted or reached --max-cycles\n"
             "\n"
             "Security is printed as the conjectured level (what --security and\n"
             "--min-security speak of; at most %u bits, Keccak-256's collision\n"
@@ -179,6 +181,38 @@ static void help_demo(FILE *f) {
             "  -h, --help           this text\n");
 }
 
+static void help_run(FILE *f) {
+    fprintf(f,
+            "usage: gstark run [options] PROGRAM.elf\n"
+            "\n"
+            "Runs a statically linked RV32IM ELF program on the zkVM's machine (docs/zkvm.md)\n"
+            "and prints what it wrote to fd 1 on standard output, exactly its bytes (fd 2 on\n"
+            "standard error), then on standard error how it stopped, its cycle count (one\n"
+            "cycle per instruction) and the speed. Programs use ecall 63 read (fd 0, the\n"
+            "input), 64 write (fd 1, 2) and 93 exit; guest/build.sh builds them from C.\n"
+            "\n"
+            "options:\n"
+            "  --input FILE         the program's input (fd 0); '-' for standard input\n"
+            "                       (default: empty)\n"
+            "  --max-cycles N       stop after N instructions (default 2^32 = 4294967296)\n"
+            "  --traced             run the trace-recording path (what proving runs) and\n"
+            "                       report the trace's size\n"
+            "  --json               print one JSON object on stdout instead: stop, exit_code,\n"
+            "                       cycles, seconds, the fault, and the output and stderr\n"
+            "                       bytes as strings (bytes outside printable ASCII as\n"
+            "                       \\u00XX)\n"
+            "  -q, --quiet          no summary line when the program exits 0\n"
+            "  -h, --help           this text\n"
+            "\n"
+            "A fault (an illegal, compressed, CSR or ebreak instruction, an unknown ecall,\n"
+            "a misaligned or out-of-range access, a store into the text, a jump outside\n"
+            "it) stops the program with the pc, the instruction and the reason.\n"
+            "\n"
+            "exit: 0 the program exited with code 0, 1 it exited with another code, 2 usage\n"
+            "or input error (a file that is not an RV32IM executable, an unreadable input),\n"
+            "3 the program faulted or did not exit within --max-cycles.\n");
+}
+
 static void help_version(FILE *f) {
     fprintf(f,
             "usage: gstark version (or gstark -V, gstark --version)\n"
@@ -199,7 +233,8 @@ int cli_help_command(FILE *f, const char *cmd) {
         const char *name;
         void (*fn)(FILE *);
     } all[] = {{"prove", help_prove},     {"verify", help_verify}, {"inspect", help_inspect},
-               {"demo", help_demo},       {"version", help_version}, {"help", help_help}};
+               {"demo", help_demo},       {"version", help_version}, {"help", help_help},
+               {"run", help_run}};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (!strcmp(cmd, all[i].name)) {
             all[i].fn(f);

@@ -48,7 +48,8 @@ int main(int argc, char **argv) {
         const char *name;
         int (*fn)(int, char **);
     } cmds[] = {{"prove", cli_prove},     {"verify", cli_verify},   {"inspect", cli_inspect},
-                {"demo", cli_demo},       {"version", cmd_version}, {"help", cmd_help}};
+                {"demo", cli_demo},       {"version", cmd_version}, {"help", cmd_help},
+                {"run", cli_run}};
     const char *cmd = argv[1];
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         if (!strcmp(cmd, cmds[i].name)) {
