@@ -19,10 +19,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "gstark/airs.h"
 #include "gstark/field.h"
+#include "gstark/hash.h"
 #include "gstark/proof.h"
+#include "gstark/prover.h"
 #include "gstark/status.h"
 #include "gstark/synth.h"
 
@@ -228,6 +231,122 @@ gs_status gs_fib_next_state(gs_fp next[2], const gs_fp *pub, uint32_t num_pub);
  * carry the fib AIR's 4 public inputs. */
 gs_status gs_fib_check_boundary(const gs_fp *first_pub, uint32_t first_num_pub,
                                 const gs_fp *second_pub, uint32_t second_num_pub);
+
+/* ==== running a batch (src/batch/run.c; docs/batch.md, "Running a batch") ====
+ * gs_batch_run proves a parsed manifest over lanes: it plans (every claim's
+ * estimate against the largest lane's budget; a claim that does not fit is
+ * bisected, or refused with the numbers when it cannot be), then runs every
+ * unit through the scheduling engine: a claim is executed (its trace built),
+ * proven on its lane's resident prover, verified and put in the store; a
+ * join verifies its children's objects, checks the boundaries of bisection
+ * halves and stores its aggregate object. A claim whose proof is already in
+ * the store is loaded, verified and reused; a corrupt stored object is
+ * reported, removed and proven again. Proof bytes are those `gstark prove`
+ * (or gs_prove / gs_prove_multi with the claim's air_desc) makes for the
+ * claim, whatever the lanes, devices and order. */
+
+#define GS_BATCH_AGG_FORMAT 1u  /* the join aggregate object's format (docs/batch.md) */
+#define GS_BATCH_MAX_LANES 256u
+#define GS_BATCH_MAX_SIM_DEVICES 64u
+#define GS_BATCH_SIM_ENV "GS_BATCH_SIM_DEVICES" /* "D:BUDGET", e.g. "2:64M" */
+
+typedef struct gs_batch_config {
+    const gs_manifest *manifest; /* parsed; required */
+    const char *store_dir;       /* the proof store (gs_store_open); required */
+    /* Lanes (one resident prover each) and how they sit on devices. lanes 0:
+     * every device times lanes_per_device (CUDA devices, or the simulated
+     * ones), or max(1, cores / 4) CPU lanes on the host when there is no
+     * device. lanes_per_device 0: 1. */
+    unsigned lanes, lanes_per_device;
+    /* "D:BUDGET": D simulated devices (1..GS_BATCH_MAX_SIM_DEVICES), each
+     * with BUDGET bytes (gs_size_parse); lanes are CPU provers bound to them.
+     * NULL: the environment variable GS_BATCH_SIM_DEVICES, if set; "": none. */
+    const char *sim_devices;
+    gs_backend_kind backend; /* GS_BACKEND_CPU (0), CUDA or AUTO; ignored with simulated devices */
+    size_t mem_budget;       /* the host's budget in bytes (0: the prover's default rule) */
+    unsigned threads;        /* host threads, split between the lanes (0: gs_threads_get()) */
+    /* The refined partition (docs/batch.md, "Partition file"). NULL: none.
+     * When the file exists it is read and reused (planning starts from it);
+     * after planning it is written atomically (temporary, fsync, rename). */
+    const char *partition_file;
+    /* Observability (each NULL: nothing). log: one line per finished unit;
+     * warnings: what does not fail a unit but a user must know (a corrupt
+     * stored object removed and proven again, the prover's budget
+     * warnings); progress: the progress line (claims done/total, ETA), drawn
+     * when progress_enabled is 1, or -1 and the stream is a terminal;
+     * report: the report at the end; metrics: JSON lines per unit, per lane
+     * and for the pipeline. */
+    FILE *log, *warnings, *progress, *report, *metrics;
+    int progress_enabled;
+    unsigned min_security; /* verifying: 0 = GS_MIN_SECURITY_BITS */
+} gs_batch_config;
+
+typedef enum gs_batch_outcome {
+    GS_BATCH_PENDING = 0, /* not run (the batch stopped before it) */
+    GS_BATCH_PROVEN = 1,  /* proven (a claim) or aggregated (a join) now, and stored */
+    GS_BATCH_REUSED = 2,  /* found in the store, verified, reused */
+    GS_BATCH_FAILED = 3,  /* the prover, the verifier, a boundary check or the store failed */
+    GS_BATCH_REFUSED = 4, /* refused up front: too large for every lane and not splittable */
+    GS_BATCH_SKIPPED = 5  /* a join whose subtree holds a failed or refused unit */
+} gs_batch_outcome;
+
+/* One unit of the refined plan: a claim (a manifest claim or a bisection
+ * piece) or a join (a manifest join, or the join of a bisected claim's
+ * halves, which takes the claim's id). */
+typedef struct gs_batch_unit {
+    char id[GS_CLAIM_ID_CAP];
+    int is_join;
+    int split;         /* a join of bisection halves (boundaries checked) */
+    uint32_t origin;   /* the manifest node it is or came from */
+    uint32_t parent;   /* unit index of its join; GS_MANIFEST_NONE for the root */
+    uint32_t shards;   /* claims: pieces its manifest claim was cut into (1: not cut) */
+    gs_batch_outcome outcome;
+    gs_status status;  /* failed or refused: why (GS_OK otherwise) */
+    char reason[256];  /* failed, refused, skipped: one line; also a corrupt object re-proven */
+    int has_key;
+    gs_digest key;        /* its store object's key (the root join's is the batch's output) */
+    int corrupt_replaced; /* a corrupt stored object was found, removed and replaced */
+    int lane, device;     /* where it ran (-1: nowhere); device -1 is the host */
+    double wait_s, execute_s, prove_s, verify_s, store_s; /* seconds */
+    size_t reserved_bytes;            /* the most it held reserved at once, host and device */
+    size_t object_bytes;              /* its stored object's payload (proof or aggregate) */
+    size_t peak_bytes, device_peak_bytes; /* the prover's charged peak and device peak */
+    uint64_t cells, fft_cost;         /* claims: from gs_claim_estimate */
+    size_t need_bytes;                /* claims: what planning counted against the budget */
+} gs_batch_unit;
+
+typedef struct gs_batch_result {
+    uint32_t num_units;  /* claims first (manifest order, pieces in place), then joins */
+    gs_batch_unit *units;
+    uint32_t claims, joins;                  /* after bisection */
+    uint32_t proven, reused, failed, refused, skipped; /* units per outcome */
+    uint32_t corrupt;    /* corrupt stored objects found (each removed and replaced) */
+    uint32_t bisected;   /* manifest claims cut into pieces */
+    int has_root;        /* the root join was stored: root_key is the batch's output */
+    gs_digest root_key;
+    unsigned lanes, devices;
+    double wall_s;
+    size_t peak_rss_bytes; /* the process's peak resident set */
+} gs_batch_result;
+
+/* Runs the batch. Returns GS_OK when the batch ran to its end, whatever its
+ * units' outcomes: check out->failed, refused and skipped (0 each: every
+ * unit proven or reused, has_root set). Returns an error, with a message in
+ * err, when it could not run, before anything is proven or written:
+ * GS_ERR_INVALID_ARG (a bad configuration or GS_BATCH_SIM_DEVICES),
+ * GS_ERR_MANIFEST (a partition file that does not parse or does not match
+ * the manifest), GS_ERR_IO (the store or the partition file cannot be
+ * written), GS_ERR_NO_DEVICE (CUDA asked for, none present), GS_ERR_NOMEM.
+ * out is filled either way (free it with gs_batch_result_free). */
+gs_status gs_batch_run(gs_batch_result *out, const gs_batch_config *cfg, char *err,
+                       size_t err_len);
+void gs_batch_result_free(gs_batch_result *r); /* NULL is a no-op; zeroes *r */
+
+/* The store key of a claim's proof (gs_store_key_proof or _multi of its
+ * statement): from its parameters, AIRs, heights and public inputs. Built
+ * without a trace where the public inputs are known without one (fib: from
+ * start and steps; AIRs without public inputs), else from its workload. */
+gs_status gs_batch_claim_key(gs_digest *key, const gs_claim *c);
 
 #ifdef __cplusplus
 }
