@@ -131,7 +131,7 @@ typedef struct gs_engine_unit_info {
     uint64_t wait_ns;      /* from t_queued to the prove (or the outcome) outside callbacks */
     size_t host_bytes;     /* reserved on the host at once, at most */
     size_t dev_bytes;      /* reserved on the device */
-    uint64_t seq_queued, seq_exec, seq_prove, seq_done;
+    uint64_t seq_queued, seq_exec, seq_exec_end, seq_prove, seq_done;
 } gs_engine_unit_info;
 
 typedef struct gs_engine_lane_info {
