@@ -311,6 +311,7 @@ typedef struct gs_batch_unit {
     size_t reserved_bytes;            /* the most it held reserved at once, host and device */
     size_t object_bytes;              /* its stored object's payload (proof or aggregate) */
     size_t peak_bytes, device_peak_bytes; /* the prover's charged peak and device peak */
+    double device_busy_s;             /* seconds the device had work from its proof (CUDA) */
     uint64_t cells, fft_cost;         /* claims: from gs_claim_estimate */
     size_t need_bytes;                /* claims: what planning counted against the budget */
 } gs_batch_unit;
@@ -326,6 +327,7 @@ typedef struct gs_batch_result {
     gs_digest root_key;
     unsigned lanes, devices;
     double wall_s;
+    double *lane_busy_s; /* lanes entries: seconds each lane spent in callbacks */
     size_t peak_rss_bytes; /* the process's peak resident set */
 } gs_batch_result;
 

@@ -14,7 +14,7 @@
  *   56 + 68 n     64    bisection joins only: the fib public inputs of the
  *                       chain's first table and of its last (4 u64 each)
  *
- * The Merkle tree: leaf i = Keccak-256(0x00 || statement_i), the leaves
+ * The Merkle tree: leaf i = Keccak-256(0x00 || kind_i (u32) || statement_i), the leaves
  * padded with 32 zero bytes to a power of two, node = Keccak-256(0x01 ||
  * left || right); one leaf is its own root. The prefixes keep a leaf from
  * passing for a node. A recursive proof can later take this object's place
@@ -50,9 +50,10 @@ gs_digest bp_agg_root(const bp_agg_child *child, uint32_t n) {
     gs_digest *lv = calloc(w, sizeof *lv); /* zero digests pad the level */
     if (!lv) return root;                  /* n <= 1024: 32 KiB; an all-zero root on failure */
     for (uint32_t i = 0; i < n; i++) {
-        uint8_t in[33];
+        uint8_t in[37];
         in[0] = 0;
-        memcpy(in + 1, child[i].statement.b, 32);
+        put32(in + 1, child[i].kind);
+        memcpy(in + 5, child[i].statement.b, 32);
         gs_keccak256(lv[i].b, in, sizeof in);
     }
     for (; w > 1; w /= 2) {

@@ -341,6 +341,9 @@ static gs_status read_claim(reader *r, const cJSON *it) {
     }
     uint32_t o = piece_origin(r, id);
     const cJSON *of = cJSON_GetObjectItemCaseSensitive(it, "of");
+    if (o == BP_NONE && cJSON_IsString(of) && gs_manifest_find(r->m, of->valuestring) == BP_NONE)
+        return fail(r, "claim '%s' (a piece of '%s') is not in the manifest (written for another "
+                       "manifest? remove it or name another file)", id, of->valuestring);
     if (o == BP_NONE || !cJSON_IsString(of) || strcmp(of->valuestring, r->m->claims[o].id) ||
         r->m->claims[o].kind != GS_CLAIM_FIB)
         return fail(r, "claim '%s' is no piece of a fib claim of the manifest", id);

@@ -182,6 +182,7 @@ typedef struct bp_unit_state {
     char reason[256];
     double execute_s, prove_s, verify_s, store_s;
     size_t object_bytes, peak_bytes, device_peak_bytes, reserved_bytes;
+    double device_busy_s;
 } bp_unit_state;
 
 struct gs_engine;
