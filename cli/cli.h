@@ -119,6 +119,7 @@ int cli_prove(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_inspect(int argc, char **argv);
 int cli_run(int argc, char **argv); /* cli/run.c: the zkVM */
+int cli_batch(int argc, char **argv); /* cli/batch.c: many claims over lanes */
 
 /* How a command prints: quiet drops summaries and progress, verbose prints
  * every public input, json prints one JSON object on stdout instead of the

@@ -15,6 +15,8 @@ void cli_help_main(FILE *f) {
             "  demo      commit a synthetic trace: NTT, coset LDE and Merkle timings, the root\n"
             "  run       run a RISC-V (RV32IM) ELF program on the zkVM: its output, exit code\n"
             "            and cycle count\n"
+            "  batch     prove a manifest of claims over lanes into a proof store, with joins,\n"
+            "            bisection and resume\n"
             "  version   print the version and the build's features (also -V, --version)\n"
             "  help      this text; 'gstark help COMMAND' (or 'gstark COMMAND --help') for one\n"
             "            command's options\n"
@@ -31,6 +33,7 @@ void cli_help_main(FILE *f) {
             "     file, unwritable output, a proof of an AIR gstark cannot rebuild)\n"
             "  3  prove: the prover failed (the trace does not satisfy the AIR, out of\n"
             "     memory, a device failure with --no-fallback)\n"            "     run: the program faulted or reached --max-cycles\n"
+            "     batch: a claim failed or was refused (the rest of the batch ran)\n"
             "\n"
             "Security is printed as the conjectured level (what --security and\n"
             "--min-security speak of; at most %u bits, Keccak-256's collision\n"
@@ -228,13 +231,62 @@ static void help_help(FILE *f) {
             "Lists the commands and exit codes, or prints one command's options.\n");
 }
 
+static void help_batch(FILE *f) {
+    fprintf(f,
+            "usage: gstark batch MANIFEST --store DIR [options]\n"
+            "\n"
+            "Proves every claim of a JSON manifest (docs/batch.md) on resident provers\n"
+            "(lanes), stores each proof in a content-addressed store, aggregates them along\n"
+            "the manifest's join tree and prints the root join's key, the batch's output.\n"
+            "A claim whose memory estimate exceeds the largest lane's budget is bisected\n"
+            "(fib) or refused up front with the numbers. A claim already in the store is\n"
+            "verified and reused, so a batch killed at any point resumes where it stopped;\n"
+            "a corrupt stored object is reported, removed and proven again.\n"
+            "\n"
+            "options:\n"
+            "  --store DIR          the proof store (created where missing; required)\n"
+            "  --lanes N            lanes, one resident prover each (default: every CUDA\n"
+            "                       device times --lanes-per-device, or max(1, cores / 4)\n"
+            "                       CPU lanes without a device; threads split between them)\n"
+            "  --lanes-per-device M lanes sharing one device and its budget (default 1)\n"
+            "  --out-partition FILE write the refined partition (claims after bisection, and\n"
+            "                       the joins) as JSON, atomically; when FILE exists it is\n"
+            "                       read first and reused (it must match the manifest)\n"
+            "  --backend B          cpu, cuda or auto (default auto: CUDA when a device is\n"
+            "                       present)\n"
+            "  --mem-budget SIZE    the host's memory budget (default 80%% of available RAM)\n"
+            "  --threads T          host threads, split between the lanes\n"
+            "  --report             print the report: per claim execute-time, prove-time,\n"
+            "                       throughput, peak RAM and device memory, proof size,\n"
+            "                       verify-time, fft-cost, shards; joins; the pipeline total\n"
+            "  --metrics FILE       JSON lines: one per unit, per lane, and the pipeline\n"
+            "  -q, --quiet          no unit lines, progress or summary (errors and warnings\n"
+            "                       still print)\n"
+            "  --json               print the summary as one JSON object on stdout\n"
+            "  -h, --help           this text\n"
+            "\n"
+            "One line per finished claim or join goes to stderr (lane, device, wait,\n"
+            "execute, prove and verify times, reserved bytes, proof size); a progress line\n"
+            "(claims done, ETA) is drawn there when it is a terminal. Simulated devices for\n"
+            "tests and CPU machines: GS_BATCH_SIM_DEVICES=D:BUDGET (e.g. 2:64M) makes D\n"
+            "devices of BUDGET bytes each, with CPU lanes bound to them.\n"
+            "\n"
+            "The manifest is parsed whole and the output paths checked before anything\n"
+            "runs: a bad manifest (its error names the claim) proves and writes nothing.\n"
+            "\n"
+            "exit: 0 every claim and join proven or reused, 2 usage, manifest or output\n"
+            "error (nothing proven), 3 a claim failed (prover error, a proof or boundary\n"
+            "that does not verify) or was refused up front; the rest of the batch ran and\n"
+            "its dependants were skipped.\n");
+}
+
 int cli_help_command(FILE *f, const char *cmd) {
     static const struct {
         const char *name;
         void (*fn)(FILE *);
     } all[] = {{"prove", help_prove},     {"verify", help_verify}, {"inspect", help_inspect},
                {"demo", help_demo},       {"version", help_version}, {"help", help_help},
-               {"run", help_run}};
+               {"run", help_run},         {"batch", help_batch}};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (!strcmp(cmd, all[i].name)) {
             all[i].fn(f);

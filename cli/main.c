@@ -49,7 +49,7 @@ int main(int argc, char **argv) {
         int (*fn)(int, char **);
     } cmds[] = {{"prove", cli_prove},     {"verify", cli_verify},   {"inspect", cli_inspect},
                 {"demo", cli_demo},       {"version", cmd_version}, {"help", cmd_help},
-                {"run", cli_run}};
+                {"run", cli_run},         {"batch", cli_batch}};
     const char *cmd = argv[1];
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         if (!strcmp(cmd, cmds[i].name)) {
