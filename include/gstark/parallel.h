@@ -19,6 +19,9 @@ void gs_threads_set(unsigned n);
 /* Override the count for the calling thread only (0 removes the override):
  * lets a worker that runs beside others use its share of the cores. */
 void gs_threads_set_local(unsigned n);
+/* The calling thread's own count (0: none, the process-wide count applies).
+ * Threads gs_parallel_for starts inherit it. */
+unsigned gs_threads_get_local(void);
 
 typedef void (*gs_range_fn)(void *ctx, size_t begin, size_t end);
 

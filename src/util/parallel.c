@@ -1,7 +1,9 @@
-/* gs_parallel_for: threads are started per call. The work split is static
- * (equal ranges), which is all the bulk kernels need: their per-index work is
- * uniform. Spawning costs tens of microseconds, so callers pick a grain that
- * keeps small problems on one thread. */
+/* gs_parallel_for: threads are started per call and inherit the caller's own
+ * thread count (gs_threads_set_local), so a prover context's count holds in
+ * any loop they run. The work split is static (equal ranges), which is all
+ * the bulk kernels need: their per-index work is uniform. Spawning costs tens
+ * of microseconds, so callers pick a grain that keeps small problems on one
+ * thread. */
 #include "gstark/parallel.h"
 
 #include <pthread.h>
@@ -38,14 +40,18 @@ void gs_threads_set(unsigned n) {
 
 void gs_threads_set_local(unsigned n) { t_threads = n > GS_MAX_THREADS ? GS_MAX_THREADS : n; }
 
+unsigned gs_threads_get_local(void) { return t_threads; }
+
 typedef struct {
     gs_range_fn fn;
     void *ctx;
     size_t begin, end;
+    unsigned local; /* the caller's own count: a started thread inherits it */
 } range_job;
 
 static void *run_job(void *arg) {
     range_job *j = arg;
+    t_threads = j->local;
     j->fn(j->ctx, j->begin, j->end);
     return NULL;
 }
@@ -66,7 +72,7 @@ void gs_parallel_for(size_t n, size_t grain, gs_range_fn fn, void *ctx) {
     size_t per = n / parts, extra = n % parts, at = 0;
     for (size_t i = 0; i < parts; i++) {
         size_t len = per + (i < extra);
-        jobs[i] = (range_job){fn, ctx, at, at + len};
+        jobs[i] = (range_job){fn, ctx, at, at + len, t_threads};
         at += len;
     }
     for (size_t i = 1; i < parts; i++)
