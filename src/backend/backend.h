@@ -116,28 +116,21 @@ struct gs_backend {
 /* The CPU backend (threads through gs_parallel_for); a process-wide object. */
 gs_backend *gs_backend_cpu(void);
 
-/* A CUDA backend object for one table on `device`: its own stream and pinned
- * staging buffers, so tables proven at once run on separate streams. Every
- * device byte it allocates (buffers and Merkle trees) is charged, besides the
- * caller's account, to dev_acct, which may never exceed dev_budget bytes: a
- * request beyond it fails with GS_ERR_DEVICE_MEM. GS_ERR_NO_DEVICE without
- * CUDA or without that device. Released with iface->destroy, which adds the
- * device intervals of its operations (an event before and after each, on its
- * stream) to `busy` (may be NULL). */
-typedef struct gs_busy_log gs_busy_log;
-gs_status gs_backend_cuda_new(gs_backend **out, int device, gs_mem *dev_acct, size_t dev_budget,
-                              gs_busy_log *busy);
-
-/* The device's busy time over a run: every CUDA backend object of the run
- * adds its operations' intervals, timed from one reference event recorded
- * when the log is made; the union of the intervals (work overlapping on
- * several streams counted once) is the time the device had work. */
-gs_status gs_busy_log_new(gs_busy_log **out);
-double gs_busy_log_seconds(gs_busy_log *log); /* the union; 0 for NULL */
-void gs_busy_log_free(gs_busy_log *log);      /* NULL-safe */
+/* A CUDA backend object for one table on the device object `dev` (a CUDA
+ * one; src/backend/device.h): every device byte it allocates (buffers and
+ * Merkle trees) is charged, besides the caller's account, to the device's
+ * account, which may never exceed the device's budget: a request beyond it
+ * fails with GS_ERR_DEVICE_MEM. Its operations run on the calling thread's
+ * lane of the device (GS_ERR_CUDA on a thread not bound to it). Released
+ * with iface->destroy, which adds the device intervals of its operations
+ * (an event before and after each) to the device's busy log. Makes no CUDA
+ * call: GS_ERR_INVALID_ARG for a CPU device, GS_ERR_NOMEM. */
+typedef struct gs_device gs_device;
+gs_status gs_backend_cuda_new(gs_backend **out, gs_device *dev);
 
 /* Whether s reports a device failure that proving the table on the CPU
- * instead can get around (GS_ERR_CUDA, GS_ERR_DEVICE_MEM, GS_ERR_NO_DEVICE). */
+ * instead can get around (GS_ERR_CUDA, GS_ERR_DEVICE_MEM, GS_ERR_NO_DEVICE);
+ * defined with the fallback rule in device.c. */
 int gs_status_is_device(gs_status s);
 
 #endif

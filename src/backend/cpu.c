@@ -493,11 +493,28 @@ static gs_status cpu_grind(gs_backend *be, gs_transcript *t, unsigned bits, uint
 static void cpu_destroy(gs_backend *be) { (void)be; }
 
 static const gs_backend_iface cpu_iface = {
-    "cpu",       cpu_alloc,   cpu_free,   cpu_upload,      cpu_copy,        cpu_interpolate, cpu_lde,
-    cpu_commit,  cpu_root,    cpu_open,   cpu_commit_free, cpu_gather,      cpu_logup_aux, cpu_quotient,
-    cpu_eval_at, cpu_deep,    cpu_fold,   cpu_grind,       cpu_destroy};
+    .name = "cpu",
+    .alloc = cpu_alloc,
+    .free = cpu_free,
+    .upload = cpu_upload,
+    .copy = cpu_copy,
+    .interpolate = cpu_interpolate,
+    .lde = cpu_lde,
+    .commit = cpu_commit,
+    .root = cpu_root,
+    .open = cpu_open,
+    .commit_free = cpu_commit_free,
+    .gather = cpu_gather,
+    .logup_aux = cpu_logup_aux,
+    .quotient = cpu_quotient,
+    .eval_at = cpu_eval_at,
+    .deep = cpu_deep,
+    .fold = cpu_fold,
+    .grind = cpu_grind,
+    .destroy = cpu_destroy,
+};
 
 gs_backend *gs_backend_cpu(void) {
-    static gs_backend cpu = {&cpu_iface, NULL};
+    static gs_backend cpu = {.iface = &cpu_iface, .ctx = NULL};
     return &cpu;
 }

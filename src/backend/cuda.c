@@ -1,20 +1,26 @@
-/* The CUDA backend: buffers live in device memory (stream-ordered, one
- * stream per backend object, i.e. per table) from the trace upload to the
- * last opening; every stage runs there (inverse NTT, coset LDE, Keccak Merkle
- * trees, LogUp aux trace, quotient, out-of-domain values, DEEP, FRI folds,
- * grinding; docs/gpu.md), and only roots, out-of-domain values, the bus sum,
- * the final polynomial, the nonce and opened rows and paths come back. The
- * trace goes up through the object's pinned staging buffers in chunks.
+/* The CUDA backend: one object per table, on a device object
+ * (src/backend/device.h). Buffers live in device memory (stream-ordered)
+ * from the trace upload to the last opening; every stage runs there (inverse
+ * NTT, coset LDE, Keccak Merkle trees, LogUp aux trace, quotient,
+ * out-of-domain values, DEEP, FRI folds, grinding; docs/gpu.md), and only
+ * roots, out-of-domain values, the bus sum, the final polynomial, the nonce
+ * and opened rows and paths come back. The object owns no CUDA resource: each
+ * operation runs on the lane (stream and pinned staging pair) of the thread
+ * that calls it, which must be bound to the device; the lanes are the device
+ * object's, made once and reused by every table and proof. A table moved
+ * from one worker to another between its main commitment and its chain
+ * changes lanes safely: the commitment's root has been read back by then,
+ * so nothing of it is in flight.
  *
  * Every device byte is charged to the caller's account and to the device
  * account with its budget; a request over the budget fails with
  * GS_ERR_DEVICE_MEM before anything is allocated. Plain C: the CUDA calls
  * are behind src/cuda/device.h and the kernel headers. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/device.h"
 #include "cuda/device.h"
 #include "cuda/quotient.h"
 #include "cuda/stages.h"
@@ -23,18 +29,18 @@
 #include "gstark/cuda_ntt.h"
 #include "gstark/ntt.h"
 
-#define STAGE_CHUNK ((size_t)8 << 20) /* bytes per pinned staging buffer (two) */
-
 typedef struct {
-    int device;
-    void *stream;
-    gs_cuda_stage *stage;
+    gs_device *dev;
     gs_mem *dev_acct;
     size_t budget;
-    /* timing: an event pair around each operation, read at destroy */
+    /* The lane of the latest operation (the bound thread's): frees go on its
+     * stream, after the buffer's last use. */
+    void *stream;
+    gs_cuda_stage *stage;
+    /* timing: an event pair around each operation, given to the device's
+     * busy log at destroy */
     void **marks;
     size_t n_marks, cap_marks;
-    gs_busy_log *busy;
 } cuda_ctx;
 
 /* A device Merkle tree and what it is charged to. */
@@ -44,17 +50,22 @@ typedef struct {
     size_t bytes;
 } cuda_tree_ref;
 
-int gs_status_is_device(gs_status s) {
-    return s == GS_ERR_CUDA || s == GS_ERR_DEVICE_MEM || s == GS_ERR_NO_DEVICE;
-}
-
 static cuda_ctx *ctx_of(gs_backend *be) { return be->ctx; }
+
+/* The calling thread's lane (its stream and staging pair), before any
+ * device work: GS_ERR_CUDA when the thread is not bound to the device. */
+static gs_status use_lane(cuda_ctx *c) {
+    void *stream;
+    gs_cuda_stage *stage;
+    GS_TRY(gs_device_lane(c->dev, &stream, &stage));
+    c->stream = stream, c->stage = stage;
+    return GS_OK;
+}
 
 /* Records a timing event on the stream (the start or the end of an
  * operation). Timing is best effort: a failure here only loses the mark, and
  * mark_end drops a start whose end could not be recorded. */
 static void mark(cuda_ctx *c) {
-    if (!c->busy) return;
     if (c->n_marks == c->cap_marks) {
         size_t cap = c->cap_marks ? 2 * c->cap_marks : 64;
         void **m = realloc(c->marks, cap * sizeof *m);
@@ -62,83 +73,6 @@ static void mark(cuda_ctx *c) {
         c->marks = m, c->cap_marks = cap;
     }
     if (gs_cuda_mark(&c->marks[c->n_marks], c->stream) == GS_OK) c->n_marks++;
-}
-
-struct gs_busy_log {
-    void *ref; /* the event every interval is timed from */
-    pthread_mutex_t mu;
-    double *iv; /* start, end pairs in ms after ref */
-    size_t n, cap;
-};
-
-gs_status gs_busy_log_new(gs_busy_log **out) {
-    *out = NULL;
-    gs_busy_log *l = calloc(1, sizeof *l);
-    if (!l) return GS_ERR_NOMEM;
-    gs_status s = gs_cuda_mark(&l->ref, NULL);
-    if (s != GS_OK) {
-        free(l);
-        return s;
-    }
-    pthread_mutex_init(&l->mu, NULL);
-    *out = l;
-    return GS_OK;
-}
-
-void gs_busy_log_free(gs_busy_log *l) {
-    if (!l) return;
-    gs_cuda_mark_free(l->ref);
-    pthread_mutex_destroy(&l->mu);
-    free(l->iv);
-    free(l);
-}
-
-static void busy_add(gs_busy_log *l, double start, double end) {
-    pthread_mutex_lock(&l->mu);
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 256;
-        double *iv = realloc(l->iv, 2 * cap * sizeof *iv);
-        if (iv) l->iv = iv, l->cap = cap;
-    }
-    if (l->n < l->cap) l->iv[2 * l->n] = start, l->iv[2 * l->n + 1] = end, l->n++;
-    pthread_mutex_unlock(&l->mu);
-}
-
-static int cmp_start(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double gs_busy_log_seconds(gs_busy_log *l) {
-    if (!l) return 0;
-    pthread_mutex_lock(&l->mu);
-    qsort(l->iv, l->n, 2 * sizeof *l->iv, cmp_start);
-    double total = 0, lo = 0, hi = -1;
-    for (size_t i = 0; i < l->n; i++) {
-        double a = l->iv[2 * i], b = l->iv[2 * i + 1];
-        if (a > hi) {
-            if (hi > lo) total += hi - lo;
-            lo = a, hi = b;
-        } else if (b > hi) {
-            hi = b;
-        }
-    }
-    if (hi > lo) total += hi - lo;
-    pthread_mutex_unlock(&l->mu);
-    return total / 1e3;
-}
-
-/* Adds each (start, end) pair of marks to the run's busy log, frees them. */
-static void read_marks(cuda_ctx *c) {
-    for (size_t i = 0; c->busy && i + 1 < c->n_marks; i += 2) {
-        double a = 0, b = 0;
-        if (gs_cuda_mark_elapsed(&b, c->busy->ref, c->marks[i + 1]) == GS_OK &&
-            gs_cuda_mark_elapsed(&a, c->busy->ref, c->marks[i]) == GS_OK)
-            busy_add(c->busy, a, b);
-    }
-    for (size_t i = 0; i < c->n_marks; i++) gs_cuda_mark_free(c->marks[i]);
-    free(c->marks);
-    c->marks = NULL, c->n_marks = c->cap_marks = 0;
 }
 
 /* An operation between two timing marks: t = mark_start(c), then
@@ -172,6 +106,7 @@ static void uncharge(cuda_ctx *c, gs_mem *acct, size_t bytes) {
 static gs_status cuda_alloc(gs_backend *be, gs_mem *acct, gs_buf *out, size_t bytes) {
     cuda_ctx *c = ctx_of(be);
     memset(out, 0, sizeof *out);
+    GS_TRY(use_lane(c));
     GS_TRY(charge(c, acct, bytes));
     gs_status s = gs_cuda_buf_alloc(&out->ptr, bytes, c->stream);
     if (s != GS_OK) {
@@ -195,6 +130,7 @@ static void cuda_free(gs_backend *be, gs_buf *buf) {
 static gs_status cuda_upload(gs_backend *be, gs_buf *dst, const void *src, size_t bytes) {
     cuda_ctx *c = ctx_of(be);
     if (bytes > dst->bytes) return GS_ERR_INVALID_ARG;
+    GS_TRY(use_lane(c));
     size_t t = mark_start(c);
     return mark_end(c, t, gs_cuda_stage_upload(c->stage, dst->ptr, src, bytes, c->stream));
 }
@@ -204,6 +140,7 @@ static gs_status cuda_copy(gs_backend *be, gs_buf *dst, size_t dst_off, const gs
     size_t e = sizeof(gs_fp);
     if ((dst_off + n) * e > dst->bytes || (src_off + n) * e > src->bytes) return GS_ERR_INVALID_ARG;
     cuda_ctx *c = ctx_of(be);
+    GS_TRY(use_lane(c));
     size_t t = mark_start(c);
     return mark_end(c, t, gs_cuda_d2d_async((gs_fp *)dst->ptr + dst_off,
                                             (const gs_fp *)src->ptr + src_off, n * e, c->stream));
@@ -214,6 +151,7 @@ static gs_status cuda_interpolate(gs_backend *be, gs_buf *v, size_t cols, unsign
     cuda_ctx *c = ctx_of(be);
     size_t n = (size_t)1 << log_n;
     if (cols * n * sizeof(gs_fp) > v->bytes || shift == 0) return GS_ERR_INVALID_ARG;
+    GS_TRY(use_lane(c));
     size_t t = mark_start(c);
     gs_status s = gs_cuda_ntt_inverse_batch(v->ptr, cols, log_n, c->stream);
     /* Evaluations on shift <w>: the inverse NTT gives the coefficients of
@@ -229,6 +167,7 @@ static gs_status cuda_lde(gs_backend *be, gs_buf *out, const gs_buf *coeffs, siz
         (cols * n * sizeof(gs_fp)) << log_blowup > out->bytes)
         return GS_ERR_INVALID_ARG;
     cuda_ctx *c = ctx_of(be);
+    GS_TRY(use_lane(c));
     size_t t = mark_start(c);
     return mark_end(c, t, gs_cuda_lde_coset_from_coeffs(out->ptr, coeffs->ptr, cols, log_n,
                                                         log_blowup, shift, GS_ORDER_NATURAL,
@@ -246,7 +185,8 @@ static gs_status cuda_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, con
     if (!cc) return GS_ERR_NOMEM;
     cc->acct = acct;
     cc->bytes = gs_cuda_merkle_tree_bytes(log_rows);
-    gs_status s = charge(c, acct, cc->bytes);
+    gs_status s = use_lane(c);
+    if (s == GS_OK) s = charge(c, acct, cc->bytes);
     if (s == GS_OK) {
         size_t t = mark_start(c);
         s = mark_end(c, t, gs_cuda_merkle_commit(&cc->tree, m->ptr, cols, col_stride, log_rows,
@@ -288,6 +228,7 @@ static gs_status cuda_gather(gs_backend *be, gs_fp *out, const gs_buf *m, size_t
         if (cols && (idx[k] >= col_stride || (cols - 1) * col_stride + idx[k] >= elems))
             return GS_ERR_INVALID_ARG;
     cuda_ctx *c = ctx_of(be);
+    GS_TRY(use_lane(c));
     size_t t = mark_start(c);
     return mark_end(c, t, gs_cuda_gather_rows(out, m->ptr, cols, col_stride, idx, n, c->stream));
 }
@@ -302,6 +243,7 @@ static gs_status cuda_logup_aux(gs_backend *be, gs_buf *aux, gs_fp3 *sigma, cons
      * call: charged to the device account only. */
     gs_buf d_trace;
     GS_TRY(cuda_alloc(be, NULL, &d_trace, (size_t)gs_air_num_cols(air) * sizeof(gs_fp) << log_n));
+    GS_TRY(use_lane(c));
     size_t t = mark_start(c);
     gs_status s = gs_cuda_stage_upload(c->stage, d_trace.ptr, trace, d_trace.bytes, c->stream);
     if (s == GS_OK)
@@ -319,6 +261,7 @@ static gs_status cuda_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
         lde->bytes < (size_t)gs_air_num_cols(a->air) * N * sizeof(gs_fp) ||
         (a->logup && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->logup->aux_cols * N * sizeof(gs_fp))))
         return GS_ERR_INVALID_ARG;
+    GS_TRY(use_lane(c));
     size_t t = mark_start(c);
     return mark_end(c, t, gs_cuda_quotient(out->ptr, lde->ptr, a->logup ? aux_lde->ptr : NULL, a,
                                            c->stream));
@@ -328,6 +271,7 @@ static gs_status cuda_eval_at(gs_backend *be, gs_fp3 *out, const gs_buf *coeffs,
                               size_t len, gs_fp3 x) {
     cuda_ctx *c = ctx_of(be);
     if (coeffs->bytes < cols * len * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
+    GS_TRY(use_lane(c));
     size_t t = mark_start(c);
     return mark_end(c, t, gs_cuda_eval_at(out, coeffs->ptr, cols, len, x, c->stream));
 }
@@ -340,6 +284,7 @@ static gs_status cuda_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
         chunk_lde->bytes < 3 * (size_t)a->chunks * N * e ||
         (a->aux_cols && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->aux_cols * N * e)))
         return GS_ERR_INVALID_ARG;
+    GS_TRY(use_lane(c));
     size_t t = mark_start(c);
     return mark_end(c, t, gs_cuda_deep(out->ptr, trace_lde->ptr, chunk_lde->ptr,
                                        a->aux_cols ? aux_lde->ptr : NULL, a, c->stream));
@@ -352,6 +297,7 @@ static gs_status cuda_fold(gs_backend *be, gs_buf *out, const gs_buf *in, unsign
     size_t H = (size_t)1 << (log_size - 1);
     if (out->bytes < 3 * H * sizeof(gs_fp) || in->bytes < 6 * H * sizeof(gs_fp))
         return GS_ERR_INVALID_ARG;
+    GS_TRY(use_lane(c));
     size_t t = mark_start(c);
     return mark_end(c, t, gs_cuda_fold(out->ptr, in->ptr, log_size, shift, gamma, c->stream));
 }
@@ -361,6 +307,7 @@ static gs_status cuda_fold(gs_backend *be, gs_buf *out, const gs_buf *in, unsign
 static gs_status cuda_grind(gs_backend *be, gs_transcript *t, unsigned bits, uint64_t *nonce) {
     cuda_ctx *c = ctx_of(be);
     if (bits < 16) return gs_transcript_grind(t, bits, nonce);
+    GS_TRY(use_lane(c));
     size_t m = mark_start(c);
     return mark_end(c, m, gs_cuda_grind(t, bits, nonce, c->stream));
 }
@@ -368,42 +315,48 @@ static gs_status cuda_grind(gs_backend *be, gs_transcript *t, unsigned bits, uin
 static void cuda_destroy(gs_backend *be) {
     if (!be) return;
     cuda_ctx *c = ctx_of(be);
-    gs_cuda_stage_free(c->stage); /* waits for copies in flight */
-    read_marks(c);
-    gs_cuda_stream_free(c->stream);
+    gs_device_busy_add(c->dev, c->marks, c->n_marks);
+    free(c->marks);
     free(c);
     free(be);
 }
 
 static const gs_backend_iface cuda_iface = {
-    "cuda",       cuda_alloc,   cuda_free,   cuda_upload,      cuda_copy,   cuda_interpolate,
-    cuda_lde,     cuda_commit,  cuda_root,   cuda_open,        cuda_commit_free,
-    cuda_gather,  cuda_logup_aux, cuda_quotient, cuda_eval_at, cuda_deep,   cuda_fold,
-    cuda_grind,   cuda_destroy};
+    .name = "cuda",
+    .alloc = cuda_alloc,
+    .free = cuda_free,
+    .upload = cuda_upload,
+    .copy = cuda_copy,
+    .interpolate = cuda_interpolate,
+    .lde = cuda_lde,
+    .commit = cuda_commit,
+    .root = cuda_root,
+    .open = cuda_open,
+    .commit_free = cuda_commit_free,
+    .gather = cuda_gather,
+    .logup_aux = cuda_logup_aux,
+    .quotient = cuda_quotient,
+    .eval_at = cuda_eval_at,
+    .deep = cuda_deep,
+    .fold = cuda_fold,
+    .grind = cuda_grind,
+    .destroy = cuda_destroy,
+};
 
-gs_status gs_backend_cuda_new(gs_backend **out, int device, gs_mem *dev_acct, size_t dev_budget,
-                              gs_busy_log *busy) {
+gs_status gs_backend_cuda_new(gs_backend **out, gs_device *dev) {
     *out = NULL;
-    if (device < 0 || device >= gs_cuda_device_count()) return GS_ERR_NO_DEVICE;
+    if (!dev || gs_device_kind_of(dev) != GS_DEVICE_CUDA) return GS_ERR_INVALID_ARG;
     gs_backend *be = calloc(1, sizeof *be);
     cuda_ctx *c = calloc(1, sizeof *c);
-    gs_status s = be && c ? GS_OK : GS_ERR_NOMEM;
-    if (s == GS_OK) {
-        be->iface = &cuda_iface;
-        be->ctx = c;
-        c->device = device;
-        c->dev_acct = dev_acct;
-        c->budget = dev_budget;
-        c->busy = busy;
-        s = gs_cuda_set_device(device);
+    if (!be || !c) {
+        free(be), free(c);
+        return GS_ERR_NOMEM;
     }
-    if (s == GS_OK) s = gs_cuda_stream_new(&c->stream);
-    if (s == GS_OK) s = gs_cuda_stage_new(&c->stage, STAGE_CHUNK);
-    if (s != GS_OK) {
-        if (be && c) cuda_destroy(be);
-        else free(be), free(c);
-        return s;
-    }
+    c->dev = dev;
+    c->dev_acct = gs_device_account(dev);
+    c->budget = gs_device_budget(dev);
+    be->iface = &cuda_iface;
+    be->ctx = c;
     *out = be;
     return GS_OK;
 }

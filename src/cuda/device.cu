@@ -60,6 +60,33 @@ extern "C" gs_status gs_cuda_set_device(int device) {
     return checked(cudaSetDevice(device), "cudaSetDevice");
 }
 
+extern "C" gs_status gs_cuda_bind(int device) {
+    int cur = -1;
+    GS_TRY(checked(cudaGetDevice(&cur), "cudaGetDevice"));
+    if (cur == device) return GS_OK;
+    return checked(cudaSetDevice(device), "cudaSetDevice");
+}
+
+extern "C" void gs_cuda_pool_keep(size_t bytes) {
+    int dev = 0;
+    cudaMemPool_t pool;
+    if (cudaGetDevice(&dev) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess) {
+        uint64_t now = 0, want = bytes; /* the attribute is a 64-bit value */
+        if (cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &now) == cudaSuccess &&
+            now < want)
+            (void)cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &want);
+    }
+    (void)cudaGetLastError();
+}
+
+extern "C" void gs_cuda_pool_trim(void) {
+    int dev = 0;
+    cudaMemPool_t pool;
+    if (cudaGetDevice(&dev) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess)
+        (void)cudaMemPoolTrimTo(pool, 0);
+    (void)cudaGetLastError();
+}
+
 extern "C" gs_status gs_cuda_stream_new(void **stream) {
     cudaStream_t s = NULL;
     *stream = NULL;
@@ -90,6 +117,10 @@ extern "C" gs_status gs_cuda_mark(void **event, void *stream) {
     }
     *event = e;
     return GS_OK;
+}
+
+extern "C" gs_status gs_cuda_mark_record(void *event, void *stream) {
+    return checked(cudaEventRecord((cudaEvent_t)event, as_stream(stream)), "cudaEventRecord (mark)");
 }
 
 extern "C" gs_status gs_cuda_mark_elapsed(double *ms, void *start, void *stop) {

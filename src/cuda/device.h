@@ -27,6 +27,20 @@ long gs_cuda_live_allocations(void);
 /* Free and total bytes of the current device (cudaMemGetInfo). */
 gs_status gs_cuda_dev_mem_info(size_t *free_bytes, size_t *total_bytes);
 gs_status gs_cuda_set_device(int device);
+/* Makes `device` the calling thread's current device, calling cudaSetDevice
+ * only when it is not already (CUDA's current device is per thread: every
+ * thread that works for a device binds it first; src/backend/device.h). */
+gs_status gs_cuda_bind(int device);
+/* Records `text` as the calling thread's last CUDA error
+ * (gs_cuda_last_error), for failures found outside a CUDA call. */
+void gs_cuda_note_error(const char *text);
+
+/* The current device's stream-ordered allocator pool: keep at least `bytes`
+ * of freed memory for later allocations instead of returning it at each
+ * synchronization (the release threshold is only ever raised); trim gives
+ * back what the pool holds unused. Best effort (errors are dropped). */
+void gs_cuda_pool_keep(size_t bytes);
+void gs_cuda_pool_trim(void);
 
 gs_status gs_cuda_stream_new(void **stream); /* non-blocking */
 void gs_cuda_stream_free(void *stream);      /* waits for its work; NULL-safe */
@@ -34,6 +48,8 @@ gs_status gs_cuda_stream_wait(void *stream); /* cudaStreamSynchronize */
 
 /* Timing marks: an event recorded on stream now (created here; timing on). */
 gs_status gs_cuda_mark(void **event, void *stream);
+/* Records an existing mark again, on stream now. */
+gs_status gs_cuda_mark_record(void *event, void *stream);
 /* Milliseconds between two marks (waits for the second); frees neither. */
 gs_status gs_cuda_mark_elapsed(double *ms, void *start, void *stop);
 void gs_cuda_mark_free(void *event); /* NULL-safe */

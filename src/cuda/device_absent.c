@@ -11,6 +11,17 @@ gs_status gs_cuda_set_device(int device) {
     (void)device;
     return GS_ERR_NO_DEVICE;
 }
+gs_status gs_cuda_bind(int device) {
+    (void)device;
+    return GS_ERR_NO_DEVICE;
+}
+void gs_cuda_note_error(const char *text) { (void)text; }
+void gs_cuda_pool_keep(size_t bytes) { (void)bytes; }
+void gs_cuda_pool_trim(void) {}
+gs_status gs_cuda_mark_record(void *event, void *stream) {
+    (void)event, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
 gs_status gs_cuda_stream_new(void **stream) {
     *stream = NULL;
     return GS_ERR_NO_DEVICE;

@@ -7,6 +7,7 @@
 #include "gstark/cuda.h"
 #include "gstark/field.h"
 #include "cuda/cuda_util.cuh"
+#include "cuda/device.h"
 
 static __thread char g_last_error[256];
 
@@ -29,6 +30,10 @@ extern "C" int gs_cuda_device_count(void) {
 }
 
 extern "C" const char *gs_cuda_last_error(void) { return g_last_error; }
+
+extern "C" void gs_cuda_note_error(const char *text) {
+    snprintf(g_last_error, sizeof g_last_error, "%s", text);
+}
 
 static __global__ void smoke_add_kernel(uint64_t *out, const uint64_t *a, const uint64_t *b,
                                         size_t n) {

@@ -18,31 +18,13 @@
  * numbers and a count in the stats. A tiny budget (1 byte) is no special
  * case: every table is over it. */
 #include <stdio.h>
-#include <unistd.h>
 
 #include "gstark/sched.h"
 #include "gstark/size.h"
 #include "prover/prover_internal.h"
 
-size_t gs_mem_budget_default(void) {
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
-    unsigned long long kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) break;
-    if (f) fclose(f);
-    if (!kb) { /* no /proc: the physical pages the system reports available */
-        long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-        kb = pages > 0 && size > 0 ? (unsigned long long)pages * (unsigned long long)size / 1024 : 0;
-    }
-    return kb ? (size_t)(kb / 10 * 8 * 1024) : GS_GATE_UNLIMITED;
-}
-
-size_t gs_prover_budget(const gs_prove_opts *opts, const run_backend *rb) {
-    if (opts->mem_budget) return opts->mem_budget;
-    if (rb->cuda && rb->dev_budget) return rb->dev_budget; /* the gate meters device bytes */
-    return gs_mem_budget_default();
-}
+/* The host rule itself is the device object's (src/backend/device.c). */
+size_t gs_mem_budget_default(void) { return gs_host_default_budget(); }
 
 static size_t sat_add(size_t a, size_t b) { return b > SIZE_MAX - a ? SIZE_MAX : a + b; }
 

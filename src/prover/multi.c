@@ -1,4 +1,4 @@
-/* gs_prove_multi: many tables in one proof, scheduled (docs/architecture.md,
+/* gs_prover_prove_multi: many tables in one proof, scheduled (docs/architecture.md,
  * "Memory, the gate and the scheduler").
  *
  * Phase A: every table's main commitment, admitted through the memory gate
@@ -6,7 +6,10 @@
  * The roots are absorbed in table order once all are done, then the shared
  * bus challenges are drawn. Phase B: one fused chain per table (aux, quotient,
  * OOD, DEEP, FRI, openings) in its transcript fork, admitted with its
- * estimate, heaviest first, k workers.
+ * estimate, heaviest first, k workers. The workers are the context's pool
+ * (src/sched/pool.c): the calling thread and k - 1 threads started on the
+ * context's first multi-table proof and kept; worker w works on the
+ * device's lane w.
  *
  * When every table's whole footprint fits in the budget at once, phase A's
  * buffers stay for phase B. Otherwise phase A frees them after taking the
@@ -14,7 +17,6 @@
  * is checked), so admitted bytes never exceed the budget and nothing waits
  * on memory held by a table that cannot run. The proof is the same either
  * way, for every k, budget and order. */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,7 @@
 const uint32_t *gs_prover_debug_table_order = NULL;
 
 typedef struct {
+    gs_device *dev;
     prover_state *st;
     gs_multi_proof *mp;
     const gs_table_input *in;
@@ -43,9 +46,9 @@ typedef struct {
     int64_t span; /* the phase's top-level span: table spans hang under it */
     atomic_uint next;
     atomic_int err;
-} pool;
+} sched;
 
-static gs_status run_table(pool *pl, uint32_t i) {
+static gs_status run_table(sched *pl, uint32_t i) {
     prover_state *st = &pl->st[i];
     gs_proof *p = &pl->mp->tables[i];
     gs_prove_stats *t = &pl->ts[i];
@@ -94,9 +97,17 @@ static gs_status run_table(pool *pl, uint32_t i) {
     return r;
 }
 
-static void *worker(void *arg) {
-    pool *pl = arg;
+/* Worker w of a phase (w = 0 is the calling thread, already bound): binds
+ * the device's lane w and takes the context's share of threads, then proves
+ * tables in order until none is left or one failed. */
+static void worker(void *arg, unsigned w) {
+    sched *pl = arg;
+    unsigned saved = gs_threads_get_local();
     gs_threads_set_local(pl->threads_each);
+    /* A worker whose binding fails stays unbound: its tables' device work
+     * fails (GS_ERR_CUDA) and they fall back to the CPU like after any
+     * device failure, or the proof fails. */
+    if (w) (void)gs_device_bind(pl->dev, w);
     for (;;) {
         unsigned k = atomic_fetch_add(&pl->next, 1);
         if (k >= pl->n || atomic_load(&pl->err) != GS_OK) break;
@@ -106,20 +117,14 @@ static void *worker(void *arg) {
             atomic_compare_exchange_strong(&pl->err, &ok, r);
         }
     }
-    gs_threads_set_local(0);
-    return NULL;
+    gs_threads_set_local(saved);
 }
 
-/* Runs one phase on k workers (the caller is one of them). */
-static gs_status run_phase(pool *pl, unsigned k, int phase) {
+/* Runs one phase on k workers of the context's pool (the caller is one). */
+static gs_status run_phase(sched *pl, gs_pool *pool, unsigned k, int phase) {
     pl->phase = phase;
     atomic_store(&pl->next, 0);
-    pthread_t tid[256];
-    int started[256];
-    for (unsigned w = 1; w < k; w++) started[w] = pthread_create(&tid[w], NULL, worker, pl) == 0;
-    worker(pl);
-    for (unsigned w = 1; w < k; w++)
-        if (started[w]) pthread_join(tid[w], NULL);
+    gs_pool_run(pool, k, worker, pl);
     return (gs_status)atomic_load(&pl->err);
 }
 
@@ -135,16 +140,18 @@ unsigned gs_tables_parallel_default(void) {
     return k > 256 ? 256 : k;
 }
 
-gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uint32_t n,
-                         const gs_params *params, const gs_prove_opts *opts) {
+gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_table_input *tables,
+                                uint32_t n, const gs_params *params, const gs_prove_opts *opts) {
     double start = gs_prover_now();
     if (!out) return GS_ERR_INVALID_ARG;
     *out = NULL;
     if (!opts) opts = &gs_prover_default_opts;
-    if (!tables || n == 0 || n > GS_MAX_TABLES) return GS_ERR_INVALID_ARG;
+    if (!pv || !tables || n == 0 || n > GS_MAX_TABLES) return GS_ERR_INVALID_ARG;
     GS_TRY(gs_prover_check_params(params, opts));
     gs_prove_stats local = {0}, *ps = opts->stats ? opts->stats : &local;
     memset(ps, 0, sizeof *ps);
+    run_backend rb;
+    GS_TRY(gs_prover_run_begin(&rb, pv, opts));
     gs_multi_proof *mp = calloc(1, sizeof *mp);
     prover_state *st = calloc(n, sizeof *st);
     gs_mem_estimate *est = calloc(n, sizeof *est);
@@ -153,9 +160,8 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     gs_prove_stats *ts = calloc(n, sizeof *ts);
     gs_mem *run = NULL;
     gs_gate *gate = NULL;
-    run_backend rb;
-    gs_status r = gs_prover_backend_init(&rb, opts);
-    if (r == GS_OK) r = mp && st && est && lean && order && ts ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
+    gs_status r = mp && st && est && lean && order && ts ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
+    if (r == GS_OK && !pv->pool) r = gs_pool_new(&pv->pool); /* once per context */
     if (r == GS_OK) {
         mp->params = *params;
         mp->tables = calloc(n, sizeof *mp->tables);
@@ -171,9 +177,8 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     }
     /* The gate meters what the tables charge: device bytes on CUDA (the
      * device budget), host bytes on the CPU. */
-    size_t budget = gs_prover_budget(opts, &rb);
     if (r == GS_OK)
-        r = gs_prover_budget_check(ps, opts->obs, est, lean, n, budget,
+        r = gs_prover_budget_check(ps, opts->obs, est, lean, n, pv->mem_budget,
                                    gs_prover_input_bytes(tables, n, &rb), opts->strict_budget);
     size_t gate_budget = gs_prover_gate_budget(ps), sum = 0;
     for (uint32_t i = 0; r == GS_OK && i < n; i++)
@@ -193,12 +198,12 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
         }
     if (gs_prover_debug_table_order) memcpy(order, gs_prover_debug_table_order, n * sizeof *order);
     if (r == GS_OK) r = gs_gate_new(&gate, gate_budget);
-    unsigned k = opts->tables_parallel ? opts->tables_parallel : gs_tables_parallel_default();
+    unsigned k = pv->tables_parallel;
     if (k > n) k = n;
     if (k > 256) k = 256;
-    unsigned T = gs_threads_get();
+    unsigned T = pv->threads;
     trace_check chk = {0};
-    if (r == GS_OK && rb.check_apart) gs_prover_check_start(&chk, tables, n);
+    if (r == GS_OK && rb.check_apart) gs_prover_check_start(&chk, tables, n, T);
     ps->check = gs_prover_now() - start;
     gs_obs_end(opts->obs, check_span, 0);
 
@@ -206,8 +211,9 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN_MULTI);
     bus_challenges bc = {gs_fp3_zero(), gs_fp3_zero()};
     int keep = gate_budget == GS_GATE_UNLIMITED || sum <= gate_budget;
-    pool pl = {st, mp, tables, est, order, n, 0, keep, T / k ? T / k : 1, gate, &tr, &bc, ts,
-               opts->obs, -1, 0, GS_OK};
+    sched pl = {.dev = rb.dev, .st = st, .mp = mp, .in = tables, .est = est, .order = order,
+                .n = n, .phase = 0, .keep = keep, .threads_each = T / k ? T / k : 1,
+                .gate = gate, .tr = &tr, .bc = &bc, .ts = ts, .obs = opts->obs, .span = -1};
     gs_obs_progress_init(opts->obs, n, -1);
     atomic_init(&pl.next, 0);
     atomic_init(&pl.err, GS_OK);
@@ -215,7 +221,7 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     if (r == GS_OK) {
         gs_multi_statement_absorb(&tr, mp);
         pl.span = gs_obs_begin(opts->obs, "main commits", -1, 0, 0);
-        r = run_phase(&pl, k, 0);
+        r = run_phase(&pl, pv->pool, k, 0);
         gs_obs_end(opts->obs, pl.span, gs_mem_peak(run));
     }
     ps->commit_peak_bytes = gs_mem_peak(run);
@@ -226,11 +232,11 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
         bc.z = gs_transcript_squeeze_fp3(&tr, "bus_z");
         bc.alpha = gs_transcript_squeeze_fp3(&tr, "bus_alpha");
         pl.span = gs_obs_begin(opts->obs, "table chains", -1, 0, 0);
-        r = run_phase(&pl, k, 1);
+        r = run_phase(&pl, pv->pool, k, 1);
         gs_obs_end(opts->obs, pl.span, gs_mem_peak(run));
     }
     gs_obs_progress_done(opts->obs);
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; ts && i < n; i++) {
         ps->quotient += ts[i].quotient, ps->ood += ts[i].ood, ps->deep += ts[i].deep;
         ps->fri += ts[i].fri, ps->queries += ts[i].queries;
     }
@@ -249,12 +255,11 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
         const char *e = st[i].be ? st[i].device_error : ts[i].device_error;
         if (!ps->device_error[0] && e[0]) memcpy(ps->device_error, e, sizeof ps->device_error);
     }
-    if (opts->table_stats) memcpy(opts->table_stats, ts, n * sizeof *ts);
+    if (opts->table_stats && ts) memcpy(opts->table_stats, ts, n * sizeof *ts);
     for (uint32_t i = 0; st && i < n; i++) gs_prover_state_free(&st[i]);
-    gs_prover_backend_stats(ps, &rb);
+    gs_prover_run_end(&rb, ps, r);
     free(st), free(est), free(lean), free(order), free(ts);
     gs_gate_free(gate);
-    gs_prover_backend_fini(&rb);
     gs_mem_free(run);
     if (r != GS_OK) {
         gs_multi_proof_free(mp);

@@ -1,5 +1,6 @@
 /* The prover's rounds, written once against the backend interface, and
- * gs_prove for one table (multi.c drives the same rounds for many tables).
+ * gs_prover_prove for one table on a context (multi.c drives the same rounds
+ * for many tables; context.c makes the contexts and the one-shot wrappers).
  * Rounds (docs/protocol.md, "Transcript schedule"):
  *   statement -> trace LDE + commit -> [with buses: aux trace LDE + commit,
  *   bus sum] -> alpha -> quotient over the LDE, split into chunks, chunk LDE
@@ -14,6 +15,7 @@
 #include "backend/backend.h"
 #include "cuda/device.h"
 #include "gstark/cuda.h"
+#include "gstark/parallel.h"
 #include "gstark/prover.h"
 #include "proof/shape.h"
 #include "prover/prover_internal.h"
@@ -68,7 +70,7 @@ static int fall_back(prover_state *st, gs_status r) {
     if (gs_status_is_device(r) && st->be != cpu && !st->device_error[0])
         snprintf(st->device_error, sizeof st->device_error, "%s",
                  r == GS_ERR_CUDA ? gs_cuda_last_error() : gs_status_str(r));
-    if (!st->allow_fallback || st->be == cpu || !gs_status_is_device(r)) return 0;
+    if (st->be == cpu || !gs_device_may_fall_back(st->dev, r)) return 0;
     release_buffers(st);
     st->be->iface->destroy(st->be);
     st->be = cpu;
@@ -414,19 +416,12 @@ gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air
                              run_backend *rb, gs_mem *run) {
     if (!air || !trace || (gs_air_num_public(air) && !pub)) return GS_ERR_INVALID_ARG;
     st->be = gs_backend_cpu();
-    st->allow_fallback = rb->allow_fallback;
+    st->dev = rb->dev;
     if (rb->cuda) {
         gs_backend *be;
-        gs_status r = gs_backend_cuda_new(&be, 0, rb->dev_acct, rb->dev_budget, rb->busy);
-        if (r == GS_OK) {
-            st->be = be;
-        } else if (rb->allow_fallback && gs_status_is_device(r)) {
-            st->fallbacks++;
-            gs_obs_count_fallback(st->obs);
-            snprintf(st->device_error, sizeof st->device_error, "%s", gs_cuda_last_error());
-        } else {
-            return r;
-        }
+        gs_status r = gs_device_backend_new(&be, rb->dev);
+        if (r != GS_OK) return r; /* host memory: no device work was tried */
+        st->be = be;
     }
     GS_TRY(gs_mem_new(&st->mem, run));
     st->air = air, st->trace = trace, st->pub = pub;
@@ -457,12 +452,14 @@ static gs_status check_all(const gs_table_input *t, uint32_t n) {
 
 static void *check_thread(void *arg) {
     trace_check *c = arg;
+    gs_threads_set_local(c->threads); /* the context's count, not the process's */
     c->result = check_all(c->tables, c->n);
     return NULL;
 }
 
-void gs_prover_check_start(trace_check *c, const gs_table_input *tables, uint32_t n) {
-    c->tables = tables, c->n = n, c->result = GS_OK;
+void gs_prover_check_start(trace_check *c, const gs_table_input *tables, uint32_t n,
+                           unsigned threads) {
+    c->tables = tables, c->n = n, c->threads = threads, c->result = GS_OK;
     c->started = pthread_create(&c->tid, NULL, check_thread, c) == 0;
 }
 
@@ -485,73 +482,38 @@ gs_status gs_prover_check_params(const gs_params *params, const gs_prove_opts *o
 
 const gs_prove_opts gs_prover_default_opts = {0};
 
-gs_status gs_prover_backend_init(run_backend *rb, const gs_prove_opts *opts) {
-    memset(rb, 0, sizeof *rb);
-    rb->allow_fallback = !opts->no_fallback;
-    if (opts->backend != GS_BACKEND_CPU && opts->backend != GS_BACKEND_CUDA &&
-        opts->backend != GS_BACKEND_AUTO)
-        return GS_ERR_INVALID_ARG;
-    if (opts->backend == GS_BACKEND_CPU) return GS_OK;
-    int devices = gs_cuda_device_count();
-    if (devices == 0) return opts->backend == GS_BACKEND_AUTO ? GS_OK : GS_ERR_NO_DEVICE;
-    rb->dev_budget = opts->device_mem_budget;
-    if (!rb->dev_budget) {
-        size_t free_bytes = 0, total = 0;
-        gs_status r = gs_cuda_set_device(0);
-        if (r == GS_OK) r = gs_cuda_dev_mem_info(&free_bytes, &total);
-        if (r != GS_OK) return opts->backend == GS_BACKEND_AUTO ? GS_OK : r;
-        rb->dev_budget = free_bytes / 10 * 9;
-    }
-    GS_TRY(gs_mem_new(&rb->dev_acct, NULL));
-    rb->check_apart = !opts->skip_check;
-    if (gs_busy_log_new(&rb->busy) != GS_OK) rb->busy = NULL; /* timing only */
-    rb->cuda = 1;
-    return GS_OK;
-}
-
-void gs_prover_backend_fini(run_backend *rb) {
-    gs_mem_free(rb->dev_acct);
-    gs_busy_log_free(rb->busy);
-    memset(rb, 0, sizeof *rb);
-}
-
-void gs_prover_backend_stats(gs_prove_stats *ps, const run_backend *rb) {
-    ps->backend = rb->cuda ? "cuda" : "cpu";
-    ps->device_peak_bytes = gs_mem_peak(rb->dev_acct);
-    ps->device_busy = gs_busy_log_seconds(rb->busy);
-}
-
-gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsigned log_n,
-                   const gs_fp *pub, const gs_params *params, const gs_prove_opts *opts) {
+gs_status gs_prover_prove(gs_prover *pv, gs_proof **out, const gs_air *air, const gs_fp *trace,
+                          unsigned log_n, const gs_fp *pub, const gs_params *params,
+                          const gs_prove_opts *opts) {
     double start = gs_prover_now();
     if (!out) return GS_ERR_INVALID_ARG;
     *out = NULL;
     if (!opts) opts = &gs_prover_default_opts;
-    if (!air) return GS_ERR_INVALID_ARG;
+    if (!pv || !air) return GS_ERR_INVALID_ARG;
     /* Bus interactions need the multi-table prover (its shared LogUp
      * challenges); a single table cannot balance a bus on its own. */
     if (gs_air_num_interactions(air)) return GS_ERR_UNSUPPORTED;
     GS_TRY(gs_prover_check_params(params, opts));
     gs_prove_stats local = {0}, *ps = opts->stats ? opts->stats : &local;
     memset(ps, 0, sizeof *ps);
-    prover_state st = {0};
     run_backend rb;
+    GS_TRY(gs_prover_run_begin(&rb, pv, opts));
+    prover_state st = {0};
     gs_proof *p = calloc(1, sizeof *p);
     gs_mem *run = NULL;
-    gs_status r = gs_prover_backend_init(&rb, opts);
-    if (r == GS_OK) r = p ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
+    gs_status r = p ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
     gs_table_input one = {air, trace, log_n, pub, NULL};
     trace_check chk = {0};
     gs_mem_estimate est;
     int lean = 0;
     if (r == GS_OK) r = gs_estimate_table(&est, air, log_n, params);
     if (r == GS_OK)
-        r = gs_prover_budget_check(ps, opts->obs, &est, &lean, 1, gs_prover_budget(opts, &rb),
+        r = gs_prover_budget_check(ps, opts->obs, &est, &lean, 1, pv->mem_budget,
                                    gs_prover_input_bytes(&one, 1, &rb), opts->strict_budget);
     if (r == GS_OK)
         r = gs_prover_table_setup(&st, p, air, trace, log_n, pub, opts->air_desc, params, opts, &rb, run);
     st.lean = lean;
-    if (r == GS_OK && rb.check_apart) gs_prover_check_start(&chk, &one, 1);
+    if (r == GS_OK && rb.check_apart) gs_prover_check_start(&chk, &one, 1, pv->threads);
     ps->check = gs_prover_now() - start;
     gs_obs_progress_init(opts->obs, 1, -1); /* the progress line, on a terminal only */
     if (r == GS_OK) {
@@ -575,8 +537,7 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
     ps->cpu_fallbacks = st.fallbacks;
     memcpy(ps->device_error, st.device_error, sizeof ps->device_error);
     gs_prover_state_free(&st);
-    gs_prover_backend_stats(ps, &rb);
-    gs_prover_backend_fini(&rb);
+    gs_prover_run_end(&rb, ps, r);
     gs_mem_free(run);
     if (r != GS_OK) {
         gs_proof_free(p);

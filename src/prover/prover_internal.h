@@ -4,11 +4,15 @@
 
 #include "gstark/air.h"
 #include "backend/backend.h"
+#include "backend/device.h"
 #include "gstark/proof.h"
 #include "gstark/prover.h"
 #include "proof/shape.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
+
+#include "sched/pool.h"
 
 /* Called after the out-of-domain values are computed and before they are
  * absorbed; may rewrite them (a cheating prover, for soundness tests). */
@@ -21,27 +25,41 @@ extern gs_prover_ood_hook gs_prover_debug_ood;
 extern const uint32_t *gs_prover_debug_table_order;
 
 
-/* The backend choice of one run: CUDA or not, and the device account every
- * table's CUDA backend charges within the budget. */
+/* A resident prover context (context.c; gs_prover in gstark/prover.h): the
+ * device object, the budget, threads and table parallelism resolved once at
+ * creation, and the worker pool, created on the first multi-table proof and
+ * kept. */
+struct gs_prover {
+    gs_device *dev;
+    size_t mem_budget;        /* the gate's budget, defaults applied */
+    unsigned threads;         /* host threads of its proofs */
+    unsigned tables_parallel; /* k, before the cap at the table count */
+    gs_pool *pool;
+    atomic_int busy;          /* a proof is running on it: calls must not overlap */
+    unsigned proofs;
+};
+
+/* One proof on a context: what the rounds need of it. */
 typedef struct {
+    gs_prover *pv;
+    gs_device *dev;
     int cuda;
-    int allow_fallback;
-    int check_apart; /* check mode with CUDA: the traces are checked on a thread (trace_check) */
-    gs_mem *dev_acct; /* NULL without CUDA */
-    size_t dev_budget;
-    gs_busy_log *busy; /* the device's busy intervals (NULL without CUDA) */
+    int check_apart;  /* check mode with CUDA: the traces are checked on a thread (trace_check) */
+    unsigned caller_threads; /* the calling thread's own count, restored at the end */
 } run_backend;
 
-/* Resolves opts->backend (GS_ERR_NO_DEVICE for CUDA without a device). */
-gs_status gs_prover_backend_init(run_backend *rb, const gs_prove_opts *opts);
-void gs_prover_backend_fini(run_backend *rb);
-/* Fills stats' backend name, device peak and busy time (not the fallback
- * count); call after every table's backend is destroyed. */
-void gs_prover_backend_stats(gs_prove_stats *ps, const run_backend *rb);
+/* A proof starts on pv: refuses an overlapping call (GS_ERR_INVALID_ARG),
+ * binds the calling thread to the device (lane 0), gives it the context's
+ * thread count and restarts the device's peak and busy log. */
+gs_status gs_prover_run_begin(run_backend *rb, gs_prover *pv, const gs_prove_opts *opts);
+/* The proof ends: fills stats' backend name, device peak and busy time (not
+ * the fallback count; call after every table's backend is destroyed), counts
+ * the proof when r is GS_OK, restores the calling thread and frees pv for the
+ * next call. Not called when run_begin failed. */
+void gs_prover_run_end(run_backend *rb, gs_prove_stats *ps, gs_status r);
 
-/* The budget rule (budget.c). The run's budget: opts->mem_budget, else the
- * device budget on CUDA, else gs_mem_budget_default(). */
-size_t gs_prover_budget(const gs_prove_opts *opts, const run_backend *rb);
+/* The budget rule (budget.c): the budget itself is the context's
+ * (cfg.mem_budget, else gs_device_default_mem_budget, src/backend/device.c). */
 /* The input traces' bytes the budget covers: their sum on the host, 0 on
  * CUDA (the budget there meters device bytes). */
 size_t gs_prover_input_bytes(const gs_table_input *t, uint32_t n, const run_backend *rb);
@@ -66,12 +84,15 @@ void gs_prover_budget_done(gs_prove_stats *ps, gs_obs *obs);
 typedef struct {
     const gs_table_input *tables;
     uint32_t n;
+    unsigned threads;
     pthread_t tid;
     int started;
     gs_status result;
 } trace_check;
-/* Starts the check of n tables (not copied: they must outlive the join). */
-void gs_prover_check_start(trace_check *c, const gs_table_input *tables, uint32_t n);
+/* Starts the check of n tables (not copied: they must outlive the join) on
+ * a thread using `threads` host threads (the context's count). */
+void gs_prover_check_start(trace_check *c, const gs_table_input *tables, uint32_t n,
+                           unsigned threads);
 /* The run's status r with the check joined in: waits for the check (or runs
  * it here if no thread could start and r is GS_OK); a failed check outranks
  * r. A check never started (c zeroed) leaves r as it is. */
@@ -80,7 +101,7 @@ gs_status gs_prover_check_join(trace_check *c, gs_status r);
 /* One table's prover state, from its main commitment to its openings. */
 typedef struct {
     gs_backend *be; /* the CPU backend, or this table's own CUDA backend object */
-    int allow_fallback;
+    gs_device *dev; /* the context's: its fallback rule */
     unsigned fallbacks; /* times this table moved to the CPU (0 or 1) */
     char device_error[160]; /* the first device failure's text ("" if none) */
     gs_shape s;

@@ -1,0 +1,292 @@
+/* The device object (src/backend/device.h): kind and index, the device
+ * accountant and budget, the busy log, the fallback rule, the CUDA lanes and
+ * the thread binding. Plain C: the CUDA calls are behind src/cuda/device.h
+ * (which reports GS_ERR_NO_DEVICE in a build without CUDA). */
+#include "backend/device.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend/backend.h"
+#include "cuda/device.h"
+#include "gstark/cuda.h"
+#include "gstark/sched.h"
+
+#define STAGE_CHUNK ((size_t)8 << 20) /* bytes per pinned staging buffer (two per lane) */
+/* Freed device memory the CUDA allocator's pool keeps for the next
+ * allocation instead of returning it at each synchronization: a resident
+ * context's small proofs then allocate without mapping memory again. */
+#define POOL_KEEP ((size_t)256 << 20)
+
+/* The device's busy intervals over one proof: every CUDA backend object
+ * adds its operations' intervals, timed from one reference event recorded
+ * when the proof begins; the union of the intervals (work overlapping on
+ * several lanes counted once) is the time the device had work. */
+typedef struct {
+    void *ref;
+    pthread_mutex_t mu;
+    double *iv; /* start, end pairs in ms after ref */
+    size_t n, cap;
+} busy_log;
+
+typedef struct {
+    void *stream;
+    gs_cuda_stage *stage;
+} lane;
+
+struct gs_device {
+    gs_device_kind kind;
+    int index;
+    uint64_t id; /* unique in the process: what a thread's binding names */
+    int allow_fallback;
+    size_t budget;
+    gs_mem *acct;
+    busy_log *busy;
+    lane lanes[GS_DEVICE_MAX_LANES]; /* lane w: created and used by the thread bound to it */
+};
+
+static atomic_uint_fast64_t g_next_id = 1;
+
+/* The calling thread's binding: a device id (0: none) and a lane. */
+static _Thread_local struct {
+    uint64_t id;
+    unsigned lane;
+} t_bound;
+
+/* ---- budget rules ---- */
+
+size_t gs_device_budget_rule(size_t free_bytes, unsigned share) {
+    return free_bytes / 10 * 9 / (share ? share : 1);
+}
+
+size_t gs_host_budget_rule(size_t available_bytes) { return available_bytes / 10 * 8; }
+
+size_t gs_host_available_bytes(void) {
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) break;
+    if (f) fclose(f);
+    if (kb) return kb > SIZE_MAX / 1024 ? SIZE_MAX : (size_t)kb * 1024;
+    /* no /proc: the physical pages the system reports available */
+    long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0) return 0;
+    return (size_t)pages * (size_t)size;
+}
+
+/* ---- busy log ---- */
+
+static busy_log *busy_new(void) {
+    busy_log *l = calloc(1, sizeof *l);
+    if (!l) return NULL;
+    if (gs_cuda_mark(&l->ref, NULL) != GS_OK) {
+        free(l);
+        return NULL;
+    }
+    pthread_mutex_init(&l->mu, NULL);
+    return l;
+}
+
+static void busy_free(busy_log *l) {
+    if (!l) return;
+    gs_cuda_mark_free(l->ref);
+    pthread_mutex_destroy(&l->mu);
+    free(l->iv);
+    free(l);
+}
+
+static void busy_add(busy_log *l, double start, double end) {
+    pthread_mutex_lock(&l->mu);
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 256;
+        double *iv = realloc(l->iv, 2 * cap * sizeof *iv);
+        if (iv) l->iv = iv, l->cap = cap;
+    }
+    if (l->n < l->cap) l->iv[2 * l->n] = start, l->iv[2 * l->n + 1] = end, l->n++;
+    pthread_mutex_unlock(&l->mu);
+}
+
+static int cmp_start(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double busy_seconds(busy_log *l) {
+    if (!l) return 0;
+    pthread_mutex_lock(&l->mu);
+    qsort(l->iv, l->n, 2 * sizeof *l->iv, cmp_start);
+    double total = 0, lo = 0, hi = -1;
+    for (size_t i = 0; i < l->n; i++) {
+        double a = l->iv[2 * i], b = l->iv[2 * i + 1];
+        if (a > hi) {
+            if (hi > lo) total += hi - lo;
+            lo = a, hi = b;
+        } else if (b > hi) {
+            hi = b;
+        }
+    }
+    if (hi > lo) total += hi - lo;
+    pthread_mutex_unlock(&l->mu);
+    return total / 1e3;
+}
+
+void gs_device_busy_add(gs_device *d, void **marks, size_t n) {
+    busy_log *l = d ? d->busy : NULL;
+    for (size_t i = 0; l && i + 1 < n; i += 2) {
+        double a = 0, b = 0;
+        if (gs_cuda_mark_elapsed(&b, l->ref, marks[i + 1]) == GS_OK &&
+            gs_cuda_mark_elapsed(&a, l->ref, marks[i]) == GS_OK)
+            busy_add(l, a, b);
+    }
+    for (size_t i = 0; i < n; i++) gs_cuda_mark_free(marks[i]);
+}
+
+/* ---- the object ---- */
+
+static void lanes_free(gs_device *d) {
+    for (unsigned w = 0; w < GS_DEVICE_MAX_LANES; w++) {
+        gs_cuda_stage_free(d->lanes[w].stage); /* waits for copies in flight */
+        gs_cuda_stream_free(d->lanes[w].stream);
+        d->lanes[w].stage = NULL, d->lanes[w].stream = NULL;
+    }
+}
+
+void gs_device_close(gs_device *d) {
+    if (!d) return;
+    if (d->kind == GS_DEVICE_CUDA) {
+        (void)gs_cuda_set_device(d->index);
+        lanes_free(d);
+        busy_free(d->busy);
+        /* What the allocator's pool kept of our memory goes back (memory
+         * other objects on the device still use stays theirs). */
+        gs_cuda_pool_trim();
+    }
+    if (t_bound.id == d->id) gs_device_unbind();
+    gs_mem_free(d->acct);
+    free(d);
+}
+
+gs_status gs_device_open(gs_device **out, gs_device_kind kind, int index, unsigned share,
+                         size_t budget, int allow_fallback) {
+    if (!out) return GS_ERR_INVALID_ARG;
+    *out = NULL;
+    if (kind != GS_DEVICE_CPU && kind != GS_DEVICE_CUDA) return GS_ERR_INVALID_ARG;
+    if (kind == GS_DEVICE_CUDA) {
+        int count = gs_cuda_device_count();
+        if (count == 0) return GS_ERR_NO_DEVICE;
+        if (index < 0 || index >= count || share > GS_DEVICE_MAX_SHARE) return GS_ERR_INVALID_ARG;
+    }
+    gs_device *d = calloc(1, sizeof *d);
+    if (!d) return GS_ERR_NOMEM;
+    d->kind = kind;
+    d->index = kind == GS_DEVICE_CUDA ? index : -1;
+    d->id = atomic_fetch_add(&g_next_id, 1);
+    d->allow_fallback = allow_fallback != 0;
+    gs_status r = gs_device_bind(d, 0);
+    if (r == GS_OK && kind == GS_DEVICE_CUDA) {
+        d->budget = budget;
+        if (!d->budget) {
+            size_t free_bytes = 0, total = 0;
+            r = gs_cuda_dev_mem_info(&free_bytes, &total);
+            d->budget = gs_device_budget_rule(free_bytes, share);
+        }
+        if (r == GS_OK) r = gs_mem_new(&d->acct, NULL);
+        if (r == GS_OK) {
+            d->busy = busy_new(); /* timing only: NULL when it cannot be made */
+            gs_cuda_pool_keep(POOL_KEEP);
+        }
+    }
+    gs_device_unbind(); /* bound for the calls above only */
+    if (r != GS_OK) {
+        gs_device_close(d);
+        return r;
+    }
+    *out = d;
+    return GS_OK;
+}
+
+gs_device_kind gs_device_kind_of(const gs_device *d) { return d->kind; }
+const char *gs_device_name(const gs_device *d) {
+    return d->kind == GS_DEVICE_CUDA ? "cuda" : "cpu";
+}
+int gs_device_index(const gs_device *d) { return d->index; }
+size_t gs_device_budget(const gs_device *d) { return d->budget; }
+gs_mem *gs_device_account(gs_device *d) { return d ? d->acct : NULL; }
+
+size_t gs_host_default_budget(void) {
+    size_t avail = gs_host_available_bytes();
+    return avail ? gs_host_budget_rule(avail) : GS_GATE_UNLIMITED;
+}
+
+size_t gs_device_default_mem_budget(const gs_device *d) {
+    if (d->kind == GS_DEVICE_CUDA && d->budget) return d->budget; /* the gate meters device bytes */
+    return gs_host_default_budget();
+}
+
+int gs_status_is_device(gs_status s) {
+    return s == GS_ERR_CUDA || s == GS_ERR_DEVICE_MEM || s == GS_ERR_NO_DEVICE;
+}
+
+int gs_device_allows_fallback(const gs_device *d) { return d->allow_fallback; }
+
+int gs_device_may_fall_back(const gs_device *d, gs_status r) {
+    return d->allow_fallback && gs_status_is_device(r);
+}
+
+gs_status gs_device_bind(gs_device *d, unsigned lane) {
+    t_bound.id = 0;
+    if (!d || lane >= GS_DEVICE_MAX_LANES) return GS_ERR_INVALID_ARG;
+    if (d->kind == GS_DEVICE_CUDA) GS_TRY(gs_cuda_bind(d->index));
+    t_bound.id = d->id, t_bound.lane = lane;
+    return GS_OK;
+}
+
+void gs_device_unbind(void) { t_bound.id = 0, t_bound.lane = 0; }
+
+gs_status gs_device_lane(gs_device *d, void **stream, gs_cuda_stage **stage) {
+    *stream = NULL, *stage = NULL;
+    if (!d || d->kind != GS_DEVICE_CUDA || t_bound.id != d->id) {
+        gs_cuda_note_error("CUDA work on a thread not bound to its device");
+        return GS_ERR_CUDA;
+    }
+    lane *l = &d->lanes[t_bound.lane];
+    if (!l->stage) {
+        gs_status r = l->stream ? GS_OK : gs_cuda_stream_new(&l->stream);
+        if (r == GS_OK) r = gs_cuda_stage_new(&l->stage, STAGE_CHUNK);
+        if (r != GS_OK) return r; /* a stream made stays for the next try */
+    }
+    *stream = l->stream, *stage = l->stage;
+    return GS_OK;
+}
+
+void gs_device_begin(gs_device *d) {
+    gs_mem_reset_peak(d->acct);
+    busy_log *l = d->busy;
+    if (!l) return;
+    pthread_mutex_lock(&l->mu);
+    l->n = 0;
+    if (gs_cuda_mark_record(l->ref, NULL) != GS_OK) { /* timing only: lose it */
+        pthread_mutex_unlock(&l->mu);
+        busy_free(l);
+        d->busy = NULL;
+        return;
+    }
+    pthread_mutex_unlock(&l->mu);
+}
+
+size_t gs_device_peak(const gs_device *d) { return gs_mem_peak(d->acct); }
+double gs_device_busy_seconds(gs_device *d) { return busy_seconds(d->busy); }
+
+gs_status gs_device_backend_new(gs_backend **out, gs_device *d) {
+    if (d->kind == GS_DEVICE_CPU) {
+        *out = gs_backend_cpu();
+        return GS_OK;
+    }
+    return gs_backend_cuda_new(out, d);
+}

@@ -1,0 +1,104 @@
+/* The device object: what a resident prover context (src/prover/context.c)
+ * proves on. One object per context: its kind (the CPU, or one CUDA device
+ * and its index), the device accountant with the context's device budget,
+ * the busy log, the fallback rule, and on CUDA the lanes: one (stream,
+ * pinned staging pair) per table proven at once, created the first time a
+ * lane is used and kept until the device object is closed. Several objects
+ * may share one CUDA device (lanes per device), each with its share of the
+ * device budget. docs/architecture.md, "Contexts and lanes".
+ *
+ * The two budget rules live here and nowhere else: a CUDA device's default
+ * budget (gs_device_budget_rule) and the host's (gs_host_budget_rule).
+ *
+ * Thread binding: CUDA's current device is per thread, so every thread that
+ * does device work for the object binds itself first (gs_device_bind):
+ * cudaSetDevice(index) and the lane its operations use. The prover binds the
+ * thread that calls it (lane 0) and each worker of the context's pool (lane
+ * w); the CUDA backend refuses to work on a thread not bound to its device
+ * (a device error, so the table falls back to the CPU, counted, or fails). */
+#ifndef GSTARK_BACKEND_DEVICE_H
+#define GSTARK_BACKEND_DEVICE_H
+
+#include <stddef.h>
+
+#include "gstark/mem.h"
+#include "gstark/status.h"
+
+typedef enum gs_device_kind { GS_DEVICE_CPU = 0, GS_DEVICE_CUDA = 1 } gs_device_kind;
+
+#define GS_DEVICE_MAX_LANES 256u /* tables proven at once on one object */
+#define GS_DEVICE_MAX_SHARE 256u /* objects sharing one device */
+
+typedef struct gs_device gs_device;
+typedef struct gs_backend gs_backend;
+
+/* ---- the budget rules ---- */
+/* A CUDA device's default budget: 90% of its free memory, divided between
+ * the `share` objects that use it (0 counts as 1). */
+size_t gs_device_budget_rule(size_t free_bytes, unsigned share);
+/* The host's default budget: 80% of the available memory. */
+size_t gs_host_budget_rule(size_t available_bytes);
+/* The host's available memory (MemAvailable, else the available physical
+ * pages); 0 when it cannot be read. */
+size_t gs_host_available_bytes(void);
+/* gs_host_budget_rule of the memory available now; GS_GATE_UNLIMITED when it
+ * cannot be read (gs_mem_budget_default). */
+size_t gs_host_default_budget(void);
+
+/* ---- the object ---- */
+/* CPU: no device memory (the budget and the account stay 0 / NULL). CUDA:
+ * device `index` (GS_ERR_NO_DEVICE without CUDA or any device,
+ * GS_ERR_INVALID_ARG for an index out of range or a share above
+ * GS_DEVICE_MAX_SHARE); its budget is `budget` when nonzero, else
+ * gs_device_budget_rule(free memory now, share). The device is the calling
+ * thread's current CUDA device on return (the thread is not bound: see
+ * gs_device_bind). allow_fallback: whether a table whose
+ * device work fails moves to the CPU. */
+gs_status gs_device_open(gs_device **out, gs_device_kind kind, int index, unsigned share,
+                         size_t budget, int allow_fallback);
+/* Waits for the lanes' work, frees them (the calling thread is bound to the
+ * device for it), the account and the busy log. NULL: no-op. */
+void gs_device_close(gs_device *d);
+
+gs_device_kind gs_device_kind_of(const gs_device *d);
+const char *gs_device_name(const gs_device *d); /* "cpu" or "cuda" */
+int gs_device_index(const gs_device *d);        /* -1 on the CPU */
+size_t gs_device_budget(const gs_device *d);    /* device bytes; 0 on the CPU */
+/* The budget the memory gate meters when the caller sets none: the device
+ * budget on CUDA (when nonzero), else gs_host_default_budget(). */
+size_t gs_device_default_mem_budget(const gs_device *d);
+
+/* The fallback rule: whether a table whose device stage failed with r moves
+ * to the CPU (allowed, and r is a device failure: gs_status_is_device). */
+int gs_device_may_fall_back(const gs_device *d, gs_status r);
+int gs_device_allows_fallback(const gs_device *d);
+
+/* Binds the calling thread to d and its lane `lane` (< GS_DEVICE_MAX_LANES):
+ * on CUDA, cudaSetDevice(index) when the thread's current device differs.
+ * On an error the thread is left unbound. A CPU object only records it. */
+gs_status gs_device_bind(gs_device *d, unsigned lane);
+/* Forgets the calling thread's binding (its CUDA device stays current). */
+void gs_device_unbind(void);
+
+/* A proof starts: the account's peak and the busy log restart. */
+void gs_device_begin(gs_device *d);
+size_t gs_device_peak(const gs_device *d);   /* most device bytes held since begin */
+double gs_device_busy_seconds(gs_device *d); /* the device's busy time since begin */
+
+/* A backend object for one table on d: the process-wide CPU backend, or a
+ * CUDA backend object charging d's account within its budget and using the
+ * lane of whichever bound thread runs it (released with iface->destroy). */
+gs_status gs_device_backend_new(gs_backend **out, gs_device *d);
+
+/* ---- for the CUDA backend (src/backend/cuda.c) ---- */
+typedef struct gs_cuda_stage gs_cuda_stage;
+/* The calling thread's lane on d: its stream and staging pair, created on
+ * first use. GS_ERR_CUDA (with the error text) when the thread is not bound
+ * to d or the lane cannot be created. */
+gs_status gs_device_lane(gs_device *d, void **stream, gs_cuda_stage **stage);
+gs_mem *gs_device_account(gs_device *d); /* NULL on the CPU */
+/* Adds the device time between each pair (marks[2i], marks[2i + 1]) of
+ * timing marks to the busy log and frees the marks. */
+void gs_device_busy_add(gs_device *d, void **marks, size_t n);
+
+#endif

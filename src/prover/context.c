@@ -1,0 +1,174 @@
+/* Resident prover contexts (gstark/prover.h, "resident provers";
+ * docs/architecture.md, "Contexts and lanes"): what a proof runs on, made
+ * once and reused. A context holds a device object (src/backend/device.c:
+ * the CPU or one CUDA device, its accountant and budget, busy log, fallback
+ * rule and lanes), the budget, thread count and table parallelism resolved
+ * at creation, and the worker pool (src/sched/pool.c), started on its first
+ * multi-table proof. gs_prove and gs_prove_multi are one-shot wrappers: a
+ * context made from their options and freed around one proof.
+ *
+ * A proof on a context binds the calling thread to the device (lane 0) and
+ * gives it the context's thread count for the proof's duration, then
+ * restores both; the pool's workers bind lane w and take their share of the
+ * count at the start of every phase. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gstark/cuda.h"
+#include "gstark/parallel.h"
+#include "gstark/sched.h"
+#include "prover/prover_internal.h"
+
+#define MAX_THREADS 256u /* as gs_threads_set */
+#define MAX_TABLES_PARALLEL 256u
+
+static gs_status open_device(gs_device **dev, const gs_prover_cfg *c) {
+    int allow = !c->no_fallback;
+    if (c->backend == GS_BACKEND_CPU) return gs_device_open(dev, GS_DEVICE_CPU, -1, 1, 0, allow);
+    if (c->backend == GS_BACKEND_AUTO && gs_cuda_device_count() == 0)
+        return gs_device_open(dev, GS_DEVICE_CPU, -1, 1, 0, allow);
+    gs_status r = gs_device_open(dev, GS_DEVICE_CUDA, c->device, c->device_share,
+                                 c->device_mem_budget, allow);
+    /* AUTO: a device that cannot be used (its memory cannot be read, say)
+     * leaves the CPU; an index out of range is still the caller's error. */
+    if (r != GS_OK && c->backend == GS_BACKEND_AUTO && gs_status_is_device(r))
+        r = gs_device_open(dev, GS_DEVICE_CPU, -1, 1, 0, allow);
+    return r;
+}
+
+gs_status gs_prover_new(gs_prover **out, const gs_prover_cfg *cfg) {
+    if (!out) return GS_ERR_INVALID_ARG;
+    *out = NULL;
+    gs_prover_cfg c = {0};
+    if (cfg) c = *cfg;
+    if (c.backend != GS_BACKEND_CPU && c.backend != GS_BACKEND_CUDA &&
+        c.backend != GS_BACKEND_AUTO)
+        return GS_ERR_INVALID_ARG;
+    if (c.device < 0 || c.device_share > GS_DEVICE_MAX_SHARE || c.threads > MAX_THREADS ||
+        c.tables_parallel > MAX_TABLES_PARALLEL)
+        return GS_ERR_INVALID_ARG;
+    gs_prover *pv = calloc(1, sizeof *pv);
+    if (!pv) return GS_ERR_NOMEM;
+    gs_status r = open_device(&pv->dev, &c);
+    if (r != GS_OK) {
+        free(pv);
+        return r;
+    }
+    pv->mem_budget = c.mem_budget ? c.mem_budget : gs_device_default_mem_budget(pv->dev);
+    pv->threads = c.threads ? c.threads : gs_threads_get();
+    pv->tables_parallel = c.tables_parallel ? c.tables_parallel : gs_tables_parallel_default();
+    atomic_init(&pv->busy, 0);
+    *out = pv;
+    return GS_OK;
+}
+
+void gs_prover_free(gs_prover *pv) {
+    if (!pv) return;
+    gs_pool_free(pv->pool); /* its threads are bound to the device: gone first */
+    gs_device_close(pv->dev);
+    free(pv);
+}
+
+void gs_prover_get_info(gs_prover_info *out, const gs_prover *pv) {
+    if (!out) return;
+    memset(out, 0, sizeof *out);
+    if (!pv) return;
+    out->backend = gs_device_name(pv->dev);
+    out->device = gs_device_index(pv->dev);
+    out->mem_budget = pv->mem_budget;
+    out->device_mem_budget = gs_device_budget(pv->dev);
+    out->threads = pv->threads;
+    out->tables_parallel = pv->tables_parallel;
+    out->proofs = pv->proofs;
+}
+
+gs_status gs_prover_run_begin(run_backend *rb, gs_prover *pv, const gs_prove_opts *opts) {
+    if (atomic_exchange(&pv->busy, 1)) return GS_ERR_INVALID_ARG; /* an overlapping call */
+    rb->pv = pv;
+    rb->dev = pv->dev;
+    rb->cuda = gs_device_kind_of(pv->dev) == GS_DEVICE_CUDA;
+    rb->check_apart = rb->cuda && !opts->skip_check;
+    rb->caller_threads = gs_threads_get_local();
+    gs_threads_set_local(pv->threads);
+    /* A thread left unbound (cudaSetDevice failed) makes every device
+     * operation of the proof fail: its tables fall back to the CPU, or the
+     * proof fails (the fallback rule). */
+    (void)gs_device_bind(pv->dev, 0);
+    gs_device_begin(pv->dev);
+    return GS_OK;
+}
+
+void gs_prover_run_end(run_backend *rb, gs_prove_stats *ps, gs_status r) {
+    gs_prover *pv = rb->pv;
+    ps->backend = gs_device_name(pv->dev);
+    ps->device_peak_bytes = gs_device_peak(pv->dev);
+    ps->device_busy = gs_device_busy_seconds(pv->dev);
+    if (r == GS_OK) pv->proofs++;
+    gs_device_unbind();
+    gs_threads_set_local(rb->caller_threads);
+    atomic_store(&pv->busy, 0);
+}
+
+/* ---- one-shot wrappers ---- */
+
+static gs_prover_cfg cfg_from_opts(const gs_prove_opts *o) {
+    return (gs_prover_cfg){
+        .backend = o->backend,
+        .device = 0,
+        .device_share = 1,
+        .device_mem_budget = o->device_mem_budget,
+        .mem_budget = o->mem_budget,
+        .threads = 0, /* the caller's count */
+        .tables_parallel = o->tables_parallel > MAX_TABLES_PARALLEL ? MAX_TABLES_PARALLEL
+                                                                    : o->tables_parallel,
+        .no_fallback = o->no_fallback,
+    };
+}
+
+/* The context's creation counts in the proof's check phase and total. */
+static void add_setup_time(const gs_prove_opts *o, double seconds, gs_status r) {
+    if (!o->stats) return;
+    o->stats->check += seconds;
+    if (r == GS_OK) o->stats->total += seconds;
+}
+
+gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsigned log_n,
+                   const gs_fp *pub, const gs_params *params, const gs_prove_opts *opts) {
+    double start = gs_prover_now();
+    if (!out) return GS_ERR_INVALID_ARG;
+    *out = NULL;
+    if (!opts) opts = &gs_prover_default_opts;
+    /* The argument checks come before the context, as they always did. */
+    if (!air) return GS_ERR_INVALID_ARG;
+    if (gs_air_num_interactions(air)) return GS_ERR_UNSUPPORTED;
+    GS_TRY(gs_prover_check_params(params, opts));
+    if (opts->stats) memset(opts->stats, 0, sizeof *opts->stats);
+    gs_prover_cfg cfg = cfg_from_opts(opts);
+    gs_prover *pv = NULL;
+    GS_TRY(gs_prover_new(&pv, &cfg));
+    double made = gs_prover_now() - start;
+    gs_status r = gs_prover_prove(pv, out, air, trace, log_n, pub, params, opts);
+    gs_prover_free(pv);
+    add_setup_time(opts, made, r);
+    return r;
+}
+
+gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uint32_t n,
+                         const gs_params *params, const gs_prove_opts *opts) {
+    double start = gs_prover_now();
+    if (!out) return GS_ERR_INVALID_ARG;
+    *out = NULL;
+    if (!opts) opts = &gs_prover_default_opts;
+    if (!tables || n == 0 || n > GS_MAX_TABLES) return GS_ERR_INVALID_ARG;
+    GS_TRY(gs_prover_check_params(params, opts));
+    if (opts->stats) memset(opts->stats, 0, sizeof *opts->stats);
+    gs_prover_cfg cfg = cfg_from_opts(opts);
+    gs_prover *pv = NULL;
+    GS_TRY(gs_prover_new(&pv, &cfg));
+    double made = gs_prover_now() - start;
+    gs_status r = gs_prover_prove_multi(pv, out, tables, n, params, opts);
+    gs_prover_free(pv);
+    add_setup_time(opts, made, r);
+    return r;
+}
