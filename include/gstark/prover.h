@@ -151,8 +151,11 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
  * proof pays for them. gs_prove and gs_prove_multi are one-shot wrappers (a
  * context made from opts and freed around one proof). Proof bytes are the
  * same whichever way a proof is made. One context proves one statement at a
- * time (calls on it must not overlap); several contexts may share a device
- * (lanes), each with its share of the device budget. */
+ * time (calls on it must not overlap: an overlapping call is refused with
+ * GS_ERR_INVALID_ARG); several contexts may share a device (lanes), each
+ * with its share of the device budget, and may be used from different
+ * threads at once. Defaults are resolved at creation (get_info reports
+ * them). */
 typedef struct gs_prover gs_prover;
 
 typedef struct gs_prover_cfg {
@@ -165,13 +168,18 @@ typedef struct gs_prover_cfg {
      * free memory at creation / device_share). */
     size_t device_mem_budget;
     size_t mem_budget;        /* host bytes, as gs_prove_opts.mem_budget (0: default rule) */
-    unsigned threads;         /* host worker threads for this context's proofs (0: default) */
+    /* Host threads for this context's proofs (0: the creating thread's
+     * gs_threads_get() at creation); the calling thread's own count is
+     * restored after each proof. */
+    unsigned threads;
     unsigned tables_parallel; /* as gs_prove_opts.tables_parallel (0: default) */
     int no_fallback;          /* as gs_prove_opts.no_fallback */
 } gs_prover_cfg;
 
 /* cfg NULL: all defaults. GS_ERR_NO_DEVICE for CUDA without a device,
- * GS_ERR_INVALID_ARG for a device index out of range. */
+ * GS_ERR_INVALID_ARG for a device index out of range (or negative), a
+ * backend outside the enum, or device_share, threads or tables_parallel
+ * above 256. */
 gs_status gs_prover_new(gs_prover **out, const gs_prover_cfg *cfg);
 void gs_prover_free(gs_prover *pv); /* NULL is a no-op */
 
