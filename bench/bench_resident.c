@@ -62,11 +62,16 @@ static int run_size(unsigned log_n, int n, gs_backend_kind kind, const gs_params
 
     gs_prover *warm = NULL; /* the shared costs, paid before any timing */
     gs_proof *p = NULL;
-    if (gs_prover_new(&warm, &cfg) != GS_OK ||
-        gs_prover_prove(warm, &p, w.air, w.trace, log_n, w.pub, par, NULL) != GS_OK ||
-        gs_proof_serialize(&ref, &ref_len, p) != GS_OK) {
-        fprintf(stderr, "fib 2^%u: the warm-up proof failed\n", log_n);
-        failed = 1;
+    gs_status ws = gs_prover_new(&warm, &cfg);
+    if (ws == GS_OK) ws = gs_prover_prove(warm, &p, w.air, w.trace, log_n, w.pub, par, NULL);
+    if (ws == GS_OK) ws = gs_proof_serialize(&ref, &ref_len, p);
+    if (ws != GS_OK) {
+        fprintf(stderr, "fib 2^%u: the warm-up proof failed: %s\n", log_n, gs_status_str(ws));
+        free(one), free(res), free(ref);
+        gs_proof_free(p);
+        gs_prover_free(warm);
+        gs_workload_free(&w);
+        return 1;
     }
     gs_proof_free(p);
     gs_prover_free(warm);
