@@ -326,7 +326,9 @@ typedef struct gs_batch_result {
     int has_root;        /* the root join was stored: root_key is the batch's output */
     gs_digest root_key;
     unsigned lanes, devices;
-    double wall_s;
+    double wall_s;       /* the whole call */
+    double setup_s;      /* of which before the first unit could run: planning, the
+                          * partition file, the store, the lanes' provers */
     double *lane_busy_s; /* lanes entries: seconds each lane spent in callbacks */
     size_t peak_rss_bytes; /* the process's peak resident set */
 } gs_batch_result;

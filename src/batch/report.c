@@ -202,13 +202,13 @@ void bp_report_end(bp_run *r) {
                     (double)li.busy_ns * 1e-9 / engine_wall, (double)li.init_ns * 1e-9, li.executed,
                     li.proven, li.joined, li.discarded, li.failed);
         }
-        fprintf(m, "{\"pipeline\":{\"wall\":%.6f,\"claims\":%" PRIu32 ",\"joins\":%" PRIu32
+        fprintf(m, "{\"pipeline\":{\"wall\":%.6f,\"setup\":%.6f,\"claims\":%" PRIu32 ",\"joins\":%" PRIu32
                    ",\"claims_per_s\":%.3f,\"proven\":%" PRIu32 ",\"reused\":%" PRIu32
                    ",\"failed\":%" PRIu32 ",\"refused\":%" PRIu32 ",\"skipped\":%" PRIu32
                    ",\"corrupt\":%" PRIu32 ",\"bisected\":%" PRIu32 ",\"lanes\":%u,\"devices\":%u"
                    ",\"peak_rss_bytes\":%zu,\"host_peak_reserved_bytes\":%zu"
                    ",\"cancellations\":%" PRIu64 ",\"root\":",
-                wall, res->claims, res->joins, res->claims / wall, res->proven, res->reused,
+                wall, res->setup_s, res->claims, res->joins, res->claims / wall, res->proven, res->reused,
                 res->failed, res->refused, res->skipped, res->corrupt, res->bisected, res->lanes,
                 res->devices, res->peak_rss_bytes, es.host_peak, es.cancellations);
         if (res->has_root) fprintf(m, "\"%s\"}}\n", root);
@@ -230,8 +230,8 @@ void bp_report_end(bp_run *r) {
     fprintf(f, "; host budget %s\n\n", gs_size_format(b1, r->lanes.host_budget == SIZE_MAX
                                                              ? GS_SIZE_UNLIMITED : r->lanes.host_budget));
     report_tables(r, f);
-    fprintf(f, "\npipeline total: wall %.3f s, %.2f claims/s, peak RAM %s, root %s\n", wall,
-            res->claims / wall, gs_size_format(b1, res->peak_rss_bytes), root);
+    fprintf(f, "\npipeline total: wall %.3f s (set-up %.3f s), %.2f claims/s, peak RAM %s, root %s\n",
+            wall, res->setup_s, res->claims / wall, gs_size_format(b1, res->peak_rss_bytes), root);
     fprintf(f, "units: %" PRIu32 " proven, %" PRIu32 " reused, %" PRIu32 " failed, %" PRIu32
                " refused, %" PRIu32 " skipped; %" PRIu32 " corrupt objects replaced; %" PRIu64
                " cancellations\n", res->proven, res->reused, res->failed, res->refused,

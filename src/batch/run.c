@@ -1,6 +1,8 @@
 /* gs_batch_run: the batch pipeline (docs/batch.md, "Running a batch").
  *
- * It plans (plan.c), writes the partition (partition.c), opens the store,
+ * It makes one resident prover per lane (gs_prover_new: on CUDA the device
+ * budgets come from them), plans (plan.c), opens the store, writes the
+ * partition (partition.c),
  * describes every claim and join to the scheduling engine (engine.h) as a
  * unit with its reservations, and plugs the work in as callbacks; the
  * engine alone decides what runs where and when. A claim's life:
@@ -27,6 +29,7 @@
 #include "batch/engine.h"
 #include "batch/run_internal.h"
 #include "gstark/parallel.h"
+#include "gstark/sched.h"
 #include "gstark/size.h"
 #include "gstark/verifier.h"
 
@@ -228,25 +231,29 @@ static gs_status prove_claim(bp_run *r, const bp_node *n, bp_unit_state *u, uint
     const bp_lanes *L = &r->lanes;
     uint32_t dev = L->lane_device[lane];
     int cuda = L->backend == GS_BACKEND_CUDA && dev != UINT32_MAX;
+    gs_prover *pv = r->pv[lane];
     gs_prove_stats st = {0};
     gs_obs *obs = NULL;
     gs_status s = gs_obs_new(&obs);
     if (s != GS_OK) return s;
-    gs_obs_set_warning_stream(obs, r->cfg->warnings);
-    /* The prover's budget is the reservation: on the host it covers the
-     * input traces too. */
-    size_t budget = cuda ? n->prove_dev : n->exec_host + n->prove_dev;
-    gs_prove_opts opts = {.stats = &st, .obs = obs, .mem_budget = budget,
-                          .backend = cuda ? GS_BACKEND_CUDA : GS_BACKEND_CPU,
-                          .device_mem_budget = cuda ? n->prove_dev : 0};
+    /* The lane's prover meters its share of the device (or of the host,
+     * where the budget covers the input traces too). A claim reserved more
+     * than that share when it needs it (the engine holds the other lanes of
+     * the device back), and the prover then runs its tables one at a time,
+     * over its own budget but within the reservation: its warning about
+     * that is no news, so it is not shown. */
+    size_t need = n->prove_dev + (cuda ? 0 : n->exec_host);
+    gs_obs_set_warning_stream(obs, need > r->pv_budget[lane] ? NULL : r->cfg->warnings);
+    gs_prove_opts opts = {.stats = &st, .obs = obs};
     char desc[GS_SYNTH_MAX_TABLES][128];
     if (!n->multi) {
         gs_proof *p = NULL;
         s = gs_claim_air_desc(desc[0], sizeof desc[0], n->claim, 0);
         opts.air_desc = desc[0];
         double t0 = bp_now();
-        if (s == GS_OK) s = gs_prove(&p, w->tables[0].air, w->tables[0].trace, w->tables[0].log_n,
-                                     w->tables[0].pub, &n->claim->params, &opts);
+        if (s == GS_OK) s = gs_prover_prove(pv, &p, w->tables[0].air, w->tables[0].trace,
+                                            w->tables[0].log_n, w->tables[0].pub,
+                                            &n->claim->params, &opts);
         u->prove_s += bp_now() - t0;
         if (s != GS_OK) {
             set_reason(u, s, "proving: %s", gs_status_str(s));
@@ -276,7 +283,7 @@ static gs_status prove_claim(bp_run *r, const bp_node *n, bp_unit_state *u, uint
             airs[t] = w->tables[t].air;
         }
         double t0 = bp_now();
-        if (s == GS_OK) s = gs_prove_multi(&mp, in, w->num_tables, &n->claim->params, &opts);
+        if (s == GS_OK) s = gs_prover_prove_multi(pv, &mp, in, w->num_tables, &n->claim->params, &opts);
         u->prove_s += bp_now() - t0;
         if (s != GS_OK) {
             set_reason(u, s, "proving: %s", gs_status_str(s));
@@ -298,9 +305,16 @@ static gs_status prove_claim(bp_run *r, const bp_node *n, bp_unit_state *u, uint
         free(in);
         free(airs);
     }
-    u->peak_bytes = st.peak_bytes + st.input_bytes;
+    /* Host bytes: on the CPU what the prover charged plus the traces it
+     * covers; on CUDA (where the prover charges the device) the traces and
+     * the proof. */
+    int on_device = st.backend && !strcmp(st.backend, "cuda");
+    u->peak_bytes = on_device ? n->exec_host + *len : st.peak_bytes + st.input_bytes;
     u->device_peak_bytes = st.device_peak_bytes;
     u->device_busy_s = st.device_busy;
+    if (st.cpu_fallbacks)
+        note(r, "gstark: warning: claim '%s': %u table%s moved to the CPU after a device failure "
+                "(%s)", n->id, st.cpu_fallbacks, st.cpu_fallbacks == 1 ? "" : "s", st.device_error);
     gs_obs_free(obs);
     return s;
 }
@@ -509,8 +523,14 @@ static void cb_unit_done(void *ctx, uint32_t unit, const gs_engine_unit_info *in
         o->outcome = n->refused ? GS_BATCH_REFUSED : info->outcome == GS_ENGINE_REFUSED
                                                          ? GS_BATCH_REFUSED : GS_BATCH_FAILED;
         o->status = n->refused ? n->refuse_status : info->status;
-        snprintf(o->reason, sizeof o->reason, "%s",
-                 n->refused ? n->reason : u->reason[0] ? u->reason : gs_status_str(info->status));
+        if (n->refused || u->reason[0])
+            snprintf(o->reason, sizeof o->reason, "%s", n->refused ? n->reason : u->reason);
+        else if (info->outcome == GS_ENGINE_REFUSED)
+            snprintf(o->reason, sizeof o->reason,
+                     "its reservation (%zu bytes on the host, %zu on a device) fits no lane",
+                     n->exec_host + n->prove_host, n->prove_dev);
+        else
+            snprintf(o->reason, sizeof o->reason, "%s", gs_status_str(info->status));
         break;
     case GS_ENGINE_SKIPPED: {
         o->outcome = GS_BATCH_SKIPPED;
@@ -564,6 +584,45 @@ static gs_status make_budget(bp_run *r) {
             b->device = L->device_budget[d];
             b->lanes_on_device = L->lanes_on[d];
         }
+    }
+    return GS_OK;
+}
+
+/* One resident prover per lane, made before planning: on CUDA the
+ * device budgets come from them (the prover's rule, per context and share).
+ * On the host and on simulated devices a lane's prover meters its share of
+ * its device's budget. */
+static gs_status make_provers(bp_run *r, char *err, size_t err_len) {
+    bp_lanes *L = &r->lanes;
+    r->pv = calloc(L->num_lanes, sizeof *r->pv);
+    r->pv_budget = calloc(L->num_lanes, sizeof *r->pv_budget);
+    if (!r->pv || !r->pv_budget) return GS_ERR_NOMEM;
+    int cuda = L->backend == GS_BACKEND_CUDA;
+    if (cuda)
+        for (unsigned d = 0; d < L->num_devices; d++) L->device_budget[d] = 0;
+    for (unsigned i = 0; i < L->num_lanes; i++) {
+        uint32_t d = L->lane_device[i];
+        gs_prover_cfg pc = {.backend = cuda ? GS_BACKEND_CUDA : GS_BACKEND_CPU,
+                            .threads = L->threads_per_lane};
+        if (cuda) {
+            pc.device = (int)d;
+            pc.device_share = L->lanes_on[d];
+        } else {
+            size_t whole = d == UINT32_MAX ? L->host_budget : L->device_budget[d];
+            unsigned on = d == UINT32_MAX ? L->num_lanes : L->lanes_on[d];
+            pc.mem_budget = whole == SIZE_MAX ? GS_GATE_UNLIMITED : whole / (on ? on : 1);
+            if (!pc.mem_budget) pc.mem_budget = 1;
+        }
+        gs_status s = gs_prover_new(&r->pv[i], &pc);
+        if (s != GS_OK) {
+            bp_err(err, err_len, "lane %u: making its prover%s: %s", i,
+                   cuda ? " on a CUDA device" : "", gs_status_str(s));
+            return s;
+        }
+        gs_prover_info info;
+        gs_prover_get_info(&info, r->pv[i]);
+        r->pv_budget[i] = cuda ? info.device_mem_budget : info.mem_budget;
+        if (cuda) L->device_budget[d] += info.device_mem_budget;
     }
     return GS_OK;
 }
@@ -624,6 +683,7 @@ gs_status gs_batch_run(gs_batch_result *out, const gs_batch_config *cfg, char *e
         s = bp_partition_read(&part, cfg->partition_file, r.m, err, err_len);
         if (s == GS_ERR_NOT_FOUND) s = GS_OK;
     }
+    if (s == GS_OK) s = make_provers(&r, err, err_len);
     if (s == GS_OK) s = make_budget(&r);
     if (s == GS_OK) s = bp_plan_make(&r.plan, r.m, &r.budget, part, err, err_len);
     bp_partition_free(part);
@@ -650,7 +710,7 @@ gs_status gs_batch_run(gs_batch_result *out, const gs_batch_config *cfg, char *e
     gs_engine_unit *units = NULL;
     if (s == GS_OK && !(units = calloc(r.plan.n, sizeof *units))) s = GS_ERR_NOMEM;
     for (uint32_t i = 0; s == GS_OK && i < r.plan.n; i++) {
-        const bp_node *n = &r.plan.nodes[i];
+        bp_node *n = &r.plan.nodes[i];
         if (n->is_join) {
             /* Children's objects are loaded one at a time. */
             size_t most = 0;
@@ -660,8 +720,9 @@ gs_status gs_batch_run(gs_batch_result *out, const gs_batch_config *cfg, char *e
                                       : c->proof_estimate;
                 if (e > most) most = e;
             }
+            n->prove_host = 2 * most;
             units[i] = (gs_engine_unit){.kind = GS_ENGINE_JOIN, .num_children = n->num_children,
-                                        .children = n->children, .prove_host = 2 * most};
+                                        .children = n->children, .prove_host = n->prove_host};
         } else if (n->refused) {
             units[i] = (gs_engine_unit){.kind = GS_ENGINE_CLAIM, .exec_host = SIZE_MAX};
         } else {
@@ -684,6 +745,7 @@ gs_status gs_batch_run(gs_batch_result *out, const gs_batch_config *cfg, char *e
     free(units);
     if (s == GS_OK) {
         r.eng = eng;
+        out->setup_s = bp_now() - r.t0;
         s = gs_engine_run(eng);
         if (s != GS_OK) bp_err(err, err_len, "running the batch: %s", gs_status_str(s));
         pthread_mutex_lock(&r.out_mu);
@@ -710,5 +772,8 @@ gs_status gs_batch_run(gs_batch_result *out, const gs_batch_config *cfg, char *e
     free(r.us);
     gs_store_close(r.store);
     bp_plan_free(&r.plan);
+    for (unsigned i = 0; r.pv && i < r.lanes.num_lanes; i++) gs_prover_free(r.pv[i]);
+    free(r.pv);
+    free(r.pv_budget);
     return s;
 }

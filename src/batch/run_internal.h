@@ -194,6 +194,8 @@ typedef struct bp_run {
     bp_lanes lanes;
     gs_store *store;
     struct gs_engine *eng;
+    gs_prover **pv;      /* one resident prover per lane */
+    size_t *pv_budget;   /* each one's memory budget (what its gate meters) */
     bp_unit_state *us;
     gs_batch_result *res;
     double t0;
