@@ -1,0 +1,322 @@
+/* bench_batch: the batch pipeline against one process per claim.
+ *
+ *   1. N small claims (fib 2^12..2^16 and synth uniform /13, vm /10, mixed;
+ *      each a distinct statement: security 80..128 and the blowup vary)
+ *      through gs_batch_run with resident lanes, then through one
+ *      `gstark prove` process per claim (spawned one after another, each
+ *      with every core; --cli-claims M: the first M of them, a multiple of
+ *      10 keeps the mix), in the same run: claims/s of each and the ratio;
+ *   2. the per-claim overhead of a resident lane on fib 2^12 (K claims on one
+ *      lane: the pipeline's wall time per claim less the prover's own time);
+ *   3. the same N claims with 1, 2 and 4 lanes: wall time, claims/s, the
+ *      lanes' busy share (time in callbacks over the wall time) and, on CUDA,
+ *      the device work the proofs report over the wall time;
+ *   4. one fib claim of 2^L rows bisected (on the CPU under a simulated
+ *      device that fits 2^(L-2), or --bisect-budget; on CUDA the device's own
+ *      budget), in a fresh process (this program again, --bisect-child: its
+ *      own peak RSS, and CUDA is never used across a fork): pieces, total
+ *      time, peak RSS and peak device memory.
+ * Prints the same table every run; it never decides pass or fail. */
+#include <errno.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench_util.h"
+#include "gstark/gstark.h"
+
+extern char **environ;
+
+typedef struct {
+    char json[256];
+    char *argv[24];
+    char args[24][32];
+} bclaim;
+
+static const char *g_backend = "auto";
+static const char *g_gstark;
+static char g_tmp[256];
+
+/* Claim i: 7 of 10 fib (2^12..2^16), 3 synth; distinct statements. */
+static void make_claim(bclaim *c, unsigned i) {
+    unsigned sec = 80 + (i * 7) % 49, kind = i % 10, n = 0;
+    static const unsigned fib_blowups[3] = {2, 4, 8}, synth_blowups[3] = {4, 8, 16};
+#define ARG(...) (snprintf(c->args[n], sizeof c->args[n], __VA_ARGS__), c->argv[n] = c->args[n], n++)
+    ARG("%s", "gstark");
+    ARG("prove");
+    if (kind < 7) {
+        unsigned lr = 12 + (i / 10 + kind) % 5, b = fib_blowups[(i / 49) % 3];
+        snprintf(c->json, sizeof c->json,
+                 "{\"id\": \"c%u\", \"workload\": {\"air\": \"fib\", \"log_rows\": %u}, "
+                 "\"params\": {\"security\": %u, \"blowup\": %u}}", i, lr, sec, b);
+        ARG("--air"), ARG("fib"), ARG("--log-rows"), ARG("%u", lr), ARG("--blowup"), ARG("%u", b);
+    } else {
+        const char *preset = kind == 9 ? "vm" : "uniform";
+        unsigned shrink = kind == 9 ? 10 : 13, b = synth_blowups[(i / 49) % 3];
+        snprintf(c->json, sizeof c->json,
+                 "{\"id\": \"c%u\", \"workload\": {\"air\": \"synth\", \"preset\": \"%s\", "
+                 "\"shrink\": %u, \"seed\": 1}, \"params\": {\"security\": %u, \"blowup\": %u}}",
+                 i, preset, shrink, sec, b);
+        ARG("--air"), ARG("synth"), ARG("--preset"), ARG("%s", preset), ARG("--shrink"),
+            ARG("%u", shrink), ARG("--blowup"), ARG("%u", b);
+    }
+    ARG("--security"), ARG("%u", sec), ARG("--backend"), ARG("%s", g_backend), ARG("-o"),
+        ARG("/dev/null"), ARG("-q");
+    c->argv[n] = NULL;
+#undef ARG
+}
+
+static gs_manifest *manifest_of(const char *const *claims_json, unsigned n) {
+    size_t cap = 64 + (size_t)n * 260;
+    char *buf = malloc(cap);
+    size_t len = (size_t)snprintf(buf, cap, "{\"claims\": [");
+    for (unsigned i = 0; i < n; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? ",\n" : "\n", claims_json[i]);
+    len += (size_t)snprintf(buf + len, cap - len, "\n]}");
+    gs_manifest *m = NULL;
+    char err[512];
+    if (gs_manifest_parse(&m, buf, len, err, sizeof err) != GS_OK) {
+        fprintf(stderr, "bench_batch: manifest: %s\n", err);
+        exit(1);
+    }
+    free(buf);
+    return m;
+}
+
+static gs_backend_kind backend_kind(void) {
+    return !strcmp(g_backend, "cpu") ? GS_BACKEND_CPU : !strcmp(g_backend, "cuda") ? GS_BACKEND_CUDA
+                                                                                   : GS_BACKEND_AUTO;
+}
+
+/* A fresh store under the temporary directory. */
+static void store_dir(char *out, size_t cap, const char *name) {
+    snprintf(out, cap, "%s/%s", g_tmp, name);
+}
+
+static int run_batch(gs_batch_result *res, const gs_manifest *m, const char *store, unsigned lanes,
+                     const char *sim) {
+    gs_batch_config cfg = {.manifest = m, .store_dir = store, .lanes = lanes,
+                           .backend = backend_kind(), .sim_devices = sim ? sim : ""};
+    char err[512];
+    gs_status s = gs_batch_run(res, &cfg, err, sizeof err);
+    if (s != GS_OK || res->failed || res->refused || res->skipped) {
+        fprintf(stderr, "bench_batch: the batch failed: %s (%u failed, %u refused)\n",
+                s != GS_OK ? err : "", res->failed, res->refused);
+        return 0;
+    }
+    return 1;
+}
+
+static double busy_share(const gs_batch_result *r, double *lo) {
+    double sum = 0, min = 1e9;
+    for (unsigned l = 0; l < r->lanes; l++) {
+        double b = r->lane_busy_s[l] / r->wall_s;
+        sum += b;
+        if (b < min) min = b;
+    }
+    *lo = min;
+    return sum / r->lanes;
+}
+
+static double device_work(const gs_batch_result *r) {
+    double s = 0;
+    for (uint32_t i = 0; i < r->num_units; i++) s += r->units[i].device_busy_s;
+    return s;
+}
+
+/* Section 4, in the child: prints its line, exits 0 if the batch ran. */
+static int bisect_child(unsigned bisect_log, size_t bisect_budget, int cuda) {
+    char bj[200], dir[300];
+    snprintf(bj, sizeof bj, "{\"id\": \"long\", \"workload\": {\"air\": \"fib\", \"log_rows\": %u, "
+                            "\"start\": [3, 4]}}", bisect_log);
+    const char *bp = bj;
+    gs_manifest *mb = manifest_of(&bp, 1);
+    char sim[64] = "";
+    if (!cuda || bisect_budget) {
+        if (!bisect_budget) { /* fits a quarter */
+            gs_claim q = mb->claims[0], h[2], qq[2];
+            gs_claim_cost c;
+            gs_claim_split(&h[0], &h[1], &q);
+            gs_claim_split(&qq[0], &qq[1], &h[0]);
+            gs_claim_estimate(&c, &qq[0]);
+            bisect_budget = c.prove_bytes;
+        }
+        snprintf(sim, sizeof sim, "1:%zu", bisect_budget);
+    }
+    store_dir(dir, sizeof dir, "s_bisect");
+    gs_batch_result res;
+    int ok = run_batch(&res, mb, dir, 1, sim[0] ? sim : NULL);
+    size_t dev_peak = 0;
+    for (uint32_t i = 0; i < res.num_units; i++)
+        if (res.units[i].device_peak_bytes > dev_peak) dev_peak = res.units[i].device_peak_bytes;
+    char b1[GS_SIZE_BUF], b2[GS_SIZE_BUF];
+    printf("\n4. fib 2^%u bisected (%s %s): %u pieces, %u joins, total %.3f s, device peak %s%s\n",
+           bisect_log, sim[0] ? "simulated device budget" : "device budget",
+           sim[0] ? gs_size_format(b1, bisect_budget) : "(the prover's rule)", res.claims, res.joins,
+           res.wall_s, cuda ? gs_size_format(b2, dev_peak) : "-", ok ? "" : " (FAILED)");
+    fflush(stdout);
+    gs_batch_result_free(&res);
+    gs_manifest_free(mb);
+    return ok ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+    unsigned n = 200, k = 50, bisect_log = 20, cli_n = 0;
+    unsigned lanes = 0;
+    size_t bisect_budget = 0;
+    int child = 0;
+    const char *budget_arg = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--claims") && i + 1 < argc) n = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--overhead-claims") && i + 1 < argc) k = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--bisect-log") && i + 1 < argc) bisect_log = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--cli-claims") && i + 1 < argc) cli_n = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--bisect-child")) child = 1;
+        else if (!strcmp(argv[i], "--tmp") && i + 1 < argc) snprintf(g_tmp, sizeof g_tmp, "%s", argv[++i]);
+        else if (!strcmp(argv[i], "--bisect-budget") && i + 1 < argc) {
+            uint64_t b;
+            budget_arg = argv[++i];
+            if (gs_size_parse(budget_arg, &b) != GS_OK) return 2;
+            bisect_budget = (size_t)b;
+        } else if (!strcmp(argv[i], "--lanes") && i + 1 < argc) lanes = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--backend") && i + 1 < argc) g_backend = argv[++i];
+        else if (!strcmp(argv[i], "--gstark") && i + 1 < argc) g_gstark = argv[++i];
+        else {
+            fprintf(stderr, "usage: bench_batch [--claims N (200)] [--cli-claims M (N)] "
+                            "[--overhead-claims K (50)] [--lanes L] [--bisect-log L (20)] "
+                            "[--bisect-budget SIZE] [--backend cpu|cuda|auto] [--gstark PATH]\n");
+            return 2;
+        }
+    }
+    if (!cli_n || cli_n > n) cli_n = n;
+    if (child) return bisect_child(bisect_log, bisect_budget, strcmp(g_backend, "cpu") && gs_cuda_device_count() > 0);
+    if (n < 1 || n > 1000 || k < 1 || k > 49 * 3 || bisect_log < 4 || bisect_log > 30) {
+        fprintf(stderr, "bench_batch: --claims 1..1000, --overhead-claims 1..147, --bisect-log 4..30\n");
+        return 2;
+    }
+    static char exe[PATH_MAX];
+    if (!g_gstark) { /* the gstark binary beside this one */
+        ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 16);
+        if (l <= 0) return 2;
+        exe[l] = 0;
+        strcpy(strrchr(exe, '/') + 1, "gstark");
+        g_gstark = exe;
+    }
+    snprintf(g_tmp, sizeof g_tmp, "%s/bench_batch.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(g_tmp)) return 1;
+    int cuda = strcmp(g_backend, "cpu") && gs_cuda_device_count() > 0;
+    printf("bench_batch: %ld cores, %s backend, %d CUDA device(s), %u claims, gstark %s\n",
+           sysconf(_SC_NPROCESSORS_ONLN), cuda ? "cuda" : "cpu", gs_cuda_device_count(), n, g_gstark);
+
+    /* ---- 1. the batch against one process per claim ---- */
+    bclaim *cl = calloc(n, sizeof *cl);
+    const char **js = calloc(n, sizeof *js);
+    for (unsigned i = 0; i < n; i++) make_claim(&cl[i], i), js[i] = cl[i].json;
+    gs_manifest *m = manifest_of(js, n);
+    char dir[300];
+    store_dir(dir, sizeof dir, "s_batch");
+    gs_batch_result res;
+    double t0 = bench_now();
+    int ok = run_batch(&res, m, dir, lanes, NULL);
+    double t_batch = bench_now() - t0;
+    unsigned used_lanes = res.lanes;
+    gs_batch_result_free(&res);
+    fflush(stdout);
+    t0 = bench_now();
+    unsigned spawned_ok = 0;
+    for (unsigned i = 0; i < cli_n; i++) {
+        pid_t pid;
+        if (posix_spawn(&pid, g_gstark, NULL, NULL, cl[i].argv, environ) != 0) continue;
+        int st;
+        if (waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0) spawned_ok++;
+    }
+    double t_cli = bench_now() - t0;
+    printf("\n%-44s %10s %10s\n", "1. N claims", "wall s", "claims/s");
+    printf("%-44s %10.3f %10.2f%s\n", "batch (resident lanes)", t_batch, n / t_batch,
+           ok ? "" : "  (FAILED)");
+    char what[64];
+    snprintf(what, sizeof what, "one gstark prove per claim (%u of %u ok)", spawned_ok, cli_n);
+    printf("%-44s %10.3f %10.2f\n", what, t_cli, cli_n / t_cli);
+    printf("%-44s %10s %9.2fx  (%u lane%s)\n", "ratio batch / processes (claims/s)", "",
+           (n / t_batch) / (cli_n / t_cli), used_lanes, used_lanes == 1 ? "" : "s");
+
+    /* ---- 2. per-claim overhead of a resident lane, fib 2^12 ---- */
+    char (*kj)[160] = calloc(k, sizeof *kj);
+    const char **kp = calloc(k, sizeof *kp);
+    for (unsigned i = 0; i < k; i++) {
+        snprintf(kj[i], sizeof kj[i],
+                 "{\"id\": \"f%u\", \"workload\": {\"air\": \"fib\", \"log_rows\": 12, \"start\": [%u, 1]}}",
+                 i, i + 2);
+        kp[i] = kj[i];
+    }
+    gs_manifest *mk = manifest_of(kp, k);
+    store_dir(dir, sizeof dir, "s_overhead");
+    ok = run_batch(&res, mk, dir, 1, NULL);
+    double prove = 0, verify = 0, exec = 0, store = 0, joins = 0;
+    for (uint32_t i = 0; i < res.num_units; i++) {
+        const gs_batch_unit *u = &res.units[i];
+        if (u->is_join) joins += u->prove_s;
+        else prove += u->prove_s, verify += u->verify_s, exec += u->execute_s, store += u->store_s;
+    }
+    double per = (res.wall_s - res.setup_s) / k, own = prove / k;
+    printf("\n2. per-claim overhead of a resident lane, fib 2^12, %u claims on 1 lane%s\n", k,
+           ok ? "" : " (FAILED)");
+    printf("   set-up %.1f ms once (planning, store, lanes); then pipeline %.2f ms/claim, prover "
+           "%.2f ms/claim: overhead %.2f ms/claim\n", res.setup_s * 1e3, per * 1e3, own * 1e3,
+           (per - own) * 1e3);
+    printf("   of which: execute %.2f ms, verify %.2f ms, store %.2f ms, joins %.2f ms, other %.2f ms\n",
+           exec / k * 1e3, verify / k * 1e3, store / k * 1e3, joins / k * 1e3,
+           (per - own - (exec + verify + store + joins) / k) * 1e3);
+    gs_batch_result_free(&res);
+    gs_manifest_free(mk);
+
+    /* ---- 3. lanes ---- */
+    printf("\n%-8s %10s %10s %12s %12s %14s\n", "3. lanes", "wall s", "claims/s", "busy mean",
+           "busy min", "device work");
+    static const unsigned lane_counts[3] = {1, 2, 4};
+    for (int li = 0; li < 3; li++) {
+        char name[32];
+        snprintf(name, sizeof name, "s_lanes%u", lane_counts[li]);
+        store_dir(dir, sizeof dir, name);
+        ok = run_batch(&res, m, dir, lane_counts[li], NULL);
+        double lo, mean = busy_share(&res, &lo);
+        char dw[32] = "-";
+        if (cuda) snprintf(dw, sizeof dw, "%.1f%%", 100.0 * device_work(&res) / res.wall_s);
+        printf("%-8u %10.3f %10.2f %11.1f%% %11.1f%% %14s%s\n", lane_counts[li], res.wall_s,
+               n / res.wall_s, 100 * mean, 100 * lo, dw, ok ? "" : "  (FAILED)");
+        gs_batch_result_free(&res);
+    }
+
+    /* ---- 4. a bisected fib claim, in a fresh process (its own peak RSS) ---- */
+    fflush(stdout);
+    char a_log[16], a_tmp[300];
+    snprintf(a_log, sizeof a_log, "%u", bisect_log);
+    snprintf(a_tmp, sizeof a_tmp, "%s", g_tmp);
+    char *cargv[12] = {argv[0], "--bisect-child", "--bisect-log", a_log, "--backend",
+                       (char *)g_backend, "--tmp", a_tmp, NULL};
+    if (budget_arg) cargv[8] = "--bisect-budget", cargv[9] = (char *)budget_arg, cargv[10] = NULL;
+    static char self[PATH_MAX];
+    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+    pid_t pid;
+    int st = 0;
+    struct rusage ru;
+    if (sl > 0 && (self[sl] = 0, posix_spawn(&pid, self, NULL, NULL, cargv, environ) == 0) &&
+        wait4(pid, &st, 0, &ru) == pid) {
+        char b[GS_SIZE_BUF];
+        printf("   peak RSS of that run: %s%s\n", gs_size_format(b, (uint64_t)ru.ru_maxrss * 1024),
+               WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "" : " (the run FAILED)");
+    } else {
+        printf("\n4. could not start the bisection run\n");
+    }
+    gs_manifest_free(m);
+    free(cl), free(js), free(kj), free(kp);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "chmod -R u+w '%s' && rm -rf '%s'", g_tmp, g_tmp);
+    if (system(cmd) != 0) fprintf(stderr, "bench_batch: could not remove %s\n", g_tmp);
+    return 0;
+}
