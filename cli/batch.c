@@ -286,7 +286,9 @@ int cli_batch(int argc, char **argv) {
     if (mf) fclose(mf);
     if (s != GS_OK) {
         cli_err("%s", err[0] ? err : gs_status_str(s));
-        rc = s == GS_ERR_NOMEM ? CLI_PROVER : CLI_USAGE;
+        /* Nothing was proven: input errors are 2; a machine that failed
+         * (memory, a device while making the lanes' provers) is 3. */
+        rc = s == GS_ERR_NOMEM || s == GS_ERR_CUDA || s == GS_ERR_DEVICE_MEM ? CLI_PROVER : CLI_USAGE;
     } else {
         if (a.quiet) {
             /* Errors still print: every unit that did not finish. */
