@@ -33,6 +33,8 @@ static int32_t word_offset(int32_t off) {
 }
 
 zk_insn gs_zkvm_decode(uint32_t w, uint32_t pc) {
+    /* An all-zero halfword is the spec's defined illegal instruction. */
+    if ((w & 0xFFFF) == 0) return bad(GS_ZKVM_FAULT_ILLEGAL);
     if ((w & 3) != 3) return bad(GS_ZKVM_FAULT_COMPRESSED);
     zk_insn d = {.op = ZK_BAD, .rd = (uint8_t)(rdf(w) ? rdf(w) : ZK_SINK),
                  .rs1 = (uint8_t)rs1f(w), .rs2 = (uint8_t)rs2f(w), .imm = 0};

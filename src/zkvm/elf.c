@@ -86,6 +86,7 @@ gs_status gs_zkvm_load_elf(gs_zkvm_program **out, char *msg, size_t cap, const u
         if (filesz > memsz)
             return gs_zkvm_refuse(msg, cap, "segment %u: %u file bytes exceed its %u bytes in memory",
                                   i, filesz, memsz);
+        if (memsz == 0) continue; /* loads nothing (ld emits one for an empty rodata) */
         if (align > 1 && (align & (align - 1)))
             return gs_zkvm_refuse(msg, cap, "segment %u: alignment %u is not a power of two", i, align);
         if (align > 1 && (vaddr & (align - 1)) != (off & (align - 1)))
@@ -93,7 +94,6 @@ gs_status gs_zkvm_load_elf(gs_zkvm_program **out, char *msg, size_t cap, const u
                                   "segment %u: address 0x%08x and file offset 0x%x differ modulo "
                                   "its alignment %u",
                                   i, vaddr, off, align);
-        if (memsz == 0) continue;
         if (n == GS_ZKVM_MAX_SEGMENTS)
             return gs_zkvm_refuse(msg, cap, "more than %u loadable segments", GS_ZKVM_MAX_SEGMENTS);
         segs[n++] = (gs_zkvm_segment){.vaddr = vaddr,
