@@ -549,6 +549,16 @@ static void test_limit_resume(void) {
     CHECK(same_machines(b, &rb, whole.fast, &whole.rf));
     CHECK_EQ_U64(tr->n_steps, whole.tr->n_steps);
     CHECK(tr->clk0 == 0 && memcmp(tr->steps, whole.tr->steps, tr->n_steps * sizeof *tr->steps) == 0);
+    /* a cleared trace keeps its buffers and records the same again */
+    uint64_t cap = tr->cap_steps;
+    gs_zkvm_trace_clear(tr);
+    CHECK(tr->n_steps == 0 && tr->n_io == 0 && tr->cap_steps == cap);
+    gs_zkvm_vm *b2;
+    CHECK(gs_zkvm_vm_new(&b2, p, NULL, 0) == GS_OK);
+    CHECK(gs_zkvm_vm_run_traced(b2, tr, &rb, UINT64_MAX) == GS_OK && tr->cap_steps == cap);
+    CHECK(tr->n_steps == whole.tr->n_steps &&
+          memcmp(tr->steps, whole.tr->steps, tr->n_steps * sizeof *tr->steps) == 0);
+    gs_zkvm_vm_free(b2);
     /* max 0 runs nothing */
     gs_zkvm_vm *c;
     CHECK(gs_zkvm_vm_new(&c, p, NULL, 0) == GS_OK);

@@ -191,6 +191,8 @@ typedef struct gs_zkvm_trace {
 
 gs_status gs_zkvm_trace_new(gs_zkvm_trace **out);
 void gs_zkvm_trace_free(gs_zkvm_trace *t); /* NULL is a no-op */
+/* Empties the trace and keeps its buffers, for the next segment. */
+void gs_zkvm_trace_clear(gs_zkvm_trace *t);
 
 /* gs_zkvm_vm_run with a step appended to tr per instruction (a read or write
  * call also appends to tr->io); same semantics and final state. An empty tr

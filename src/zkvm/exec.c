@@ -277,6 +277,12 @@ void gs_zkvm_trace_free(gs_zkvm_trace *t) {
     free(t);
 }
 
+void gs_zkvm_trace_clear(gs_zkvm_trace *t) {
+    if (!t) return;
+    t->n_steps = t->n_io = 0;
+    t->clk0 = 0;
+}
+
 static gs_status zk_trace_grow(gs_zkvm_trace *t) {
     uint64_t cap = t->cap_steps ? 2 * t->cap_steps : 4096;
     if (cap > SIZE_MAX / sizeof *t->steps) return GS_ERR_NOMEM;

@@ -2,7 +2,8 @@
 # Fuzzes the proof parsers and verifiers for N seconds in all, split between
 # two targets: tests/fuzz/fuzz_proof.c (version-1 files, the Fibonacci AIR)
 # and tests/fuzz/fuzz_multi.c (version-2 multi-table files, the statement of
-# tests/fuzz/multi_stmt.h).
+# tests/fuzz/multi_stmt.h); a tenth of the time (2..10 s) goes first to
+# tests/fuzz/fuzz_elf.c (the zkVM's ELF loader and executor).
 #
 #   tests/fuzz/run.sh [seconds]      default 60 (half each, at least 1 s each)
 #
@@ -58,7 +59,7 @@ echo "fuzz: $("$cc" --version | head -n1)"
 # warn where the project compiler does not.
 CC="$cc" cmake -S "$root" -B "$build" -DGS_FUZZ=ON -DGS_CUDA=OFF -DGS_WERROR=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$(nproc 2>/dev/null || echo 2)" \
-    --target fuzz_proof fuzz_multi test_proof_format test_proof_format_multi >/dev/null
+    --target fuzz_proof fuzz_multi fuzz_elf test_proof_format test_proof_format_multi test_zkvm_exec >/dev/null
 
 # ---- corpora ----
 corpus="$build/corpus"
@@ -68,8 +69,17 @@ cp "$root/tests/golden/fib_small.proof" "$corpus/golden_fib_small.proof"
 "$build/test_proof_format" --write-seeds "$corpus" >/dev/null
 cp "$root/tests/golden/multi_small.proof" "$corpus_multi/golden_multi_small.proof"
 "$build/test_proof_format_multi" --write-seeds "$corpus_multi" >/dev/null
+corpus_elf="$build/corpus-elf"
+mkdir -p "$corpus_elf"
+for k in 1 2 3 4 5 6 7 8 echo fault loop exit3; do
+    "$build/test_zkvm_exec" --write-elf "$k" "$corpus_elf/seed_$k.elf" >/dev/null
+done
 
 # ---- run ----
+elf_secs=$((secs / 10))
+[ "$elf_secs" -ge 2 ] || elf_secs=2
+[ "$elf_secs" -le 10 ] || elf_secs=10
+[ "$secs" -gt $((elf_secs + 2)) ] && secs=$((secs - elf_secs))
 half=$((secs / 2))
 [ "$half" -ge 1 ] || half=1
 rest=$((secs - half))
@@ -82,6 +92,7 @@ fuzz() { # target seconds corpus dict
         -dict="$4" -artifact_prefix="$build/artifacts/$1-" "$3"
 }
 status=0
+fuzz fuzz_elf "$elf_secs" "$corpus_elf" "$root/tests/fuzz/elf.dict" || status=1
 fuzz fuzz_proof "$half" "$corpus" "$root/tests/fuzz/proof.dict" || status=1
 fuzz fuzz_multi "$rest" "$corpus_multi" "$root/tests/fuzz/multi.dict" || status=1
 if [ "$status" -ne 0 ]; then
