@@ -11,7 +11,8 @@
  *  - a claim too large that cannot be split is refused up front with the
  *    numbers, a claim whose prover fails is reported: the rest is proven;
  *  - a rerun reuses everything; corrupt and truncated objects (claims and a
- *    join) are reported, removed, proven again, with the same output;
+ *    join) and a well-formed object of a proof that does not verify are
+ *    reported, removed, proven again, with the same output;
  *  - configuration errors (a bad GS_BATCH_SIM_DEVICES, a partition file of
  *    another manifest) are refused before anything is written.
  * Crash-and-resume with kill -9 and two processes on one store are in
@@ -198,7 +199,7 @@ static void test_lanes(void) {
     gs_manifest_free(m);
 }
 
-/* Corrupt, truncated and wrong objects are found, removed, proven again. */
+/* Corrupt, truncated and invalid objects are found, removed, proven again. */
 static void flip_byte(const char *path, long off) {
     chmod(path, 0644);
     FILE *f = fopen(path, "r+b");
@@ -237,11 +238,32 @@ static void test_corrupt(void) {
         path_of(path, sizeof path, dir, &j->key);
         flip_byte(path, 100);
     }
+    /* e: a well-formed object (the store's checks pass: put recomputes them)
+     * of a proof that does not verify, a byte of its query openings flipped. */
+    const gs_batch_unit *e = unit(&before, "e");
+    size_t le = 0;
+    uint8_t *pe = e ? stored(dir, &e->key, &le, &k) : NULL;
+    int planted = 0;
+    if (pe) {
+        gs_store *st = NULL;
+        CHECK(gs_store_open(&st, dir) == GS_OK);
+        for (size_t off = 40; st && off < 4000 && !planted; off += 97) {
+            pe[le - off] ^= 0x10;
+            planted = gs_store_put(st, &e->key, k, pe, le) == GS_OK;
+            pe[le - off] ^= 0x10;
+        }
+        gs_store_close(st);
+    }
+    CHECK(planted);
     gs_status s = run(&after, m, dir, &o, err, sizeof err);
     CHECK(s == GS_OK);
-    CHECK_EQ_U64(after.corrupt, 3);
-    CHECK_EQ_U64(after.proven, 3);
-    CHECK_EQ_U64(after.reused, 6);
+    CHECK_EQ_U64(after.corrupt, 4);
+    CHECK_EQ_U64(after.proven, 4);
+    CHECK_EQ_U64(after.reused, 5);
+    const gs_batch_unit *e2 = unit(&after, "e");
+    CHECK(e2 && e2->outcome == GS_BATCH_PROVEN && e2->corrupt_replaced);
+    if (e2) CHECK(same_payload(dir, &e2->key, pe, le));
+    free(pe);
     CHECK(after.has_root && !memcmp(after.root_key.b, before.root_key.b, 32));
     const gs_batch_unit *a2 = unit(&after, "a"), *c2 = unit(&after, "c"), *j2 = unit(&after, "root/0");
     CHECK(a2 && a2->outcome == GS_BATCH_PROVEN && a2->corrupt_replaced);
