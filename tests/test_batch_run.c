@@ -517,6 +517,67 @@ static void test_aggregate(void) {
     CHECK(memcmp(r1.b, r2.b, 32) != 0 && memcmp(r2.b, r2s.b, 32) != 0);
 }
 
+/* Planning alone: fib 2^30 (too tall for one proof at blowup 4: its LDE
+ * would be 2^32 rows) under a budget that fits 2^20 rows is cut into 1024
+ * pieces of 2^20 rows, chained; the partition written and read back plans
+ * the same units. */
+static void test_plan_deep(void) {
+    gs_manifest *m = parse("{\"claims\": ["
+                           "{\"id\": \"huge\", \"workload\": {\"air\": \"fib\", \"log_rows\": 30}},"
+                           "{\"id\": \"small\", \"workload\": {\"air\": \"fib\", \"log_rows\": 4}}]}");
+    if (!m) return;
+    gs_claim c20 = m->claims[0];
+    c20.w.fib.steps = ((uint64_t)1 << 20) - 1;
+    gs_claim_cost k20;
+    CHECK(gs_claim_estimate(&k20, &c20) == GS_OK);
+    bp_budget b = {.device = k20.prove_bytes, .host = SIZE_MAX, .lanes_on_device = 1};
+    bp_plan p;
+    char err[512], part[300];
+    CHECK(bp_plan_make(&p, m, &b, NULL, err, sizeof err) == GS_OK);
+    CHECK_EQ_U64(p.claims, 1025);
+    CHECK_EQ_U64(p.joins, 1023 + 1);
+    CHECK_EQ_U64(p.bisected, 1);
+    CHECK_EQ_U64(p.refused, 0);
+    gs_fp x[2] = {1, 1};
+    int chained = 1;
+    for (uint32_t i = 0; i < 1024 && i < p.claims; i++) {
+        const bp_node *n = &p.nodes[i];
+        chained &= n->claim->kind == GS_CLAIM_FIB && n->claim->w.fib.steps == c20.w.fib.steps &&
+                   n->claim->w.fib.start[0] == x[0] && n->claim->w.fib.start[1] == x[1] &&
+                   n->shards == 1024 && n->origin == 0 && !n->refused;
+        gs_batch_fib_advance(x, x, (uint64_t)1 << 20);
+    }
+    CHECK(chained);
+    CHECK(!strcmp(p.nodes[1024].id, "small") && p.nodes[1024].shards == 1);
+    CHECK(!strcmp(p.nodes[p.n - 1].id, "root") && p.nodes[p.n - 2].split &&
+          !strcmp(p.nodes[p.n - 2].id, "huge"));
+    snprintf(part, sizeof part, "%s/deep.partition.json", g_tmp);
+    CHECK(bp_partition_write(part, &p, m, &b, err, sizeof err) == GS_OK);
+    bp_partition *pt = NULL;
+    gs_status s = bp_partition_read(&pt, part, m, err, sizeof err);
+    if (s != GS_OK) fprintf(stderr, "partition: %s\n", err);
+    CHECK(s == GS_OK);
+    /* Read back under no budget at all: the same units. */
+    bp_budget none = {.device = SIZE_MAX, .host = SIZE_MAX, .lanes_on_device = 1};
+    bp_plan q;
+    CHECK(pt && bp_plan_make(&q, m, &none, pt, err, sizeof err) == GS_OK);
+    if (pt) {
+        CHECK(q.n == p.n && q.claims == p.claims && q.from_partition);
+        int same = 1;
+        for (uint32_t i = 0; same && i < p.n && i < q.n; i++) {
+            same = !strcmp(p.nodes[i].id, q.nodes[i].id) && p.nodes[i].num_children == q.nodes[i].num_children;
+            if (same && !p.nodes[i].is_join)
+                same = p.nodes[i].claim->w.fib.steps == q.nodes[i].claim->w.fib.steps &&
+                       p.nodes[i].claim->w.fib.start[0] == q.nodes[i].claim->w.fib.start[0];
+        }
+        CHECK(same);
+        bp_plan_free(&q);
+    }
+    bp_partition_free(pt);
+    bp_plan_free(&p);
+    gs_manifest_free(m);
+}
+
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
     snprintf(g_tmp, sizeof g_tmp, "%s/gs_batch_run.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -525,6 +586,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     test_aggregate();
+    test_plan_deep();
     test_lanes();
     test_corrupt();
     test_bisection();
