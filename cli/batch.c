@@ -196,10 +196,11 @@ static void print_json(const batch_args *a, const gs_batch_result *res) {
     } else {
         printf(",\"root\":null");
     }
-    printf(",\"claims\":%u,\"joins\":%u,\"proven\":%u,\"reused\":%u,\"failed\":%u,\"refused\":%u,"
+    /* proven .. skipped count units: claims and joins */
+    printf(",\"claims\":%u,\"joins\":%u,\"units\":%u,\"proven\":%u,\"reused\":%u,\"failed\":%u,\"refused\":%u,"
            "\"skipped\":%u,\"corrupt\":%u,\"bisected\":%u,\"lanes\":%u,\"devices\":%u,"
            "\"wall_seconds\":%.6f,\"claims_per_second\":%.3f,\"peak_rss_bytes\":%zu,\"problems\":[",
-           res->claims, res->joins, res->proven, res->reused, res->failed, res->refused,
+           res->claims, res->joins, res->num_units, res->proven, res->reused, res->failed, res->refused,
            res->skipped, res->corrupt, res->bisected, res->lanes, res->devices, res->wall_s,
            res->wall_s > 0 ? res->claims / res->wall_s : 0.0, res->peak_rss_bytes);
     int first = 1;
