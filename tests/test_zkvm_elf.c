@@ -232,7 +232,9 @@ static void test_program_new(void) {
     CHECK(gs_zkvm_program_new(&p, msg, sizeof msg, &s, 1, TEXT) == GS_OK && p);
     gs_zkvm_program_free(p);
     /* A text whose size is not a whole number of words: the tail is no instruction. */
-    s.memsz = s.filesz = 14;
+    uint8_t text14[14] = {0};
+    memcpy(text14, text, 12);
+    s.data = text14, s.memsz = s.filesz = 14;
     CHECK(gs_zkvm_program_new(&p, msg, sizeof msg, &s, 1, TEXT) == GS_OK && p);
     gs_zkvm_program_info info;
     if (p) gs_zkvm_program_get_info(p, &info);

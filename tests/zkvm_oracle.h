@@ -114,12 +114,12 @@ static inline int zk_replay(const gs_zkvm_trace *tr, const uint32_t regs0[32], u
                     io->buf != R[11] || io->len != R[12] || s->rd_val != io->done || io->done > io->len)
                     ZO_FAIL("io record disagrees");
                 if (num == GS_ZKVM_SYS_READ) {
-                    memcpy(mem + io->buf - GS_ZKVM_MEM_LO, input + io->stream_pos, io->done);
+                    if (io->done) memcpy(mem + io->buf - GS_ZKVM_MEM_LO, input + io->stream_pos, io->done);
                 } else {
                     size_t len;
                     const uint8_t *o = gs_zkvm_vm_output(vm, io->fd, &len);
                     if (io->fd > 2 || io->stream_pos != out_pos[io->fd] || io->stream_pos + io->done > len ||
-                        memcmp(o + io->stream_pos, mem + io->buf - GS_ZKVM_MEM_LO, io->done))
+                        (io->done && memcmp(o + io->stream_pos, mem + io->buf - GS_ZKVM_MEM_LO, io->done)))
                         ZO_FAIL("written bytes are not the memory's");
                     out_pos[io->fd] += io->done;
                 }
