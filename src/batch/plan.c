@@ -178,7 +178,7 @@ static gs_status build(planner *pl, const char *id, const gs_claim *c, uint32_t 
     } else {
         gs_status st;
         if (!c) {
-            bp_err(pl->err, pl->err_len, "partition file: '%s' is neither a piece nor a split", id);
+            bp_err(pl->err, pl->err_len, "partition file: '%s' is neither a piece nor a split", n.id);
             return GS_ERR_MANIFEST;
         }
         int fits = size_claim(pl, &n, c, &st);
