@@ -100,7 +100,7 @@ expect 0 "a rerun" "$G" batch small.json --store s1
 has "$D/out" "claims 4: 0 proven, 4 reused" "a rerun reuses every claim"
 has "$D/out" "root $r1" "and prints the same root"
 has "$D/err" "claim f8 reused  lane" "one line per unit on stderr"
-expect 0 "--report" "$G" batch small.json --store s1 --report
+expect 0 "--report" "$G" batch small.json --store s1 --report --backend cpu
 for col in execute-time prove-time "throughput (cells/s)" peak-ram peak-device-mem proof-size verify-time fft-cost shards "pipeline total" "claims/s" "lane 0 (host): busy"; do
     has "$D/out" "$col" "the report has $col"
 done
