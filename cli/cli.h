@@ -74,11 +74,11 @@ int cli_out_write(const char *path, const uint8_t *buf, size_t len);
 /* 1 if `path` is "-" (standard output). */
 int cli_out_is_stdout(const char *path);
 
-/* ---- reading proofs (cli/util.c) ---- */
+/* ---- reading inputs (cli/util.c) ---- */
 /* Reads a whole file, or standard input for "-" (at most max bytes); on
- * failure prints why ("is a directory", "larger than ...") and returns
- * CLI_USAGE. */
-int cli_read_input(const char *path, uint8_t **buf, size_t *len, size_t max);
+ * failure prints why, naming the file as `what` ("proof file", "ELF file":
+ * "is a directory", "larger than ...") and returns CLI_USAGE. */
+int cli_read_input(const char *what, const char *path, uint8_t **buf, size_t *len, size_t max);
 /* The exit code for parsing a proof file: CLI_OK, or (printing why)
  * CLI_REJECTED for malformed bytes and CLI_USAGE when memory ran out. */
 int cli_parse_result(const char *path, gs_status s);

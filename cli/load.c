@@ -9,7 +9,7 @@ int cli_load(cli_loaded *L, const char *path, int malformed) {
     memset(L, 0, sizeof *L);
     uint8_t *buf = NULL;
     size_t len = 0;
-    int rc = cli_read_input(path, &buf, &len, CLI_MAX_PROOF_BYTES);
+    int rc = cli_read_input("proof file", path, &buf, &len, CLI_MAX_PROOF_BYTES);
     if (rc != CLI_OK) return rc;
     const char *name = strcmp(path, "-") ? path : "standard input";
     L->bytes = len;

@@ -3,11 +3,9 @@
  * Exit: 0 the guest exited 0; 1 it exited non-zero; 2 usage or input errors
  * (a bad ELF, an unreadable input); 3 it faulted or reached --max-cycles. */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -28,62 +26,6 @@ static const struct option run_opts[] = {
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
-
-/* Reads a whole file ("-": standard input) of at most max bytes; `what`
- * names it in messages. */
-static int read_file(const char *what, const char *path, uint8_t **buf, size_t *len, size_t max) {
-    *buf = NULL;
-    *len = 0;
-    int is_stdin = !strcmp(path, "-");
-    const char *name = is_stdin ? "standard input" : path;
-    int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        cli_err("reading the %s %s: %s", what, name, strerror(errno));
-        if (fd >= 0 && !is_stdin) close(fd);
-        return CLI_USAGE;
-    }
-    if (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max)) {
-        if (S_ISDIR(st.st_mode)) cli_err("reading the %s %s: is a directory", what, name);
-        else cli_err("reading the %s %s: larger than %zu MiB, the most read", what, name, max >> 20);
-        if (!is_stdin) close(fd);
-        return CLI_USAGE;
-    }
-    size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 65536, n = 0;
-    uint8_t *b = malloc(cap);
-    int rc = b ? CLI_OK : CLI_USAGE;
-    if (!b) cli_err("reading the %s %s: out of memory", what, name);
-    while (rc == CLI_OK) {
-        if (n == cap) {
-            uint8_t *nb = realloc(b, cap * 2);
-            if (!nb) {
-                cli_err("reading the %s %s: out of memory", what, name);
-                rc = CLI_USAGE;
-                break;
-            }
-            b = nb, cap *= 2;
-        }
-        ssize_t r = read(fd, b + n, cap - n);
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) {
-            cli_err("reading the %s %s: %s", what, name, strerror(errno));
-            rc = CLI_USAGE;
-        } else if (r == 0) {
-            break;
-        } else if ((n += (size_t)r) > max) {
-            cli_err("reading the %s %s: larger than %zu MiB, the most read", what, name, max >> 20);
-            rc = CLI_USAGE;
-        }
-    }
-    if (!is_stdin) close(fd);
-    if (rc != CLI_OK) {
-        free(b);
-        return rc;
-    }
-    *buf = b;
-    *len = n;
-    return CLI_OK;
-}
 
 /* Bytes as a JSON string: printable ASCII as is, the rest \u00XX (so each
  * code point is one byte, and the bytes come back exactly). */
@@ -145,9 +87,9 @@ int cli_run(int argc, char **argv) {
     gs_zkvm_program *prog = NULL;
     gs_zkvm_vm *vm = NULL;
     gs_zkvm_trace *tr = NULL;
-    int rc = read_file("ELF file", elf_path, &elf, &elf_len, GS_ZKVM_MAX_ELF_BYTES);
+    int rc = cli_read_input("ELF file", elf_path, &elf, &elf_len, GS_ZKVM_MAX_ELF_BYTES);
     if (rc != CLI_OK) return rc;
-    if (input_path && (rc = read_file("input", input_path, &input, &input_len, CLI_RUN_MAX_INPUT)) != CLI_OK)
+    if (input_path && (rc = cli_read_input("input", input_path, &input, &input_len, CLI_RUN_MAX_INPUT)) != CLI_OK)
         goto out;
     char msg[256];
     gs_status s = gs_zkvm_load_elf(&prog, msg, sizeof msg, elf, elf_len);

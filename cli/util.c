@@ -1,4 +1,4 @@
-/* Reading proof files and printing what the commands print. */
+/* Reading input files and printing what the commands print. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -10,30 +10,30 @@
 
 #include "cli.h"
 
-int cli_read_input(const char *path, uint8_t **buf, size_t *len, size_t max) {
+int cli_read_input(const char *what, const char *path, uint8_t **buf, size_t *len, size_t max) {
     *buf = NULL;
     *len = 0;
     int is_stdin = !strcmp(path, "-");
     const char *name = is_stdin ? "standard input" : path;
     int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        cli_err("reading %s: %s", name, strerror(errno));
+        cli_err("reading the %s %s: %s", what, name, strerror(errno));
         return CLI_USAGE;
     }
     struct stat st;
     if (fstat(fd, &st) != 0) {
-        cli_err("reading %s: %s", name, strerror(errno));
+        cli_err("reading the %s %s: %s", what, name, strerror(errno));
         if (!is_stdin) close(fd);
         return CLI_USAGE;
     }
     if (S_ISDIR(st.st_mode)) {
         if (!is_stdin) close(fd);
-        cli_err("reading %s: is a directory, not a proof file", name);
+        cli_err("reading the %s %s: is a directory", what, name);
         return CLI_USAGE;
     }
     if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
         if (!is_stdin) close(fd);
-        cli_err("reading %s: larger than %zu MiB, the most a proof file may be", name, max >> 20);
+        cli_err("reading the %s %s: larger than %zu MiB, the most it may be", what, name, max >> 20);
         return CLI_USAGE;
     }
     /* Read to the end (a FIFO or a pipe has no size up front), refusing
@@ -42,13 +42,13 @@ int cli_read_input(const char *path, uint8_t **buf, size_t *len, size_t max) {
     uint8_t *b = malloc(cap);
     size_t n = 0;
     int rc = b ? CLI_OK : CLI_USAGE;
-    if (!b) cli_err("reading %s: out of memory", name);
+    if (!b) cli_err("reading the %s %s: out of memory", what, name);
     while (rc == CLI_OK) {
         if (n == cap) {
             size_t ncap = cap * 2;
             uint8_t *nb = realloc(b, ncap);
             if (!nb) {
-                cli_err("reading %s: out of memory", name);
+                cli_err("reading the %s %s: out of memory", what, name);
                 rc = CLI_USAGE;
                 break;
             }
@@ -57,12 +57,12 @@ int cli_read_input(const char *path, uint8_t **buf, size_t *len, size_t max) {
         ssize_t r = read(fd, b + n, cap - n);
         if (r < 0 && errno == EINTR) continue;
         if (r < 0) {
-            cli_err("reading %s: %s", name, strerror(errno));
+            cli_err("reading the %s %s: %s", what, name, strerror(errno));
             rc = CLI_USAGE;
         } else if (r == 0) {
             break;
         } else if ((n += (size_t)r) > max) {
-            cli_err("reading %s: larger than %zu MiB, the most a proof file may be", name,
+            cli_err("reading the %s %s: larger than %zu MiB, the most it may be", what, name,
                     max >> 20);
             rc = CLI_USAGE;
         }
