@@ -135,7 +135,9 @@ typedef struct gs_table_input {
 /* Prove n tables together (docs/protocol.md, "Many tables"): the statement,
  * every main commitment (roots absorbed in table order), the shared LogUp
  * challenges, then one independent chain per table in its transcript fork.
- * In check mode also GS_ERR_BUS_UNBALANCED when the buses do not cancel;
+ * GS_ERR_INVALID_ARG for a bus carrying tuples of two widths (its proof
+ * would be refused). In check mode also GS_ERR_BUS_UNBALANCED when the buses
+ * do not cancel;
  * GS_ERR_BUDGET under strict_budget when a table alone needs more than the
  * budget (before any table is set up or proven).
  * stats: check and commit cover all tables; the other phases are summed

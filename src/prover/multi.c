@@ -22,11 +22,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "air/logup.h"
 #include "gstark/parallel.h"
 #include "gstark/sched.h"
 #include "prover/prover_internal.h"
 
 const uint32_t *gs_prover_debug_table_order = NULL;
+int gs_prover_debug_skip_width_check = 0;
 
 typedef struct {
     gs_device *dev;
@@ -140,6 +142,19 @@ unsigned gs_tables_parallel_default(void) {
     return k > 256 ? 256 : k;
 }
 
+/* A statement whose bus carries two tuple widths is refused up front
+ * (GS_ERR_INVALID_ARG): the verifier would refuse its proof. */
+static gs_status check_bus_widths(const gs_table_input *tables, uint32_t n) {
+    const gs_air **airs = malloc(n * sizeof *airs);
+    if (!airs) return GS_ERR_NOMEM;
+    gs_status r = GS_OK;
+    for (uint32_t i = 0; i < n; i++)
+        if (!(airs[i] = tables[i].air)) r = GS_ERR_INVALID_ARG;
+    if (r == GS_OK) r = gs_logup_check_widths(airs, n);
+    free(airs);
+    return r == GS_ERR_AIR ? GS_ERR_INVALID_ARG : r;
+}
+
 gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_table_input *tables,
                                 uint32_t n, const gs_params *params, const gs_prove_opts *opts) {
     double start = gs_prover_now();
@@ -148,6 +163,7 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
     if (!opts) opts = &gs_prover_default_opts;
     if (!pv || !tables || n == 0 || n > GS_MAX_TABLES) return GS_ERR_INVALID_ARG;
     GS_TRY(gs_prover_check_params(params, opts));
+    if (!gs_prover_debug_skip_width_check) GS_TRY(check_bus_widths(tables, n));
     gs_prove_stats local = {0}, *ps = opts->stats ? opts->stats : &local;
     memset(ps, 0, sizeof *ps);
     run_backend rb;

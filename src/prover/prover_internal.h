@@ -24,6 +24,10 @@ extern gs_prover_ood_hook gs_prover_debug_ood;
  * permutation of 0..n-1) instead of index order: proofs must not change. */
 extern const uint32_t *gs_prover_debug_table_order;
 
+/* If set, gs_prove_multi does not refuse a bus carrying two tuple widths (a
+ * prover that skips the check, for the verifier's test). */
+extern int gs_prover_debug_skip_width_check;
+
 
 /* A resident prover context (context.c; gs_prover in gstark/prover.h): the
  * device object, the budget, threads and table parallelism resolved once at
