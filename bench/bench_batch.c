@@ -16,7 +16,10 @@
  *      budget), in a fresh process (this program again, --bisect-child: its
  *      own peak RSS, and CUDA is never used across a fork): pieces, total
  *      time, peak RSS and peak device memory.
- * Prints the same table every run; it never decides pass or fail. */
+ * Prints the same table every run; it never decides pass or fail.
+ * --json: one JSON object per result on stdout (the table goes to stderr):
+ * "claims batch", "claims processes", "overhead fib lg=12", "lanes=<k>",
+ * "bisect fib lg=<L>" (from the child) and "bisect fib lg=<L> process". */
 #include <errno.h>
 #include <limits.h>
 #include <spawn.h>
@@ -160,6 +163,15 @@ static int bisect_child(unsigned bisect_log, size_t bisect_budget, int cuda) {
            sim[0] ? gs_size_format(b1, bisect_budget) : "(the prover's rule)", res.claims, res.joins,
            res.wall_s, cuda ? gs_size_format(b2, dev_peak) : "-", ok ? "" : " (FAILED)");
     fflush(stdout);
+    char stmt[48];
+    snprintf(stmt, sizeof stmt, "bisect fib lg=%u", bisect_log);
+    bench_jrow j;
+    bench_json_begin(&j, "bench_batch", stmt);
+    bench_json_metric(&j, "wall_s", res.wall_s, "s");
+    bench_json_metric(&j, "pieces", res.claims, "count");
+    bench_json_metric(&j, "joins", res.joins, "count");
+    bench_json_metric(&j, "device_peak_mb", (double)dev_peak / 1048576.0, "MiB");
+    if (ok) bench_json_end(&j);
     gs_batch_result_free(&res);
     gs_manifest_free(mb);
     return ok ? 0 : 1;
@@ -168,6 +180,7 @@ static int bisect_child(unsigned bisect_log, size_t bisect_budget, int cuda) {
 int main(int argc, char **argv) {
     unsigned n = 200, k = 50, bisect_log = 20, cli_n = 0;
     unsigned lanes = 0;
+    int json = 0;
     size_t bisect_budget = 0;
     int child = 0;
     const char *budget_arg = NULL;
@@ -177,6 +190,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--bisect-log") && i + 1 < argc) bisect_log = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--cli-claims") && i + 1 < argc) cli_n = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--bisect-child")) child = 1;
+        else if (!strcmp(argv[i], "--json")) json = 1;
         else if (!strcmp(argv[i], "--tmp") && i + 1 < argc) snprintf(g_tmp, sizeof g_tmp, "%s", argv[++i]);
         else if (!strcmp(argv[i], "--bisect-budget") && i + 1 < argc) {
             uint64_t b;
@@ -189,11 +203,12 @@ int main(int argc, char **argv) {
         else {
             fprintf(stderr, "usage: bench_batch [--claims N (200)] [--cli-claims M (N)] "
                             "[--overhead-claims K (50)] [--lanes L] [--bisect-log L (20)] "
-                            "[--bisect-budget SIZE] [--backend cpu|cuda|auto] [--gstark PATH]\n");
+                            "[--bisect-budget SIZE] [--backend cpu|cuda|auto] [--gstark PATH] [--json]\n");
             return 2;
         }
     }
     if (!cli_n || cli_n > n) cli_n = n;
+    if (json && !bench_json_start()) return 1;
     if (child) return bisect_child(bisect_log, bisect_budget, strcmp(g_backend, "cpu") && gs_cuda_device_count() > 0);
     if (n < 1 || n > 1000 || k < 1 || k > 49 * 3 || bisect_log < 4 || bisect_log > 30) {
         fprintf(stderr, "bench_batch: --claims 1..1000, --overhead-claims 1..147, --bisect-log 4..30\n");
@@ -244,6 +259,16 @@ int main(int argc, char **argv) {
     printf("%-44s %10.3f %10.2f\n", what, t_cli, cli_n / t_cli);
     printf("%-44s %10s %9.2fx  (%u lane%s)\n", "ratio batch / processes (claims/s)", "",
            (n / t_batch) / (cli_n / t_cli), used_lanes, used_lanes == 1 ? "" : "s");
+    bench_jrow j;
+    bench_json_begin(&j, "bench_batch", "claims batch");
+    bench_json_metric(&j, "wall_s", t_batch, "s");
+    bench_json_metric(&j, "claims_s", n / t_batch, "claims/s");
+    bench_json_metric(&j, "ratio_to_processes", (n / t_batch) / (cli_n / t_cli), "x");
+    if (ok) bench_json_end(&j);
+    bench_json_begin(&j, "bench_batch", "claims processes");
+    bench_json_metric(&j, "wall_s", t_cli, "s");
+    bench_json_metric(&j, "claims_s", cli_n / t_cli, "claims/s");
+    if (spawned_ok == cli_n) bench_json_end(&j);
 
     /* ---- 2. per-claim overhead of a resident lane, fib 2^12 ---- */
     char (*kj)[160] = calloc(k, sizeof *kj);
@@ -272,6 +297,12 @@ int main(int argc, char **argv) {
     printf("   of which: execute %.2f ms, verify %.2f ms, store %.2f ms, joins %.2f ms, other %.2f ms\n",
            exec / k * 1e3, verify / k * 1e3, store / k * 1e3, joins / k * 1e3,
            (per - own - (exec + verify + store + joins) / k) * 1e3);
+    bench_json_begin(&j, "bench_batch", "overhead fib lg=12");
+    bench_json_metric(&j, "setup_ms", res.setup_s * 1e3, "ms");
+    bench_json_metric(&j, "pipeline_ms_per_claim", per * 1e3, "ms");
+    bench_json_metric(&j, "prove_ms_per_claim", own * 1e3, "ms");
+    bench_json_metric(&j, "overhead_ms_per_claim", (per - own) * 1e3, "ms");
+    if (ok) bench_json_end(&j);
     gs_batch_result_free(&res);
     gs_manifest_free(mk);
 
@@ -289,6 +320,13 @@ int main(int argc, char **argv) {
         if (cuda) snprintf(dw, sizeof dw, "%.1f%%", 100.0 * device_work(&res) / res.wall_s);
         printf("%-8u %10.3f %10.2f %11.1f%% %11.1f%% %14s%s\n", lane_counts[li], res.wall_s,
                n / res.wall_s, 100 * mean, 100 * lo, dw, ok ? "" : "  (FAILED)");
+        snprintf(name, sizeof name, "lanes=%u", lane_counts[li]);
+        bench_json_begin(&j, "bench_batch", name);
+        bench_json_metric(&j, "wall_s", res.wall_s, "s");
+        bench_json_metric(&j, "claims_s", n / res.wall_s, "claims/s");
+        bench_json_metric(&j, "busy_mean_pct", 100 * mean, "%");
+        if (cuda) bench_json_metric(&j, "device_busy_pct", 100.0 * device_work(&res) / res.wall_s, "%");
+        if (ok) bench_json_end(&j);
         gs_batch_result_free(&res);
     }
 
@@ -299,20 +337,33 @@ int main(int argc, char **argv) {
     snprintf(a_tmp, sizeof a_tmp, "%s", g_tmp);
     char *cargv[12] = {argv[0], "--bisect-child", "--bisect-log", a_log, "--backend",
                        (char *)g_backend, "--tmp", a_tmp, NULL};
-    if (budget_arg) cargv[8] = "--bisect-budget", cargv[9] = (char *)budget_arg, cargv[10] = NULL;
+    int ca = 8;
+    if (budget_arg) cargv[ca++] = "--bisect-budget", cargv[ca++] = (char *)budget_arg;
+    if (json) cargv[ca++] = "--json";
+    cargv[ca] = NULL;
+    /* The child writes its JSON line to ours: our JSON stream is its stdout. */
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    if (json) posix_spawn_file_actions_adddup2(&fa, fileno(bench_json_out), 1);
     static char self[PATH_MAX];
     ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
     pid_t pid;
     int st = 0;
     struct rusage ru;
-    if (sl > 0 && (self[sl] = 0, posix_spawn(&pid, self, NULL, NULL, cargv, environ) == 0) &&
+    if (sl > 0 && (self[sl] = 0, posix_spawn(&pid, self, &fa, NULL, cargv, environ) == 0) &&
         wait4(pid, &st, 0, &ru) == pid) {
         char b[GS_SIZE_BUF];
         printf("   peak RSS of that run: %s%s\n", gs_size_format(b, (uint64_t)ru.ru_maxrss * 1024),
                WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "" : " (the run FAILED)");
+        char stmt[48];
+        snprintf(stmt, sizeof stmt, "bisect fib lg=%u process", bisect_log);
+        bench_json_begin(&j, "bench_batch", stmt);
+        bench_json_metric(&j, "peak_rss_mb", (double)ru.ru_maxrss / 1024.0, "MiB");
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 0) bench_json_end(&j);
     } else {
         printf("\n4. could not start the bisection run\n");
     }
+    posix_spawn_file_actions_destroy(&fa);
     gs_manifest_free(m);
     free(cl), free(js), free(kj), free(kp);
     char cmd[600];

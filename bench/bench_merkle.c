@@ -2,7 +2,11 @@
  * target row: a 2^20 x 64 commit against one-shot gs_keccak256 of the same
  * 512 MiB (target: commit / keccak <= 1.3). Medians of repeated runs.
  *
- *   bench_merkle [--quick] [--max-log N] [--reps R]
+ *   bench_merkle [--quick] [--max-log N] [--reps R] [--json]
+ *
+ * --json: one JSON object per row on stdout (the table goes to stderr): the
+ * grid as "commit lg=<log rows> cols=<c> t=<threads>", the target rows as
+ * "target keccak", "target commit t=1" and "target commit t=default".
  *
  * --quick: 2^16..2^18 rows, target shape 2^18 x 64 (128 MiB);
  * --max-log N: largest log2(rows) in the grid (default 20; shapes above
@@ -65,12 +69,25 @@ static double time_keccak(const void *p, size_t bytes, int reps, uint8_t out[32]
     return bench_median(s, reps);
 }
 
+/* The JSON line of one row; ratio 0 leaves it out. */
+static void json_row(const char *stmt, double t, size_t rows, size_t bytes, double ratio) {
+    bench_jrow r;
+    bench_json_begin(&r, "bench_merkle", stmt);
+    bench_json_metric(&r, "time_ms", 1e3 * t, "ms");
+    bench_json_metric(&r, "mrows_s", (double)rows / t / 1e6, "Mrows/s");
+    bench_json_metric(&r, "mb_s", (double)bytes / t / 1e6, "MB/s");
+    if (ratio > 0) bench_json_metric(&r, "ratio_to_keccak", ratio, "x");
+    bench_json_end(&r);
+}
+
 int main(int argc, char **argv) {
-    int quick = 0, reps = 0;
+    int quick = 0, reps = 0, json = 0;
     unsigned max_log = 20;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
             quick = 1;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
         } else if (strcmp(argv[i], "--max-log") == 0 && i + 1 < argc) {
             max_log = (unsigned)strtoul(argv[++i], NULL, 10);
         } else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
@@ -78,10 +95,11 @@ int main(int argc, char **argv) {
             if (reps < 1) reps = 1;
             if (reps > MAX_REPS) reps = MAX_REPS;
         } else {
-            fprintf(stderr, "usage: %s [--quick] [--max-log N] [--reps R]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--max-log N] [--reps R] [--json]\n", argv[0]);
             return 2;
         }
     }
+    if (json && !bench_json_start()) return 1;
     if (quick && max_log > 18) max_log = 18;
     unsigned threads_default = gs_threads_get();
     static const size_t COLS[] = {8, 64, 256};
@@ -105,6 +123,9 @@ int main(int argc, char **argv) {
                 printf("2^%-7u %6zu %8u %10.2f %12.3f %10.1f\n", lg, cols, THREADS[ti], 1e3 * t,
                        (double)rows / t / 1e6, (double)bytes / t / 1e6);
                 fflush(stdout);
+                char stmt[64];
+                snprintf(stmt, sizeof stmt, "commit lg=%u cols=%zu t=%u", lg, cols, THREADS[ti]);
+                json_row(stmt, t, rows, bytes, 0);
             }
             free(m);
         }
@@ -132,6 +153,9 @@ int main(int argc, char **argv) {
            (double)bytes / t1 / 1e6, t1 / tk);
     printf("  gs_merkle_commit, %u threads         %9.1f ms %8.1f MB/s  ratio %.3f (target <= 1.3)\n",
            threads_default, 1e3 * td, (double)bytes / td / 1e6, td / tk);
+    json_row("target keccak", tk, rows, bytes, 0);
+    json_row("target commit t=1", t1, rows, bytes, t1 / tk);
+    json_row("target commit t=default", td, rows, bytes, td / tk);
     printf("  roots %s\n", memcmp(&root1, &root2, sizeof root1) == 0 ? "agree" : "DIFFER");
     free(m);
     return 0;

@@ -5,7 +5,11 @@
  * target rows with their targets.
  *
  *   bench_ntt [--quick] [--max-log N] [--min-log N] [--reps R] [--portable]
- *             [--targets-only] [--max-mib M]
+ *             [--targets-only] [--max-mib M] [--json]
+ *
+ * --json: one JSON object per row on stdout (the table goes to stderr), the
+ * statement "<op> lg=<log n> cols=<c> B=<blowup> t=<threads>", target rows
+ * prefixed "target ".
  *
  * Timings on a shared machine are noisy: medians of R runs (default 5; 3
  * for rows whose warm-up run takes over a quarter second). --max-mib caps
@@ -86,6 +90,14 @@ static void row(const char *name, op_kind op, size_t cols, unsigned log_n, unsig
     printf("%-8s %4u %5zu %4u %7u %11.3f %9.3f%s%s\n", name, log_n, cols, 1u << log_b, threads,
            t * 1e3, t * 1e9 / bf, target ? "   " : "", target ? target : "");
     fflush(stdout);
+    char stmt[96];
+    snprintf(stmt, sizeof stmt, "%s%s lg=%u cols=%zu B=%u t=%u", target ? "target " : "", name, log_n, cols,
+             1u << log_b, threads);
+    bench_jrow r;
+    bench_json_begin(&r, "bench_ntt", stmt);
+    bench_json_metric(&r, "time_ms", t * 1e3, "ms");
+    bench_json_metric(&r, "ns_per_bfly", t * 1e9 / bf, "ns");
+    bench_json_end(&r);
     free(buf);
     free(out);
 }
@@ -96,11 +108,13 @@ static void header(void) {
 
 int main(int argc, char **argv) {
     unsigned min_log = 16, max_log = 24;
-    int quick = 0, targets_only = 0;
+    int quick = 0, targets_only = 0, json = 0;
     size_t max_mib = 512;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) {
             quick = 1;
+        } else if (!strcmp(argv[i], "--json")) {
+            json = 1;
         } else if (!strcmp(argv[i], "--targets-only")) {
             targets_only = 1;
         } else if (!strcmp(argv[i], "--portable")) {
@@ -116,11 +130,12 @@ int main(int argc, char **argv) {
         } else {
             fprintf(stderr,
                     "usage: %s [--quick] [--max-log N] [--min-log N] [--reps R] [--portable] "
-                    "[--targets-only] [--max-mib M]\n",
+                    "[--targets-only] [--max-mib M] [--json]\n",
                     argv[0]);
             return 2;
         }
     }
+    if (json && !bench_json_start()) return 1;
     if (g_reps < 1) g_reps = 1;
     if (max_log > 28) max_log = 28;
     if (quick) {

@@ -17,9 +17,12 @@
  * intervals over all streams) over the prove time; fb the tables that fell
  * back to the CPU.
  *
+ * --json: one JSON object per proof row on stdout (the table goes to stderr);
+ * see bench_util.h. Statements are "<name> lg=<log rows> <backend>".
+ *
  * usage: bench_prove [--quick] [--max-log N] [--threads T] [--air fib|mix|synth|heights|sched|all]
  *                    [--security BITS] [--grinding G] [--vm-shrink K] [--skew-shrink K]
- *                    [--backend cpu|cuda|both] */
+ *                    [--backend cpu|cuda|both] [--json] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +77,32 @@ static void compare_note(compare *c, int k, double total, uint8_t *bytes, size_t
     c->first_bytes = NULL;
 }
 
+/* The JSON line of one proof row (single or multi-table). */
+static void json_row(const char *name, const char *lg, const char *be, double t_trace, const gs_prove_stats *st,
+                     double other, double verify_ms, size_t bytes, double cells, double rss, uint32_t cols) {
+    if (!bench_json_out) return;
+    char stmt[96];
+    snprintf(stmt, sizeof stmt, "%s lg=%s %s", name, lg, be);
+    bench_jrow r;
+    bench_json_begin(&r, "bench_prove", stmt);
+    bench_json_metric(&r, "cols", cols, "count");
+    bench_json_metric(&r, "cells", cells, "count");
+    bench_json_metric(&r, "trace_s", t_trace, "s");
+    bench_json_metric(&r, "prove_s", st->total, "s");
+    static const char *phase[7] = {"check_s", "commit_s", "quotient_s", "ood_s", "deep_s", "fri_s", "queries_s"};
+    const double pv[7] = {st->check, st->commit, st->quotient, st->ood, st->deep, st->fri, st->queries};
+    for (int i = 0; i < 7; i++) bench_json_metric(&r, phase[i], pv[i], "s");
+    bench_json_metric(&r, "other_s", other, "s");
+    bench_json_metric(&r, "verify_ms", verify_ms, "ms");
+    bench_json_metric(&r, "proof_bytes", (double)bytes, "B");
+    bench_json_metric(&r, "throughput_mcells_s", cells / st->total / 1e6, "Mcells/s");
+    bench_json_metric(&r, "peak_rss_mb", rss, "MiB");
+    bench_json_metric(&r, "device_peak_mb", (double)st->device_peak_bytes / 1048576.0, "MiB");
+    bench_json_metric(&r, "device_busy_pct", st->total > 0 ? 100.0 * st->device_busy / st->total : 0, "%");
+    bench_json_metric(&r, "cpu_fallbacks", st->cpu_fallbacks, "count");
+    bench_json_end(&r);
+}
+
 static void row_on(const char *name, gs_workload *w, double t_trace, const gs_params *par, int k,
                    compare *cmp) {
     gs_prove_stats st;
@@ -101,6 +130,11 @@ static void row_on(const char *name, gs_workload *w, double t_trace, const gs_pa
            (double)st.device_peak_bytes / 1048576.0, 100.0 * st.device_busy / st.total,
            st.cpu_fallbacks, vs == GS_OK ? "ok" : gs_status_str(vs));
     fflush(stdout);
+    char lg[8];
+    snprintf(lg, sizeof lg, "%u", w->log_n);
+    if (vs == GS_OK)
+        json_row(name, lg, st.backend, t_trace, &st, other, 1e3 * (v1 - v0), s == GS_OK ? len : 0, cells, rss,
+                 gs_air_num_cols(w->air));
     compare_note(cmp, k, st.total, s == GS_OK ? bytes : NULL, len);
     if (s != GS_OK) free(bytes);
     gs_proof_free(p);
@@ -167,6 +201,9 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
                    st.fri, st.queries, other, 1e3 * (v1 - v0), ss == GS_OK ? len : 0,
                    cells / st.total / 1e6, rss, st.backend, (double)st.device_peak_bytes / 1048576.0,
                    100.0 * st.device_busy / st.total, st.cpu_fallbacks, vs == GS_OK ? "ok" : gs_status_str(vs));
+            if (vs == GS_OK)
+                json_row(name, "-", st.backend, t_trace, &st, other, 1e3 * (v1 - v0), ss == GS_OK ? len : 0,
+                         cells, rss, n);
             for (uint32_t i = 0; i < n; i++)
                 printf("  table %-14s %2u %5u         %8.3f |        %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f        | aux %u\n",
                        gs_air_name(airs[i]), w.tables[i].log_n, gs_air_num_cols(airs[i]), ts[i].total,
@@ -219,10 +256,11 @@ static void sched_rows(const char *preset, unsigned shrink, const gs_params *par
 
 int main(int argc, char **argv) {
     unsigned max_log = 22, threads = 0, security = 128, grinding = 20, vm_shrink = 1, skew_shrink = 0;
-    int quick = 0;
+    int quick = 0, json = 0;
     const char *which = "all";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--json")) json = 1;
         else if (!strcmp(argv[i], "--max-log") && i + 1 < argc) max_log = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--air") && i + 1 < argc) which = argv[++i];
@@ -238,10 +276,11 @@ int main(int argc, char **argv) {
         else {
             fprintf(stderr, "usage: bench_prove [--quick] [--max-log N] [--threads T] "
                             "[--air fib|mix|synth|heights|sched|all] [--security BITS] [--grinding G] "
-                            "[--vm-shrink K] [--skew-shrink K] [--backend cpu|cuda|both]\n");
+                            "[--vm-shrink K] [--skew-shrink K] [--backend cpu|cuda|both] [--json]\n");
             return 2;
         }
     }
+    if (json && !bench_json_start()) return 1;
     if (quick && max_log > 16) max_log = 16;
     if (quick && vm_shrink < 8) vm_shrink = 8;
     if (quick && skew_shrink < 8) skew_shrink = 8;

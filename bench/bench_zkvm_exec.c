@@ -12,7 +12,12 @@
  * kernel zeroes every page on first touch), "warm" into the same buffers
  * again (gs_zkvm_trace_clear, as consecutive segments would).
  *
- *   bench_zkvm_exec [--quick]     --quick: inputs 10x smaller */
+ *   bench_zkvm_exec [--quick] [--scale K] [--asm-only] [--json]
+ *
+ * --quick: inputs 10x smaller; --scale K: K times smaller (for tiny runs);
+ * --asm-only: only the two programs assembled here; --json: one JSON object
+ * per row on stdout (the table goes to stderr), the statement
+ * "<program> <input>". */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +125,17 @@ static void row(const char *name, const char *input, gs_zkvm_program *p, const u
     printf("  %-10s %-16s %13" PRIu64 " %5s %9.3f %10.1f %12" PRIu64 " %9.1f %9.1f\n", name, input,
            r.cycles, r.stop == GS_ZKVM_EXITED ? "exit" : "FAULT", fast, r.cycles / fast / 1e6, steps,
            steps / tt[0] / 1e6, steps / tt[1] / 1e6);
+    char stmt[96];
+    snprintf(stmt, sizeof stmt, "%s %s", name, input);
+    bench_jrow j;
+    bench_json_begin(&j, "bench_zkvm_exec", stmt);
+    bench_json_metric(&j, "cycles", (double)r.cycles, "count");
+    bench_json_metric(&j, "exec_s", fast, "s");
+    bench_json_metric(&j, "exec_mcycles_s", r.cycles / fast / 1e6, "Mcycles/s");
+    bench_json_metric(&j, "traced_steps", (double)steps, "count");
+    bench_json_metric(&j, "traced_new_msteps_s", steps / tt[0] / 1e6, "Msteps/s");
+    bench_json_metric(&j, "traced_warm_msteps_s", steps / tt[1] / 1e6, "Msteps/s");
+    if (r.stop == GS_ZKVM_EXITED) bench_json_end(&j);
 }
 
 static gs_zkvm_program *load_file(const char *path) {
@@ -143,8 +159,23 @@ static int build_example(const char *src_dir, const char *dir, const char *name)
 }
 
 int main(int argc, char **argv) {
-    int quick = argc > 1 && !strcmp(argv[1], "--quick");
-    uint32_t scale = quick ? 10 : 1;
+    uint32_t scale = 1;
+    int json = 0, asm_only = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick")) scale = 10;
+        else if (!strcmp(argv[i], "--scale") && i + 1 < argc) scale = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--asm-only")) asm_only = 1;
+        else if (!strcmp(argv[i], "--json")) json = 1;
+        else {
+            fprintf(stderr, "usage: bench_zkvm_exec [--quick] [--scale K] [--asm-only] [--json]\n");
+            return 2;
+        }
+    }
+    if (scale < 1 || scale > 100000) {
+        fprintf(stderr, "bench_zkvm_exec: --scale 1..100000\n");
+        return 2;
+    }
+    if (json && !bench_json_start()) return 1;
     printf("bench_zkvm_exec: RV32IM executor, one core; fast path median of 3, traced path up to "
            "%" PRIu64 " steps (%zu-byte steps)\n\n",
            TRACE_MAX, sizeof(gs_zkvm_step));
@@ -160,6 +191,7 @@ int main(int argc, char **argv) {
     row("mem (asm)", label, p, NULL, 0);
     gs_zkvm_program_free(p);
 
+    if (asm_only) return 0;
     /* The guest examples, where the toolchain is. */
     char src[4096];
     snprintf(src, sizeof src, "%s", __FILE__);
