@@ -9,6 +9,7 @@ import json
 import math
 import os
 import statistics
+import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SUITES = os.path.join(HERE, "..", "bench", "suites", "suites.json")
@@ -91,7 +92,11 @@ def compare_samples(a, b, level=0.05, higher_better=False, time_or_rate=True):
     try:
         # zsplit: zero differences count half to each side instead of being
         # dropped, so ties weaken the evidence rather than vanish.
-        p_w = float(stats.wilcoxon(b, a, zero_method="zsplit").pvalue)
+        # With zeros or few pairs SciPy falls back to the normal
+        # approximation and says so; that is expected here.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            p_w = float(stats.wilcoxon(b, a, zero_method="zsplit").pvalue)
     except ValueError:
         p_w = None
     out["p_t"], out["p_w"] = p_t, p_w
