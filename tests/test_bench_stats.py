@@ -1,0 +1,205 @@
+#!/usr/bin/python3
+"""The benchmark comparison's own tests (scripts/benchlib.py, bench-compare,
+bench-plot): the statistics on fixed samples against known results, the ABBA
+order, a plot from fixed data, and a suite run end to end with A and B the
+same build directory (the report's completeness and form are checked, never
+a timing). Exit 77 (skip) when SciPy or matplotlib is missing.
+
+  /usr/bin/python3 tests/test_bench_stats.py BUILD_DIR
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+try:
+    import scipy  # noqa: F401
+    import matplotlib  # noqa: F401
+except ImportError:
+    print("test_bench_stats: SciPy or matplotlib missing (scripts/install-deps.sh); skipped")
+    sys.exit(77)
+import benchlib  # noqa: E402
+
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL:", what)
+
+
+def close(x, y, tol):
+    return x is not None and abs(x - y) <= tol
+
+
+def test_known_values():
+    # d = b - a = 1, 2, 3, 4, 5: t = 3 / (sqrt(2.5) / sqrt(5)) = 4.2426, df 4,
+    # two-sided p = 0.013241; Wilcoxon, all 5 ranks positive, exact p = 2/32.
+    a = [10.0, 11.0, 12.0, 13.0, 14.0]
+    b = [11.0, 13.0, 15.0, 17.0, 19.0]
+    r = benchlib.compare_samples(a, b)
+    check(close(r["p_t"], 0.013241, 5e-5), "t-test p on d=1..5: %s" % r["p_t"])
+    check(close(r["p_w"], 0.0625, 1e-9), "Wilcoxon p on d=1..5: %s" % r["p_w"])
+    check(r["median_a"] == 12.0 and r["median_b"] == 15.0, "medians")
+    check(close(r["delta_pct"], 25.0, 1e-9), "delta %%: %s" % r["delta_pct"])
+    check(r["verdict"] == "slower", "a time that grew at level 0.05 is slower: %s" % r["verdict"])
+    check(r["note"] == "Wilcoxon p >= level", "the note says the Wilcoxon test disagrees: %r" % r["note"])
+
+
+def test_clear_shift():
+    noise = [0.013, -0.021, 0.008, 0.017, -0.004, -0.011, 0.022, -0.016, 0.005, -0.009, 0.014, -0.002]
+    a = [1.0 + e for e in noise]
+    b = [1.10 + e + 0.3 * noise[(i + 5) % len(noise)] for i, e in enumerate(noise)]
+    r = benchlib.compare_samples(a, b)
+    check(r["p_t"] < 0.01 and r["p_w"] < 0.01, "a 10%% shift: p %s %s" % (r["p_t"], r["p_w"]))
+    check(r["verdict"] == "slower", "10%% more time is slower: %s" % r["verdict"])
+    r = benchlib.compare_samples(b, a)
+    check(r["verdict"] == "faster", "10%% less time is faster: %s" % r["verdict"])
+    r = benchlib.compare_samples(a, b, higher_better=True)
+    check(r["verdict"] == "faster", "10%% more throughput is faster: %s" % r["verdict"])
+    r = benchlib.compare_samples(a, b, time_or_rate=False)
+    check(r["verdict"] == "worse", "10%% more memory is worse: %s" % r["verdict"])
+
+
+def test_no_shift():
+    a = [1.00, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97, 1.00]
+    b = [1.01, 1.00, 0.99, 1.02, 0.98, 1.01, 0.99, 0.99]
+    r = benchlib.compare_samples(a, b)
+    check(r["p_t"] > 0.5 and r["p_w"] > 0.5, "no shift: p %s %s" % (r["p_t"], r["p_w"]))
+    check(r["verdict"] == benchlib.NO_CHANGE, "no shift: %s" % r["verdict"])
+
+
+def test_ties():
+    r = benchlib.compare_samples([5, 5, 5, 5], [5, 5, 5, 5])
+    check(r["p_t"] == 1.0 and r["p_w"] == 1.0 and r["verdict"] == benchlib.NO_CHANGE, "all ties: %s" % r)
+    check(r["note"] == "identical samples", "all ties note: %r" % r["note"])
+    # The same difference in every pair: t undefined, the signed-rank test
+    # decides (8 positive ranks, tied: p well under 0.05).
+    a = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]
+    r = benchlib.compare_samples(a, [x + 0.5 for x in a])
+    check(r["p_t"] is None and r["p_w"] is not None and r["p_w"] < 0.05, "constant shift: %s" % r)
+    check(r["verdict"] == "slower", "constant shift verdict: %s" % r["verdict"])
+    # Some zero differences among others: no crash, p in [0, 1].
+    r = benchlib.compare_samples([1, 2, 3, 4, 5, 6], [1, 2, 3.5, 4, 4.5, 6])
+    for p in (r["p_t"], r["p_w"]):
+        check(p is not None and 0 <= p <= 1 and not math.isnan(p), "partial ties p: %s" % p)
+    check(r["verdict"] == benchlib.NO_CHANGE, "partial ties verdict: %s" % r["verdict"])
+    # One pair: no test, said so.
+    r = benchlib.compare_samples([1.0], [2.0])
+    check(r["p_t"] is None and r["verdict"] == benchlib.NO_CHANGE and r["note"], "one pair: %s" % r)
+
+
+def test_abba():
+    check(benchlib.abba_order(2) == ["A", "B", "B", "A", "A", "B", "B", "A"], "ABBA for N=2")
+    check(benchlib.abba_order(1) == ["A", "B", "B", "A"], "ABBA for N=1")
+
+
+def row(stmt, lg, cols, prove, phases):
+    m = {"cols": cols, "cells": cols * 2 ** lg, "prove_s": prove, "throughput_mcells_s": cols * 2 ** lg / prove / 1e6}
+    m.update(dict(zip(["check_s", "commit_s", "quotient_s", "ood_s", "deep_s", "fri_s", "queries_s", "other_s"],
+                      phases)))
+    return json.dumps({"bench": "bench_prove", "statement": "%s lg=%d cpu" % (stmt, lg), "metrics": m, "units": {}})
+
+
+def test_plot(tmp):
+    data = os.path.join(tmp, "prove.jsonl")
+    with open(data, "w") as f:
+        f.write("bench_prove: the table went to stderr; this line is not JSON\n")
+        for lg, t in ((16, 0.25), (18, 0.9), (20, 3.7)):
+            f.write(row("fib", lg, 2, t, [t / 8] * 8) + "\n")
+            f.write(row("mix c=64 d=3", lg - 2, 64, 2 * t, [t / 4] * 8) + "\n")
+    out = os.path.join(tmp, "img")
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench-plot"), "prove", data, "--out", out,
+                        "--title", "fixed data"], capture_output=True, text=True)
+    check(p.returncode == 0, "bench-plot prove: %s" % p.stderr[-300:])
+    for name in ("prove_time.svg", "prove_throughput.svg", "prove_phases.svg"):
+        path = os.path.join(out, name)
+        check(os.path.exists(path), "%s written" % name)
+        if os.path.exists(path):
+            svg = open(path).read()
+            check(svg.lstrip().startswith("<?xml") and "<svg" in svg, "%s is an SVG" % name)
+            for title in ("fib (cpu)", "mix c=64 d=3 (cpu)"):
+                check(title in svg, "%s names the series %s" % (name, title))
+    check("quotient" in open(os.path.join(out, "prove_phases.svg")).read(), "phases legend")
+
+
+def test_suite_end_to_end(build, tmp):
+    exe = os.path.join(build, "bench_prove")
+    if not os.path.exists(exe) or not os.path.exists(os.path.join(build, "bench_zkvm_exec")):
+        print("test_bench_stats: no benchmarks in %s; the end-to-end run is skipped" % build)
+        return
+    suites = benchlib.load_suites()
+    suites["suites"] = {"tiny": {"build": "cpu", "targets": [], "runs": 1, "commands": [
+        {"run": ["./bench_prove", "--air", "fib", "--max-log", "16", "--json"],
+         "metrics": ["prove_s", "throughput_mcells_s", "proof_bytes"]},
+        {"run": ["./bench_zkvm_exec", "--scale", "10000", "--asm-only", "--json"],
+         "metrics": ["exec_s", "cycles"]}]}}
+    sfile = os.path.join(tmp, "suites.json")
+    with open(sfile, "w") as f:
+        json.dump(suites, f)
+    rep = os.path.join(tmp, "report.json")
+    env = dict(os.environ)
+    # Leak checking of the benchmark programs is not this test's concern.
+    env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench-compare"), build, build,
+                        "--suite", "tiny", "--suites", sfile, "--runs", "1", "--out", rep],
+                       capture_output=True, text=True, env=env)
+    check(p.returncode == 0, "bench-compare exit %d: %s" % (p.returncode, p.stderr[-500:]))
+    if p.returncode != 0:
+        return
+    with open(rep) as f:
+        report = json.load(f)
+    check(report["runs"] == 1 and report["failures"] == [], "report header: %s" % report["failures"])
+    got = {(r["statement"], r["metric"]): r for r in report["results"]}
+    want = [("fib lg=16 cpu", m) for m in ("prove_s", "throughput_mcells_s", "proof_bytes")]
+    want += [(s, m) for s in ("fib (asm) n=20000", "mem (asm) n=2000") for m in ("exec_s", "cycles")]
+    for k in want:
+        check(k in got, "the report has %s %s" % k)
+    check(len(got) == len(want), "no extra metrics: %s" % sorted(got))
+    for k, r in got.items():
+        check(r["n"] == 2 and len(r["a"]) == 2 and len(r["b"]) == 2, "%s: two pairs (ABBA x 1)" % (k,))
+        check(r["median_a"] is not None and r["median_b"] is not None and r["delta_pct"] is not None, "%s medians" % (k,))
+        for p_ in (r["p_t"], r["p_w"]):
+            check(p_ is None or 0 <= p_ <= 1, "%s p in [0, 1]: %s" % (k, p_))
+        check(r["verdict"] in ("faster", "slower", benchlib.NO_CHANGE), "%s verdict %s" % (k, r["verdict"]))
+        check(r["higher_better"] == (k[1] == "throughput_mcells_s"), "%s direction" % (k,))
+    # Deterministic metrics of one binary are the same on both sides.
+    for k in (("fib lg=16 cpu", "proof_bytes"), ("fib (asm) n=20000", "cycles")):
+        if k in got:
+            r = got[k]
+            check(r["a"] == r["b"] and r["verdict"] == benchlib.NO_CHANGE and r["note"] == "identical samples",
+                  "%s identical on both sides: %s" % (k, r))
+    for line in ("median A", "p(t)", "p(W)", "verdict", "fib lg=16 cpu"):
+        check(line in p.stdout, "the printed table has %r" % line)
+    # And the comparison chart from this report.
+    out = os.path.join(tmp, "cmp")
+    q = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench-plot"), "compare", rep, "--out", out,
+                        "--metric", "exec_s"], capture_output=True, text=True)
+    check(q.returncode == 0 and os.path.exists(os.path.join(out, "compare.svg")), "compare chart: %s" % q.stderr[-300:])
+    if q.returncode == 0:
+        svg = open(os.path.join(out, "compare.svg")).read()
+        check("fib (asm) n=20000" in svg and "A: dir " in svg, "the compare chart names its rows and sides")
+
+
+def main():
+    build = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, "build")
+    test_known_values()
+    test_clear_shift()
+    test_no_shift()
+    test_ties()
+    test_abba()
+    with tempfile.TemporaryDirectory() as tmp:
+        test_plot(tmp)
+        test_suite_end_to_end(build, tmp)
+    print("test_bench_stats: %s" % ("%d failure(s)" % failures if failures else "ok"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
