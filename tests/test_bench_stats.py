@@ -100,11 +100,11 @@ def test_abba():
     check(benchlib.abba_order(1) == ["A", "B", "B", "A"], "ABBA for N=1")
 
 
-def row(stmt, lg, cols, prove, phases):
-    m = {"cols": cols, "cells": cols * 2 ** lg, "prove_s": prove, "throughput_mcells_s": cols * 2 ** lg / prove / 1e6}
+def row(stmt, lg, cols, prove, phases, be="cpu", busy=0.0, dev_mb=0.0):
+    m = {"device_busy_pct": busy, "device_peak_mb": dev_mb, "cols": cols, "cells": cols * 2 ** lg, "prove_s": prove, "throughput_mcells_s": cols * 2 ** lg / prove / 1e6}
     m.update(dict(zip(["check_s", "commit_s", "quotient_s", "ood_s", "deep_s", "fri_s", "queries_s", "other_s"],
                       phases)))
-    return json.dumps({"bench": "bench_prove", "statement": "%s lg=%d cpu" % (stmt, lg), "metrics": m, "units": {}})
+    return json.dumps({"bench": "bench_prove", "statement": "%s lg=%d %s" % (stmt, lg, be), "metrics": m, "units": {}})
 
 
 def test_plot(tmp):
@@ -114,6 +114,14 @@ def test_plot(tmp):
         for lg, t in ((16, 0.25), (18, 0.9), (20, 3.7)):
             f.write(row("fib", lg, 2, t, [t / 8] * 8) + "\n")
             f.write(row("mix c=64 d=3", lg - 2, 64, 2 * t, [t / 4] * 8) + "\n")
+    nocuda = os.path.join(tmp, "img-cpu")
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench-plot"), "prove", data, "--out", nocuda],
+                       capture_output=True, text=True)
+    check(p.returncode == 0 and not os.path.exists(os.path.join(nocuda, "prove_device.svg")),
+          "no device chart without GPU rows")
+    with open(data, "a") as f:
+        for lg, t, busy, mb in ((20, 0.034, 51.0, 1200.0), (22, 0.083, 71.0, 4900.0)):
+            f.write(row("fib", lg, 2, t, [t / 8] * 8, "cuda", busy, mb) + "\n")
     out = os.path.join(tmp, "img")
     p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench-plot"), "prove", data, "--out", out,
                         "--title", "fixed data"], capture_output=True, text=True)
@@ -127,6 +135,13 @@ def test_plot(tmp):
             for title in ("fib (cpu)", "mix c=64 d=3 (cpu)"):
                 check(title in svg, "%s names the series %s" % (name, title))
     check("quotient" in open(os.path.join(out, "prove_phases.svg")).read(), "phases legend")
+    dev = os.path.join(out, "prove_device.svg")
+    check(os.path.exists(dev), "a device chart from the cuda rows")
+    if os.path.exists(dev):
+        svg = open(dev).read()
+        check("fib (cuda) lg=22" in svg and "4900 MiB" in svg and "fib (cpu)" not in svg,
+              "the device chart has the cuda rows only, with their peak memory")
+    check("fib (cuda)" in open(os.path.join(out, "prove_time.svg")).read(), "the cuda series drawn")
 
 
 def test_suite_end_to_end(build, tmp):
