@@ -48,8 +48,12 @@ def test_known_values():
     check(close(r["p_w"], 0.0625, 1e-9), "Wilcoxon p on d=1..5: %s" % r["p_w"])
     check(r["median_a"] == 12.0 and r["median_b"] == 15.0, "medians")
     check(close(r["delta_pct"], 25.0, 1e-9), "delta %%: %s" % r["delta_pct"])
-    check(r["verdict"] == "slower", "a time that grew at level 0.05 is slower: %s" % r["verdict"])
-    check(r["note"] == "Wilcoxon p >= level", "the note says the Wilcoxon test disagrees: %r" % r["note"])
+    # p(t) < 0.05 but 5 pairs cannot give p(W) below 2/32: no verdict, and
+    # the note says why.
+    check(r["verdict"] == "no significant change", "one test below the level is no verdict: %s" % r["verdict"])
+    check(r["note"] == "p(W) cannot go below 0.0625 with 5 pairs", "the note: %r" % r["note"])
+    r = benchlib.compare_samples(a, b, level=0.1)
+    check(r["verdict"] == "slower", "both below 0.1: a time that grew is slower: %s" % r["verdict"])
 
 
 def test_clear_shift():
