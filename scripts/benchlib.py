@@ -45,13 +45,14 @@ def parse_json_lines(text):
     return rows
 
 
-def compare_samples(a, b, level=0.05, higher_better=False, time_or_rate=True):
+def compare_samples(a, b, level=0.05, higher_better=False, time_or_rate=True, min_effect=1.0):
     """Paired comparison of side A's and side B's samples of one metric (the
     i-th of each taken next to each other in the ABBA order).
 
     Returns a dict: n, median_a, median_b, delta_pct (B against A), p_t
     (paired t-test), p_w (Wilcoxon signed-rank), verdict and note. A change
-    is called when both p-values are below `level`: "faster"/"slower" (for
+    is called when both p-values are below `level` and the medians differ by
+    at least `min_effect` percent: "faster"/"slower" (for
     times and rates) or "better"/"worse" say which way B moved. The note
     says when only one test is below the level (and when that is because n
     pairs cannot give a signed-rank p below it), when the differences are
@@ -107,7 +108,11 @@ def compare_samples(a, b, level=0.05, higher_better=False, time_or_rate=True):
     # several times per comparison); the t-test alone where the signed-rank
     # test failed, the signed-rank test alone where t is undefined.
     tests = [p for p in (p_t, p_w) if p is not None]
-    if tests and all(p < level for p in tests):
+    small = out["delta_pct"] is not None and abs(out["delta_pct"]) < min_effect
+    if tests and all(p < level for p in tests) and small:
+        # Real, perhaps, but too small to matter (a tenth of a MiB of RSS).
+        out["note"] = "below the %g%% effect threshold" % min_effect
+    elif tests and all(p < level for p in tests):
         up = (mb > ma) if mb != ma else (sum(nonzero) > 0)
         good = up == higher_better
         if time_or_rate:

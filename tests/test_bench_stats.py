@@ -71,6 +71,18 @@ def test_clear_shift():
     check(r["verdict"] == "worse", "10%% more memory is worse: %s" % r["verdict"])
 
 
+def test_small_effect():
+    # A consistent 0.2% shift: both tests far below 0.05, but under the 1%
+    # effect threshold, so no verdict; with the threshold at 0.1% a verdict.
+    a = [100.0, 101.0, 99.5, 100.5, 100.2, 99.8, 100.1, 99.9]
+    b = [x * 1.002 + 0.001 * i for i, x in enumerate(a)]
+    r = benchlib.compare_samples(a, b, time_or_rate=False)
+    check(r["p_t"] < 0.01 and r["p_w"] < 0.01, "0.2%% shift is significant: %s %s" % (r["p_t"], r["p_w"]))
+    check(r["verdict"] == benchlib.NO_CHANGE and "effect threshold" in r["note"], "below 1%%: %s" % r)
+    r = benchlib.compare_samples(a, b, time_or_rate=False, min_effect=0.1)
+    check(r["verdict"] == "worse", "0.2%% more memory at threshold 0.1%%: %s" % r["verdict"])
+
+
 def test_no_shift():
     a = [1.00, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97, 1.00]
     b = [1.01, 1.00, 0.99, 1.02, 0.98, 1.01, 0.99, 0.99]
@@ -210,6 +222,7 @@ def main():
     build = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(ROOT, "build")
     test_known_values()
     test_clear_shift()
+    test_small_effect()
     test_no_shift()
     test_ties()
     test_abba()
