@@ -1,8 +1,11 @@
 /* bench_prove: whole proofs of the built-in AIRs on the CPU and CUDA backends.
  * Per row: trace generation, prove (with its phases, which add up to the
  * total: check + commit + quotient + ood + deep + fri + queries + other),
- * verify, proof size, trace cells per second and the peak RSS of that proof
- * (the kernel's high-water mark, reset before each row).
+ * verify, proof size, trace cells per second, the peak RSS of that proof
+ * (the kernel's high-water mark, reset before each row) and the fft-cost:
+ * the sum over the proof's tables of main columns * rows * log2(rows)
+ * (fftM, in millions), the NTT work the trace's shape asks for, which a
+ * change of shape moves and a change of speed does not.
  *
  * Multi-table presets (synth vm and skew at --vm-shrink / --skew-shrink,
  * defaults 1 and 0: 5-60 s each on a 2-core machine) print a summary row
@@ -77,9 +80,15 @@ static void compare_note(compare *c, int k, double total, uint8_t *bytes, size_t
     c->first_bytes = NULL;
 }
 
+/* One table's fft-cost: width * height * log2(height), main columns only. */
+static double fft_cost(const gs_air *air, unsigned log_n) {
+    return (double)gs_air_num_cols(air) * (double)((size_t)1 << log_n) * (double)log_n;
+}
+
 /* The JSON line of one proof row (single or multi-table). */
 static void json_row(const char *name, const char *lg, const char *be, double t_trace, const gs_prove_stats *st,
-                     double other, double verify_ms, size_t bytes, double cells, double rss, uint32_t cols) {
+                     double other, double verify_ms, size_t bytes, double cells, double fft, double rss,
+                     uint32_t cols) {
     if (!bench_json_out) return;
     char stmt[96];
     snprintf(stmt, sizeof stmt, "%s lg=%s %s", name, lg, be);
@@ -87,6 +96,7 @@ static void json_row(const char *name, const char *lg, const char *be, double t_
     bench_json_begin(&r, "bench_prove", stmt);
     bench_json_metric(&r, "cols", cols, "count");
     bench_json_metric(&r, "cells", cells, "count");
+    bench_json_metric(&r, "fft_cost", fft, "cells x lg");
     bench_json_metric(&r, "trace_s", t_trace, "s");
     bench_json_metric(&r, "prove_s", st->total, "s");
     static const char *phase[7] = {"check_s", "commit_s", "quotient_s", "ood_s", "deep_s", "fri_s", "queries_s"};
@@ -122,19 +132,20 @@ static void row_on(const char *name, gs_workload *w, double t_trace, const gs_pa
     gs_status vs = gs_verify(w->air, p, 0);
     double v1 = bench_now();
     double cells = (double)gs_air_num_cols(w->air) * (double)((size_t)1 << w->log_n);
+    double fft = fft_cost(w->air, w->log_n);
     double other = st.total - (st.check + st.commit + st.quotient + st.ood + st.deep + st.fri + st.queries);
-    printf("%-22s %2u %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.2f %8.1f %4s %7.1f %5.1f %2u %s\n",
+    printf("%-22s %2u %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.1f %8.2f %8.1f %4s %7.1f %5.1f %2u %s\n",
            name, w->log_n, gs_air_num_cols(w->air), t_trace, st.total, st.check, st.commit,
            st.quotient, st.ood, st.deep, st.fri, st.queries, other, 1e3 * (v1 - v0),
-           s == GS_OK ? len : 0, cells / st.total / 1e6, rss, st.backend,
+           s == GS_OK ? len : 0, fft / 1e6, cells / st.total / 1e6, rss, st.backend,
            (double)st.device_peak_bytes / 1048576.0, 100.0 * st.device_busy / st.total,
            st.cpu_fallbacks, vs == GS_OK ? "ok" : gs_status_str(vs));
     fflush(stdout);
     char lg[8];
     snprintf(lg, sizeof lg, "%u", w->log_n);
     if (vs == GS_OK)
-        json_row(name, lg, st.backend, t_trace, &st, other, 1e3 * (v1 - v0), s == GS_OK ? len : 0, cells, rss,
-                 gs_air_num_cols(w->air));
+        json_row(name, lg, st.backend, t_trace, &st, other, 1e3 * (v1 - v0), s == GS_OK ? len : 0, cells, fft,
+                 rss, gs_air_num_cols(w->air));
     compare_note(cmp, k, st.total, s == GS_OK ? bytes : NULL, len);
     if (s != GS_OK) free(bytes);
     gs_proof_free(p);
@@ -170,11 +181,12 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
     gs_table_input *in = calloc(n, sizeof *in);
     gs_prove_stats *ts = calloc(n, sizeof *ts);
     const gs_air **airs = calloc(n, sizeof *airs);
-    double cells = 0;
+    double cells = 0, fft = 0;
     for (uint32_t i = 0; i < n; i++) {
         in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n, w.tables[i].pub, NULL};
         airs[i] = w.tables[i].air;
         cells += (double)gs_air_num_cols(w.tables[i].air) * (double)((size_t)1 << w.tables[i].log_n);
+        fft += fft_cost(w.tables[i].air, w.tables[i].log_n);
     }
     compare cmp = {0};
     for (int k = 0; k < g_nkinds; k++) {
@@ -196,19 +208,19 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
             char name[48];
             snprintf(name, sizeof name, "synth %s /%u", preset, shrink);
             double other = st.total - (st.check + st.commit + st.quotient + st.ood + st.deep + st.fri + st.queries);
-            printf("%-22s %2s %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.2f %8.1f %4s %7.1f %5.1f %2u %s\n",
+            printf("%-22s %2s %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.1f %8.2f %8.1f %4s %7.1f %5.1f %2u %s\n",
                    name, "-", n, t_trace, st.total, st.check, st.commit, st.quotient, st.ood, st.deep,
-                   st.fri, st.queries, other, 1e3 * (v1 - v0), ss == GS_OK ? len : 0,
+                   st.fri, st.queries, other, 1e3 * (v1 - v0), ss == GS_OK ? len : 0, fft / 1e6,
                    cells / st.total / 1e6, rss, st.backend, (double)st.device_peak_bytes / 1048576.0,
                    100.0 * st.device_busy / st.total, st.cpu_fallbacks, vs == GS_OK ? "ok" : gs_status_str(vs));
             if (vs == GS_OK)
                 json_row(name, "-", st.backend, t_trace, &st, other, 1e3 * (v1 - v0), ss == GS_OK ? len : 0,
-                         cells, rss, n);
+                         cells, fft, rss, n);
             for (uint32_t i = 0; i < n; i++)
-                printf("  table %-14s %2u %5u         %8.3f |        %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f        | aux %u\n",
+                printf("  table %-14s %2u %5u         %8.3f |        %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f        | aux %u, fftM %.3f\n",
                        gs_air_name(airs[i]), w.tables[i].log_n, gs_air_num_cols(airs[i]), ts[i].total,
                        ts[i].commit, ts[i].quotient, ts[i].ood, ts[i].deep, ts[i].fri, ts[i].queries,
-                       mp->tables[i].table.aux_cols);
+                       mp->tables[i].table.aux_cols, fft_cost(airs[i], w.tables[i].log_n) / 1e6);
             fflush(stdout);
             compare_note(&cmp, k, st.total, ss == GS_OK ? bytes : NULL, len);
             if (ss != GS_OK) free(bytes);
@@ -310,9 +322,9 @@ int main(int argc, char **argv) {
            gs_threads_get(), 1u << par.log_blowup, par.num_queries, par.grinding_bits,
            gs_params_security(&par));
     if (cuda_init > 0) printf("CUDA set-up (context, pools, twiddles; a warm-up proof, untimed below): %.3f s\n", cuda_init);
-    printf("%-22s %2s %5s %7s %8s | %6s %6s %6s %6s %6s %6s %6s %6s | %7s %8s %8s %8s %4s %7s %5s %2s\n", "statement",
-           "lg", "cols", "trace_s", "prove_s", "check", "commit", "quot", "ood", "deep", "fri",
-           "query", "other", "verif_ms", "bytes", "Mcells/s", "peakMB", "be", "devMB", "busy%", "fb");
+    printf("%-22s %2s %5s %7s %8s | %6s %6s %6s %6s %6s %6s %6s %6s | %7s %8s %8s %8s %8s %4s %7s %5s %2s\n",
+           "statement", "lg", "cols", "trace_s", "prove_s", "check", "commit", "quot", "ood", "deep", "fri",
+           "query", "other", "verif_ms", "bytes", "fftM", "Mcells/s", "peakMB", "be", "devMB", "busy%", "fb");
     if (!strcmp(which, "all") || !strcmp(which, "fib"))
         for (unsigned lg = 16; lg <= max_log && lg <= 24; lg += 2) {
             gs_workload w = {0};

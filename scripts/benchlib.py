@@ -45,7 +45,8 @@ def parse_json_lines(text):
     return rows
 
 
-def compare_samples(a, b, level=0.05, higher_better=False, time_or_rate=True, min_effect=1.0):
+def compare_samples(a, b, level=0.05, higher_better=False, time_or_rate=True, min_effect=1.0,
+                    deterministic=False):
     """Paired comparison of side A's and side B's samples of one metric (the
     i-th of each taken next to each other in the ABBA order).
 
@@ -58,7 +59,14 @@ def compare_samples(a, b, level=0.05, higher_better=False, time_or_rate=True, mi
     pairs cannot give a signed-rank p below it), when the differences are
     all zero (p = 1 by definition) or constant (the t statistic is
     undefined; the signed-rank test decides alone), or when there are too
-    few pairs."""
+    few pairs.
+
+    A deterministic metric (proof size, fft-cost, cycles: a function of the
+    build and the statement, not of the machine's load) needs no test when
+    each side gave one value throughout: equal values are no change, and any
+    difference is a change, however small and at any n; p-values are then
+    None. If such a metric varies within a side after all, the note says so
+    and the tests decide as for any other metric."""
     from scipy import stats
 
     n = min(len(a), len(b))
@@ -75,6 +83,18 @@ def compare_samples(a, b, level=0.05, higher_better=False, time_or_rate=True, mi
     elif mb == 0:
         out["delta_pct"] = 0.0
     d = [y - x for x, y in zip(a, b)]
+    if deterministic and len(set(a)) == 1 and len(set(b)) == 1:
+        if ma == mb:
+            out["p_t"], out["p_w"] = (1.0, 1.0) if n >= 2 else (None, None)
+            out["note"] = "identical samples"
+            return out
+        good = (mb > ma) == higher_better
+        if time_or_rate:
+            out["verdict"] = "faster" if good else "slower"
+        else:
+            out["verdict"] = "better" if good else "worse"
+        out["note"] = "deterministic: every sample the same on each side"
+        return out
     if n < 2:
         out["note"] = "too few pairs for a test"
         return out
@@ -82,6 +102,7 @@ def compare_samples(a, b, level=0.05, higher_better=False, time_or_rate=True, mi
         out["p_t"], out["p_w"] = 1.0, 1.0
         out["note"] = "identical samples"
         return out
+    varies = "varies within a side; " if deterministic else ""
     spread = max(d) - min(d)
     if spread == 0:
         # Every pair moved by the same amount: the t statistic is undefined
@@ -125,6 +146,8 @@ def compare_samples(a, b, level=0.05, higher_better=False, time_or_rate=True, mi
         floor = 2.0 ** (1 - n)  # the smallest two-sided signed-rank p with n pairs
         out["note"] = ("p(W) cannot go below %.3g with %d pairs" % (floor, n)
                        if p_w is not None and floor >= level else "the tests disagree")
+    if varies:
+        out["note"] = (varies + out["note"]).rstrip("; ")
     return out
 
 

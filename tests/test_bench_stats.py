@@ -111,6 +111,70 @@ def test_ties():
     check(r["p_t"] is None and r["verdict"] == benchlib.NO_CHANGE and r["note"], "one pair: %s" % r)
 
 
+def test_deterministic():
+    # A deterministic metric (proof size, fft-cost) with one value per side:
+    # equal is no change with p = 1; a difference is called at any n and
+    # any size, without a test, in the direction of the metric.
+    r = benchlib.compare_samples([2097152.0] * 2, [2097152.0] * 2, time_or_rate=False, deterministic=True)
+    check(r["verdict"] == benchlib.NO_CHANGE and r["note"] == "identical samples" and r["p_t"] == 1.0,
+          "deterministic, equal: %s" % r)
+    r = benchlib.compare_samples([100000.0] * 2, [100200.0] * 2, time_or_rate=False, deterministic=True)
+    check(r["verdict"] == "worse" and r["p_t"] is None and r["p_w"] is None and close(r["delta_pct"], 0.2, 1e-9),
+          "deterministic, 0.2%% larger at 2 pairs, under the effect threshold, is worse: %s" % r)
+    check(r["note"].startswith("deterministic"), "deterministic note: %r" % r["note"])
+    r = benchlib.compare_samples([100200.0] * 4, [100000.0] * 4, time_or_rate=False, deterministic=True)
+    check(r["verdict"] == "better", "deterministic, smaller is better: %s" % r["verdict"])
+    # The same samples without the flag: 2 pairs cannot decide, so no verdict.
+    r = benchlib.compare_samples([100000.0] * 2, [100200.0] * 2, time_or_rate=False)
+    check(r["verdict"] == benchlib.NO_CHANGE, "not deterministic, 2 pairs: %s" % r["verdict"])
+    # Varying within a side: the tests decide, and the note says it varied.
+    a = [10.0, 11.0, 12.0, 13.0, 14.0]
+    r = benchlib.compare_samples(a, [11.0, 13.0, 15.0, 17.0, 19.0], time_or_rate=False, deterministic=True)
+    check(r["verdict"] == benchlib.NO_CHANGE and r["p_t"] is not None and r["note"].startswith("varies within a side"),
+          "deterministic metric that varies: %s" % r)
+
+
+def fft_of(cols, lg):
+    return cols * 2 ** lg * lg
+
+
+def test_fft_cost(build):
+    # bench_prove's fft_cost is width * height * log2(height) of the main
+    # trace, summed over the tables of a multi-table proof.
+    exe = os.path.join(build, "bench_prove")
+    if not os.path.exists(exe):
+        print("test_bench_stats: no bench_prove in %s; the fft-cost check is skipped" % build)
+        return
+    p = subprocess.run([exe, "--air", "mix", "--max-log", "14", "--json"], capture_output=True, text=True)
+    rows = benchlib.parse_json_lines(p.stdout)
+    check(p.returncode == 0 and len(rows) == 2, "bench_prove mix: exit %d, %d rows" % (p.returncode, len(rows)))
+    for r in rows:
+        m = r["metrics"]
+        check(r["statement"].endswith("lg=14 cpu") and m["cols"] in (64, 256), "mix row %s" % r["statement"])
+        check(m["fft_cost"] == fft_of(m["cols"], 14) and r["units"]["fft_cost"],
+              "%s: fft_cost %s, want %d" % (r["statement"], m["fft_cost"], fft_of(m["cols"], 14)))
+    # Multi-table: the summary's fft_cost against its per-table rows (name,
+    # log rows, main columns) in the table on stderr.
+    p = subprocess.run([exe, "--air", "synth", "--vm-shrink", "8", "--skew-shrink", "8", "--json"],
+                       capture_output=True, text=True)
+    rows = benchlib.parse_json_lines(p.stdout)
+    check(p.returncode == 0 and len(rows) == 2, "bench_prove synth: exit %d, %d rows" % (p.returncode, len(rows)))
+    sums, cur = {}, None
+    for line in p.stderr.splitlines():
+        f = line.split()
+        if line.startswith("synth "):
+            cur = " ".join(f[:3])
+            sums[cur] = [0, 0]
+        elif cur and line.startswith("  table ") and len(f) > 4:
+            sums[cur][0] += fft_of(int(f[3]), int(f[2]))
+            sums[cur][1] += 1
+    for r in rows:
+        key = r["statement"].split(" lg=")[0]
+        want = sums.get(key, [None, 0])
+        check(want[1] == r["metrics"]["cols"] and r["metrics"]["fft_cost"] == want[0],
+              "%s: fft_cost %s, the sum over its %d tables %s" % (key, r["metrics"]["fft_cost"], want[1], want[0]))
+
+
 def test_abba():
     check(benchlib.abba_order(2) == ["A", "B", "B", "A", "A", "B", "B", "A"], "ABBA for N=2")
     check(benchlib.abba_order(1) == ["A", "B", "B", "A"], "ABBA for N=1")
@@ -168,7 +232,7 @@ def test_suite_end_to_end(build, tmp):
     suites = benchlib.load_suites()
     suites["suites"] = {"tiny": {"build": "cpu", "targets": [], "runs": 1, "commands": [
         {"run": ["./bench_prove", "--air", "fib", "--max-log", "16", "--json"],
-         "metrics": ["prove_s", "throughput_mcells_s", "proof_bytes"]},
+         "metrics": ["prove_s", "throughput_mcells_s", "proof_bytes", "fft_cost"]},
         {"run": ["./bench_zkvm_exec", "--scale", "10000", "--asm-only", "--json"],
          "metrics": ["exec_s", "cycles"]}]}}
     sfile = os.path.join(tmp, "suites.json")
@@ -188,7 +252,7 @@ def test_suite_end_to_end(build, tmp):
         report = json.load(f)
     check(report["runs"] == 1 and report["failures"] == [], "report header: %s" % report["failures"])
     got = {(r["statement"], r["metric"]): r for r in report["results"]}
-    want = [("fib lg=16 cpu", m) for m in ("prove_s", "throughput_mcells_s", "proof_bytes")]
+    want = [("fib lg=16 cpu", m) for m in ("prove_s", "throughput_mcells_s", "proof_bytes", "fft_cost")]
     want += [(s, m) for s in ("fib (asm) n=20000", "mem (asm) n=2000") for m in ("exec_s", "cycles")]
     for k in want:
         check(k in got, "the report has %s %s" % k)
@@ -200,8 +264,11 @@ def test_suite_end_to_end(build, tmp):
             check(p_ is None or 0 <= p_ <= 1, "%s p in [0, 1]: %s" % (k, p_))
         check(r["verdict"] in ("faster", "slower", benchlib.NO_CHANGE), "%s verdict %s" % (k, r["verdict"]))
         check(r["higher_better"] == (k[1] == "throughput_mcells_s"), "%s direction" % (k,))
+        check(r["deterministic"] == (k[1] in ("proof_bytes", "fft_cost", "cycles")), "%s deterministic" % (k,))
     # Deterministic metrics of one binary are the same on both sides.
-    for k in (("fib lg=16 cpu", "proof_bytes"), ("fib (asm) n=20000", "cycles")):
+    fft = got.get(("fib lg=16 cpu", "fft_cost"))
+    check(fft is not None and fft["a"] == [fft_of(2, 16)] * 2, "fib 2^16 (2 columns) fft_cost: %s" % fft)
+    for k in (("fib lg=16 cpu", "proof_bytes"), ("fib lg=16 cpu", "fft_cost"), ("fib (asm) n=20000", "cycles")):
         if k in got:
             r = got[k]
             check(r["a"] == r["b"] and r["verdict"] == benchlib.NO_CHANGE and r["note"] == "identical samples",
@@ -225,7 +292,9 @@ def main():
     test_small_effect()
     test_no_shift()
     test_ties()
+    test_deterministic()
     test_abba()
+    test_fft_cost(build)
     with tempfile.TemporaryDirectory() as tmp:
         test_plot(tmp)
         test_suite_end_to_end(build, tmp)
