@@ -1,0 +1,161 @@
+/* The zkVM's tables (docs/zkvm.md, "The AIR"): the buses that link them, the
+ * tuples each bus carries, and the interface every table ("chip") follows.
+ *
+ * A run's proof is one multi-table statement (gs_prove_multi). The CPU table
+ * has one row per cycle; it fetches each instruction from the program table,
+ * reads and writes registers on the memory bus, and hands everything else to
+ * a chip through a bus: ALU operations (ZK_BUS_ALU), loads and stores
+ * (ZK_BUS_LS). Chips check 32-bit arithmetic with limbs looked up in two
+ * fixed tables (the 16-bit range table and the byte table), whose columns the
+ * verifier knows (preprocessed columns: gs_verify_multi_fixed).
+ *
+ * Contract of a chip that receives requests on a bus: for every row it
+ * accepts, the relation the bus names holds over the integers (below), for
+ * every input the senders can send. Senders guarantee that the inputs they
+ * name as 32-bit are in [0, 2^32) (register values are range-checked where
+ * they are produced; immediates come from the program table, which the
+ * verifier builds); a chip range-checks every value it produces.
+ *
+ * Filling: a chip's fill function gets the requests in cycle order and
+ * writes its trace (column-major, 2^log_n rows, log_n >= ZK_MIN_LOG_N, padding
+ * rows satisfy every constraint and take part in no interaction) and adds
+ * the lookups its rows make to the shared counts. Traces are deterministic
+ * functions of the requests. */
+#ifndef GSTARK_ZK_AIR_H
+#define GSTARK_ZK_AIR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gstark/air.h"
+#include "gstark/field.h"
+#include "gstark/status.h"
+
+/* ---- buses (ids are part of each tuple's fingerprint) ---- */
+enum {
+    /* (pc, alu_op, rd, rs1, rs2, imm, flags): the program table provides one
+     * tuple per instruction slot; the CPU receives the one at its pc. */
+    ZK_BUS_PROG = 1,
+    /* (addr, value, ts, w): offline memory checking over 32-bit words.
+     * Registers are addresses 0..31, memory words their byte address (a
+     * multiple of 4, inside [GS_ZKVM_MEM_LO, GS_ZKVM_MEM_TOP)). Every access
+     * receives the previous (addr, value, ts_prev, w) with ts_prev < ts and
+     * sends (addr, value', ts, w); the memory tables send each address's
+     * initial tuple (ts 0) once and receive its final one. w = 1: writable
+     * (registers, data, fresh memory), 0: read-only (the text); a store
+     * sends and receives with w the constant 1. */
+    ZK_BUS_MEM = 2,
+    /* (v): 0 <= v < 2^16 (the range table). */
+    ZK_BUS_RANGE = 3,
+    /* (op, x, y, z), x and y bytes: the byte table (ZK_BYTE_*). */
+    ZK_BUS_BYTE = 4,
+    /* (op, a, b, c): c = op(a, b) on 32-bit values (ZK_ALU_*). */
+    ZK_BUS_ALU = 5,
+    /* (op, base, imm, val, res, clk): a load or store at cycle clk (ZK_LS_*);
+     * the chip makes the memory access at ts = 4 clk + ZK_TS_MEM. */
+    ZK_BUS_LS = 6,
+};
+
+/* Timestamps: the accesses of cycle clk happen at 4 clk + slot, in this
+ * order (rd = rs1 reads the old value and writes the new one). The memory's
+ * initial tuples have ts 0, so the first cycle is clk 1 (the CPU's clk
+ * column starts at 1). */
+enum { ZK_TS_RS1 = 0, ZK_TS_RS2 = 1, ZK_TS_MEM = 2, ZK_TS_RD = 3 };
+
+/* ALU operations, c = op(a, b) with a, b, c in [0, 2^32):
+ * ADD/SUB mod 2^32; XOR/OR/AND bitwise; SLT/SLTU: 1 if a < b (signed /
+ * unsigned) else 0; EQ: 1 if a == b else 0; SLL/SRL/SRA: shift a by b mod
+ * 32; MUL: low word of a * b; MULH/MULHSU/MULHU: high word of the signed x
+ * signed / signed x unsigned / unsigned product; DIV/DIVU/REM/REMU as the
+ * RISC-V spec says, division by zero and INT_MIN / -1 included (gs_zkvm's
+ * zk_div and friends in zkvm_int.h are the reference). */
+enum {
+    ZK_ALU_ADD = 1, ZK_ALU_SUB, ZK_ALU_XOR, ZK_ALU_OR, ZK_ALU_AND,
+    ZK_ALU_SLT, ZK_ALU_SLTU, ZK_ALU_EQ,
+    ZK_ALU_SLL, ZK_ALU_SRL, ZK_ALU_SRA,
+    ZK_ALU_MUL, ZK_ALU_MULH, ZK_ALU_MULHSU, ZK_ALU_MULHU,
+    ZK_ALU_DIV, ZK_ALU_DIVU, ZK_ALU_REM, ZK_ALU_REMU,
+    ZK_ALU_NUM_OPS
+};
+
+/* Byte table operations on (op, x, y, z), x, y in [0, 256): AND/OR/XOR z =
+ * x op y; RANGE z = 0 (both x and y are bytes). */
+enum { ZK_BYTE_AND = 1, ZK_BYTE_OR, ZK_BYTE_XOR, ZK_BYTE_RANGE, ZK_BYTE_NUM_OPS };
+
+/* Loads and stores on (op, base, imm, val, res, clk): the byte address is
+ * addr = (base + imm) mod 2^32; a load reads the word holding addr and res
+ * is the loaded value (sign- or zero-extended), val is 0; a store writes the
+ * low byte / halfword / word of val at addr and res is 0. The access must be
+ * aligned to its size (the memory tables' addresses make an unaligned or
+ * out-of-range word impossible; the chip checks the offset's alignment). */
+enum { ZK_LS_LB = 1, ZK_LS_LH, ZK_LS_LW, ZK_LS_LBU, ZK_LS_LHU, ZK_LS_SB, ZK_LS_SH, ZK_LS_SW };
+
+#define ZK_MIN_LOG_N 4u /* the smallest table height, 2^4 rows */
+
+/* ---- what the chips share while filling ---- */
+/* Lookup counts: the fixed tables' multiplicity columns. */
+typedef struct zk_lookups {
+    uint32_t range16[1u << 16];
+    uint32_t byte[ZK_BYTE_NUM_OPS - 1][1u << 16]; /* [op - 1][x * 256 + y] */
+} zk_lookups;
+
+static inline void zk_range16(zk_lookups *lk, uint32_t v) { lk->range16[v & 0xffffu]++; }
+static inline void zk_byte(zk_lookups *lk, unsigned op, uint32_t x, uint32_t y) {
+    lk->byte[op - 1][(x & 0xffu) << 8 | (y & 0xffu)]++;
+}
+
+/* A table's trace: column-major, cols x 2^log_n, from malloc (the caller
+ * frees cols). */
+typedef struct zk_table {
+    gs_fp *cols;
+    uint32_t num_cols;
+    unsigned log_n;
+} zk_table;
+
+/* Allocates a zeroed trace of `cols` columns with at least `rows` rows
+ * (2^log_n, log_n >= ZK_MIN_LOG_N). */
+gs_status zk_table_alloc(zk_table *t, uint32_t cols, uint64_t rows);
+static inline gs_fp *zk_col(zk_table *t, uint32_t c) { return t->cols + ((size_t)c << t->log_n); }
+
+typedef struct zk_alu_req {
+    uint32_t op, a, b, c;
+} zk_alu_req;
+
+typedef struct zk_ls_req {
+    uint32_t op, base, imm, val, res;
+    uint64_t clk;
+    /* the word access: its aligned address, the word before and after, and
+     * the previous access's timestamp and w (from the memory replay) */
+    uint32_t waddr, before, after;
+    uint64_t ts_prev;
+    uint32_t w;
+} zk_ls_req;
+
+/* ---- the chips: AIR (built and finalized; NULL if out of memory) and fill ---- */
+/* The fixed tables (src/zkvm/air_lookup.c). Range: column 0 is v = the row
+ * index (fixed), column 1 its multiplicity; 2^16 rows. Byte: columns 0..4
+ * are x, y, x & y, x | y, x ^ y with row = x * 256 + y (fixed), columns
+ * 5..8 the multiplicities of AND, OR, XOR, RANGE; 2^16 rows. The verifier
+ * takes the fixed columns from the fill functions with all counts zero. */
+#define ZK_RANGE_FIXED 1u
+#define ZK_BYTE_FIXED 5u
+gs_air *zk_range_air(void);
+gs_status zk_range_fill(zk_table *out, const zk_lookups *lk);
+gs_air *zk_byte_air(void);
+gs_status zk_byte_fill(zk_table *out, const zk_lookups *lk);
+
+/* ALU chips: each handles a set of ops and ignores requests for others. */
+gs_air *zk_alu_air(void); /* ADD SUB XOR OR AND SLT SLTU EQ (src/zkvm/air_alu.c) */
+gs_status zk_alu_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk);
+gs_air *zk_shift_air(void); /* SLL SRL SRA (src/zkvm/air_muldiv.c) */
+gs_status zk_shift_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk);
+gs_air *zk_mul_air(void); /* MUL MULH MULHSU MULHU */
+gs_status zk_mul_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk);
+gs_air *zk_div_air(void); /* DIV DIVU REM REMU */
+gs_status zk_div_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk);
+
+/* Loads and stores (src/zkvm/air_ls.c). */
+gs_air *zk_ls_air(void);
+gs_status zk_ls_fill(zk_table *out, const zk_ls_req *req, size_t n, zk_lookups *lk);
+
+#endif
