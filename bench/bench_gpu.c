@@ -11,7 +11,10 @@
  *
  * Options: --reps N (timed runs per row, default 10), --copy-gib G (size of
  * the copy test, default 2), --down K (every size 2^K times smaller: a smoke
- * run; the references then do not apply). */
+ * run; the references then do not apply), --json (one JSON object per row on
+ * stdout, the table on stderr; see bench_util.h: statements are the case
+ * names, metrics time_ms (median), min_ms, x_floor and, where a reference
+ * applies, x_sppark; the copy row gives copy_gb_s). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,6 +134,13 @@ static void row(const char *name, const bench_op *op, double bytes, double sppar
     else
         printf("%10s %9s  %s\n", "-", "-", target);
     fflush(stdout);
+    bench_jrow r;
+    bench_json_begin(&r, "bench_gpu", name);
+    bench_json_metric(&r, "time_ms", med, "ms");
+    bench_json_metric(&r, "min_ms", mn, "ms");
+    bench_json_metric(&r, "x_floor", med / floor_ms, "x");
+    if (sppark_ms > 0) bench_json_metric(&r, "x_sppark", med / sppark_ms, "x");
+    bench_json_end(&r);
 }
 
 /* ==== Merkle rows: the lead adds the device Keccak/Merkle rows here ====
@@ -138,11 +148,19 @@ static void row(const char *name, const bench_op *op, double bytes, double sppar
  * in the same table format with row(). */
 int main(int argc, char **argv) {
     double copy_gib = 2;
-    for (int i = 1; i + 1 < argc; i++) {
-        if (strcmp(argv[i], "--reps") == 0) g_reps = atoi(argv[i + 1]);
-        if (strcmp(argv[i], "--copy-gib") == 0) copy_gib = atof(argv[i + 1]);
-        if (strcmp(argv[i], "--down") == 0) g_down = (unsigned)atoi(argv[i + 1]);
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(argv[i], "--reps") == 0 && v) g_reps = atoi(v), i++;
+        else if (strcmp(argv[i], "--copy-gib") == 0 && v) copy_gib = atof(v), i++;
+        else if (strcmp(argv[i], "--down") == 0 && v) g_down = (unsigned)atoi(v), i++;
+        else if (strcmp(argv[i], "--json") == 0) json = 1;
+        else {
+            fprintf(stderr, "usage: bench_gpu [--reps N] [--copy-gib G] [--down K] [--json]\n");
+            return 2;
+        }
     }
+    if (json && !bench_json_start()) return 1;
     if (g_down > 14) g_down = 14;
     if (g_reps < 1) g_reps = 1;
     if (copy_gib <= 0) copy_gib = 2;
@@ -169,6 +187,14 @@ int main(int argc, char **argv) {
         printf("copy: cudaMemcpy d2d of %.2f GiB: median %.3f ms, min %.3f ms -> %.0f GB/s "
                "(read + write, best run; the floors below use it)\n",
                (double)bytes / (1u << 30), med, mn, g_copy_gbs);
+        char nm[64];
+        snprintf(nm, sizeof nm, "copy d2d %.2f GiB", (double)bytes / (1u << 30));
+        bench_jrow r;
+        bench_json_begin(&r, "bench_gpu", nm);
+        bench_json_metric(&r, "time_ms", med, "ms");
+        bench_json_metric(&r, "min_ms", mn, "ms");
+        bench_json_metric(&r, "copy_gb_s", g_copy_gbs, "GB/s");
+        bench_json_end(&r);
         TRY(gs_cuda_mem_free(a));
         TRY(gs_cuda_mem_free(b));
     }

@@ -4,7 +4,7 @@
  * --reps runs timed with CUDA events on the default stream; GB/s counts the
  * matrix bytes hashed (rows * cols * 8).
  *
- *   bench_gpu_merkle [--log-rows N] [--reps R] [--variant V] [--no-check]
+ *   bench_gpu_merkle [--log-rows N] [--reps R] [--variant V] [--no-check] [--json]
  *
  * Columns: leaves = gs_cuda_merkle_hash_leaves; commit = gs_cuda_merkle_recommit
  * into a tree allocated once (kernels only); +alloc = gs_cuda_merkle_commit,
@@ -15,7 +15,12 @@
  * ~(floor(cols/17) + 2) / (floor(cols/17) + 1) when both run at the same
  * permutation rate: 1.25 for 64 columns, 2 for 8; the table prints that floor.
  * Unless --no-check, every root is compared with the CPU's gs_merkle_commit.
- * Benchmarks never decide pass or fail; a wrong root is reported and exits 1. */
+ * Benchmarks never decide pass or fail; a wrong root is reported and exits 1.
+ *
+ * --json: one JSON object per row on stdout (the table goes to stderr); see
+ * bench_util.h. Statements are "2^<log rows> x <cols> <code form>"; metrics
+ * leaves_ms, leaves_gb_s, gperm_s, commit_ms, commit_gb_s, commit_over_leaves
+ * and alloc_commit_ms; a row with a wrong root prints no JSON line. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -88,7 +93,7 @@ static uint64_t *make_matrix(size_t elems) {
 
 int main(int argc, char **argv) {
     unsigned log_rows = 22;
-    int reps = 10, only = -1, check = 1;
+    int reps = 10, only = -1, check = 1, json = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--log-rows") == 0 && i + 1 < argc) {
             log_rows = (unsigned)strtoul(argv[++i], NULL, 10);
@@ -100,12 +105,15 @@ int main(int argc, char **argv) {
             only = atoi(argv[++i]);
         } else if (strcmp(argv[i], "--no-check") == 0) {
             check = 0;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
         } else {
-            fprintf(stderr, "usage: %s [--log-rows N] [--reps R] [--variant V] [--no-check]\n",
+            fprintf(stderr, "usage: %s [--log-rows N] [--reps R] [--variant V] [--no-check] [--json]\n",
                     argv[0]);
             return 2;
         }
     }
+    if (json && !bench_json_start()) return 1;
     if (gs_cuda_device_count() == 0) {
         printf("bench_gpu_merkle: no CUDA device (%s): nothing to measure\n",
                gs_cuda_built() ? "built with CUDA" : "built without CUDA");
@@ -175,6 +183,18 @@ int main(int argc, char **argv) {
                    (double)rows * (double)perms_row / leaf / 1e6, commit, bytes / commit / 1e6,
                    ratio, (double)(perms_row + 1) / (double)perms_row, alloc,
                    same ? (check ? "= CPU" : "ok") : "WRONG");
+            char stmt[64];
+            snprintf(stmt, sizeof stmt, "2^%u x %zu %s", log_rows, cols, gs_cuda_keccak_variant_name(v));
+            bench_jrow r;
+            bench_json_begin(&r, "bench_gpu_merkle", stmt);
+            bench_json_metric(&r, "leaves_ms", leaf, "ms");
+            bench_json_metric(&r, "leaves_gb_s", leaf_gbs, "GB/s");
+            bench_json_metric(&r, "gperm_s", (double)rows * (double)perms_row / leaf / 1e6, "Gperm/s");
+            bench_json_metric(&r, "commit_ms", commit, "ms");
+            bench_json_metric(&r, "commit_gb_s", bytes / commit / 1e6, "GB/s");
+            bench_json_metric(&r, "commit_over_leaves", ratio, "x");
+            bench_json_metric(&r, "alloc_commit_ms", alloc, "ms");
+            if (same) bench_json_end(&r);
             if (cols == 64 && leaf_gbs > best_leaf_gbs) {
                 best_leaf_gbs = leaf_gbs;
                 best_leaf_name = gs_cuda_keccak_variant_name(v);

@@ -6,7 +6,13 @@
  * Every figure is the median of several timed samples, each timed in the thread's CPU time
  * (CLOCK_THREAD_CPUTIME_ID) so that time spent descheduled on a busy machine is not counted;
  * the stream table also gives the ratio of the best samples. Usage:
- * bench_keccak [--samples N]. */
+ * bench_keccak [--samples N] [--json].
+ *
+ * --json: one JSON object per row on stdout (the tables go to stderr); see
+ * bench_util.h. Statements: "perm <form>" (mperm_s, ns_per_perm),
+ * "keccak256 <size> <form>" (mb_s, openssl_mb_s, ratio_to_openssl,
+ * best_ratio_to_openssl: gstark's MB/s over OpenSSL's) and
+ * "hash_many <len>B <path>" (mb_s, mhashes_s, speedup over the portable path). */
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +23,16 @@
 
 static int SAMPLES = 15;
 static volatile uint8_t sink;
+
+static void json_perm(const char *form, double t) {
+    char stmt[64];
+    snprintf(stmt, sizeof stmt, "perm %s", form);
+    bench_jrow r;
+    bench_json_begin(&r, "bench_keccak", stmt);
+    bench_json_metric(&r, "mperm_s", 1 / t / 1e6, "Mperm/s");
+    bench_json_metric(&r, "ns_per_perm", t * 1e9, "ns");
+    bench_json_end(&r);
+}
 
 /* This thread's CPU seconds. */
 static double cpu_now(void) {
@@ -73,6 +89,7 @@ static void bench_permutations(void) {
     perm_arg a = {gs_keccak_f1600_ref};
     double t = time_fn(run_perm, &a, calibrate(run_perm, &a, 0.05));
     printf("  %-22s %14.0f %12.1f\n", "reference loops", 1 / t, t * 1e9);
+    json_perm("reference", t);
     for (int form = 0; form < GS_KECCAK_SCALAR_COUNT; form++) {
         if (!gs_keccak_scalar_available(form)) {
             printf("  %-22s %14s\n", NAMES[form], "(not on this CPU)");
@@ -82,6 +99,7 @@ static void bench_permutations(void) {
         a.perm = gs_keccak_f1600;
         t = time_fn(run_perm, &a, calibrate(run_perm, &a, 0.05));
         printf("  %-22s %14.0f %12.1f\n", NAMES[form], 1 / t, t * 1e9);
+        json_perm(NAMES[form], t);
     }
     gs_keccak_scalar_select(saved);
 }
@@ -157,6 +175,15 @@ static void bench_stream(const char *form_name) {
         else
             snprintf(label, sizeof label, "%zu B", SIZES[s]);
         printf("  %-10s %12.1f %12.1f %8.2f %11.2f\n", label, mg, mo, mg / mo, bo / bg);
+        char stmt[80];
+        snprintf(stmt, sizeof stmt, "keccak256 %s %s", label, form_name);
+        bench_jrow r;
+        bench_json_begin(&r, "bench_keccak", stmt);
+        bench_json_metric(&r, "mb_s", mg, "MB/s");
+        bench_json_metric(&r, "openssl_mb_s", mo, "MB/s");
+        bench_json_metric(&r, "ratio_to_openssl", mg / mo, "x");
+        bench_json_metric(&r, "best_ratio_to_openssl", bo / bg, "x");
+        bench_json_end(&r);
     }
 done:
     EVP_MD_CTX_free(ctx);
@@ -210,6 +237,14 @@ static void bench_many(void) {
             printf("  %-8zu %-12s %12.1f %14.0f %8.2fx\n", LENS[l],
                    gs_keccak_many_name((gs_keccak_many_impl)impl), hps * (double)LENS[l] / 1e6, hps,
                    base > 0 ? hps / base : 0.0);
+            char stmt[64];
+            snprintf(stmt, sizeof stmt, "hash_many %zuB %s", LENS[l], gs_keccak_many_name((gs_keccak_many_impl)impl));
+            bench_jrow r;
+            bench_json_begin(&r, "bench_keccak", stmt);
+            bench_json_metric(&r, "mb_s", hps * (double)LENS[l] / 1e6, "MB/s");
+            bench_json_metric(&r, "mhashes_s", hps / 1e6, "Mhashes/s");
+            if (impl > 0 && base > 0) bench_json_metric(&r, "speedup", hps / base, "x");
+            bench_json_end(&r);
         }
     }
     free(in);
@@ -217,8 +252,18 @@ static void bench_many(void) {
 }
 
 int main(int argc, char **argv) {
-    for (int i = 1; i + 1 < argc; i++)
-        if (strcmp(argv[i], "--samples") == 0) SAMPLES = atoi(argv[i + 1]);
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--samples") == 0 && i + 1 < argc) {
+            SAMPLES = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
+        } else {
+            fprintf(stderr, "usage: bench_keccak [--samples N] [--json]\n");
+            return 2;
+        }
+    }
+    if (json && !bench_json_start()) return 1;
     if (SAMPLES < 1) SAMPLES = 1;
     if (SAMPLES > 64) SAMPLES = 64;
     printf("bench_keccak: median of %d samples, single thread\n\n", SAMPLES);

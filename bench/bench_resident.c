@@ -12,10 +12,17 @@
  * the numbers compare the per-proof costs only.
  *
  * usage: bench_resident [--backend cpu|cuda] [--n N] [--log L]... [--threads T]
- *                       [--security BITS] [--grinding G]
+ *                       [--security BITS] [--grinding G] [--json]
  *   defaults: --backend cpu --n 50 --log 12 --log 16, the default parameters
  *   (gs_params_default(128): 20 bits of grinding) unless --grinding says
- *   otherwise. */
+ *   otherwise.
+ *
+ * --json: one JSON object per row on stdout (the table goes to stderr); see
+ * bench_util.h. Statements are "fib lg=<log rows> <backend>"; metrics the
+ * per-proof medians and means of both paths (oneshot_ms, resident_ms,
+ * oneshot_mean_ms, resident_mean_ms), the context's creation (ctx_ms) and
+ * resident_speedup (one-shot mean over resident mean). A row whose proofs
+ * differ prints no JSON line and the program exits 1. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,9 +110,21 @@ static int run_size(unsigned log_n, int n, gs_backend_kind kind, const gs_params
         fprintf(stderr, "fib 2^%u: a proof failed\n", log_n);
     } else {
         summary a = summarize(one, n), b = summarize(res, n);
+        const char *be = info.backend ? info.backend : "?";
         printf("fib 2^%-2u %-4s %6d   %9.3f %9.3f %9.3f   %9.3f %9.3f %9.3f   %7.3f  %6.2fx  %s\n",
-               log_n, info.backend ? info.backend : "?", n, a.med, a.mean, a.min, b.med, b.mean,
-               b.min, made, a.mean / b.mean, same ? "same" : "DIFFERENT");
+               log_n, be, n, a.med, a.mean, a.min, b.med, b.mean, b.min, made, a.mean / b.mean,
+               same ? "same" : "DIFFERENT");
+        char stmt[64];
+        snprintf(stmt, sizeof stmt, "fib lg=%u %s", log_n, be);
+        bench_jrow r;
+        bench_json_begin(&r, "bench_resident", stmt);
+        bench_json_metric(&r, "oneshot_ms", a.med, "ms");
+        bench_json_metric(&r, "resident_ms", b.med, "ms");
+        bench_json_metric(&r, "oneshot_mean_ms", a.mean, "ms");
+        bench_json_metric(&r, "resident_mean_ms", b.mean, "ms");
+        bench_json_metric(&r, "ctx_ms", made, "ms");
+        bench_json_metric(&r, "resident_speedup", a.mean / b.mean, "x");
+        if (same) bench_json_end(&r);
     }
     free(one), free(res), free(ref);
     gs_workload_free(&w);
@@ -114,7 +133,7 @@ static int run_size(unsigned log_n, int n, gs_backend_kind kind, const gs_params
 
 int main(int argc, char **argv) {
     gs_backend_kind kind = GS_BACKEND_CPU;
-    int n = 50, nlogs = 0, grinding = -1;
+    int n = 50, nlogs = 0, grinding = -1, json = 0;
     unsigned logs[16], security = 128;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -135,13 +154,16 @@ int main(int argc, char **argv) {
             security = (unsigned)atoi(v), i++;
         } else if (!strcmp(a, "--grinding") && v) {
             grinding = atoi(v), i++;
+        } else if (!strcmp(a, "--json")) {
+            json = 1;
         } else {
             fprintf(stderr,
                     "usage: bench_resident [--backend cpu|cuda] [--n N] [--log L]... [--threads T] "
-                    "[--security BITS] [--grinding G]\n");
+                    "[--security BITS] [--grinding G] [--json]\n");
             return 2;
         }
     }
+    if (json && !bench_json_start()) return 1;
     if (n < 1) n = 1;
     if (!nlogs) logs[nlogs++] = 12, logs[nlogs++] = 16;
     gs_params par = gs_params_default(security);

@@ -175,6 +175,60 @@ def test_fft_cost(build):
               "%s: fft_cost %s, the sum over its %d tables %s" % (key, r["metrics"]["fft_cost"], want[1], want[0]))
 
 
+def json_only(out):
+    """Every non-empty stdout line of a --json run is a result row."""
+    lines = [x for x in out.splitlines() if x.strip()]
+    return len(benchlib.parse_json_lines(out)) == len(lines)
+
+
+def test_json_programs(build):
+    # bench_keccak and bench_resident on the CPU: JSON rows only on stdout,
+    # with the statements and metrics their comments promise.
+    exe = os.path.join(build, "bench_keccak")
+    if os.path.exists(exe):
+        p = subprocess.run([exe, "--samples", "1", "--json"], capture_output=True, text=True)
+        rows = {r["statement"]: r for r in benchlib.parse_json_lines(p.stdout)}
+        check(p.returncode == 0 and json_only(p.stdout), "bench_keccak --json: exit %d" % p.returncode)
+        for st, ms in (("perm portable", ("mperm_s", "ns_per_perm")),
+                       ("keccak256 1 KiB portable", ("mb_s", "openssl_mb_s", "ratio_to_openssl")),
+                       ("hash_many 64B portable", ("mb_s", "mhashes_s"))):
+            r = rows.get(st)
+            check(r is not None and r["bench"] == "bench_keccak" and all(r["metrics"].get(m, 0) > 0 for m in ms),
+                  "bench_keccak row %s: %s" % (st, r))
+        p = subprocess.run([exe, "--json", "--no-such-option"], capture_output=True, text=True)
+        check(p.returncode == 2 and "usage" in p.stderr, "bench_keccak refuses an unknown option")
+    exe = os.path.join(build, "bench_resident")
+    if os.path.exists(exe):
+        p = subprocess.run([exe, "--n", "2", "--log", "8", "--grinding", "0", "--json"], capture_output=True, text=True)
+        rows = benchlib.parse_json_lines(p.stdout)
+        check(p.returncode == 0 and json_only(p.stdout) and [r["statement"] for r in rows] == ["fib lg=8 cpu"],
+              "bench_resident --json: exit %d, %s" % (p.returncode, p.stdout[:300]))
+        if rows:
+            m = rows[0]["metrics"]
+            check(all(m.get(k, 0) > 0 for k in ("oneshot_ms", "resident_ms", "ctx_ms", "resident_speedup")) and
+                  close(m["resident_speedup"], m["oneshot_mean_ms"] / m["resident_mean_ms"], 1e-6 * m["resident_speedup"]),
+                  "bench_resident metrics: %s" % m)
+
+
+def test_gpu_suite_without_gpu(build):
+    # Without a device, every command of the gpu suite whose program is here
+    # accepts its arguments (no usage error) and prints no line on stdout
+    # that is not a JSON row; the GPU benchmarks say why they measure nothing.
+    if os.path.exists("/dev/nvidia0"):
+        print("test_bench_stats: a GPU is here; the gpu suite's no-device check is skipped")
+        return
+    for cmd in benchlib.load_suites()["suites"]["gpu"]["commands"]:
+        exe = os.path.join(build, cmd["run"][0])
+        if not os.path.exists(exe):
+            continue
+        p = subprocess.run([exe] + cmd["run"][1:], capture_output=True, text=True, timeout=120)
+        what = " ".join(cmd["run"])
+        check(p.returncode in (0, 1) and "usage" not in p.stderr, "%s: exit %d, %s" % (what, p.returncode, p.stderr[-200:]))
+        check(benchlib.parse_json_lines(p.stdout) == [] and json_only(p.stdout), "%s: no rows without a GPU" % what)
+        if cmd["run"][0] in ("./bench_gpu", "./bench_gpu_merkle"):
+            check(p.returncode == 0 and "no CUDA device" in p.stderr, "%s says there is no device" % what)
+
+
 def test_abba():
     check(benchlib.abba_order(2) == ["A", "B", "B", "A", "A", "B", "B", "A"], "ABBA for N=2")
     check(benchlib.abba_order(1) == ["A", "B", "B", "A"], "ABBA for N=1")
@@ -295,6 +349,8 @@ def main():
     test_deterministic()
     test_abba()
     test_fft_cost(build)
+    test_json_programs(build)
+    test_gpu_suite_without_gpu(build)
     with tempfile.TemporaryDirectory() as tmp:
         test_plot(tmp)
         test_suite_end_to_end(build, tmp)
