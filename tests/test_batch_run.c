@@ -14,7 +14,9 @@
  *    join) and a well-formed object of a proof that does not verify are
  *    reported, removed, proven again, with the same output;
  *  - configuration errors (a bad GS_BATCH_SIM_DEVICES, a partition file of
- *    another manifest) are refused before anything is written.
+ *    another manifest) are refused before anything is written;
+ *  - the device busy share is n/a (null in the metrics) on CPU lanes and
+ *    simulated devices, never a number.
  * Crash-and-resume with kill -9 and two processes on one store are in
  * tests/cli_batch_test.sh. */
 #include <dirent.h>
@@ -129,6 +131,61 @@ static const char *small_manifest =
     " {\"id\": \"d\", \"workload\": {\"air\": \"synth\", \"preset\": \"uniform\", \"shrink\": 13}, \"params\": {\"security\": 80}},"
     " {\"id\": \"e\", \"workload\": {\"air\": \"fib\", \"log_rows\": 7, \"start\": [9, 10]}, \"params\": {\"security\": 80, \"blowup\": 8}}"
     "]}";
+
+/* The device busy share where there is none to measure: CPU lanes have no
+ * device (no device entries, no device lines in the report or the
+ * metrics); simulated devices are CPU provers, so each device says n/a in
+ * the report and null in its metrics line, never a number. (On CUDA the
+ * window's numbers are checked by tests/test_cuda_window.c.) */
+static void test_device_share_na(void) {
+    static const char *two =
+        "{\"claims\": ["
+        " {\"id\": \"p\", \"workload\": {\"air\": \"fib\", \"log_rows\": 6}, \"params\": {\"security\": 80}},"
+        " {\"id\": \"q\", \"workload\": {\"air\": \"fib\", \"log_rows\": 7}, \"params\": {\"security\": 80}}"
+        "]}";
+    gs_manifest *m = parse(two);
+    if (!m) return;
+    for (int sim = 0; sim < 2; sim++) {
+        char store[400], err[512] = "";
+        snprintf(store, sizeof store, "%s/share%d", g_tmp, sim);
+        char *rep = NULL, *met = NULL;
+        size_t rep_len = 0, met_len = 0;
+        FILE *rf = open_memstream(&rep, &rep_len), *mf = open_memstream(&met, &met_len);
+        CHECK(rf && mf);
+        if (!rf || !mf) break;
+        gs_batch_config cfg = {.manifest = m, .store_dir = store, .lanes = 2,
+                               .sim_devices = sim ? "2:64M" : "", .backend = GS_BACKEND_CPU,
+                               .threads = 2, .report = rf, .metrics = mf};
+        gs_batch_result res;
+        gs_status s = gs_batch_run(&res, &cfg, err, sizeof err);
+        fclose(rf);
+        fclose(mf);
+        CHECK(s == GS_OK && res.failed == 0 && res.has_root);
+        if (!sim) {
+            CHECK(res.devices == 0 && res.device_time == NULL);
+            CHECK(strstr(rep, "device 0:") == NULL && strstr(rep, "busy n/a") == NULL);
+            CHECK(strstr(met, "\n{\"device\":") == NULL && strncmp(met, "{\"device\":", 10) != 0);
+        } else {
+            CHECK(res.devices == 2 && res.device_time != NULL);
+            for (unsigned d = 0; res.device_time && d < res.devices; d++)
+                CHECK(!res.device_time[d].measured && res.device_time[d].busy_s == 0 &&
+                      res.device_time[d].span_s == 0);
+            CHECK(strstr(rep, "device 0: busy n/a (a simulated device)") != NULL);
+            CHECK(strstr(rep, "device 1: busy n/a (a simulated device)") != NULL);
+            CHECK(strstr(met, "{\"device\":0,\"simulated\":true,\"busy\":null,\"span\":null,"
+                              "\"busy_share\":null}\n") != NULL);
+            CHECK(strstr(met, "{\"device\":1,\"simulated\":true,\"busy\":null,\"span\":null,"
+                              "\"busy_share\":null}\n") != NULL);
+        }
+        /* no made-up share anywhere */
+        CHECK(strstr(rep, "busy 0.0% of") == NULL);
+        free(rep);
+        free(met);
+        gs_batch_result_free(&res);
+        CHECK(res.device_time == NULL); /* freed and zeroed */
+    }
+    gs_manifest_free(m);
+}
 
 /* 1, 2 and 3 lanes: the same bytes as single proofs, the same root. */
 static void test_lanes(void) {
@@ -588,6 +645,7 @@ int main(int argc, char **argv) {
     test_aggregate();
     test_plan_deep();
     test_lanes();
+    test_device_share_na();
     test_corrupt();
     test_bisection();
     test_partition_refused();

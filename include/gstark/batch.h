@@ -316,6 +316,18 @@ typedef struct gs_batch_unit {
     size_t need_bytes;                /* claims: what planning counted against the budget */
 } gs_batch_unit;
 
+/* A CUDA device's busy share over the run: the union of the device work of
+ * every lane on it (the intervals between the CUDA backend's timing events,
+ * work overlapping on several lanes counted once) over the span from just
+ * before the engine starts the first unit to after the last unit finished
+ * (set-up excluded: gs_batch_result.setup_s). measured 0: no number (CPU
+ * lanes, simulated devices, or the device's timeline could not be timed);
+ * busy_s and span_s are then 0, never an estimate. */
+typedef struct gs_batch_device_time {
+    int measured;
+    double busy_s, span_s; /* 0 <= busy_s <= span_s; the share is busy_s / span_s */
+} gs_batch_device_time;
+
 typedef struct gs_batch_result {
     uint32_t num_units;  /* claims first (manifest order, pieces in place), then joins */
     gs_batch_unit *units;
@@ -330,6 +342,7 @@ typedef struct gs_batch_result {
     double setup_s;      /* of which before the first unit could run: planning, the
                           * partition file, the store, the lanes' provers */
     double *lane_busy_s; /* lanes entries: seconds each lane spent in callbacks */
+    gs_batch_device_time *device_time; /* devices entries (NULL when devices is 0) */
     size_t peak_rss_bytes; /* the process's peak resident set */
 } gs_batch_result;
 

@@ -1,9 +1,11 @@
 /* The device object (src/backend/device.h): kind and index, the device
  * accountant and budget, the busy log, the fallback rule, the CUDA lanes and
- * the thread binding. Plain C: the CUDA calls are behind src/cuda/device.h
+ * the thread binding; and the process-wide windows over each CUDA device's
+ * timeline. Plain C: the CUDA calls are behind src/cuda/device.h
  * (which reports GS_ERR_NO_DEVICE in a build without CUDA). */
 #include "backend/device.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -117,23 +119,123 @@ static int cmp_start(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+double gs_device_busy_union(double *iv, size_t n, double lo, double hi) {
+    if (!iv || !n || !(hi > lo)) return 0;
+    qsort(iv, n, 2 * sizeof *iv, cmp_start);
+    double total = 0, a0 = 0, b0 = 0;
+    int have = 0;
+    for (size_t i = 0; i < n; i++) {
+        /* clipping keeps the starts in order: max(a, lo) grows with a */
+        double a = iv[2 * i] < lo ? lo : iv[2 * i], b = iv[2 * i + 1] > hi ? hi : iv[2 * i + 1];
+        if (!(b > a)) continue;
+        if (have && a <= b0) {
+            if (b > b0) b0 = b;
+            continue;
+        }
+        if (have) total += b0 - a0;
+        a0 = a, b0 = b, have = 1;
+    }
+    if (have) total += b0 - a0;
+    return total;
+}
+
 static double busy_seconds(busy_log *l) {
     if (!l) return 0;
     pthread_mutex_lock(&l->mu);
-    qsort(l->iv, l->n, 2 * sizeof *l->iv, cmp_start);
-    double total = 0, lo = 0, hi = -1;
-    for (size_t i = 0; i < l->n; i++) {
-        double a = l->iv[2 * i], b = l->iv[2 * i + 1];
-        if (a > hi) {
-            if (hi > lo) total += hi - lo;
-            lo = a, hi = b;
-        } else if (b > hi) {
-            hi = b;
-        }
-    }
-    if (hi > lo) total += hi - lo;
+    double ms = gs_device_busy_union(l->iv, l->n, -HUGE_VAL, HUGE_VAL);
     pthread_mutex_unlock(&l->mu);
-    return total / 1e3;
+    return ms / 1e3;
+}
+
+/* ---- the windows: one per CUDA device index, process-wide ---- */
+
+typedef struct {
+    int open;
+    int lost;   /* an interval could not be timed or kept: the window reports an error */
+    void *ref;  /* the reference event, on the window's device */
+    double *iv; /* start, end pairs in ms after ref */
+    size_t n, cap;
+} window;
+
+static pthread_mutex_t g_win_mu = PTHREAD_MUTEX_INITIALIZER;
+static window g_win[GS_DEVICE_MAX_WINDOWS];
+
+static void window_reset(window *w) {
+    gs_cuda_mark_free(w->ref);
+    free(w->iv);
+    memset(w, 0, sizeof *w);
+}
+
+gs_status gs_device_window_begin(int index) {
+    int count = gs_cuda_device_count();
+    if (count <= 0) return GS_ERR_NO_DEVICE;
+    if (index < 0 || index >= count || (unsigned)index >= GS_DEVICE_MAX_WINDOWS)
+        return GS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&g_win_mu);
+    window *w = &g_win[index];
+    gs_status r = w->open ? GS_ERR_UNSUPPORTED : gs_cuda_bind(index);
+    if (r == GS_OK) r = gs_cuda_mark(&w->ref, NULL); /* an event of device `index` */
+    if (r == GS_OK) w->open = 1;
+    else if (!w->open) window_reset(w);
+    pthread_mutex_unlock(&g_win_mu);
+    return r;
+}
+
+gs_status gs_device_window_end(int index, double *busy_s, double *span_s) {
+    if (busy_s) *busy_s = 0;
+    if (span_s) *span_s = 0;
+    if (gs_cuda_device_count() <= 0) return GS_ERR_NO_DEVICE;
+    if (!busy_s || !span_s || index < 0 || (unsigned)index >= GS_DEVICE_MAX_WINDOWS)
+        return GS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&g_win_mu);
+    window *w = &g_win[index];
+    if (!w->open) {
+        pthread_mutex_unlock(&g_win_mu);
+        return GS_ERR_INVALID_ARG;
+    }
+    void *end = NULL;
+    double span = 0;
+    gs_status r = gs_cuda_bind(index);
+    if (r == GS_OK) r = gs_cuda_mark(&end, NULL);
+    if (r == GS_OK) r = gs_cuda_mark_elapsed(&span, w->ref, end); /* waits for the end event */
+    if (r == GS_OK && w->lost) r = GS_ERR_CUDA;
+    if (r == GS_OK && !(span >= 0)) r = GS_ERR_CUDA;
+    if (r == GS_OK) {
+        *busy_s = gs_device_busy_union(w->iv, w->n, 0, span) / 1e3;
+        *span_s = span / 1e3;
+    }
+    gs_cuda_mark_free(end);
+    window_reset(w);
+    pthread_mutex_unlock(&g_win_mu);
+    return r;
+}
+
+/* Adds the marks' intervals to the window open on `index`, if one is. The
+ * marks are complete when the busy log has timed them; the lock keeps the
+ * reference event alive while they are timed against it. */
+static void window_add(int index, void **marks, size_t n) {
+    if (index < 0 || (unsigned)index >= GS_DEVICE_MAX_WINDOWS || n < 2) return;
+    pthread_mutex_lock(&g_win_mu);
+    window *w = &g_win[index];
+    for (size_t i = 0; w->open && !w->lost && i + 1 < n; i += 2) {
+        double a = 0, b = 0;
+        if (gs_cuda_mark_elapsed(&b, w->ref, marks[i + 1]) != GS_OK ||
+            gs_cuda_mark_elapsed(&a, w->ref, marks[i]) != GS_OK) {
+            w->lost = 1;
+            break;
+        }
+        if (w->n == w->cap) {
+            size_t cap = w->cap ? 2 * w->cap : 1024;
+            double *iv = realloc(w->iv, 2 * cap * sizeof *iv);
+            if (!iv) {
+                w->lost = 1;
+                break;
+            }
+            w->iv = iv, w->cap = cap;
+        }
+        w->iv[2 * w->n] = a, w->iv[2 * w->n + 1] = b, w->n++;
+    }
+    pthread_mutex_unlock(&g_win_mu);
 }
 
 void gs_device_busy_add(gs_device *d, void **marks, size_t n) {
@@ -144,6 +246,7 @@ void gs_device_busy_add(gs_device *d, void **marks, size_t n) {
             gs_cuda_mark_elapsed(&a, l->ref, marks[i]) == GS_OK)
             busy_add(l, a, b);
     }
+    if (d && d->kind == GS_DEVICE_CUDA) window_add(d->index, marks, n);
     for (size_t i = 0; i < n; i++) gs_cuda_mark_free(marks[i]);
 }
 

@@ -98,7 +98,46 @@ typedef struct gs_cuda_stage gs_cuda_stage;
 gs_status gs_device_lane(gs_device *d, void **stream, gs_cuda_stage **stage);
 gs_mem *gs_device_account(gs_device *d); /* NULL on the CPU */
 /* Adds the device time between each pair (marks[2i], marks[2i + 1]) of
- * timing marks to the busy log and frees the marks. */
+ * timing marks to the busy log (and to the window open on d's CUDA device,
+ * if one is) and frees the marks. */
 void gs_device_busy_add(gs_device *d, void **marks, size_t n);
+
+/* ---- the device's timeline over many proofs (a window) ----
+ * The busy log above is one object's, over one proof. Several objects may
+ * share a CUDA device (lanes per device), each proving in turn: the device
+ * busy share over a whole batch is the union of every object's intervals
+ * over one span. A window is that span: while the window on device `index`
+ * is open, gs_device_busy_add also adds the intervals of every object on
+ * that index to it, timed against the window's own reference event (events
+ * of one device compare across streams, threads and objects of the
+ * process). Intervals before the window opened or after it closed are
+ * clipped off; an object's intervals reach the window when its backend
+ * object is released (the end of a table), so close the window after the
+ * work it measures has finished. One window per device at a time.
+ * Timing only: a failure loses the numbers, never any work. */
+#define GS_DEVICE_MAX_WINDOWS 64u /* CUDA device indices a window can be opened on */
+
+/* Opens the window on CUDA device `index`: makes it the calling thread's
+ * current device (not a binding: gs_device_bind) and records the reference
+ * event. GS_ERR_NO_DEVICE without CUDA or any device, GS_ERR_INVALID_ARG for
+ * an index out of range, GS_ERR_UNSUPPORTED when a window is open on it
+ * already, GS_ERR_CUDA (the text in gs_cuda_last_error) or GS_ERR_NOMEM when
+ * the event cannot be made (no window is open then). */
+gs_status gs_device_window_begin(int index);
+/* Closes it: makes the device current on the calling thread, records an end
+ * event and waits for it. *span_s = seconds from the reference to the end,
+ * *busy_s = the union of the intervals added while open, clipped to
+ * [0, span]: 0 <= busy <= span. The window is closed whatever the result.
+ * GS_ERR_INVALID_ARG when no window is open on index (or NULL outputs),
+ * GS_ERR_NO_DEVICE without CUDA, GS_ERR_CUDA or GS_ERR_NOMEM when the end
+ * or any interval could not be timed (a share from part of the work would
+ * be a made-up number): both outputs 0 on every error. */
+gs_status gs_device_window_end(int index, double *busy_s, double *span_s);
+
+/* The length of the union of n intervals [iv[2i], iv[2i + 1]] clipped to
+ * [lo, hi] (lo <= hi; HUGE_VAL bounds clip nothing); intervals with end <=
+ * start count nothing. Sorts the pairs in place by start. Pure: what the
+ * busy log and the window both compute (units as given). */
+double gs_device_busy_union(double *iv, size_t n, double lo, double hi);
 
 #endif

@@ -202,6 +202,15 @@ void bp_report_end(bp_run *r) {
                     (double)li.busy_ns * 1e-9 / engine_wall, (double)li.init_ns * 1e-9, li.executed,
                     li.proven, li.joined, li.discarded, li.failed);
         }
+        for (unsigned d = 0; d < r->lanes.num_devices; d++) {
+            const gs_batch_device_time *t = res->device_time ? &res->device_time[d] : NULL;
+            fprintf(m, "{\"device\":%u,\"simulated\":%s,", d, r->lanes.simulated ? "true" : "false");
+            if (t && t->measured)
+                fprintf(m, "\"busy\":%.6f,\"span\":%.6f,\"busy_share\":%.4f}\n", t->busy_s,
+                        t->span_s, t->span_s > 0 ? t->busy_s / t->span_s : 0.0);
+            else
+                fputs("\"busy\":null,\"span\":null,\"busy_share\":null}\n", m);
+        }
         fprintf(m, "{\"pipeline\":{\"wall\":%.6f,\"setup\":%.6f,\"claims\":%" PRIu32 ",\"joins\":%" PRIu32
                    ",\"claims_per_s\":%.3f,\"proven\":%" PRIu32 ",\"reused\":%" PRIu32
                    ",\"failed\":%" PRIu32 ",\"refused\":%" PRIu32 ",\"skipped\":%" PRIu32
@@ -236,9 +245,19 @@ void bp_report_end(bp_run *r) {
                " refused, %" PRIu32 " skipped; %" PRIu32 " corrupt objects replaced; %" PRIu64
                " cancellations\n", res->proven, res->reused, res->failed, res->refused,
             res->skipped, res->corrupt, es.cancellations);
+    /* The device busy share: the union of every lane's device work on it
+     * over the engine's run; none on simulated devices (CPU provers). */
     for (unsigned d = 0; d < r->lanes.num_devices; d++) {
         size_t bud = r->lanes.device_budget[d];
-        fprintf(f, "device %u: budget %s, peak reserved %s\n", d,
+        const gs_batch_device_time *t = res->device_time ? &res->device_time[d] : NULL;
+        char busy[64];
+        if (t && t->measured && t->span_s > 0)
+            snprintf(busy, sizeof busy, "busy %.1f%% of %.3f s", 100.0 * t->busy_s / t->span_s,
+                     t->span_s);
+        else
+            snprintf(busy, sizeof busy, "busy n/a (%s)",
+                     r->lanes.simulated ? "a simulated device" : "not measured");
+        fprintf(f, "device %u: %s; budget %s, peak reserved %s\n", d, busy,
                 gs_size_format(b1, bud == SIZE_MAX ? GS_SIZE_UNLIMITED : bud),
                 gs_size_format(b2, gs_engine_device_peak(r->eng, d)));
     }

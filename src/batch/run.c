@@ -26,6 +26,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "backend/device.h"
 #include "batch/engine.h"
 #include "batch/run_internal.h"
 #include "gstark/parallel.h"
@@ -652,6 +653,29 @@ static void fill_units(bp_run *r) {
     res->bisected = r->plan.bisected;
 }
 
+/* The timeline windows (backend/device.h) over the engine's run, one on
+ * every CUDA device a lane uses: the device busy share of the batch. open[d]
+ * says which opened; one that did not (another window is open on the
+ * device, or the event could not be made) leaves its device unmeasured. */
+static void windows_open(const bp_run *r, int *open) {
+    const bp_lanes *L = &r->lanes;
+    for (unsigned d = 0; d < L->num_devices; d++)
+        open[d] = L->backend == GS_BACKEND_CUDA && L->lanes_on[d] &&
+                  gs_device_window_begin((int)d) == GS_OK;
+}
+
+static void windows_close(bp_run *r, const int *open) {
+    gs_batch_result *res = r->res;
+    for (unsigned d = 0; d < r->lanes.num_devices; d++) {
+        if (!open[d]) continue;
+        double busy = 0, span = 0;
+        gs_status s = gs_device_window_end((int)d, &busy, &span);
+        if (s == GS_OK && res->device_time)
+            res->device_time[d] = (gs_batch_device_time){.measured = 1, .busy_s = busy,
+                                                         .span_s = span};
+    }
+}
+
 static size_t peak_rss(void) {
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
@@ -662,6 +686,7 @@ void gs_batch_result_free(gs_batch_result *r) {
     if (!r) return;
     free(r->units);
     free(r->lane_busy_s);
+    free(r->device_time);
     memset(r, 0, sizeof *r);
 }
 
@@ -696,6 +721,9 @@ gs_status gs_batch_run(gs_batch_result *out, const gs_batch_config *cfg, char *e
         out->num_units = r.plan.n;
         out->lanes = r.lanes.num_lanes;
         out->devices = r.lanes.num_devices;
+        if (out->devices &&
+            !(out->device_time = calloc(out->devices, sizeof *out->device_time)))
+            s = GS_ERR_NOMEM;
         fill_units(&r);
     }
     if (s == GS_OK) {
@@ -746,7 +774,10 @@ gs_status gs_batch_run(gs_batch_result *out, const gs_batch_config *cfg, char *e
     if (s == GS_OK) {
         r.eng = eng;
         out->setup_s = bp_now() - r.t0;
+        int win[GS_BATCH_MAX_SIM_DEVICES];
+        windows_open(&r, win);
         s = gs_engine_run(eng);
+        windows_close(&r, win);
         if (s != GS_OK) bp_err(err, err_len, "running the batch: %s", gs_status_str(s));
         pthread_mutex_lock(&r.out_mu);
         bp_report_progress(&r, 1);
