@@ -36,6 +36,7 @@ const char *gs_status_str(gs_status s) {
     case GS_ERR_PROOF_DEEP: return "proof: FRI layer 0 disagrees with the DEEP composition";
     case GS_ERR_PROOF_FRI_FOLD: return "proof: FRI fold check failed";
     case GS_ERR_PROOF_FRI_FINAL: return "proof: FRI final polynomial check failed";
+    case GS_ERR_PROOF_FIXED: return "proof: a preprocessed column disagrees with its known values";
     }
     return "unknown status";
 }
