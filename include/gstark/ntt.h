@@ -80,6 +80,17 @@ gs_status gs_lde_coset(gs_fp *out, const gs_fp *in, size_t cols, unsigned log_n,
 gs_status gs_lde_coset_from_coeffs(gs_fp *out, const gs_fp *coeffs, size_t cols, unsigned log_n,
                                    unsigned log_blowup, gs_fp shift, gs_order order);
 
+/* Evaluate interpolants at one point of Fp3 (barycentric form over the
+ * subgroup, src/ntt/eval.c): for c < ncols, cols[c] holds 2^log_n values with
+ * cols[c][k] at w_n^k, and out[c] = P_c(x) where P_c is the polynomial of
+ * degree < n with P_c(w_n^k) = cols[c][k]. One batched inversion serves all
+ * columns. x may lie in <w_n> (out[c] is then the value at that row).
+ * log_n 0..32; a NULL pointer (ncols > 0), a non-canonical value or a
+ * non-canonical x -> GS_ERR_INVALID_ARG; GS_ERR_NOMEM for the 2^log_n Fp3
+ * weights. ncols = 0 does nothing. */
+gs_status gs_ntt_eval_at(gs_fp3 *out, const gs_fp *const *cols, size_t ncols, unsigned log_n,
+                         gs_fp3 x);
+
 /* Permute each of `cols` columns of 2^log_n values into bit-reversed order
  * (an involution): v'[c * n + i] = v[c * n + bitrev_{log_n}(i)]. */
 gs_status gs_bitrev_batch(gs_fp *v, size_t cols, unsigned log_n);
