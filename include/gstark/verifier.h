@@ -30,6 +30,34 @@ gs_status gs_verify(const gs_air *air, const gs_proof *proof, unsigned min_secur
 gs_status gs_verify_multi(const gs_air *const *airs, uint32_t n, const gs_multi_proof *proof,
                           unsigned min_security_bits);
 
+/* A preprocessed ("fixed") column: the verifier knows all its values (a
+ * program or a memory image read from an ELF file). The prover commits it as
+ * an ordinary main-trace column; the verifier interpolates the values and
+ * refuses the proof unless the column's out-of-domain values are that
+ * polynomial at z and z w (docs/protocol.md, "Preprocessed columns"). */
+typedef struct gs_fixed_col {
+    uint32_t table;       /* table index in the statement (0 for gs_verify_fixed) */
+    uint32_t col;         /* main-trace column of that table */
+    unsigned log_n;       /* the table's height is 2^log_n */
+    const gs_fp *values;  /* 2^log_n canonical values; values[i] is row i (at w^i) */
+} gs_fixed_col;
+
+/* gs_verify_multi, and also checks every fixed column against the proof's
+ * out-of-domain values: GS_ERR_PROOF_FIXED if they disagree,
+ * GS_ERR_PROOF_STATEMENT if the table's height is not 2^log_n. A table index
+ * >= n, a column >= the AIR's column count, a (table, col) named twice, NULL
+ * values (or fixed NULL with num_fixed > 0), log_n > 32 or a value >= p is
+ * GS_ERR_INVALID_ARG, found before any proof check. num_fixed = 0 is exactly
+ * gs_verify_multi. The values must not depend on the proof: soundness needs
+ * them fixed before the proof is made (or bound into its public inputs). */
+gs_status gs_verify_multi_fixed(const gs_air *const *airs, uint32_t n, const gs_multi_proof *proof,
+                                const gs_fixed_col *fixed, size_t num_fixed,
+                                unsigned min_security_bits);
+
+/* The same for a single-table proof (every fixed[i].table must be 0). */
+gs_status gs_verify_fixed(const gs_air *air, const gs_proof *proof, const gs_fixed_col *fixed,
+                          size_t num_fixed, unsigned min_security_bits);
+
 #ifdef __cplusplus
 }
 #endif

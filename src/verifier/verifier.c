@@ -1,7 +1,8 @@
-/* The single-table verifier. It replays the transcript, checks the
- * constraints at the out-of-domain point against the quotient chunks, and
- * for every query: the trace and chunk openings, the DEEP value, each FRI
- * fold and the final polynomial. It needs proof/, never prover/. */
+/* The verifiers. They replay the transcript, check the constraints at the
+ * out-of-domain point against the quotient chunks, the preprocessed columns
+ * the caller knows at that point (verifier/fixed.c), and for every query:
+ * the trace and chunk openings, the DEEP value, each FRI fold and the final
+ * polynomial. They need proof/, never prover/. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "gstark/merkle.h"
 #include "gstark/verifier.h"
 #include "proof/shape.h"
+#include "verifier/fixed.h"
 
 static int fp_ok(const gs_fp *v, size_t n) {
     for (size_t i = 0; i < n; i++)
@@ -214,9 +216,16 @@ static gs_status check_query(const gs_proof *p, const gs_shape *s, const query_c
     return GS_OK;
 }
 
+/* The caller's preprocessed columns, and which table this chain is. */
+typedef struct {
+    const gs_fixed_col *cols;
+    size_t num;
+    uint32_t table;
+} fixed_ctx;
+
 /* One table's checks inside its transcript (after its main root). */
 static gs_status verify_chain(const gs_air *air, const gs_proof *p, const gs_shape *sp,
-                              gs_transcript *tr, const bus_challenges *bc) {
+                              gs_transcript *tr, const bus_challenges *bc, const fixed_ctx *fx) {
     gs_shape s = *sp;
     const gs_table_proof *t = &p->table;
     if (s.aux) {
@@ -253,6 +262,7 @@ static gs_status verify_chain(const gs_air *air, const gs_proof *p, const gs_sha
     }
     if (r == GS_OK) r = gs_transcript_squeeze_indices(tr, "queries", qs, s.queries, s.log_size);
     if (r == GS_OK) r = check_ood(air, p, &s, alpha, qc.z, bc);
+    if (r == GS_OK) r = gs_fixed_check_ood(p, fx->table, fx->cols, fx->num, qc.z, qc.zw);
     if (r == GS_OK) gs_deep_constants(&qc.k1, &qc.k2, qc.beta_pows, t);
     for (size_t k = 0; r == GS_OK && k < s.queries; k++) r = check_query(p, &s, &qc, k, qs[k]);
     free(qc.beta_pows), free(qc.gammas), free(qs);
@@ -267,23 +277,38 @@ static gs_status check_params(const gs_params *p, unsigned min_security_bits) {
     return r == GS_OK || r == GS_ERR_INVALID_ARG ? r : GS_ERR_PROOF_PARAMS;
 }
 
-gs_status gs_verify(const gs_air *air, const gs_proof *p, unsigned min_security_bits) {
+gs_status gs_verify_fixed(const gs_air *air, const gs_proof *p, const gs_fixed_col *fixed,
+                          size_t num_fixed, unsigned min_security_bits) {
     if (!air || !p) return GS_ERR_INVALID_ARG;
+    GS_TRY(gs_fixed_check_args(&air, 1, fixed, num_fixed));
     GS_TRY(check_params(&p->params, min_security_bits));
     /* A bus balances only across the tables of a multi-table proof. */
     if (gs_air_num_interactions(air)) return GS_ERR_PROOF_STATEMENT;
     gs_shape s;
     GS_TRY(check_shape(air, p, &s));
+    GS_TRY(gs_fixed_check_heights(p, fixed, num_fixed));
     gs_transcript tr;
     gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN);
     gs_statement_absorb(&tr, p);
     gs_transcript_absorb_digest(&tr, "trace_root", &p->table.trace_root);
-    return verify_chain(air, p, &s, &tr, NULL);
+    fixed_ctx fx = {fixed, num_fixed, 0};
+    return verify_chain(air, p, &s, &tr, NULL, &fx);
+}
+
+gs_status gs_verify(const gs_air *air, const gs_proof *p, unsigned min_security_bits) {
+    return gs_verify_fixed(air, p, NULL, 0, min_security_bits);
 }
 
 gs_status gs_verify_multi(const gs_air *const *airs, uint32_t n, const gs_multi_proof *mp,
                           unsigned min_security_bits) {
+    return gs_verify_multi_fixed(airs, n, mp, NULL, 0, min_security_bits);
+}
+
+gs_status gs_verify_multi_fixed(const gs_air *const *airs, uint32_t n, const gs_multi_proof *mp,
+                                const gs_fixed_col *fixed, size_t num_fixed,
+                                unsigned min_security_bits) {
     if (!airs || !mp) return GS_ERR_INVALID_ARG;
+    GS_TRY(gs_fixed_check_args(airs, n, fixed, num_fixed));
     GS_TRY(check_params(&mp->params, min_security_bits));
     if (mp->num_tables != n || n == 0 || !mp->tables) return GS_ERR_PROOF_STATEMENT;
     gs_shape *s = malloc(n * sizeof *s);
@@ -299,6 +324,7 @@ gs_status gs_verify_multi(const gs_air *const *airs, uint32_t n, const gs_multi_
         gs_status w = gs_logup_check_widths(airs, n);
         if (w != GS_OK) r = w == GS_ERR_NOMEM ? w : GS_ERR_PROOF_STATEMENT;
     }
+    if (r == GS_OK) r = gs_fixed_check_heights(mp->tables, fixed, num_fixed);
     gs_transcript tr;
     gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN_MULTI);
     if (r == GS_OK) gs_multi_statement_absorb(&tr, mp);
@@ -313,7 +339,8 @@ gs_status gs_verify_multi(const gs_air *const *airs, uint32_t n, const gs_multi_
     for (uint32_t i = 0; r == GS_OK && i < n; i++) {
         gs_transcript fork;
         gs_transcript_fork(&fork, &tr, i);
-        r = verify_chain(airs[i], &mp->tables[i], &s[i], &fork, &bc);
+        fixed_ctx fx = {fixed, num_fixed, i};
+        r = verify_chain(airs[i], &mp->tables[i], &s[i], &fork, &bc, &fx);
         total = gs_fp3_add(total, mp->tables[i].table.bus_sum);
     }
     if (r == GS_OK && !gs_fp3_is_zero(total)) r = GS_ERR_PROOF_BUS;
