@@ -8,20 +8,36 @@
  *      10 keeps the mix), in the same run: claims/s of each and the ratio;
  *   2. the per-claim overhead of a resident lane on fib 2^12 (K claims on one
  *      lane: the pipeline's wall time per claim less the prover's own time);
- *   3. the same N claims with 1, 2 and 4 lanes: wall time, claims/s, the
- *      lanes' busy share (time in callbacks over the wall time) and, on CUDA,
- *      the device work the proofs report over the wall time;
+ *   3. the same N claims with 1, 2, 4 and 8 lanes (on one CUDA device: all
+ *      lanes on it): wall time, claims/s, the lanes' busy share (time in
+ *      callbacks over the wall time) and, on CUDA, the device busy share:
+ *      the union of every lane's device work over the batch's timeline
+ *      window (gs_batch_result.device_time; docs/batch.md, "The device busy
+ *      share"), work overlapping on several lanes counted once; n/a on the
+ *      CPU;
  *   4. one fib claim of 2^L rows bisected (on the CPU under a simulated
  *      device that fits 2^(L-2), or --bisect-budget; on CUDA the device's own
  *      budget), in a fresh process (this program again, --bisect-child: its
  *      own peak RSS, and CUDA is never used across a fork): pieces, total
- *      time, peak RSS and peak device memory.
+ *      time, peak RSS and peak device memory;
+ *   5. multi-device scaling simulated on the CPU (for machines with one GPU
+ *      or none): the same claims (--sim-claims M: the first M) on 1, 2 and 4
+ *      simulated devices (GS_BATCH_SIM_DEVICES's "D:BUDGET", one lane each,
+ *      a budget every claim fits), each device worth T host threads (the
+ *      pipeline splits D x T threads between the lanes; T = cores / 4, at
+ *      least 1, or --sim-threads T): wall time, claims/s and the scaling
+ *      efficiency, claims/s at D over D x claims/s at 1 device. Where D x T
+ *      exceeds the cores the devices share cores, and the table says so.
  * Prints the same table every run; it never decides pass or fail.
+ * --only LIST (e.g. 3,5): run those sections only.
  * --json: one JSON object per result on stdout (the table goes to stderr):
- * "claims batch", "claims processes", "overhead fib lg=12", "lanes=<k>",
- * "bisect fib lg=<L>" (from the child) and "bisect fib lg=<L> process". */
+ * "claims batch", "claims processes", "overhead fib lg=12", "lanes=<k>"
+ * (device_busy_share: a fraction, null where not measured),
+ * "bisect fib lg=<L>" (from the child), "bisect fib lg=<L> process" and
+ * "simulated devices=<D>". */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,10 +117,11 @@ static void store_dir(char *out, size_t cap, const char *name) {
     snprintf(out, cap, "%s/%s", g_tmp, name);
 }
 
-static int run_batch(gs_batch_result *res, const gs_manifest *m, const char *store, unsigned lanes,
-                     const char *sim) {
+static int run_batch_threads(gs_batch_result *res, const gs_manifest *m, const char *store,
+                             unsigned lanes, const char *sim, unsigned threads) {
     gs_batch_config cfg = {.manifest = m, .store_dir = store, .lanes = lanes,
-                           .backend = backend_kind(), .sim_devices = sim ? sim : ""};
+                           .backend = backend_kind(), .sim_devices = sim ? sim : "",
+                           .threads = threads};
     char err[512];
     gs_status s = gs_batch_run(res, &cfg, err, sizeof err);
     if (s != GS_OK || res->failed || res->refused || res->skipped) {
@@ -113,6 +130,11 @@ static int run_batch(gs_batch_result *res, const gs_manifest *m, const char *sto
         return 0;
     }
     return 1;
+}
+
+static int run_batch(gs_batch_result *res, const gs_manifest *m, const char *store, unsigned lanes,
+                     const char *sim) {
+    return run_batch_threads(res, m, store, lanes, sim, 0);
 }
 
 static double busy_share(const gs_batch_result *r, double *lo) {
@@ -126,10 +148,21 @@ static double busy_share(const gs_batch_result *r, double *lo) {
     return sum / r->lanes;
 }
 
-static double device_work(const gs_batch_result *r) {
-    double s = 0;
-    for (uint32_t i = 0; i < r->num_units; i++) s += r->units[i].device_busy_s;
-    return s;
+/* The device busy share (busy / span of the batch's timeline window),
+ * averaged over the devices measured, and the lowest; NAN when none was
+ * (CPU lanes, simulated devices). */
+static double device_share(const gs_batch_result *r, double *lo) {
+    double sum = 0, min = NAN;
+    unsigned n = 0;
+    for (unsigned d = 0; r->device_time && d < r->devices; d++) {
+        const gs_batch_device_time *t = &r->device_time[d];
+        if (!t->measured || !(t->span_s > 0)) continue;
+        double sh = t->busy_s / t->span_s;
+        sum += sh, n++;
+        if (!(sh >= min)) min = sh;
+    }
+    *lo = min;
+    return n ? sum / n : NAN;
 }
 
 /* Section 4, in the child: prints its line, exits 0 if the batch ran. */
@@ -177,19 +210,53 @@ static int bisect_child(unsigned bisect_log, size_t bisect_budget, int cuda) {
     return ok ? 0 : 1;
 }
 
+/* Section 5: the claims on D simulated devices, one lane each, T threads per
+ * lane; 0 if the batch failed. */
+static int sim_run(gs_batch_result *res, const gs_manifest *m, unsigned d, size_t budget,
+                   unsigned t) {
+    char sim[64], name[32], dir[300];
+    snprintf(sim, sizeof sim, "%u:%zu", d, budget);
+    snprintf(name, sizeof name, "s_sim%u", d);
+    store_dir(dir, sizeof dir, name);
+    return run_batch_threads(res, m, dir, d, sim, d * t);
+}
+
+/* A simulated device budget every claim fits whole (no bisection): twice the
+ * largest claim's proving bytes with all its tables at once and its traces. */
+static size_t sim_budget(const gs_manifest *m) {
+    size_t most = 0;
+    for (uint32_t i = 0; i < m->num_claims; i++) {
+        gs_claim_cost c;
+        if (gs_claim_estimate(&c, &m->claims[i]) != GS_OK) continue;
+        size_t need = c.prove_all_bytes + c.trace_bytes;
+        if (need > most) most = need;
+    }
+    return 2 * most + ((size_t)64 << 20);
+}
+
 int main(int argc, char **argv) {
-    unsigned n = 200, k = 50, bisect_log = 20, cli_n = 0;
+    unsigned n = 200, k = 50, bisect_log = 20, cli_n = 0, sim_n = 0, sim_t = 0;
     unsigned lanes = 0;
     int json = 0;
     size_t bisect_budget = 0;
     int child = 0;
     const char *budget_arg = NULL;
+    int only[6] = {0, 1, 1, 1, 1, 1}; /* sections 1..5 */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--claims") && i + 1 < argc) n = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--overhead-claims") && i + 1 < argc) k = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--bisect-log") && i + 1 < argc) bisect_log = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--cli-claims") && i + 1 < argc) cli_n = (unsigned)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--bisect-child")) child = 1;
+        else if (!strcmp(argv[i], "--sim-claims") && i + 1 < argc) sim_n = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--sim-threads") && i + 1 < argc) sim_t = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
+            const char *l = argv[++i];
+            memset(only, 0, sizeof only);
+            for (; *l; l++) {
+                if (*l >= '1' && *l <= '5') only[*l - '0'] = 1;
+                else if (*l != ',') return fprintf(stderr, "bench_batch: --only takes sections 1..5, e.g. 3,5\n"), 2;
+            }
+        } else if (!strcmp(argv[i], "--bisect-child")) child = 1;
         else if (!strcmp(argv[i], "--json")) json = 1;
         else if (!strcmp(argv[i], "--tmp") && i + 1 < argc) snprintf(g_tmp, sizeof g_tmp, "%s", argv[++i]);
         else if (!strcmp(argv[i], "--bisect-budget") && i + 1 < argc) {
@@ -203,15 +270,18 @@ int main(int argc, char **argv) {
         else {
             fprintf(stderr, "usage: bench_batch [--claims N (200)] [--cli-claims M (N)] "
                             "[--overhead-claims K (50)] [--lanes L] [--bisect-log L (20)] "
-                            "[--bisect-budget SIZE] [--backend cpu|cuda|auto] [--gstark PATH] [--json]\n");
+                            "[--bisect-budget SIZE] [--sim-claims M (N)] [--sim-threads T (cores/4)] "
+                            "[--only 1,2,3,4,5] [--backend cpu|cuda|auto] [--gstark PATH] [--json]\n");
             return 2;
         }
     }
     if (!cli_n || cli_n > n) cli_n = n;
+    if (!sim_n || sim_n > n) sim_n = n;
     if (json && !bench_json_start()) return 1;
     if (child) return bisect_child(bisect_log, bisect_budget, strcmp(g_backend, "cpu") && gs_cuda_device_count() > 0);
-    if (n < 1 || n > 1000 || k < 1 || k > 49 * 3 || bisect_log < 4 || bisect_log > 30) {
-        fprintf(stderr, "bench_batch: --claims 1..1000, --overhead-claims 1..147, --bisect-log 4..30\n");
+    if (n < 1 || n > 1000 || k < 1 || k > 49 * 3 || bisect_log < 4 || bisect_log > 30 || sim_t > 1024) {
+        fprintf(stderr, "bench_batch: --claims 1..1000, --overhead-claims 1..147, --bisect-log 4..30, "
+                        "--sim-threads 0..1024\n");
         return 2;
     }
     static char exe[PATH_MAX];
@@ -225,147 +295,213 @@ int main(int argc, char **argv) {
     snprintf(g_tmp, sizeof g_tmp, "%s/bench_batch.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(g_tmp)) return 1;
     int cuda = strcmp(g_backend, "cpu") && gs_cuda_device_count() > 0;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
     printf("bench_batch: %ld cores, %s backend, %d CUDA device(s), %u claims, gstark %s\n",
-           sysconf(_SC_NPROCESSORS_ONLN), cuda ? "cuda" : "cpu", gs_cuda_device_count(), n, g_gstark);
+           cores, cuda ? "cuda" : "cpu", gs_cuda_device_count(), n, g_gstark);
 
-    /* ---- 1. the batch against one process per claim ---- */
     bclaim *cl = calloc(n, sizeof *cl);
     const char **js = calloc(n, sizeof *js);
     for (unsigned i = 0; i < n; i++) make_claim(&cl[i], i), js[i] = cl[i].json;
     gs_manifest *m = manifest_of(js, n);
     char dir[300];
-    store_dir(dir, sizeof dir, "s_batch");
     gs_batch_result res;
-    double t0 = bench_now();
-    int ok = run_batch(&res, m, dir, lanes, NULL);
-    double t_batch = bench_now() - t0;
-    unsigned used_lanes = res.lanes;
-    gs_batch_result_free(&res);
-    fflush(stdout);
-    t0 = bench_now();
-    unsigned spawned_ok = 0;
-    for (unsigned i = 0; i < cli_n; i++) {
-        pid_t pid;
-        if (posix_spawn(&pid, g_gstark, NULL, NULL, cl[i].argv, environ) != 0) continue;
-        int st;
-        if (waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0) spawned_ok++;
-    }
-    double t_cli = bench_now() - t0;
-    printf("\n%-44s %10s %10s\n", "1. N claims", "wall s", "claims/s");
-    printf("%-44s %10.3f %10.2f%s\n", "batch (resident lanes)", t_batch, n / t_batch,
-           ok ? "" : "  (FAILED)");
-    char what[64];
-    snprintf(what, sizeof what, "one gstark prove per claim (%u of %u ok)", spawned_ok, cli_n);
-    printf("%-44s %10.3f %10.2f\n", what, t_cli, cli_n / t_cli);
-    printf("%-44s %10s %9.2fx  (%u lane%s)\n", "ratio batch / processes (claims/s)", "",
-           (n / t_batch) / (cli_n / t_cli), used_lanes, used_lanes == 1 ? "" : "s");
     bench_jrow j;
-    bench_json_begin(&j, "bench_batch", "claims batch");
-    bench_json_metric(&j, "wall_s", t_batch, "s");
-    bench_json_metric(&j, "claims_s", n / t_batch, "claims/s");
-    bench_json_metric(&j, "ratio_to_processes", (n / t_batch) / (cli_n / t_cli), "x");
-    if (ok) bench_json_end(&j);
-    bench_json_begin(&j, "bench_batch", "claims processes");
-    bench_json_metric(&j, "wall_s", t_cli, "s");
-    bench_json_metric(&j, "claims_s", cli_n / t_cli, "claims/s");
-    if (spawned_ok == cli_n) bench_json_end(&j);
+    int ok;
 
+    /* ---- 1. the batch against one process per claim ---- */
+    if (only[1]) {
+        store_dir(dir, sizeof dir, "s_batch");
+        double t0 = bench_now();
+        ok = run_batch(&res, m, dir, lanes, NULL);
+        double t_batch = bench_now() - t0;
+        unsigned used_lanes = res.lanes;
+        gs_batch_result_free(&res);
+        fflush(stdout);
+        t0 = bench_now();
+        unsigned spawned_ok = 0;
+        for (unsigned i = 0; i < cli_n; i++) {
+            pid_t pid;
+            if (posix_spawn(&pid, g_gstark, NULL, NULL, cl[i].argv, environ) != 0) continue;
+            int st;
+            if (waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0) spawned_ok++;
+        }
+        double t_cli = bench_now() - t0;
+        printf("\n%-44s %10s %10s\n", "1. N claims", "wall s", "claims/s");
+        printf("%-44s %10.3f %10.2f%s\n", "batch (resident lanes)", t_batch, n / t_batch,
+               ok ? "" : "  (FAILED)");
+        char what[64];
+        snprintf(what, sizeof what, "one gstark prove per claim (%u of %u ok)", spawned_ok, cli_n);
+        printf("%-44s %10.3f %10.2f\n", what, t_cli, cli_n / t_cli);
+        printf("%-44s %10s %9.2fx  (%u lane%s)\n", "ratio batch / processes (claims/s)", "",
+               (n / t_batch) / (cli_n / t_cli), used_lanes, used_lanes == 1 ? "" : "s");
+        bench_json_begin(&j, "bench_batch", "claims batch");
+        bench_json_metric(&j, "wall_s", t_batch, "s");
+        bench_json_metric(&j, "claims_s", n / t_batch, "claims/s");
+        bench_json_metric(&j, "ratio_to_processes", (n / t_batch) / (cli_n / t_cli), "x");
+        if (ok) bench_json_end(&j);
+        bench_json_begin(&j, "bench_batch", "claims processes");
+        bench_json_metric(&j, "wall_s", t_cli, "s");
+        bench_json_metric(&j, "claims_s", cli_n / t_cli, "claims/s");
+        if (spawned_ok == cli_n) bench_json_end(&j);
+    }
     /* ---- 2. per-claim overhead of a resident lane, fib 2^12 ---- */
-    char (*kj)[160] = calloc(k, sizeof *kj);
-    const char **kp = calloc(k, sizeof *kp);
-    for (unsigned i = 0; i < k; i++) {
-        snprintf(kj[i], sizeof kj[i],
-                 "{\"id\": \"f%u\", \"workload\": {\"air\": \"fib\", \"log_rows\": 12, \"start\": [%u, 1]}}",
-                 i, i + 2);
-        kp[i] = kj[i];
-    }
-    gs_manifest *mk = manifest_of(kp, k);
-    store_dir(dir, sizeof dir, "s_overhead");
-    ok = run_batch(&res, mk, dir, 1, NULL);
-    double prove = 0, verify = 0, exec = 0, store = 0, joins = 0;
-    for (uint32_t i = 0; i < res.num_units; i++) {
-        const gs_batch_unit *u = &res.units[i];
-        if (u->is_join) joins += u->prove_s;
-        else prove += u->prove_s, verify += u->verify_s, exec += u->execute_s, store += u->store_s;
-    }
-    double per = (res.wall_s - res.setup_s) / k, own = prove / k;
-    printf("\n2. per-claim overhead of a resident lane, fib 2^12, %u claims on 1 lane%s\n", k,
-           ok ? "" : " (FAILED)");
-    printf("   set-up %.1f ms once (planning, store, lanes); then pipeline %.2f ms/claim, prover "
-           "%.2f ms/claim: overhead %.2f ms/claim\n", res.setup_s * 1e3, per * 1e3, own * 1e3,
-           (per - own) * 1e3);
-    printf("   of which: execute %.2f ms, verify %.2f ms, store %.2f ms, joins %.2f ms, other %.2f ms\n",
-           exec / k * 1e3, verify / k * 1e3, store / k * 1e3, joins / k * 1e3,
-           (per - own - (exec + verify + store + joins) / k) * 1e3);
-    bench_json_begin(&j, "bench_batch", "overhead fib lg=12");
-    bench_json_metric(&j, "setup_ms", res.setup_s * 1e3, "ms");
-    bench_json_metric(&j, "pipeline_ms_per_claim", per * 1e3, "ms");
-    bench_json_metric(&j, "prove_ms_per_claim", own * 1e3, "ms");
-    bench_json_metric(&j, "overhead_ms_per_claim", (per - own) * 1e3, "ms");
-    if (ok) bench_json_end(&j);
-    gs_batch_result_free(&res);
-    gs_manifest_free(mk);
-
-    /* ---- 3. lanes ---- */
-    printf("\n%-8s %10s %10s %12s %12s %14s\n", "3. lanes", "wall s", "claims/s", "busy mean",
-           "busy min", "device work");
-    static const unsigned lane_counts[3] = {1, 2, 4};
-    for (int li = 0; li < 3; li++) {
-        char name[32];
-        snprintf(name, sizeof name, "s_lanes%u", lane_counts[li]);
-        store_dir(dir, sizeof dir, name);
-        ok = run_batch(&res, m, dir, lane_counts[li], NULL);
-        double lo, mean = busy_share(&res, &lo);
-        char dw[32] = "-";
-        if (cuda) snprintf(dw, sizeof dw, "%.1f%%", 100.0 * device_work(&res) / res.wall_s);
-        printf("%-8u %10.3f %10.2f %11.1f%% %11.1f%% %14s%s\n", lane_counts[li], res.wall_s,
-               n / res.wall_s, 100 * mean, 100 * lo, dw, ok ? "" : "  (FAILED)");
-        snprintf(name, sizeof name, "lanes=%u", lane_counts[li]);
-        bench_json_begin(&j, "bench_batch", name);
-        bench_json_metric(&j, "wall_s", res.wall_s, "s");
-        bench_json_metric(&j, "claims_s", n / res.wall_s, "claims/s");
-        bench_json_metric(&j, "busy_mean_pct", 100 * mean, "%");
-        if (cuda) bench_json_metric(&j, "device_busy_pct", 100.0 * device_work(&res) / res.wall_s, "%");
+    if (only[2]) {
+        char (*kj)[160] = calloc(k, sizeof *kj);
+        const char **kp = calloc(k, sizeof *kp);
+        for (unsigned i = 0; i < k; i++) {
+            snprintf(kj[i], sizeof kj[i],
+                     "{\"id\": \"f%u\", \"workload\": {\"air\": \"fib\", \"log_rows\": 12, \"start\": [%u, 1]}}",
+                     i, i + 2);
+            kp[i] = kj[i];
+        }
+        gs_manifest *mk = manifest_of(kp, k);
+        store_dir(dir, sizeof dir, "s_overhead");
+        ok = run_batch(&res, mk, dir, 1, NULL);
+        double prove = 0, verify = 0, exec = 0, store = 0, joins = 0;
+        for (uint32_t i = 0; i < res.num_units; i++) {
+            const gs_batch_unit *u = &res.units[i];
+            if (u->is_join) joins += u->prove_s;
+            else prove += u->prove_s, verify += u->verify_s, exec += u->execute_s, store += u->store_s;
+        }
+        double per = (res.wall_s - res.setup_s) / k, own = prove / k;
+        printf("\n2. per-claim overhead of a resident lane, fib 2^12, %u claims on 1 lane%s\n", k,
+               ok ? "" : " (FAILED)");
+        printf("   set-up %.1f ms once (planning, store, lanes); then pipeline %.2f ms/claim, prover "
+               "%.2f ms/claim: overhead %.2f ms/claim\n", res.setup_s * 1e3, per * 1e3, own * 1e3,
+               (per - own) * 1e3);
+        printf("   of which: execute %.2f ms, verify %.2f ms, store %.2f ms, joins %.2f ms, other %.2f ms\n",
+               exec / k * 1e3, verify / k * 1e3, store / k * 1e3, joins / k * 1e3,
+               (per - own - (exec + verify + store + joins) / k) * 1e3);
+        bench_json_begin(&j, "bench_batch", "overhead fib lg=12");
+        bench_json_metric(&j, "setup_ms", res.setup_s * 1e3, "ms");
+        bench_json_metric(&j, "pipeline_ms_per_claim", per * 1e3, "ms");
+        bench_json_metric(&j, "prove_ms_per_claim", own * 1e3, "ms");
+        bench_json_metric(&j, "overhead_ms_per_claim", (per - own) * 1e3, "ms");
         if (ok) bench_json_end(&j);
         gs_batch_result_free(&res);
+        gs_manifest_free(mk);
+        free(kj), free(kp);
+    }
+
+    /* ---- 3. lanes on the device(s) ---- */
+    if (only[3]) {
+        printf("\n%-8s %10s %10s %10s %10s %14s %10s\n", "3. lanes", "wall s", "claims/s",
+               "busy mean", "busy min", "device busy", "span s");
+        printf("%-8s %10s %10s %10s %10s %14s %10s\n", "", "", "", "(lanes)", "(lanes)",
+               cuda ? "(union/span)" : "", "");
+        static const unsigned lane_counts[4] = {1, 2, 4, 8};
+        for (int li = 0; li < 4; li++) {
+            char name[32];
+            snprintf(name, sizeof name, "s_lanes%u", lane_counts[li]);
+            store_dir(dir, sizeof dir, name);
+            ok = run_batch(&res, m, dir, lane_counts[li], NULL);
+            double lo, mean = busy_share(&res, &lo), dlo, dev = device_share(&res, &dlo);
+            double span = 0;
+            for (unsigned d = 0; res.device_time && d < res.devices; d++)
+                if (res.device_time[d].span_s > span) span = res.device_time[d].span_s;
+            char dw[48] = "n/a", sp[24] = "-";
+            if (isfinite(dev) && res.devices > 1)
+                snprintf(dw, sizeof dw, "%.1f%% (min %.1f%%)", 100 * dev, 100 * dlo);
+            else if (isfinite(dev))
+                snprintf(dw, sizeof dw, "%.1f%%", 100 * dev);
+            if (isfinite(dev)) snprintf(sp, sizeof sp, "%.3f", span);
+            printf("%-8u %10.3f %10.2f %9.1f%% %9.1f%% %14s %10s%s\n", lane_counts[li], res.wall_s,
+                   n / res.wall_s, 100 * mean, 100 * lo, dw, sp, ok ? "" : "  (FAILED)");
+            snprintf(name, sizeof name, "lanes=%u", lane_counts[li]);
+            bench_json_begin(&j, "bench_batch", name);
+            bench_json_metric(&j, "wall_s", res.wall_s, "s");
+            bench_json_metric(&j, "claims_s", n / res.wall_s, "claims/s");
+            bench_json_metric(&j, "busy_mean_pct", 100 * mean, "%");
+            bench_json_metric(&j, "device_busy_share", dev, "fraction");
+            bench_json_metric(&j, "device_busy_share_min", dlo, "fraction");
+            bench_json_metric(&j, "device_span_s", isfinite(dev) ? span : NAN, "s");
+            if (ok) bench_json_end(&j);
+            gs_batch_result_free(&res);
+        }
+        if (cuda)
+            printf("   device busy: the union of every lane's device work over the batch's "
+                   "timeline (overlap counted once) / its span\n");
     }
 
     /* ---- 4. a bisected fib claim, in a fresh process (its own peak RSS) ---- */
-    fflush(stdout);
-    char a_log[16], a_tmp[300];
-    snprintf(a_log, sizeof a_log, "%u", bisect_log);
-    snprintf(a_tmp, sizeof a_tmp, "%s", g_tmp);
-    char *cargv[12] = {argv[0], "--bisect-child", "--bisect-log", a_log, "--backend",
-                       (char *)g_backend, "--tmp", a_tmp, NULL};
-    int ca = 8;
-    if (budget_arg) cargv[ca++] = "--bisect-budget", cargv[ca++] = (char *)budget_arg;
-    if (json) cargv[ca++] = "--json";
-    cargv[ca] = NULL;
-    /* The child writes its JSON line to ours: our JSON stream is its stdout. */
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    if (json) posix_spawn_file_actions_adddup2(&fa, fileno(bench_json_out), 1);
-    static char self[PATH_MAX];
-    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-    pid_t pid;
-    int st = 0;
-    struct rusage ru;
-    if (sl > 0 && (self[sl] = 0, posix_spawn(&pid, self, &fa, NULL, cargv, environ) == 0) &&
-        wait4(pid, &st, 0, &ru) == pid) {
-        char b[GS_SIZE_BUF];
-        printf("   peak RSS of that run: %s%s\n", gs_size_format(b, (uint64_t)ru.ru_maxrss * 1024),
-               WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "" : " (the run FAILED)");
-        char stmt[48];
-        snprintf(stmt, sizeof stmt, "bisect fib lg=%u process", bisect_log);
-        bench_json_begin(&j, "bench_batch", stmt);
-        bench_json_metric(&j, "peak_rss_mb", (double)ru.ru_maxrss / 1024.0, "MiB");
-        if (WIFEXITED(st) && WEXITSTATUS(st) == 0) bench_json_end(&j);
-    } else {
-        printf("\n4. could not start the bisection run\n");
+    if (only[4]) {
+        fflush(stdout);
+        char a_log[16], a_tmp[300];
+        snprintf(a_log, sizeof a_log, "%u", bisect_log);
+        snprintf(a_tmp, sizeof a_tmp, "%s", g_tmp);
+        char *cargv[12] = {argv[0], "--bisect-child", "--bisect-log", a_log, "--backend",
+                           (char *)g_backend, "--tmp", a_tmp, NULL};
+        int ca = 8;
+        if (budget_arg) cargv[ca++] = "--bisect-budget", cargv[ca++] = (char *)budget_arg;
+        if (json) cargv[ca++] = "--json";
+        cargv[ca] = NULL;
+        /* The child writes its JSON line to ours: our JSON stream is its stdout. */
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        if (json) posix_spawn_file_actions_adddup2(&fa, fileno(bench_json_out), 1);
+        static char self[PATH_MAX];
+        ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+        pid_t pid;
+        int st = 0;
+        struct rusage ru;
+        if (sl > 0 && (self[sl] = 0, posix_spawn(&pid, self, &fa, NULL, cargv, environ) == 0) &&
+            wait4(pid, &st, 0, &ru) == pid) {
+            char b[GS_SIZE_BUF];
+            printf("   peak RSS of that run: %s%s\n", gs_size_format(b, (uint64_t)ru.ru_maxrss * 1024),
+                   WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "" : " (the run FAILED)");
+            char stmt[48];
+            snprintf(stmt, sizeof stmt, "bisect fib lg=%u process", bisect_log);
+            bench_json_begin(&j, "bench_batch", stmt);
+            bench_json_metric(&j, "peak_rss_mb", (double)ru.ru_maxrss / 1024.0, "MiB");
+            if (WIFEXITED(st) && WEXITSTATUS(st) == 0) bench_json_end(&j);
+        } else {
+            printf("\n4. could not start the bisection run\n");
+        }
+        posix_spawn_file_actions_destroy(&fa);
     }
-    posix_spawn_file_actions_destroy(&fa);
+
+    /* ---- 5. multi-device scaling, simulated on the CPU ---- */
+    if (only[5]) {
+        unsigned t = sim_t ? sim_t : cores >= 8 ? (unsigned)(cores / 4) : 1;
+        gs_manifest *ms = sim_n == n ? m : manifest_of(js, sim_n);
+        size_t budget = sim_budget(ms);
+        char b1[GS_SIZE_BUF];
+        printf("\n5. %u claims on D simulated devices (CPU provers, one lane each, %u thread%s per "
+               "device, budget %s each)\n", sim_n, t, t == 1 ? "" : "s", gs_size_format(b1, budget));
+        printf("%-8s %10s %10s %12s %10s  %s\n", "devices", "wall s", "claims/s", "efficiency",
+               "threads", "");
+        static const unsigned dcounts[3] = {1, 2, 4};
+        double base = 0;
+        for (int di = 0; di < 3; di++) {
+            unsigned d = dcounts[di];
+            ok = sim_run(&res, ms, d, budget, t);
+            double cps = res.wall_s > 0 ? sim_n / res.wall_s : 0;
+            if (di == 0) base = ok ? cps : 0;
+            double eff = base > 0 && ok ? cps / (d * base) : NAN;
+            char e[24] = "-", note[96] = "";
+            if (isfinite(eff)) snprintf(e, sizeof e, "%.1f%%", 100 * eff);
+            if ((long)(d * t) > cores)
+                snprintf(note, sizeof note, "(%u threads on %ld cores: devices share cores)", d * t, cores);
+            if (res.bisected) snprintf(note + strlen(note), sizeof note - strlen(note), " (%u bisected)", res.bisected);
+            printf("%-8u %10.3f %10.2f %12s %10u  %s%s\n", d, res.wall_s, cps, e, d * t, note,
+                   ok ? "" : " (FAILED)");
+            char name[40];
+            snprintf(name, sizeof name, "simulated devices=%u", d);
+            bench_json_begin(&j, "bench_batch", name);
+            bench_json_metric(&j, "wall_s", res.wall_s, "s");
+            bench_json_metric(&j, "claims_s", cps, "claims/s");
+            bench_json_metric(&j, "scaling_efficiency", eff, "fraction");
+            bench_json_metric(&j, "threads", d * t, "count");
+            bench_json_metric(&j, "oversubscribed", (long)(d * t) > cores, "bool");
+            if (ok) bench_json_end(&j);
+            gs_batch_result_free(&res);
+        }
+        printf("   efficiency: claims/s at D devices over D x claims/s at 1\n");
+        if (ms != m) gs_manifest_free(ms);
+    }
+
     gs_manifest_free(m);
-    free(cl), free(js), free(kj), free(kp);
+    free(cl), free(js);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "chmod -R u+w '%s' && rm -rf '%s'", g_tmp, g_tmp);
     if (system(cmd) != 0) fprintf(stderr, "bench_batch: could not remove %s\n", g_tmp);
