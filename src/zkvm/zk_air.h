@@ -54,7 +54,22 @@ enum {
     /* (op, base, imm, val, res, clk): a load or store at cycle clk (ZK_LS_*);
      * the chip makes the memory access at ts = 4 clk + ZK_TS_MEM. */
     ZK_BUS_LS = 6,
+    /* (call, fd, count, clk): the CPU's read (call 63) or write (64) system
+     * call at cycle clk returned count; the IO chip receives it and does
+     * the call's accesses (below). */
+    ZK_BUS_IO = 7,
+    /* (stream, pos, byte): byte number pos of stream 0 (the input), 1 (what
+     * fd 1 received) or 2 (fd 2) is byte; the IO chip sends one per byte
+     * moved, the stream table (fixed: the input and the claimed outputs)
+     * receives. */
+    ZK_BUS_STREAM = 8,
 };
+
+/* The stream cursors: memory addresses ZK_CURSOR_ADDR + stream (above the
+ * registers, below every memory word) hold the bytes consumed from the
+ * input and written to fd 1 and fd 2; 0 initially (image table), writable. */
+#define ZK_CURSOR_ADDR 32u
+#define ZK_NUM_STREAMS 3u
 
 /* Timestamps: the accesses of cycle clk happen at 4 clk + slot, in this
  * order (rd = rs1 reads the old value and writes the new one). The memory's
@@ -131,6 +146,27 @@ typedef struct zk_ls_req {
     uint32_t w;
 } zk_ls_req;
 
+/* A read or write call (the IO chip's request). The chip reads a1 (buf,
+ * register 11) and a2 (len, register 12) and updates the cursor of stream
+ * fd (read: fd 0; write: 1 or 2) from pos to pos + count, all at ts = 4 clk
+ * + ZK_TS_MEM (distinct addresses, so one timestamp serves them all), then
+ * moves count bytes between [buf, buf + count) and the stream from pos:
+ * one access per word touched (read: w = 1 and the word's bytes in the
+ * range replaced by input bytes; write: the word unchanged, its bytes in the
+ * range sent to the stream). count: write = len; read = min(len, in_len -
+ * pos) (in_len: the input's length, a public of the IO table). */
+typedef struct zk_io_word {
+    uint32_t waddr, before, after, w;
+    uint64_t ts_prev;
+} zk_io_word;
+typedef struct zk_io_req {
+    uint32_t call, fd, buf, len, count;
+    uint64_t clk, pos;
+    uint64_t buf_ts, len_ts, pos_ts; /* previous accesses of x11, x12 and the cursor */
+    const zk_io_word *words;         /* the words touched, by increasing address */
+    uint32_t n_words;
+} zk_io_req;
+
 /* ---- the chips: AIR (built and finalized; NULL if out of memory) and fill ---- */
 /* The fixed tables (src/zkvm/air_lookup.c). Range: column 0 is v = the row
  * index (fixed), column 1 its multiplicity; 2^16 rows. Byte: columns 0..4
@@ -157,5 +193,23 @@ gs_status zk_div_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups
 /* Loads and stores (src/zkvm/air_ls.c). */
 gs_air *zk_ls_air(void);
 gs_status zk_ls_fill(zk_table *out, const zk_ls_req *req, size_t n, zk_lookups *lk);
+
+/* System calls read and write (src/zkvm/air_io.c): the IO chip, one public
+ * (the input's length: ZK_IO_PUB_IN_LEN). in_mult[pos] counts the reads of
+ * input byte pos (the stream table's multiplicities of stream 0). */
+enum { ZK_IO_PUB_IN_LEN, ZK_IO_NUM_PUBLIC };
+gs_air *zk_io_air(void);
+gs_status zk_io_fill(zk_table *out, const zk_io_req *req, size_t n, uint64_t in_len,
+                     zk_lookups *lk, uint32_t *in_mult);
+/* The stream table: columns 0..3 fixed (stream, pos, byte, is_output),
+ * column 4 the multiplicity: free on the input's rows (in_mult), 1 on every
+ * output row (a constraint: each claimed output byte written exactly once),
+ * 0 on padding rows (stream 3). Rows: the input, then fd 1's bytes, then fd
+ * 2's. in_mult NULL: zeros (the verifier's fixed columns). */
+#define ZK_STREAM_FIXED 4u
+gs_air *zk_stream_air(void);
+gs_status zk_stream_fill(zk_table *out, const uint8_t *in, uint64_t in_len, const uint8_t *out1,
+                         uint64_t len1, const uint8_t *out2, uint64_t len2,
+                         const uint32_t *in_mult);
 
 #endif
