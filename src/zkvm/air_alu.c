@@ -1,0 +1,223 @@
+/* The ALU chip for ADD SUB XOR OR AND SLT SLTU EQ (src/zkvm/zk_air.h): one
+ * row per request, in request order, receiving (op, a, b, c) on ZK_BUS_ALU.
+ *
+ * Columns (27):
+ *   0..7   sel_ADD .. sel_EQ  one-hot op selectors (column op - 1); all zero on
+ *                             padding rows
+ *   8..11  a0..a3             bytes of a, a = sum a_i 256^i
+ *   12..15 b0..b3             bytes of b
+ *   16..19 r0..r3             bytes of c for XOR/OR/AND; 0 on other rows
+ *   20     c                  the result on the bus
+ *   21, 22 d_lo, d_hi         16-bit limbs of d = the 32-bit word of ADD/SUB
+ *                             (c) or of the compare's difference (SLT/SLTU)
+ *   23     carry              ADD carry, SUB borrow, SLT/SLTU the answer
+ *   24, 25 sa, sb             SLT: the sign bits of a and b
+ *   26     inv                EQ: 1 / (a - b), or 0 when a = b
+ * A = sum a_i 256^i, B, R likewise, D = d_lo + 2^16 d_hi, real = sum sel.
+ *
+ * Why it is sound: senders guarantee a, b in [0, 2^32) (zk_air.h), so A and
+ * B are the integers the bus names whatever the limbs hold; every relation
+ * below has both sides far below p, so it holds over the integers. */
+#include "zkvm/zk_air.h"
+
+enum {
+    C_SEL = 0, /* + op - 1 */
+    C_A = 8,
+    C_B = 12,
+    C_R = 16,
+    C_C = 20,
+    C_DLO = 21,
+    C_DHI = 22,
+    C_CARRY = 23,
+    C_SA = 24,
+    C_SB = 25,
+    C_INV = 26,
+    C_NUM = 27
+};
+
+#define ALU_FIRST ZK_ALU_ADD
+#define ALU_LAST ZK_ALU_EQ
+#define TWO32 ((gs_fp)1 << 32)
+
+static int handled(uint32_t op) { return op >= ALU_FIRST && op <= ALU_LAST; }
+
+/* sum_k w_k * col(c0 + k) for k < n */
+static gs_expr lin(gs_air *air, uint32_t c0, uint32_t n, gs_fp w) {
+    gs_expr s = gs_air_const(air, 0), f = gs_air_const(air, 1);
+    for (uint32_t k = 0; k < n; k++) {
+        s = gs_air_add(air, s, gs_air_mul(air, f, gs_air_col(air, c0 + k)));
+        f = gs_air_mul(air, f, gs_air_const(air, w));
+    }
+    return s;
+}
+
+static gs_expr bool_c(gs_air *air, gs_expr x) {
+    return gs_air_mul(air, x, gs_air_sub(air, x, gs_air_const(air, 1)));
+}
+
+gs_air *zk_alu_air(void) {
+    gs_air *air = gs_air_new("zkvm-alu", C_NUM, 0);
+    if (!air) return NULL;
+    gs_expr sel[ALU_LAST + 1], one = gs_air_const(air, 1), two32 = gs_air_const(air, TWO32);
+    gs_expr real = gs_air_const(air, 0), op = gs_air_const(air, 0);
+    for (uint32_t k = ALU_FIRST; k <= ALU_LAST; k++) {
+        sel[k] = gs_air_col(air, C_SEL + k - 1);
+        real = gs_air_add(air, real, sel[k]);
+        op = gs_air_add(air, op, gs_air_mul(air, gs_air_const(air, k), sel[k]));
+    }
+    gs_expr A = lin(air, C_A, 4, 256), B = lin(air, C_B, 4, 256), R = lin(air, C_R, 4, 256);
+    gs_expr c = gs_air_col(air, C_C), carry = gs_air_col(air, C_CARRY);
+    gs_expr D = lin(air, C_DLO, 2, 1u << 16);
+    gs_expr sa = gs_air_col(air, C_SA), sb = gs_air_col(air, C_SB), inv = gs_air_col(air, C_INV);
+    gs_expr bitwise = gs_air_add(air, sel[ZK_ALU_XOR], gs_air_add(air, sel[ZK_ALU_OR], sel[ZK_ALU_AND]));
+    gs_expr arith = gs_air_add(air, sel[ZK_ALU_ADD], sel[ZK_ALU_SUB]);
+    gs_expr cmp = gs_air_add(air, sel[ZK_ALU_SLT], sel[ZK_ALU_SLTU]);
+    gs_expr A_minus_B = gs_air_sub(air, A, B);
+
+    /* Selectors: each boolean and at most one set, so a row is one op
+     * (real = 1) or padding (real = 0, every multiplicity below 0). The
+     * relations are gated by their op's selector. Degree 2. */
+    for (uint32_t k = ALU_FIRST; k <= ALU_LAST; k++) gs_air_transition(air, bool_c(air, sel[k]));
+    gs_air_transition(air, bool_c(air, real));
+    gs_air_transition(air, bool_c(air, carry));
+    gs_air_transition(air, bool_c(air, sa));
+    gs_air_transition(air, bool_c(air, sb));
+
+    /* The word d: d_lo, d_hi are looked up in the range table on ADD, SUB,
+     * SLT and SLTU rows, so D is in [0, 2^32).
+     * ADD: A + B = D + 2^32 carry, carry boolean: both sides < 2^33, so D is
+     * (a + b) mod 2^32 and c = D. SUB: A - B + 2^32 borrow = D: the
+     * integer A - B + 2^32 borrow - D lies in (-2^33, 2^33) and is 0, and
+     * only one borrow puts D in [0, 2^32): D = (a - b) mod 2^32 and c = D.
+     * SLTU: the same relation with carry = c: D >= 0 forces c = 1 when
+     * a < b, D < 2^32 forces c = 0 when a >= b. Degree 2. */
+    gs_air_transition(air, gs_air_mul(air, sel[ZK_ALU_ADD],
+                                      gs_air_sub(air, gs_air_add(air, A, B),
+                                                 gs_air_add(air, D, gs_air_mul(air, two32, carry)))));
+    gs_expr sub_rel = gs_air_sub(air, gs_air_add(air, A_minus_B, gs_air_mul(air, two32, carry)), D);
+    gs_air_transition(air, gs_air_mul(air, gs_air_add(air, sel[ZK_ALU_SUB], sel[ZK_ALU_SLTU]), sub_rel));
+    gs_air_transition(air, gs_air_mul(air, arith, gs_air_sub(air, c, D)));
+    gs_air_transition(air, gs_air_mul(air, cmp, gs_air_sub(air, c, carry)));
+
+    /* SLT compares a' = a xor 2^31 = A + 2^31 - 2^32 sa with b' the same way
+     * (signed order is the unsigned order of the flipped words), so as SLTU:
+     * A - B + 2^32 (carry - sa + sb) = D. sa must be a's top bit: on SLT rows
+     * a_i, b_i are looked up as bytes (RANGE, a_i, b_i, 0), which with
+     * A < 2^32 makes a3 a's top byte, and (RANGE, 2 a3 - 256 sa, 2 b3 -
+     * 256 sb, 0) with sa boolean and a3 in [0, 256) holds only for sa =
+     * [a3 >= 128] (sa = 0: 2 a3 < 256; sa = 1: 0 <= 2 a3 - 256). Degree 2. */
+    gs_expr flip = gs_air_mul(air, two32, gs_air_sub(air, sb, sa));
+    gs_air_transition(air, gs_air_mul(air, sel[ZK_ALU_SLT], gs_air_add(air, sub_rel, flip)));
+
+    /* EQ: (A - B) inv = 1 - c and (A - B) c = 0: A = B gives c = 1 from the
+     * first, A != B gives c = 0 from the second. Degree 3. */
+    gs_air_transition(air, gs_air_mul(air, sel[ZK_ALU_EQ],
+                                      gs_air_sub(air, gs_air_mul(air, A_minus_B, inv),
+                                                 gs_air_sub(air, one, c))));
+    gs_air_transition(air, gs_air_mul(air, sel[ZK_ALU_EQ], gs_air_mul(air, A_minus_B, c)));
+
+    /* XOR/OR/AND: (op, a_i, b_i, r_i) in the byte table for i = 0..3 makes
+     * a_i, b_i bytes (so a_i, b_i are a's and b's bytes) and r_i = a_i op b_i,
+     * and c = R. The same four lookups are the byte checks of SLT (op
+     * RANGE, r_i = 0 there). Degree 2 for c = R; the lookups' tuples and
+     * multiplicities are linear. */
+    gs_air_transition(air, gs_air_mul(air, bitwise, gs_air_sub(air, c, R)));
+    gs_expr bop = gs_air_add(air,
+                             gs_air_add(air, gs_air_mul(air, gs_air_const(air, ZK_BYTE_AND), sel[ZK_ALU_AND]),
+                                        gs_air_mul(air, gs_air_const(air, ZK_BYTE_OR), sel[ZK_ALU_OR])),
+                             gs_air_add(air, gs_air_mul(air, gs_air_const(air, ZK_BYTE_XOR), sel[ZK_ALU_XOR]),
+                                        gs_air_mul(air, gs_air_const(air, ZK_BYTE_RANGE), sel[ZK_ALU_SLT])));
+    gs_expr byte_mult = gs_air_add(air, bitwise, sel[ZK_ALU_SLT]);
+
+    /* Interactions: the request, then the lookups. */
+    gs_expr req[4] = {op, A, B, c};
+    gs_air_receive(air, ZK_BUS_ALU, req, 4, real);
+    for (uint32_t i = 0; i < 4; i++) {
+        gs_expr t[4] = {bop, gs_air_col(air, C_A + i), gs_air_col(air, C_B + i), gs_air_col(air, C_R + i)};
+        gs_air_send(air, ZK_BUS_BYTE, t, 4, byte_mult);
+    }
+    gs_expr d_mult = gs_air_add(air, arith, cmp);
+    for (uint32_t i = 0; i < 2; i++) {
+        gs_expr v = gs_air_col(air, C_DLO + i);
+        gs_air_send(air, ZK_BUS_RANGE, &v, 1, d_mult);
+    }
+    gs_expr k256 = gs_air_const(air, 256), two = gs_air_const(air, 2);
+    gs_expr sign[4] = {
+        gs_air_const(air, ZK_BYTE_RANGE),
+        gs_air_sub(air, gs_air_mul(air, two, gs_air_col(air, C_A + 3)), gs_air_mul(air, k256, sa)),
+        gs_air_sub(air, gs_air_mul(air, two, gs_air_col(air, C_B + 3)), gs_air_mul(air, k256, sb)),
+        gs_air_const(air, 0)};
+    gs_air_send(air, ZK_BUS_BYTE, sign, 4, sel[ZK_ALU_SLT]);
+
+    if (gs_air_finalize(air) != GS_OK) {
+        gs_air_free(air);
+        return NULL;
+    }
+    return air;
+}
+
+/* The result of a handled op (the executor's arithmetic, zkvm_int.h). */
+static uint32_t alu_eval(uint32_t op, uint32_t a, uint32_t b) {
+    switch (op) {
+    case ZK_ALU_ADD: return a + b;
+    case ZK_ALU_SUB: return a - b;
+    case ZK_ALU_XOR: return a ^ b;
+    case ZK_ALU_OR: return a | b;
+    case ZK_ALU_AND: return a & b;
+    case ZK_ALU_SLT: return (int32_t)a < (int32_t)b;
+    case ZK_ALU_SLTU: return a < b;
+    default: return a == b; /* EQ */
+    }
+}
+
+/* The chip computes c itself from (op, a, b): its trace always satisfies
+ * the constraints, and a request whose c is wrong leaves the ALU bus
+ * unbalanced. */
+gs_status zk_alu_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
+    size_t rows = 0;
+    for (size_t i = 0; i < n; i++) rows += handled(req[i].op);
+    gs_status s = zk_table_alloc(out, C_NUM, rows);
+    if (s != GS_OK) return s;
+    gs_fp *col[C_NUM];
+    for (uint32_t k = 0; k < C_NUM; k++) col[k] = zk_col(out, k);
+    size_t r = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t op = req[i].op, a = req[i].a, b = req[i].b;
+        if (!handled(op)) continue;
+        uint32_t c = alu_eval(op, a, b), d = 0, carry = 0;
+        col[C_SEL + op - 1][r] = 1;
+        for (uint32_t k = 0; k < 4; k++) {
+            col[C_A + k][r] = (a >> (8 * k)) & 0xffu;
+            col[C_B + k][r] = (b >> (8 * k)) & 0xffu;
+        }
+        col[C_C][r] = c;
+        switch (op) {
+        case ZK_ALU_ADD: d = c, carry = (uint32_t)(((uint64_t)a + b) >> 32); break;
+        case ZK_ALU_SUB: d = c, carry = a < b; break;
+        case ZK_ALU_SLTU: d = a - b, carry = c; break;
+        case ZK_ALU_SLT: {
+            uint32_t sa = a >> 31, sb = b >> 31;
+            d = (a ^ 0x80000000u) - (b ^ 0x80000000u), carry = c;
+            col[C_SA][r] = sa, col[C_SB][r] = sb;
+            for (uint32_t k = 0; k < 4; k++) zk_byte(lk, ZK_BYTE_RANGE, a >> (8 * k), b >> (8 * k));
+            zk_byte(lk, ZK_BYTE_RANGE, 2 * (a >> 24) - 256 * sa, 2 * (b >> 24) - 256 * sb);
+            break;
+        }
+        case ZK_ALU_EQ: col[C_INV][r] = a == b ? 0 : gs_fp_inv(gs_fp_sub(a, b)); break;
+        default: { /* XOR OR AND */
+            unsigned bop = op == ZK_ALU_AND ? ZK_BYTE_AND : op == ZK_ALU_OR ? ZK_BYTE_OR : ZK_BYTE_XOR;
+            for (uint32_t k = 0; k < 4; k++) {
+                col[C_R + k][r] = (c >> (8 * k)) & 0xffu;
+                zk_byte(lk, bop, a >> (8 * k), b >> (8 * k));
+            }
+        }
+        }
+        if (op == ZK_ALU_ADD || op == ZK_ALU_SUB || op == ZK_ALU_SLT || op == ZK_ALU_SLTU) {
+            col[C_DLO][r] = d & 0xffffu, col[C_DHI][r] = d >> 16;
+            zk_range16(lk, d), zk_range16(lk, d >> 16);
+        }
+        col[C_CARRY][r] = carry;
+        r++;
+    }
+    return GS_OK;
+}
