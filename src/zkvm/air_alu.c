@@ -79,6 +79,10 @@ gs_air *zk_alu_air(void) {
      * relations are gated by their op's selector. Degree 2. */
     for (uint32_t k = ALU_FIRST; k <= ALU_LAST; k++) gs_air_transition(air, bool_c(air, sel[k]));
     gs_air_transition(air, bool_c(air, real));
+    /* Transition constraints do not reach the last row: it must be padding
+     * (every selector 0 there), or its request would go unchecked. */
+    for (uint32_t k = ALU_FIRST; k <= ALU_LAST; k++)
+        gs_air_boundary(air, C_SEL + k - 1, -1, gs_air_const(air, 0));
     gs_air_transition(air, bool_c(air, carry));
     gs_air_transition(air, bool_c(air, sa));
     gs_air_transition(air, bool_c(air, sb));
@@ -176,7 +180,7 @@ static uint32_t alu_eval(uint32_t op, uint32_t a, uint32_t b) {
 gs_status zk_alu_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
     size_t rows = 0;
     for (size_t i = 0; i < n; i++) rows += handled(req[i].op);
-    gs_status s = zk_table_alloc(out, C_NUM, rows);
+    gs_status s = zk_table_alloc(out, C_NUM, rows + 1); /* the last row is padding */
     if (s != GS_OK) return s;
     gs_fp *col[C_NUM];
     for (uint32_t k = 0; k < C_NUM; k++) col[k] = zk_col(out, k);
