@@ -511,12 +511,18 @@ static void test_ecalls(void) {
         CHECK(ok);
         run_free(&r);
     }
-    /* A zero-length write anywhere is fine (nothing is read). */
+    /* A zero-length write anywhere is fine (nothing is read), and so is a
+     * read whose buffer runs past memory beyond the bytes the input has
+     * left (only the bytes written must be memory). */
     uint32_t regs[32] = {0};
     regs[17] = 64, regs[10] = 1, regs[11] = 0, regs[12] = 0;
     uint32_t e = A_ECALL;
     run_prog(&r, make_prog(&e, 1, NULL, 0), regs, NULL, 0, 100);
     CHECK(r.rf.stop == GS_ZKVM_EXITED);
+    run_free(&r);
+    regs[17] = 63, regs[10] = 0, regs[11] = GS_ZKVM_MEM_TOP - 8, regs[12] = 100;
+    run_prog(&r, make_prog(&e, 1, NULL, 0), regs, in, 5, 100);
+    CHECK(r.rf.stop == GS_ZKVM_EXITED && r.tr->n_io == 1 && r.tr->io[0].done == 5);
     run_free(&r);
 }
 

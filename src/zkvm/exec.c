@@ -150,13 +150,16 @@ static int zk_ecall(gs_zkvm_vm *vm, uint32_t *x, zk_ecall_info *e) {
             e->fault = GS_ZKVM_FAULT_ECALL_FD, e->addr = a0;
             return -1;
         }
-        if (len && (!IN_MEMORY(buf, len) ||
-                    (buf < p->text_lo + 4 * p->n && (uint64_t)buf + len > p->text_lo))) {
+        /* Only the bytes the call writes must be writable memory: a buffer
+         * longer than the input left is fine (the AIR sees only the bytes
+         * moved, docs/zkvm.md "The ABI"). */
+        size_t k = vm->in_len - vm->in_pos;
+        if (k > len) k = len;
+        if (k && (!IN_MEMORY(buf, k) ||
+                  (buf < p->text_lo + 4 * p->n && (uint64_t)buf + k > p->text_lo))) {
             e->fault = GS_ZKVM_FAULT_ECALL_BUF, e->addr = buf;
             return -1;
         }
-        size_t k = vm->in_len - vm->in_pos;
-        if (k > len) k = len;
         if (k) memcpy(vm->mem + buf, vm->input + vm->in_pos, k);
         e->pos = vm->in_pos;
         vm->in_pos += k;
