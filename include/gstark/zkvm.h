@@ -29,6 +29,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gstark/hash.h"
+#include "gstark/proof.h"
+#include "gstark/prover.h"
 #include "gstark/status.h"
 
 #ifdef __cplusplus
@@ -114,7 +117,7 @@ typedef enum gs_zkvm_fault {
     GS_ZKVM_FAULT_EBREAK = 4,
     GS_ZKVM_FAULT_ECALL = 5,            /* a7 is not 63, 64 or 93 */
     GS_ZKVM_FAULT_ECALL_FD = 6,         /* read from an fd other than 0, write other than 1, 2 */
-    GS_ZKVM_FAULT_ECALL_BUF = 7,        /* a read/write buffer outside memory (or, read, in the text) */
+    GS_ZKVM_FAULT_ECALL_BUF = 7,        /* the bytes a write reads or a read writes outside memory (or, read, in the text) */
     GS_ZKVM_FAULT_LOAD_MISALIGNED = 8,
     GS_ZKVM_FAULT_STORE_MISALIGNED = 9,
     GS_ZKVM_FAULT_LOAD_RANGE = 10,      /* a load outside memory */
@@ -221,6 +224,71 @@ gs_status gs_zkvm_vm_write(gs_zkvm_vm *vm, uint32_t addr, const void *buf, size_
 /* The instruction in assembler syntax ("addi a0,a0,1", "lw a5,-4(s0)",
  * "illegal 0x00000000"); pc gives branch and jump targets. Returns out. */
 char *gs_zkvm_disasm(char *out, size_t cap, uint32_t insn, uint32_t pc);
+
+/* ---- proving runs (docs/zkvm.md, "Proving a run") ---- */
+
+/* The tallest CPU table a proof holds: 2^GS_ZKVM_MAX_LOG_ROWS rows, one kept
+ * for padding, so a run of at most 2^GS_ZKVM_MAX_LOG_ROWS - 1 cycles. */
+#define GS_ZKVM_MAX_LOG_ROWS 22u
+
+/* The most bytes of input, and of output (fd 1 and 2 together), a proof
+ * carries (its stream table holds them as rows). */
+#define GS_ZKVM_MAX_INPUT ((uint64_t)1 << 24)
+
+/* What a run's proof states: the program (its fingerprint: a hash of the
+ * entry, the text span and every segment's address, sizes and bytes) read
+ * the input (its digest) and wrote the output (the digest of what fd 1 and
+ * fd 2 received), then exited with exit_code after `cycles` instructions. */
+typedef struct gs_zkvm_claim {
+    gs_digest program, input, output;
+    uint32_t entry;
+    uint32_t exit_code;
+    uint64_t cycles;
+} gs_zkvm_claim;
+
+gs_digest gs_zkvm_program_fingerprint(const gs_zkvm_program *p);
+gs_digest gs_zkvm_input_digest(const uint8_t *in, uint64_t len);
+gs_digest gs_zkvm_output_digest(const uint8_t *out1, uint64_t len1, const uint8_t *out2,
+                                uint64_t len2);
+
+/* A run's proof: the tables' multi-table proof, and the input and outputs
+ * it is about (the verifier rebuilds the stream table from them; their
+ * digests are public inputs of the proof). */
+typedef struct gs_zkvm_proof {
+    gs_multi_proof *proof;
+    uint8_t *input;
+    uint64_t in_len;
+    uint8_t *out[2];     /* what fd 1 and fd 2 received */
+    uint64_t out_len[2];
+} gs_zkvm_proof;
+void gs_zkvm_proof_free(gs_zkvm_proof *zp); /* NULL is a no-op */
+
+/* The file form (docs/zkvm.md, "Proof files"): "GSZKVM01", the input and
+ * the two outputs (each a little-endian u64 length and the bytes), then the
+ * multi-table proof's bytes (gs_multi_proof_serialize). Parse refuses
+ * anything else with GS_ERR_PROOF_FORMAT. */
+gs_status gs_zkvm_proof_serialize(uint8_t **out, size_t *len, const gs_zkvm_proof *zp);
+gs_status gs_zkvm_proof_parse(gs_zkvm_proof **out, const uint8_t *buf, size_t len);
+
+/* Runs p on the input (at most max_cycles instructions; 0 or more than the
+ * largest proof: that limit) with the trace recorded and proves the run as
+ * one multi-table statement (gs_prove_multi with params and opts, which may
+ * be NULL). The run must end by exit: a fault is GS_ERR_INVALID_ARG, a run
+ * longer than one proof (or an input or output above GS_ZKVM_MAX_INPUT)
+ * GS_ERR_UNSUPPORTED, each with the reason in msg. claim may be NULL. */
+gs_status gs_zkvm_prove(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_zkvm_program *p,
+                        const uint8_t *input, size_t in_len, uint64_t max_cycles,
+                        const gs_params *params, const gs_prove_opts *opts, char *msg,
+                        size_t msg_cap);
+
+/* Verifies that zp proves a run of p (the verifier's own program: the
+ * program's fixed columns are rebuilt from it) on zp's input with zp's
+ * output, and fills claim with what it states (callers compare the input
+ * and output with what they expect). GS_ERR_PROOF_STATEMENT for a proof of
+ * another program, input or output, or of another shape; otherwise
+ * gs_verify_multi_fixed's codes. msg says why. */
+gs_status gs_zkvm_verify(gs_zkvm_claim *claim, const gs_zkvm_program *p, const gs_zkvm_proof *zp,
+                         unsigned min_security_bits, char *msg, size_t msg_cap);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,340 @@
+/* The program table and the CPU table (docs/zkvm.md, "The AIR").
+ *
+ * The program table holds one row per instruction slot of the text, built
+ * from the program alone: (pc, op, rd, rs1, rs2, imm, flags), all fixed
+ * columns (the verifier builds them and checks the proof's openings of them:
+ * gs_verify_multi_fixed), and a multiplicity column: how often the CPU
+ * executed the slot. A slot that faults (an illegal word, a gap in the text)
+ * has flags 0, and so has every padding row: a CPU row must carry exactly
+ * one kind flag, so it cannot execute them.
+ *
+ * The CPU table has one row per cycle (clk = 1, 2, ...; the memory's initial
+ * tuples have timestamp 0), then padding rows (active = 0; at least one, so
+ * the run's last instruction is never the table's last row and every
+ * transition constraint reaches it). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "zkvm/zk_air.h"
+#include "zkvm/zk_cpu.h"
+#include "zkvm/zkvm_int.h"
+
+/* ---- the program's rows ---- */
+
+static uint32_t branch_alu(unsigned op, int *neg) {
+    *neg = op == ZK_BNE || op == ZK_BGE || op == ZK_BGEU;
+    switch (op) {
+    case ZK_BEQ: case ZK_BNE: return ZK_ALU_EQ;
+    case ZK_BLT: case ZK_BGE: return ZK_ALU_SLT;
+    default: return ZK_ALU_SLTU;
+    }
+}
+
+static uint32_t alu_of(unsigned op) {
+    switch (op) {
+    case ZK_ADDI: case ZK_ADD: return ZK_ALU_ADD;
+    case ZK_SUB: return ZK_ALU_SUB;
+    case ZK_XORI: case ZK_XOR: return ZK_ALU_XOR;
+    case ZK_ORI: case ZK_OR: return ZK_ALU_OR;
+    case ZK_ANDI: case ZK_AND: return ZK_ALU_AND;
+    case ZK_SLTI: case ZK_SLT: return ZK_ALU_SLT;
+    case ZK_SLTIU: case ZK_SLTU: return ZK_ALU_SLTU;
+    case ZK_SLLI: case ZK_SLL: return ZK_ALU_SLL;
+    case ZK_SRLI: case ZK_SRL: return ZK_ALU_SRL;
+    case ZK_SRAI: case ZK_SRA: return ZK_ALU_SRA;
+    case ZK_MUL: return ZK_ALU_MUL;
+    case ZK_MULH: return ZK_ALU_MULH;
+    case ZK_MULHSU: return ZK_ALU_MULHSU;
+    case ZK_MULHU: return ZK_ALU_MULHU;
+    case ZK_DIV: return ZK_ALU_DIV;
+    case ZK_DIVU: return ZK_ALU_DIVU;
+    case ZK_REM: return ZK_ALU_REM;
+    case ZK_REMU: return ZK_ALU_REMU;
+    default: return 0;
+    }
+}
+
+void zk_prog_row(zk_prog_row_t *r, const gs_zkvm_program *p, uint32_t slot) {
+    memset(r, 0, sizeof *r);
+    uint32_t pc = p->text_lo + 4 * slot, w = p->words[slot];
+    zk_insn d = p->code[slot];
+    unsigned op = d.op;
+    r->pc = pc;
+    if (op >= ZK_BAD) return; /* faults: flags 0, nothing can execute it */
+    r->rd = d.rd == ZK_SINK ? 0 : d.rd;
+    r->rs1 = d.rs1, r->rs2 = d.rs2;
+    int writes = 1;
+    if (op == ZK_LUI) {
+        r->flags = ZK_F_LUI, r->imm = (uint32_t)d.imm;
+    } else if (op == ZK_JAL) {
+        r->flags = ZK_F_JAL, r->imm = gs_zkvm_jump_target(w, pc) - pc;
+    } else if (op == ZK_JALR) {
+        r->flags = ZK_F_JALR, r->imm = (uint32_t)d.imm;
+    } else if (op >= ZK_BEQ && op <= ZK_BGEU) {
+        int neg;
+        r->op = branch_alu(op, &neg);
+        r->flags = ZK_F_BRANCH | (neg ? ZK_F_NEG : 0u);
+        r->imm = gs_zkvm_jump_target(w, pc) - pc;
+        writes = 0;
+    } else if (op >= ZK_LB && op <= ZK_LHU) {
+        static const uint8_t ls[5] = {ZK_LS_LB, ZK_LS_LH, ZK_LS_LW, ZK_LS_LBU, ZK_LS_LHU};
+        r->op = ls[op - ZK_LB], r->flags = ZK_F_LOAD, r->imm = (uint32_t)d.imm;
+    } else if (op >= ZK_SB && op <= ZK_SW) {
+        r->op = (uint32_t)(ZK_LS_SB + (op - ZK_SB)), r->flags = ZK_F_STORE;
+        r->imm = (uint32_t)d.imm;
+        writes = 0;
+    } else if (op >= ZK_ADDI && op <= ZK_SRAI) {
+        r->op = alu_of(op), r->flags = ZK_F_ALUI, r->imm = (uint32_t)d.imm;
+    } else if (op >= ZK_ADD && op <= ZK_REMU) {
+        r->op = alu_of(op), r->flags = ZK_F_ALU;
+    } else if (op == ZK_FENCE) {
+        r->flags = ZK_F_NOP, writes = 0;
+    } else if (op == ZK_ECALL) {
+        /* reads a7 (the call) and a0, writes a0 (the exit code back for exit) */
+        r->flags = ZK_F_ECALL, r->rs1 = 17, r->rs2 = 10, r->rd = 10;
+    }
+    if (writes && r->rd != 0) r->flags |= ZK_F_WR;
+}
+
+/* imm as the field element the constraints use: jumps and branches add it
+ * to the pc as a signed offset, everything else is a 32-bit value. */
+gs_fp zk_prog_imm_fp(const zk_prog_row_t *r) {
+    if (r->flags & (ZK_F_JAL | ZK_F_BRANCH)) {
+        int32_t off = (int32_t)r->imm;
+        return off < 0 ? gs_fp_neg(gs_fp_from_u64((uint64_t)(-(int64_t)off)))
+                       : gs_fp_from_u64((uint64_t)off);
+    }
+    return gs_fp_from_u64(r->imm);
+}
+
+/* ---- the program table ---- */
+
+enum { P_PC, P_OP, P_RD, P_RS1, P_RS2, P_IMM, P_FLAGS, P_MULT, P_COLS };
+
+gs_air *zk_prog_air(void) {
+    gs_air *a = gs_air_new("zkvm-program", P_COLS, 0);
+    if (!a) return NULL;
+    gs_expr v[7];
+    for (uint32_t c = 0; c < 7; c++) v[c] = gs_air_col(a, c);
+    gs_air_send(a, ZK_BUS_PROG, v, 7, gs_air_col(a, P_MULT));
+    if (gs_air_finalize(a) != GS_OK) {
+        gs_air_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+gs_status zk_prog_fill(zk_table *out, const gs_zkvm_program *p, const uint32_t *counts) {
+    GS_TRY(zk_table_alloc(out, P_COLS, p->n));
+    for (uint32_t s = 0; s < p->n; s++) {
+        zk_prog_row_t r;
+        zk_prog_row(&r, p, s);
+        zk_col(out, P_PC)[s] = gs_fp_from_u64(r.pc);
+        zk_col(out, P_OP)[s] = gs_fp_from_u64(r.op);
+        zk_col(out, P_RD)[s] = gs_fp_from_u64(r.rd);
+        zk_col(out, P_RS1)[s] = gs_fp_from_u64(r.rs1);
+        zk_col(out, P_RS2)[s] = gs_fp_from_u64(r.rs2);
+        zk_col(out, P_IMM)[s] = zk_prog_imm_fp(&r);
+        zk_col(out, P_FLAGS)[s] = gs_fp_from_u64(r.flags);
+        zk_col(out, P_MULT)[s] = gs_fp_from_u64(counts ? counts[s] : 0);
+    }
+    return GS_OK;
+}
+
+/* ---- the CPU table ---- */
+
+uint32_t zk_cpu_num_cols(void) { return C_COLS; }
+
+gs_air *zk_cpu_air(void) {
+    gs_air *a = gs_air_new("zkvm-cpu", C_COLS, ZK_CPU_NUM_PUBLIC);
+    if (!a) return NULL;
+#define COL(c) gs_air_col(a, (c))
+#define NXT(c) gs_air_next(a, (c))
+#define K(v) gs_air_const(a, gs_fp_from_u64(v))
+#define ADD(x, y) gs_air_add(a, (x), (y))
+#define SUB(x, y) gs_air_sub(a, (x), (y))
+#define MUL(x, y) gs_air_mul(a, (x), (y))
+#define F(bit) COL(C_F0 + (bit))
+    gs_expr one = K(1), active = COL(C_ACTIVE);
+    gs_expr f_alu = F(ZK_FB_ALU), f_alui = F(ZK_FB_ALUI), f_load = F(ZK_FB_LOAD),
+            f_store = F(ZK_FB_STORE), f_branch = F(ZK_FB_BRANCH), f_jal = F(ZK_FB_JAL),
+            f_jalr = F(ZK_FB_JALR), f_lui = F(ZK_FB_LUI), f_ecall = F(ZK_FB_ECALL),
+            f_nop = F(ZK_FB_NOP), f_wr = F(ZK_FB_WR), f_neg = F(ZK_FB_NEG);
+    gs_expr pc = COL(C_PC), imm = COL(C_IMM), clk = COL(C_CLK);
+    gs_expr va = COL(C_A), vb = COL(C_B), vc = COL(C_C), vr = COL(C_R), taken = COL(C_TAKEN);
+
+    /* Booleans; the kind flags are one-hot on active rows and all zero on
+     * padding rows; the other flags are zero on padding rows. */
+    gs_air_transition(a, MUL(active, SUB(active, one)));
+    gs_expr kinds = GS_EXPR_INVALID, flags = K(0);
+    for (unsigned k = 0; k < ZK_F_COUNT; k++) {
+        gs_expr f = F(k);
+        gs_air_transition(a, MUL(f, SUB(f, one)));
+        if (k < ZK_F_KINDS) kinds = kinds == GS_EXPR_INVALID ? f : ADD(kinds, f);
+        else gs_air_transition(a, MUL(f, SUB(one, active)));
+        flags = ADD(flags, MUL(K((uint64_t)1 << k), f));
+    }
+    gs_air_transition(a, SUB(kinds, active));
+
+    /* Fetch: the row's instruction is the program's at its pc. */
+    gs_expr fetch[7] = {pc, COL(C_OP), COL(C_RD), COL(C_RS1), COL(C_RS2), imm, flags};
+    gs_air_receive(a, ZK_BUS_PROG, fetch, 7, active);
+
+    /* The clock counts rows; the run starts at the entry on clk 1, active
+     * rows come first, and the table ends on a padding row. */
+    gs_air_transition(a, SUB(NXT(C_CLK), ADD(clk, one)));
+    gs_air_boundary(a, C_CLK, 0, one);
+    gs_air_boundary(a, C_ACTIVE, 0, one);
+    gs_air_boundary(a, C_ACTIVE, -1, K(0));
+    gs_air_boundary(a, C_PC, 0, gs_air_public(a, ZK_PUB_ENTRY));
+    gs_air_transition(a, MUL(NXT(C_ACTIVE), SUB(one, active)));
+
+    /* System calls: an ecall is exit, read or write (one of three
+     * booleans, by a7: 93, 63, 64). The run ends exactly at an exit: an
+     * active row followed by a padding row is an exit, and an exit is
+     * followed by a padding row; the exit reads a0 (the exit code) and its
+     * clk is the cycle count. */
+    gs_expr e_exit = COL(C_E_EXIT), e_read = COL(C_E_READ), e_write = COL(C_E_WRITE);
+    gs_air_transition(a, MUL(e_exit, SUB(e_exit, one)));
+    gs_air_transition(a, MUL(e_read, SUB(e_read, one)));
+    gs_air_transition(a, MUL(e_write, SUB(e_write, one)));
+    gs_air_transition(a, SUB(f_ecall, ADD(e_exit, ADD(e_read, e_write))));
+    gs_expr call = ADD(MUL(K(GS_ZKVM_SYS_EXIT), e_exit),
+                       ADD(MUL(K(GS_ZKVM_SYS_READ), e_read), MUL(K(GS_ZKVM_SYS_WRITE), e_write)));
+    gs_air_transition(a, MUL(f_ecall, SUB(va, call)));
+    gs_air_transition(a, MUL(SUB(active, NXT(C_ACTIVE)), SUB(one, e_exit)));
+    gs_air_transition(a, MUL(e_exit, NXT(C_ACTIVE)));
+    gs_air_transition(a, MUL(e_exit, SUB(vb, gs_air_public(a, ZK_PUB_EXIT_CODE))));
+    gs_air_transition(a, MUL(e_exit, SUB(clk, gs_air_public(a, ZK_PUB_CYCLES))));
+    /* read and write: (call, fd, count, clk) to the IO chip, which does the
+     * call's accesses and gives the count written to a0. */
+    gs_expr io[4] = {va, vb, vc, clk};
+    gs_air_send(a, ZK_BUS_IO, io, 4, ADD(e_read, e_write));
+
+    /* The next pc. Sequential kinds go to pc + 4; a branch to pc + imm when
+     * taken (taken = r, or 1 - r for the negated compares); jal to pc + imm;
+     * jalr to (a + imm) with bit 0 cleared, mod 2^32: a + imm = npc + low +
+     * 2^32 carry, low and carry booleans (a and imm are below 2^32, so the
+     * sum is an integer below 2^33 and npc, which the next row fetches from
+     * the program, i.e. a multiple of 4 below 2^24, is determined). */
+    gs_air_transition(a, SUB(taken, ADD(vr, MUL(f_neg, SUB(one, MUL(K(2), vr))))));
+    gs_expr jl = COL(C_J_LOW), jc = COL(C_J_CARRY);
+    gs_air_transition(a, MUL(jl, SUB(jl, one)));
+    gs_air_transition(a, MUL(jc, SUB(jc, one)));
+    gs_expr seq = ADD(ADD(ADD(f_alu, f_alui), ADD(f_load, f_store)), ADD(ADD(f_lui, f_nop), f_ecall));
+    gs_expr four = K(4);
+    gs_expr npc = MUL(seq, ADD(pc, four));
+    npc = ADD(npc, MUL(f_branch, ADD(ADD(pc, four), MUL(taken, SUB(imm, four)))));
+    npc = ADD(npc, MUL(f_jal, ADD(pc, imm)));
+    npc = ADD(npc, MUL(f_jalr, SUB(ADD(va, imm), ADD(jl, MUL(K((uint64_t)1 << 32), jc)))));
+    gs_air_transition(a, MUL(NXT(C_ACTIVE), SUB(NXT(C_PC), npc)));
+
+    /* The value written to rd (f_wr): lui the immediate, jal/jalr the
+     * return address, exit a0 unchanged; ALU results, loaded values and
+     * read/write counts are the chips' (they range-check what they
+     * produce). */
+    gs_air_transition(a, MUL(f_lui, SUB(vc, imm)));
+    gs_air_transition(a, MUL(ADD(f_jal, f_jalr), SUB(vc, ADD(pc, four))));
+    gs_air_transition(a, MUL(e_exit, SUB(vc, vb)));
+
+    /* ALU requests: (op, a, b or imm, c) for ALU kinds, (op, a, b, r) for
+     * branches (r boolean: the chips' compares give 0 or 1). */
+    gs_expr alu_b = ADD(MUL(ADD(f_alu, f_branch), vb), MUL(f_alui, imm));
+    gs_expr alu_c = ADD(MUL(ADD(f_alu, f_alui), vc), MUL(f_branch, vr));
+    gs_expr alu[4] = {COL(C_OP), va, alu_b, alu_c};
+    gs_air_send(a, ZK_BUS_ALU, alu, 4, ADD(ADD(f_alu, f_alui), f_branch));
+
+    /* Loads and stores: (op, base, imm, val, res, clk). */
+    gs_expr ls[6] = {COL(C_OP), va, imm, MUL(f_store, vb), MUL(f_load, vc), clk};
+    gs_air_send(a, ZK_BUS_LS, ls, 6, ADD(f_load, f_store));
+
+    /* Registers: rs1 at 4 clk + 0, rs2 at + 1 (every active row reads both;
+     * the program names x0 for a format without them), rd at + 3 (f_wr:
+     * never x0, so x0 stays 0). Each access receives the previous tuple with
+     * ts_prev < ts (ts - ts_prev - 1 as two 16-bit limbs) and sends the new
+     * one; registers are writable (w = 1). */
+    struct {
+        unsigned reg, val_prev, val, ts, lo, hi, slot;
+        gs_expr mult;
+    } acc[3] = {
+        {C_RS1, C_A, C_A, C_A_TS, C_A_LO, C_A_HI, ZK_TS_RS1, active},
+        {C_RS2, C_B, C_B, C_B_TS, C_B_LO, C_B_HI, ZK_TS_RS2, active},
+        {C_RD, C_D_PREV, C_C, C_D_TS, C_D_LO, C_D_HI, ZK_TS_RD, f_wr},
+    };
+    for (unsigned i = 0; i < 3; i++) {
+        gs_expr ts = ADD(MUL(K(4), clk), K(acc[i].slot));
+        gs_expr diff = SUB(SUB(ts, COL(acc[i].ts)), one);
+        gs_expr limbs = ADD(COL(acc[i].lo), MUL(K(1u << 16), COL(acc[i].hi)));
+        gs_air_transition(a, MUL(acc[i].mult, SUB(diff, limbs)));
+        gs_expr lo = COL(acc[i].lo), hi = COL(acc[i].hi);
+        gs_air_send(a, ZK_BUS_RANGE, &lo, 1, acc[i].mult);
+        gs_air_send(a, ZK_BUS_RANGE, &hi, 1, acc[i].mult);
+        gs_expr prev[4] = {COL(acc[i].reg), COL(acc[i].val_prev), COL(acc[i].ts), one};
+        gs_expr next[4] = {COL(acc[i].reg), COL(acc[i].val), ts, one};
+        gs_air_receive(a, ZK_BUS_MEM, prev, 4, acc[i].mult);
+        gs_air_send(a, ZK_BUS_MEM, next, 4, acc[i].mult);
+    }
+#undef COL
+#undef NXT
+#undef K
+#undef ADD
+#undef SUB
+#undef MUL
+#undef F
+    if (gs_air_finalize(a) != GS_OK) {
+        gs_air_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* One row per step; the memory replay (registers' values and last access
+ * times) is the caller's: zk_cpu_row gets what the row needs. */
+void zk_cpu_set_row(zk_table *t, uint64_t i, const zk_cpu_row_t *r) {
+    size_t n = (size_t)1 << t->log_n;
+    gs_fp *m = t->cols;
+#define SET(c, v) m[(size_t)(c) * n + i] = gs_fp_from_u64(v)
+    SET(C_ACTIVE, 1);
+    SET(C_PC, r->prog.pc);
+    SET(C_OP, r->prog.op);
+    SET(C_RD, r->prog.rd);
+    SET(C_RS1, r->prog.rs1);
+    SET(C_RS2, r->prog.rs2);
+    m[(size_t)C_IMM * n + i] = zk_prog_imm_fp(&r->prog);
+    for (unsigned k = 0; k < ZK_F_COUNT; k++) SET(C_F0 + k, (r->prog.flags >> k) & 1u);
+    SET(C_A, r->a);
+    SET(C_B, r->b);
+    SET(C_C, r->c);
+    SET(C_R, r->r);
+    SET(C_TAKEN, (r->prog.flags & ZK_F_NEG) ? 1u - r->r : r->r); /* NEG: branches only */
+    uint64_t ts = 4 * r->clk;
+    SET(C_A_TS, r->a_ts);
+    SET(C_A_LO, (ts + ZK_TS_RS1 - r->a_ts - 1) & 0xffff);
+    SET(C_A_HI, (ts + ZK_TS_RS1 - r->a_ts - 1) >> 16);
+    SET(C_B_TS, r->b_ts);
+    SET(C_B_LO, (ts + ZK_TS_RS2 - r->b_ts - 1) & 0xffff);
+    SET(C_B_HI, (ts + ZK_TS_RS2 - r->b_ts - 1) >> 16);
+    if (r->prog.flags & ZK_F_WR) {
+        SET(C_D_PREV, r->d_prev);
+        SET(C_D_TS, r->d_ts);
+        SET(C_D_LO, (ts + ZK_TS_RD - r->d_ts - 1) & 0xffff);
+        SET(C_D_HI, (ts + ZK_TS_RD - r->d_ts - 1) >> 16);
+    }
+    if (r->prog.flags & ZK_F_ECALL) {
+        SET(C_E_EXIT, r->a == GS_ZKVM_SYS_EXIT);
+        SET(C_E_READ, r->a == GS_ZKVM_SYS_READ);
+        SET(C_E_WRITE, r->a == GS_ZKVM_SYS_WRITE);
+    }
+    if (r->prog.flags & ZK_F_JALR) {
+        uint64_t s = (uint64_t)r->a + r->prog.imm;
+        SET(C_J_LOW, s & 1);
+        SET(C_J_CARRY, s >> 32);
+    }
+#undef SET
+}
+
+/* Every row's clk (padding rows included: the clock runs on). */
+void zk_cpu_set_clocks(zk_table *t) {
+    size_t n = (size_t)1 << t->log_n;
+    for (size_t i = 0; i < n; i++) t->cols[(size_t)C_CLK * n + i] = gs_fp_from_u64(i + 1);
+}

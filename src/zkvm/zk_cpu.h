@@ -1,0 +1,140 @@
+/* The program, CPU and memory tables of the zkVM (src/zkvm/air_cpu.c,
+ * air_mem.c; docs/zkvm.md, "The AIR"), for the prover's trace builder and the
+ * verifier in src/zkvm/prove.c. */
+#ifndef GSTARK_ZK_CPU_H
+#define GSTARK_ZK_CPU_H
+
+#include "zkvm/zk_air.h"
+#include "zkvm/zkvm_int.h"
+
+/* The flags word of a program row: one bit per column of the CPU table.
+ * The first ZK_F_KINDS bits are the instruction's kind (exactly one is set
+ * on an executable slot), then WR (writes rd, never x0) and NEG (a branch
+ * taken when the compare gives 0). */
+enum {
+    ZK_FB_ALU, ZK_FB_ALUI, ZK_FB_LOAD, ZK_FB_STORE, ZK_FB_BRANCH, ZK_FB_JAL, ZK_FB_JALR,
+    ZK_FB_LUI, ZK_FB_ECALL, ZK_FB_NOP, ZK_FB_WR, ZK_FB_NEG
+};
+#define ZK_F_KINDS 10u
+#define ZK_F_COUNT 12u
+#define ZK_F_ALU (1u << ZK_FB_ALU)
+#define ZK_F_ALUI (1u << ZK_FB_ALUI)
+#define ZK_F_LOAD (1u << ZK_FB_LOAD)
+#define ZK_F_STORE (1u << ZK_FB_STORE)
+#define ZK_F_BRANCH (1u << ZK_FB_BRANCH)
+#define ZK_F_JAL (1u << ZK_FB_JAL)
+#define ZK_F_JALR (1u << ZK_FB_JALR)
+#define ZK_F_LUI (1u << ZK_FB_LUI)
+#define ZK_F_ECALL (1u << ZK_FB_ECALL)
+#define ZK_F_NOP (1u << ZK_FB_NOP)
+#define ZK_F_WR (1u << ZK_FB_WR)
+#define ZK_F_NEG (1u << ZK_FB_NEG)
+
+/* A program row: op is the ALU op (ALU kinds and branches) or the LS op
+ * (loads, stores), else 0; imm as a u32 (jumps and branches: the signed
+ * byte offset to the target). */
+typedef struct zk_prog_row_t {
+    uint32_t pc, op, rd, rs1, rs2, imm, flags;
+} zk_prog_row_t;
+
+void zk_prog_row(zk_prog_row_t *r, const gs_zkvm_program *p, uint32_t slot);
+gs_fp zk_prog_imm_fp(const zk_prog_row_t *r);
+
+/* Program table: columns 0..6 fixed (pc, op, rd, rs1, rs2, imm, flags),
+ * column 7 the executions of each slot (counts[slot]; NULL: zeros, which is
+ * what the verifier fills the fixed columns with). */
+#define ZK_PROG_FIXED 7u
+gs_air *zk_prog_air(void);
+gs_status zk_prog_fill(zk_table *out, const gs_zkvm_program *p, const uint32_t *counts);
+
+/* CPU publics. */
+enum {
+    ZK_PUB_ENTRY, ZK_PUB_EXIT_CODE, ZK_PUB_CYCLES,
+    ZK_PUB_PROGRAM,               /* 8 words: the program's fingerprint, 32 bits each */
+    ZK_PUB_INPUT = ZK_PUB_PROGRAM + 8, /* 8 words: the input's digest */
+    ZK_PUB_OUTPUT = ZK_PUB_INPUT + 8,  /* 8 words: the outputs' digest (fd 1 and fd 2) */
+    ZK_CPU_NUM_PUBLIC = ZK_PUB_OUTPUT + 8
+};
+
+/* The CPU table's columns. The flags f_k are the bits of the program's flags word, in the
+ * order of ZK_F_* (zk_cpu.h). */
+enum {
+    C_CLK, C_ACTIVE, C_PC, C_OP, C_RD, C_RS1, C_RS2, C_IMM,
+    C_F0, /* ... C_F0 + ZK_F_COUNT - 1 */
+    C_A = C_F0 + ZK_F_COUNT, C_B, C_C, C_R, C_TAKEN,
+    C_A_TS, C_A_LO, C_A_HI, C_B_TS, C_B_LO, C_B_HI,
+    C_D_PREV, C_D_TS, C_D_LO, C_D_HI,
+    C_J_LOW, C_J_CARRY,
+    C_E_EXIT, C_E_READ, C_E_WRITE,
+    C_COLS
+};
+
+typedef struct zk_cpu_row_t {
+    zk_prog_row_t prog;
+    uint64_t clk;
+    uint32_t a, b, c, r;
+    uint64_t a_ts, b_ts;
+    uint32_t d_prev;
+    uint64_t d_ts;
+} zk_cpu_row_t;
+
+gs_air *zk_cpu_air(void);
+uint32_t zk_cpu_num_cols(void);
+void zk_cpu_set_row(zk_table *t, uint64_t i, const zk_cpu_row_t *r);
+void zk_cpu_set_clocks(zk_table *t);
+
+/* Memory image table: columns 0..3 fixed (addr, value, w, valid), 4..5 the
+ * final value and timestamp. Rows: the 32 registers and the 3 stream
+ * cursors (value 0, writable; ZK_IMAGE_REGS of them), then every word of [lo, hi) (the program's image: words of the text
+ * read-only, the rest writable), then padding (valid 0). */
+#define ZK_IMAGE_FIXED 4u
+#define ZK_IMAGE_REGS (ZK_CURSOR_ADDR + ZK_NUM_STREAMS)
+typedef struct zk_image {
+    uint32_t lo, hi;   /* byte addresses, multiples of 4 */
+    uint32_t *words;   /* (hi - lo) / 4 initial words */
+    uint32_t text_lo, text_hi;
+} zk_image;
+gs_status zk_image_make(zk_image *im, const gs_zkvm_program *p);
+void zk_image_free(zk_image *im);
+gs_air *zk_image_air(void);
+/* final: the final value and timestamp of every register and cursor
+ * (ZK_IMAGE_REGS) then every image word; NULL fills the fixed columns only (the verifier). */
+gs_status zk_image_fill(zk_table *out, const zk_image *im, const uint32_t *final_val,
+                        const uint64_t *final_ts);
+
+/* Fresh memory table: the words the run touched outside the image, each
+ * sent once with value 0 at ts 0 and received with its final value,
+ * addresses strictly increasing and outside [lo, hi) (publics: lo / 4 and
+ * hi / 4). */
+enum { ZK_FRESH_PUB_LO, ZK_FRESH_PUB_HI, ZK_FRESH_NUM_PUBLIC };
+typedef struct zk_fresh_word {
+    uint32_t addr, final_val;
+    uint64_t final_ts;
+} zk_fresh_word;
+gs_air *zk_fresh_air(void);
+gs_status zk_fresh_fill(zk_table *out, const zk_image *im, const zk_fresh_word *w, size_t n,
+                        zk_lookups *lk);
+
+/* The tables of a run's statement, in order (src/zkvm/prove.c). */
+enum {
+    ZK_T_CPU, ZK_T_PROG, ZK_T_IMAGE, ZK_T_FRESH, ZK_T_ALU, ZK_T_SHIFT, ZK_T_MUL, ZK_T_DIV, ZK_T_LS,
+    ZK_T_IO, ZK_T_STREAM, ZK_T_RANGE, ZK_T_BYTE, ZK_T_NUM
+};
+
+/* For the soundness tests: gs_zkvm_prove with a hook that edits the tables
+ * and publics (pubs[t], NULL for tables without) after they are filled and
+ * before they are proven; with opts->skip_check the prover proves whatever
+ * the hook left. */
+typedef void (*zk_tamper_fn)(zk_table *t, gs_fp **pubs, void *ctx);
+struct gs_zkvm_proof;
+struct gs_prove_opts;
+gs_status zk_prove_tampered(struct gs_zkvm_proof **out, const gs_zkvm_program *p,
+                            const uint8_t *input, size_t in_len, const gs_params *params,
+                            const struct gs_prove_opts *opts, zk_tamper_fn fn, void *ctx,
+                            char *msg, size_t msg_cap);
+
+/* Prints the tuples that do not cancel (src/zkvm/debug.c). */
+struct gs_table_input;
+void zk_debug_buses(const struct gs_table_input *in, uint32_t n);
+
+#endif

@@ -1,0 +1,479 @@
+/* Proving runs of RV32IM programs (docs/zkvm.md, "Proving a run"): programs
+ * made with the test assembler are executed, proven and verified; the claim
+ * carries the exit code and cycle count the executor reports; a proof does
+ * not verify against another program; what the AIR cannot prove yet is
+ * refused with the reason. Soundness of each table against a cheating
+ * prover is tested per table (test_zkvm_alu, _muldiv, _ls) and here for the
+ * CPU and memory tables (test_cheat_*). */
+#include <stdio.h>
+#include <string.h>
+
+#include "gstark/gstark.h"
+#include "gstark/zkvm.h"
+#include "test_util.h"
+#include "zkvm/zk_cpu.h"
+#include "zkvm_asm.h"
+
+static gs_params params(void) {
+    gs_params p = {2, 3, 0, 40, 1}; /* blowup 4, 80 bits from queries alone */
+    return p;
+}
+
+#define TEXT GS_ZKVM_TEXT_BASE
+#define DATA 0x00020000u
+
+typedef struct {
+    uint32_t w[512];
+    unsigned n;
+} code_t;
+
+static void emit(code_t *c, uint32_t w) { c->w[c->n++] = w; }
+static void li(code_t *c, uint32_t rd, uint32_t v) {
+    a_li(c->w + c->n, rd, v);
+    c->n += 2;
+}
+static void exit_with(code_t *c, uint32_t reg) {
+    emit(c, A_ADDI(10, reg, 0));
+    li(c, 17, GS_ZKVM_SYS_EXIT);
+    emit(c, A_ECALL);
+}
+
+static gs_zkvm_program *program(const code_t *c, const uint8_t *data, uint32_t data_len,
+                                uint32_t data_mem) {
+    uint8_t text[sizeof c->w];
+    for (unsigned i = 0; i < c->n; i++) {
+        text[4 * i] = (uint8_t)c->w[i], text[4 * i + 1] = (uint8_t)(c->w[i] >> 8);
+        text[4 * i + 2] = (uint8_t)(c->w[i] >> 16), text[4 * i + 3] = (uint8_t)(c->w[i] >> 24);
+    }
+    gs_zkvm_segment segs[2] = {
+        {.vaddr = TEXT, .memsz = 4 * c->n, .data = text, .filesz = 4 * c->n,
+         .flags = GS_ZKVM_SEG_X | GS_ZKVM_SEG_R},
+        {.vaddr = DATA, .memsz = data_mem, .data = data, .filesz = data_len,
+         .flags = GS_ZKVM_SEG_R | GS_ZKVM_SEG_W}};
+    gs_zkvm_program *p = NULL;
+    char msg[200];
+    gs_status s = gs_zkvm_program_new(&p, msg, sizeof msg, segs, data_mem ? 2 : 1, TEXT);
+    if (s != GS_OK) fprintf(stderr, "program: %s\n", msg);
+    return p;
+}
+
+/* Runs p on the fast path for the expected claim, proves and verifies. */
+static gs_zkvm_proof *prove_and_check(const gs_zkvm_program *p, const char *what) {
+    gs_zkvm_vm *vm = NULL;
+    gs_zkvm_result res;
+    CHECK(gs_zkvm_vm_new(&vm, p, NULL, 0) == GS_OK);
+    CHECK(gs_zkvm_vm_run(vm, &res, 1u << 20) == GS_OK);
+    CHECK(res.stop == GS_ZKVM_EXITED);
+    gs_zkvm_vm_free(vm);
+
+    gs_params par = params();
+    gs_zkvm_proof *proof = NULL;
+    gs_zkvm_claim claim, vclaim;
+    char msg[400];
+    gs_status s = gs_zkvm_prove(&proof, &claim, p, NULL, 0, 0, &par, NULL, msg, sizeof msg);
+    if (s != GS_OK) fprintf(stderr, "%s: prove: %s (%s)\n", what, gs_status_str(s), msg);
+    CHECK(s == GS_OK);
+    if (s != GS_OK) return NULL;
+    CHECK_EQ_U64(claim.exit_code, res.exit_code);
+    CHECK_EQ_U64(claim.cycles, res.cycles);
+    s = gs_zkvm_verify(&vclaim, p, proof, 80, msg, sizeof msg);
+    if (s != GS_OK) fprintf(stderr, "%s: verify: %s (%s)\n", what, gs_status_str(s), msg);
+    CHECK(s == GS_OK);
+    CHECK_EQ_U64(vclaim.exit_code, res.exit_code);
+    CHECK_EQ_U64(vclaim.cycles, res.cycles);
+    CHECK(memcmp(&vclaim.program, &claim.program, sizeof claim.program) == 0);
+    return proof;
+}
+
+/* exit(42): the smallest run. */
+static void test_exit(void) {
+    code_t c = {.n = 0};
+    li(&c, 5, 42);
+    exit_with(&c, 5);
+    gs_zkvm_program *p = program(&c, NULL, 0, 0);
+    gs_zkvm_proof *proof = prove_and_check(p, "exit");
+
+    /* Another program (a different exit code in its text) refuses it. */
+    code_t c2 = {.n = 0};
+    li(&c2, 5, 43);
+    exit_with(&c2, 5);
+    gs_zkvm_program *p2 = program(&c2, NULL, 0, 0);
+    char msg[400];
+    CHECK(gs_zkvm_verify(NULL, p2, proof, 80, msg, sizeof msg) == GS_ERR_PROOF_STATEMENT);
+
+    /* A claim edited in the proof (the exit code, the cycle count) fails the
+     * transcript or the constraints. */
+    gs_fp keep = proof->proof->tables[0].pub[1];
+    proof->proof->tables[0].pub[1] = 41;
+    CHECK(gs_zkvm_verify(NULL, p, proof, 80, msg, sizeof msg) != GS_OK);
+    proof->proof->tables[0].pub[1] = keep;
+    keep = proof->proof->tables[0].pub[2];
+    proof->proof->tables[0].pub[2] = keep + 1;
+    CHECK(gs_zkvm_verify(NULL, p, proof, 80, msg, sizeof msg) != GS_OK);
+    proof->proof->tables[0].pub[2] = keep;
+    CHECK(gs_zkvm_verify(NULL, p, proof, 80, msg, sizeof msg) == GS_OK);
+    gs_zkvm_proof_free(proof);
+    gs_zkvm_program_free(p2);
+    gs_zkvm_program_free(p);
+}
+
+/* A loop over an array in the data segment with a function call: loads,
+ * stores of every width, branches both ways, jal/jalr, and fresh memory on
+ * a stack below the top of memory. */
+static void test_loop(void) {
+    uint8_t data[64];
+    for (unsigned i = 0; i < sizeof data; i++) data[i] = (uint8_t)(i * 37 + 200);
+    code_t c = {.n = 0};
+    li(&c, 2, GS_ZKVM_MEM_TOP - 16);  /* sp */
+    li(&c, 8, DATA);                  /* s0: the array */
+    li(&c, 9, 0);                     /* s1: sum */
+    li(&c, 18, 0);                    /* s2: i */
+    li(&c, 19, 16);                   /* s3: n */
+    /* loop: */
+    unsigned loop = c.n;
+    emit(&c, A_SLLI(5, 18, 2));       /* t0 = i * 4 */
+    emit(&c, A_ADD(5, 5, 8));
+    emit(&c, A_LW(6, 0, 5));          /* t1 = a[i] */
+    emit(&c, A_LB(7, 1, 5));          /* t2 = sign-extended byte 1 */
+    emit(&c, A_LHU(28, 2, 5));        /* t3 = halfword 2 */
+    emit(&c, A_ADD(9, 9, 6));
+    emit(&c, A_XOR(9, 9, 7));
+    emit(&c, A_SUB(9, 9, 28));
+    emit(&c, A_SW(9, 0, 2));          /* spill to the stack */
+    emit(&c, A_ADD(0, 9, 6));         /* writes to x0 are dropped */
+    emit(&c, A_LW(0, 0, 5));
+    emit(&c, A_JAL(0, 4));            /* a jump that links nothing */
+    emit(&c, A_SB(18, 3, 5));         /* a[i] byte 3 = i */
+    emit(&c, A_SH(9, 0, 5));          /* a[i] half 0 = sum */
+    unsigned call = c.n;
+    emit(&c, 0);                      /* jal ra, f (patched) */
+    emit(&c, A_LW(9, 0, 2));          /* reload the sum */
+    emit(&c, A_ADDI(18, 18, 1));
+    emit(&c, A_BLT(18, 19, -4 * (int32_t)(c.n - loop)));
+    unsigned to_end = c.n;
+    emit(&c, 0);                      /* beq zero, zero, end (patched) */
+    for (unsigned i = 0; i < 3; i++) emit(&c, A_FENCE);
+    /* f: sum = sum * n + mulhu(sum, sum * n); returns */
+    c.w[call] = A_JAL(1, 4 * (int32_t)(c.n - call));
+    emit(&c, A_LW(9, 0, 2));
+    emit(&c, A_MUL(29, 9, 19));
+    emit(&c, A_MULHU(30, 9, 29));
+    emit(&c, A_ADD(9, 29, 30));
+    emit(&c, A_SW(9, 0, 2));
+    emit(&c, A_JALR(0, 1, 0));
+    emit(&c, A_FENCE);
+    /* end: */
+    c.w[to_end] = A_BEQ(0, 0, 4 * (int32_t)(c.n - to_end));
+    emit(&c, A_LW(6, 4, 8));
+    emit(&c, A_XOR(9, 9, 6));
+    exit_with(&c, 9);
+    gs_zkvm_program *p = program(&c, data, sizeof data, 4096);
+    CHECK(p != NULL);
+    if (!p) return;
+    gs_zkvm_proof_free(prove_and_check(p, "loop"));
+    gs_zkvm_program_free(p);
+}
+
+/* Every ALU instruction on edge values, each result folded into the exit
+ * code (the executor's value is the claim: the AIR must agree with it). */
+static void test_alu_ops(void) {
+    static const uint32_t vals[] = {0, 1, 2, 31, 32, 0x7fffffffu, 0x80000000u, 0xffffffffu,
+                                    0xfffffffeu, 0x12345678u};
+    const unsigned nv = sizeof vals / sizeof vals[0];
+    uint32_t rops[18] = {A_ADD(7, 5, 6), A_SUB(7, 5, 6), A_SLL(7, 5, 6), A_SLT(7, 5, 6),
+                         A_SLTU(7, 5, 6), A_XOR(7, 5, 6), A_SRL(7, 5, 6), A_SRA(7, 5, 6),
+                         A_OR(7, 5, 6), A_AND(7, 5, 6), A_MUL(7, 5, 6), A_MULH(7, 5, 6),
+                         A_MULHSU(7, 5, 6), A_MULHU(7, 5, 6), A_DIV(7, 5, 6), A_DIVU(7, 5, 6),
+                         A_REM(7, 5, 6), A_REMU(7, 5, 6)};
+    for (unsigned op = 0; op < 18; op += 6) { /* three programs, 6 ops each */
+        code_t c = {.n = 0};
+        li(&c, 9, 0);
+        for (unsigned i = 0; i < nv; i++) {
+            li(&c, 5, vals[i]);
+            for (unsigned j = 0; j < nv; j += 3) {
+                li(&c, 6, vals[j]);
+                for (unsigned k = op; k < op + 6; k++) {
+                    emit(&c, rops[k]);
+                    emit(&c, A_ADD(9, 9, 7));
+                    emit(&c, A_SLLI(9, 9, 1));
+                }
+                if (c.n > 480) break;
+            }
+            if (c.n > 480) break;
+        }
+        /* immediates and the compares of branches on the same values */
+        emit(&c, A_SLTI(7, 5, -1));
+        emit(&c, A_ADD(9, 9, 7));
+        emit(&c, A_SLTIU(7, 5, -1));
+        emit(&c, A_ADD(9, 9, 7));
+        emit(&c, A_SRAI(7, 5, 31));
+        emit(&c, A_XOR(9, 9, 7));
+        emit(&c, A_BGEU(5, 6, 8));
+        emit(&c, A_ADDI(9, 9, 1));
+        emit(&c, A_BGE(5, 6, 8));
+        emit(&c, A_ADDI(9, 9, 3));
+        emit(&c, A_BNE(5, 5, 8));
+        emit(&c, A_ADDI(9, 9, 5));
+        emit(&c, A_AUIPC(7, 3));
+        emit(&c, A_XOR(9, 9, 7));
+        exit_with(&c, 9);
+        gs_zkvm_program *p = program(&c, NULL, 0, 0);
+        CHECK(p != NULL);
+        if (!p) continue;
+        gs_zkvm_proof_free(prove_and_check(p, "alu ops"));
+        gs_zkvm_program_free(p);
+    }
+}
+
+/* Reads the input in pieces into an unaligned buffer, flips bit 5 of every
+ * byte, writes each piece to fd 1, then 3 bytes of the data segment to fd
+ * 2, and exits with the byte count. */
+static gs_zkvm_program *io_program(void) {
+    static const uint8_t data[8] = {'e', 'r', 'r', '!', 0x80, 0xff, 0, 1};
+    code_t c = {.n = 0};
+    li(&c, 2, GS_ZKVM_MEM_TOP - 255); /* sp: an unaligned buffer */
+    li(&c, 18, 0);                    /* s2: total */
+    unsigned loop = c.n;
+    li(&c, 10, 0);
+    emit(&c, A_ADDI(11, 2, 0));
+    li(&c, 12, 5);
+    li(&c, 17, GS_ZKVM_SYS_READ);
+    emit(&c, A_ECALL);
+    unsigned to_done = c.n;
+    emit(&c, 0);                      /* beq a0, zero, done (patched) */
+    emit(&c, A_ADDI(9, 10, 0));       /* s1 = n */
+    li(&c, 5, 0);
+    unsigned xl = c.n;
+    emit(&c, A_ADD(6, 2, 5));
+    emit(&c, A_LBU(7, 0, 6));
+    emit(&c, A_XORI(7, 7, 0x20));
+    emit(&c, A_SB(7, 0, 6));
+    emit(&c, A_ADDI(5, 5, 1));
+    emit(&c, A_BLT(5, 9, -4 * (int32_t)(c.n - xl)));
+    li(&c, 10, 1);
+    emit(&c, A_ADDI(11, 2, 0));
+    emit(&c, A_ADDI(12, 9, 0));
+    li(&c, 17, GS_ZKVM_SYS_WRITE);
+    emit(&c, A_ECALL);
+    emit(&c, A_ADD(18, 18, 9));
+    emit(&c, A_JAL(0, -4 * (int32_t)(c.n - loop)));
+    c.w[to_done] = A_BEQ(10, 0, 4 * (int32_t)(c.n - to_done));
+    li(&c, 10, 2);
+    li(&c, 11, DATA + 1);
+    li(&c, 12, 3);
+    li(&c, 17, GS_ZKVM_SYS_WRITE);
+    emit(&c, A_ECALL);
+    exit_with(&c, 18);
+    return program(&c, data, sizeof data, 4096);
+}
+
+/* Input and output: the run is proven with its bytes, the file form
+ * round-trips, and the proof is refused against another input or output. */
+static void test_io(void) {
+    gs_zkvm_program *p = io_program();
+    CHECK(p != NULL);
+    if (!p) return;
+    const char *inputs[3] = {"", "Hello, zkVM world: 0123456789 \x7f!", "abcde"};
+    for (unsigned k = 0; k < 3; k++) {
+        const uint8_t *in = (const uint8_t *)inputs[k];
+        size_t len = strlen(inputs[k]);
+        gs_params par = params();
+        gs_zkvm_proof *zp = NULL;
+        gs_zkvm_claim claim, vclaim;
+        char msg[400];
+        gs_status s = gs_zkvm_prove(&zp, &claim, p, in, len, 0, &par, NULL, msg, sizeof msg);
+        if (s != GS_OK) fprintf(stderr, "io: %s (%s)\n", gs_status_str(s), msg);
+        CHECK(s == GS_OK);
+        if (s != GS_OK) continue;
+        CHECK_EQ_U64(claim.exit_code, len);
+        CHECK_EQ_U64(zp->out_len[0], len);
+        for (size_t i = 0; i < len && i < zp->out_len[0]; i++) CHECK(zp->out[0][i] == (in[i] ^ 0x20));
+        CHECK(zp->out_len[1] == 3 && memcmp(zp->out[1], "rr!", 3) == 0);
+        uint8_t *bytes = NULL;
+        size_t blen = 0;
+        CHECK(gs_zkvm_proof_serialize(&bytes, &blen, zp) == GS_OK);
+        gs_zkvm_proof *back = NULL;
+        CHECK(gs_zkvm_proof_parse(&back, bytes, blen) == GS_OK);
+        s = back ? gs_zkvm_verify(&vclaim, p, back, 80, msg, sizeof msg) : GS_ERR_INVALID_ARG;
+        if (s != GS_OK) fprintf(stderr, "io verify: %s (%s)\n", gs_status_str(s), msg);
+        CHECK(s == GS_OK);
+        CHECK(memcmp(&vclaim, &claim, sizeof claim) == 0);
+        /* truncations are refused */
+        for (size_t cut = 0; cut < blen; cut += 1 + blen / 97) {
+            gs_zkvm_proof *t = NULL;
+            CHECK(gs_zkvm_proof_parse(&t, bytes, cut) != GS_OK);
+            gs_zkvm_proof_free(t);
+        }
+        free(bytes);
+        if (back && back->out_len[0]) { /* a forged output byte */
+            back->out[0][back->out_len[0] / 2] ^= 1;
+            CHECK(gs_zkvm_verify(NULL, p, back, 80, msg, sizeof msg) == GS_ERR_PROOF_STATEMENT);
+            CHECK(strstr(msg, "output") != NULL);
+            back->out[0][back->out_len[0] / 2] ^= 1;
+        }
+        if (back && back->in_len) { /* another input */
+            back->input[0] ^= 1;
+            CHECK(gs_zkvm_verify(NULL, p, back, 80, msg, sizeof msg) == GS_ERR_PROOF_STATEMENT);
+            CHECK(strstr(msg, "input") != NULL);
+            back->input[0] ^= 1;
+        }
+        if (back) { /* an output cut short (the digest over the lengths differs) */
+            back->out_len[1]--;
+            CHECK(gs_zkvm_verify(NULL, p, back, 80, msg, sizeof msg) == GS_ERR_PROOF_STATEMENT);
+            back->out_len[1]++;
+            CHECK(gs_zkvm_verify(NULL, p, back, 80, msg, sizeof msg) == GS_OK);
+        }
+        gs_zkvm_proof_free(back);
+        gs_zkvm_proof_free(zp);
+    }
+    gs_zkvm_program_free(p);
+}
+
+/* ---- a cheating prover: one wrong value in the tables ---- */
+
+typedef struct {
+    int kind;
+    const gs_zkvm_program *p;
+    uint8_t forged_out[64];
+    uint64_t forged_len;
+} cheat;
+
+enum {
+    CH_REG, CH_MEM_FINAL, CH_SKIP, CH_REPEAT, CH_BRANCH, CH_EXIT, CH_OUT_BYTE, CH_LOAD, CH_NUM
+};
+static const char *const cheat_names[CH_NUM] = {
+    "a register value", "a memory cell's final value", "a skipped instruction",
+    "a repeated instruction", "a wrong branch", "the exit code", "a forged output byte",
+    "a loaded value"};
+
+static gs_fp *cpu_cell(zk_table *t, unsigned col, uint64_t row) {
+    return &t[ZK_T_CPU].cols[((size_t)col << t[ZK_T_CPU].log_n) + row];
+}
+
+/* The first CPU row whose flags have `bit`. */
+static uint64_t row_with(zk_table *t, unsigned bit) {
+    uint64_t n = (uint64_t)1 << t[ZK_T_CPU].log_n;
+    for (uint64_t r = 0; r < n; r++)
+        if (*cpu_cell(t, C_ACTIVE, r) == 1 && *cpu_cell(t, C_F0 + bit, r) == 1) return r;
+    return 0;
+}
+
+static void tamper(zk_table *t, gs_fp **pubs, void *ctx) {
+    cheat *ch = ctx;
+    zk_table *cpu = &t[ZK_T_CPU];
+    uint64_t n = (uint64_t)1 << cpu->log_n, r;
+    switch (ch->kind) {
+    case CH_REG: /* an ALU result written to rd, one more */
+        r = row_with(t, ZK_FB_ALUI);
+        *cpu_cell(t, C_C, r) = gs_fp_add(*cpu_cell(t, C_C, r), 1);
+        break;
+    case CH_MEM_FINAL: { /* the image's last data word: another final value */
+        zk_table *im = &t[ZK_T_IMAGE];
+        uint64_t rows = (uint64_t)1 << im->log_n;
+        for (r = rows; r-- > 0;)
+            if (im->cols[(3ull << im->log_n) + r] == 1) break; /* valid */
+        im->cols[(4ull << im->log_n) + r] = gs_fp_add(im->cols[(4ull << im->log_n) + r], 7);
+        break;
+    }
+    case CH_SKIP:   /* row 3 dropped: the rows after it move up */
+    case CH_REPEAT: /* row 3 executed twice: the rows after it move down */
+        for (unsigned c = 0; c < cpu->num_cols; c++) {
+            if (c == C_CLK) continue;
+            gs_fp *col = cpu->cols + ((size_t)c << cpu->log_n);
+            if (ch->kind == CH_SKIP) memmove(col + 3, col + 4, (n - 4) * sizeof *col);
+            else memmove(col + 4, col + 3, (n - 4) * sizeof *col);
+        }
+        break;
+    case CH_BRANCH: /* a branch's compare result and direction flipped */
+        r = row_with(t, ZK_FB_BRANCH);
+        *cpu_cell(t, C_R, r) = 1 - *cpu_cell(t, C_R, r);
+        *cpu_cell(t, C_TAKEN, r) = 1 - *cpu_cell(t, C_TAKEN, r);
+        break;
+    case CH_EXIT:
+        pubs[ZK_T_CPU][ZK_PUB_EXIT_CODE] ^= 1;
+        break;
+    case CH_OUT_BYTE: { /* fd 1's first byte, in the stream table and the statement */
+        zk_table *st = &t[ZK_T_STREAM];
+        uint64_t rows = (uint64_t)1 << st->log_n;
+        for (r = 0; r < rows && st->cols[r] != 1; r++) {}
+        st->cols[(2ull << st->log_n) + r] ^= 1;
+        ch->forged_out[0] ^= 1;
+        gs_digest d = gs_zkvm_output_digest(ch->forged_out, ch->forged_len, (const uint8_t *)"rr!", 3);
+        for (unsigned i = 0; i < 8; i++)
+            pubs[ZK_T_CPU][ZK_PUB_OUTPUT + i] = (gs_fp)d.b[4 * i] | (gs_fp)d.b[4 * i + 1] << 8 |
+                                               (gs_fp)d.b[4 * i + 2] << 16 | (gs_fp)d.b[4 * i + 3] << 24;
+        break;
+    }
+    case CH_LOAD: /* a loaded value, one more, in the CPU and the LS request alike */
+        r = row_with(t, ZK_FB_LOAD);
+        *cpu_cell(t, C_C, r) = gs_fp_add(*cpu_cell(t, C_C, r), 1);
+        break;
+    }
+}
+
+/* Each cheat: refused by the prover's check, and its unchecked proof
+ * (skip_check) rejected by the verifier. */
+static void test_cheats(void) {
+    gs_zkvm_program *p = io_program();
+    CHECK(p != NULL);
+    if (!p) return;
+    const uint8_t *in = (const uint8_t *)"cheat test";
+    size_t len = strlen((const char *)in);
+    gs_params par = params();
+    for (int k = 0; k < CH_NUM; k++) {
+        cheat ch = {.kind = k, .p = p, .forged_len = len};
+        for (size_t i = 0; i < len; i++) ch.forged_out[i] = in[i] ^ 0x20;
+        char msg[400];
+        gs_zkvm_proof *zp = NULL;
+        gs_prove_opts checked = {0}, unchecked = {.skip_check = 1};
+        gs_status s = zk_prove_tampered(&zp, p, in, len, &par, &checked, tamper, &ch, msg, sizeof msg);
+        if (s != GS_ERR_AIR_UNSATISFIED && s != GS_ERR_BUS_UNBALANCED)
+            fprintf(stderr, "cheat '%s': the checked prover gave %s\n", cheat_names[k], gs_status_str(s));
+        CHECK(s == GS_ERR_AIR_UNSATISFIED || s == GS_ERR_BUS_UNBALANCED);
+        CHECK(zp == NULL);
+        ch.forged_out[0] = in[0] ^ 0x20;
+        s = zk_prove_tampered(&zp, p, in, len, &par, &unchecked, tamper, &ch, msg, sizeof msg);
+        CHECK(s == GS_OK);
+        if (s != GS_OK) continue;
+        if (k == CH_OUT_BYTE) zp->out[0][0] ^= 1; /* the proof claims the forged output */
+        s = gs_zkvm_verify(NULL, p, zp, 80, msg, sizeof msg);
+        if (s == GS_OK) fprintf(stderr, "cheat '%s' was accepted\n", cheat_names[k]);
+        CHECK(s != GS_OK);
+        gs_zkvm_proof_free(zp);
+    }
+    gs_zkvm_program_free(p);
+}
+
+/* What cannot be proven is refused with the reason. */
+static void test_refusals(void) {
+    gs_params par = params();
+    gs_zkvm_proof *proof = NULL;
+    char msg[400];
+    gs_zkvm_program *p;
+    /* a fault */
+    code_t f = {.n = 0};
+    emit(&f, A_LW(5, 0, 0));
+    exit_with(&f, 5);
+    p = program(&f, NULL, 0, 0);
+    CHECK(gs_zkvm_prove(&proof, NULL, p, NULL, 0, 0, &par, NULL, msg, sizeof msg) == GS_ERR_INVALID_ARG);
+    CHECK(proof == NULL && strstr(msg, "faulted") != NULL);
+    gs_zkvm_program_free(p);
+    /* a run that does not end within the limit */
+    code_t l = {.n = 0};
+    emit(&l, A_JAL(0, 0));
+    p = program(&l, NULL, 0, 0);
+    CHECK(gs_zkvm_prove(&proof, NULL, p, NULL, 0, 1000, &par, NULL, msg, sizeof msg) == GS_ERR_UNSUPPORTED);
+    CHECK(proof == NULL && strstr(msg, "segment") != NULL);
+    gs_zkvm_program_free(p);
+}
+
+int main(int argc, char **argv) {
+    gs_test_init(argc, argv);
+    test_exit();
+    test_refusals();
+    test_loop();
+    test_io();
+    test_cheats();
+    test_alu_ops();
+    return gs_test_done();
+}
