@@ -12,6 +12,7 @@
 #include "gstark/gstark.h"
 #include "gstark/sched.h"
 #include "gstark/size.h"
+#include "gstark/zkvm.h"
 
 /* Exit codes (documented in `gstark help` and README.md). */
 typedef enum cli_exit {
@@ -110,6 +111,9 @@ void cli_print_pub(FILE *f, const gs_fp *pub, uint32_t n, int all);
 /* A JSON string (quoted, escaped) and a JSON array of numbers. */
 void cli_json_str(FILE *f, const char *s);
 void cli_json_pub(FILE *f, const gs_fp *pub, uint32_t n);
+/* Bytes as a JSON string: printable ASCII as is, the rest \u00XX (so each
+ * code point is one byte, and the bytes come back exactly as latin-1). */
+void cli_json_bytes(FILE *f, const uint8_t *p, size_t n);
 /* The backend line of a proof's summary. */
 void cli_print_backend(FILE *f, const gs_prove_stats *st);
 
@@ -130,6 +134,22 @@ typedef struct cli_print {
     FILE *human;
 } cli_print;
 
+/* ---- the zkVM's proofs (cli/zkvm.c) ----
+ * A run's proof file (gs_zkvm_proof_serialize) starts with "GSZKVM01" and
+ * carries the input and outputs; verify checks it against the ELF the user
+ * gives (--elf), never against anything the file says of its program. */
+/* The most cycles one proof holds (the zkVM's tallest table, one row kept
+ * for padding): --max-cycles' default and upper bound. */
+#define CLI_ZKVM_MAX_CYCLES ((UINT64_C(1) << GS_ZKVM_MAX_LOG_ROWS) - 1)
+/* The largest input file read (the library then refuses inputs above
+ * GS_ZKVM_MAX_INPUT with its own message). */
+#define CLI_ZKVM_MAX_INPUT_READ ((size_t)1 << 30)
+/* 1 if the bytes start like a run's proof file. */
+int cli_zkvm_is_proof(const uint8_t *buf, size_t len);
+/* Reads and loads an ELF program; CLI_OK or CLI_USAGE (the loader's reason
+ * printed, as gstark run prints it). */
+int cli_zkvm_load(gs_zkvm_program **p, const char *path);
+
 /* Multi-table proving (cli/multi.c). */
 typedef struct cli_sched {
     unsigned tables_parallel; /* 0: default */
@@ -147,6 +167,31 @@ int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs
  * with st's budget numbers for GS_ERR_BUDGET): CLI_USAGE for parameter
  * errors (found before proving), CLI_PROVER for the rest. */
 int cli_prove_failed(gs_status s, const gs_prove_stats *st);
+/* --metrics: the obs's JSON lines as one buffer, written by the output rules
+ * like the proof; CLI_OK or CLI_USAGE (message printed). */
+int cli_write_metrics(const char *path, const gs_obs *obs);
+
+/* gstark prove --elf (cli/zkvm.c). */
+typedef struct cli_zkvm_run {
+    const char *elf;          /* the program */
+    const char *input;        /* its input file ("-": standard input), or NULL: empty */
+    uint64_t max_cycles;      /* 0: CLI_ZKVM_MAX_CYCLES */
+} cli_zkvm_run;
+int cli_zkvm_prove(const cli_zkvm_run *z, const gs_params *par, int no_check,
+                   const cli_sched *sc, const char *out, const cli_print *pr);
+
+/* gstark verify and inspect on a run's proof file (its bytes already read;
+ * path names it). */
+typedef struct cli_zkvm_check {
+    const char *elf;          /* the program the proof must be of (required) */
+    const char *input;        /* the input it must be of, or NULL: any */
+    unsigned min_bits;        /* --min-security */
+    const gs_digest *statement; /* --statement, or NULL */
+    const char *statement_text;
+} cli_zkvm_check;
+int cli_zkvm_verify(const char *path, const uint8_t *buf, size_t len, const cli_zkvm_check *c,
+                    const cli_print *pr);
+int cli_zkvm_inspect(const char *path, const uint8_t *buf, size_t len, int verbose, int json);
 
 /* What prove prints once the proof is written (cli/summary.c). */
 typedef struct cli_proved {
@@ -158,6 +203,11 @@ typedef struct cli_proved {
     size_t cells;             /* trace cells, all tables */
     const char *out;          /* where it was written */
     size_t bytes;             /* its size */
+    /* What a kind of statement adds (cli/zkvm.c: a run's claim), or NULL:
+     * human lines after the first line, or JSON fields (each starting with
+     * ','). With it, the tables' public inputs print only with --verbose. */
+    void (*extra)(FILE *f, int json, const void *ctx);
+    const void *extra_ctx;
 } cli_proved;
 void cli_print_proved(const cli_print *pr, const cli_proved *x);
 
@@ -184,6 +234,8 @@ typedef struct cli_loaded {
  * when it cannot be read, or `malformed` (message printed) when its bytes
  * are not a proof. */
 int cli_load(cli_loaded *L, const char *path, int malformed);
+/* The same for a file's bytes already read (path names it in messages). */
+int cli_load_buf(cli_loaded *L, const char *path, const uint8_t *buf, size_t len, int malformed);
 void cli_loaded_free(cli_loaded *L);
 /* The same fields for a proof in memory (not owned: do not free the view). */
 void cli_loaded_view(cli_loaded *L, gs_proof *single, gs_multi_proof *mp, size_t bytes);

@@ -1,5 +1,6 @@
 /* gstark inspect: a proof file's statement, parameters, security and the
- * bytes of each part, without verifying it. */
+ * bytes of each part, without verifying it; a run's proof (GSZKVM01) by
+ * cli/zkvm.c. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,8 +79,18 @@ int cli_inspect(int argc, char **argv) {
         return CLI_USAGE;
     }
     const char *path = argv[optind];
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    rc = cli_read_input("proof file", path, &buf, &len, CLI_MAX_PROOF_BYTES);
+    if (rc != CLI_OK) return rc;
+    if (cli_zkvm_is_proof(buf, len)) {
+        rc = cli_zkvm_inspect(path, buf, len, verbose, json);
+        free(buf);
+        return rc;
+    }
     cli_loaded L;
-    rc = cli_load(&L, path, CLI_USAGE);
+    rc = cli_load_buf(&L, path, buf, len, CLI_USAGE);
+    free(buf);
     if (rc != CLI_OK) {
         cli_loaded_free(&L);
         return rc;

@@ -11,13 +11,19 @@ int cli_load(cli_loaded *L, const char *path, int malformed) {
     size_t len = 0;
     int rc = cli_read_input("proof file", path, &buf, &len, CLI_MAX_PROOF_BYTES);
     if (rc != CLI_OK) return rc;
+    rc = cli_load_buf(L, path, buf, len, malformed);
+    free(buf);
+    return rc;
+}
+
+int cli_load_buf(cli_loaded *L, const char *path, const uint8_t *buf, size_t len, int malformed) {
+    memset(L, 0, sizeof *L);
     const char *name = strcmp(path, "-") ? path : "standard input";
     L->bytes = len;
     L->multi = gs_proof_file_kind(buf, len) == 2;
     gs_status s = L->multi ? gs_multi_proof_parse(&L->mp, buf, len)
                            : gs_proof_parse(&L->single, buf, len);
-    free(buf);
-    rc = cli_parse_result(name, s);
+    int rc = cli_parse_result(name, s);
     if (rc != CLI_OK) return rc == CLI_REJECTED ? malformed : rc;
     cli_loaded_view(L, L->single, L->mp, len);
     return CLI_OK;

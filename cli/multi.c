@@ -6,8 +6,7 @@
 
 #include "cli.h"
 
-/* The metrics as one buffer, written by the output rules like the proof. */
-static int write_metrics(const char *path, const gs_obs *obs) {
+int cli_write_metrics(const char *path, const gs_obs *obs) {
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
@@ -69,7 +68,7 @@ int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs
     } else {
         rc = cli_out_write(out, bytes, len);
     }
-    if (rc == CLI_OK && sc->metrics) rc = write_metrics(sc->metrics, obs);
+    if (rc == CLI_OK && sc->metrics) rc = cli_write_metrics(sc->metrics, obs);
     if (rc == CLI_OK) {
         char name[64];
         snprintf(name, sizeof name, "synth preset=%s shrink=%u", preset, shrink);

@@ -1,7 +1,8 @@
 /* gstark prove: options, their checks (all before any proving), and the
- * single-table proofs (fib, mix); cli/multi.c proves synth. The proof
- * header's air_desc names the AIR and its shape ("fib" or "mix cols=C
- * degree=D log_n=N seed=S") so that verify can rebuild it. */
+ * single-table proofs (fib, mix); cli/multi.c proves synth and cli/zkvm.c a
+ * program's run (--elf). The proof header's air_desc names the AIR and its
+ * shape ("fib" or "mix cols=C degree=D log_n=N seed=S") so that verify can
+ * rebuild it. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@ enum {
     OPT_AIR = 256, OPT_PRESET, OPT_SHRINK, OPT_TABLES_PARALLEL, OPT_MEM_BUDGET, OPT_STRICT_BUDGET,
     OPT_REPORT, OPT_METRICS, OPT_BACKEND, OPT_NO_FALLBACK, OPT_DEVICE_MEM_BUDGET, OPT_LOG_ROWS,
     OPT_COLS, OPT_DEGREE, OPT_SEED, OPT_BLOWUP, OPT_SECURITY, OPT_QUERIES, OPT_GRINDING,
-    OPT_ALLOW_SLOW, OPT_THREADS, OPT_NO_CHECK, OPT_JSON, OPT_END
+    OPT_ALLOW_SLOW, OPT_THREADS, OPT_NO_CHECK, OPT_JSON, OPT_ELF, OPT_INPUT, OPT_MAX_CYCLES, OPT_END
 };
 
 static const struct option prove_opts[] = {
@@ -44,28 +45,34 @@ static const struct option prove_opts[] = {
     {"quiet", no_argument, NULL, 'q'},
     {"verbose", no_argument, NULL, 'v'},
     {"json", no_argument, NULL, OPT_JSON},
+    {"elf", required_argument, NULL, OPT_ELF},
+    {"input", required_argument, NULL, OPT_INPUT},
+    {"max-cycles", required_argument, NULL, OPT_MAX_CYCLES},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
-enum { AIR_FIB = 1, AIR_MIX = 2, AIR_SYNTH = 4 };
-static const char *const air_names[] = {"", "fib", "mix", "", "synth"};
+/* The statements: a built-in AIR (--air) or a program's run (--elf). */
+enum { AIR_FIB = 1, AIR_MIX = 2, AIR_SYNTH = 4, AIR_ZKVM = 8 };
+static const char *const air_names[] = {"", "fib", "mix", "", "synth", "", "", "", "--elf"};
 
-/* The AIRs each statement- or scheduler-specific option applies to; the
- * rest apply to every AIR. */
+/* The statements each statement- or scheduler-specific option applies to;
+ * the rest apply to every one. */
 static const struct {
     int opt;
     unsigned airs;
 } applies[] = {
     {OPT_LOG_ROWS, AIR_FIB | AIR_MIX}, {OPT_COLS, AIR_MIX},         {OPT_DEGREE, AIR_MIX},
     {OPT_SEED, AIR_MIX | AIR_SYNTH},   {OPT_PRESET, AIR_SYNTH},     {OPT_SHRINK, AIR_SYNTH},
-    {OPT_TABLES_PARALLEL, AIR_SYNTH},  {OPT_REPORT, AIR_SYNTH},     {OPT_METRICS, AIR_SYNTH},
+    {OPT_TABLES_PARALLEL, AIR_SYNTH | AIR_ZKVM}, {OPT_REPORT, AIR_SYNTH | AIR_ZKVM},
+    {OPT_METRICS, AIR_SYNTH | AIR_ZKVM},
+    {OPT_INPUT, AIR_ZKVM}, {OPT_MAX_CYCLES, AIR_ZKVM},
 };
 
 typedef struct prove_args {
     unsigned char given[OPT_END - 256];
-    const char *air, *out, *preset, *metrics, *backend;
+    const char *air, *out, *preset, *metrics, *backend, *elf, *input;
     unsigned long shrink, tables_parallel, log_rows, cols, degree, seed, blowup, security, queries,
-        grinding, threads;
+        grinding, threads, max_cycles;
     size_t mem_budget, dev_budget;
     int strict_budget, report, no_fallback, allow_slow, no_check;
     cli_print pr;
@@ -119,6 +126,17 @@ static int parse(prove_args *a, int argc, char **argv) {
         case OPT_THREADS: ok = cli_parse_uint(name, optarg, 1, 256, &a->threads); break;
         case OPT_NO_CHECK: a->no_check = 1; break;
         case OPT_JSON: a->pr.json = 1; break;
+        case OPT_ELF: a->elf = optarg; break;
+        case OPT_INPUT: a->input = optarg; break;
+        case OPT_MAX_CYCLES:
+            ok = cli_parse_uint(name, optarg, 1, ~0ul, &a->max_cycles);
+            if (ok && a->max_cycles > CLI_ZKVM_MAX_CYCLES) {
+                cli_err("--max-cycles %lu: one proof holds at most 2^%u - 1 = %lu cycles (the "
+                        "zkVM's tallest table); longer runs need segmenting, which is not built "
+                        "yet", a->max_cycles, GS_ZKVM_MAX_LOG_ROWS, (unsigned long)CLI_ZKVM_MAX_CYCLES);
+                ok = 0;
+            }
+            break;
         case 'o': a->out = optarg; break;
         case 'q': a->pr.quiet = 1; break;
         case 'v': a->pr.verbose = 1; break;
@@ -136,21 +154,30 @@ static int parse(prove_args *a, int argc, char **argv) {
 
 /* Everything that can be known wrong before proving. */
 static int check(prove_args *a, unsigned *air) {
-    *air = !strcmp(a->air, "fib") ? AIR_FIB : !strcmp(a->air, "mix") ? AIR_MIX
+    *air = a->elf ? AIR_ZKVM : !strcmp(a->air, "fib") ? AIR_FIB : !strcmp(a->air, "mix") ? AIR_MIX
          : !strcmp(a->air, "synth") ? AIR_SYNTH : 0;
+    if (*air == AIR_ZKVM && a->given[OPT_AIR - 256]) {
+        cli_err("--elf proves a program's run: not with --air (give one statement)");
+        return CLI_USAGE;
+    }
     if (!*air) {
         cli_err("unknown AIR '%s' (fib, mix or synth)", a->air);
         return CLI_USAGE;
     }
     for (size_t i = 0; i < sizeof applies / sizeof applies[0]; i++) {
         if (!a->given[applies[i].opt - 256] || (applies[i].airs & *air)) continue;
-        char to[32] = "";
-        for (unsigned k = AIR_FIB; k <= AIR_SYNTH; k <<= 1)
+        char to[48] = "";
+        for (unsigned k = AIR_FIB; k <= AIR_ZKVM; k <<= 1)
             if (applies[i].airs & k)
                 snprintf(to + strlen(to), sizeof to - strlen(to), "%s%s", *to ? ", " : "",
                          air_names[k]);
-        cli_err("%s does not apply to --air %s (only to %s)", cli_opt_name(prove_opts, applies[i].opt),
-                a->air, to);
+        const char *opt = cli_opt_name(prove_opts, applies[i].opt);
+        if (*air == AIR_ZKVM)
+            cli_err("%s does not apply to --elf (a program's run; it applies to %s)", opt, to);
+        else if (applies[i].airs == AIR_ZKVM)
+            cli_err("%s applies only to a program's run (--elf), not to --air %s", opt, a->air);
+        else
+            cli_err("%s does not apply to --air %s (only to %s)", opt, a->air, to);
         return CLI_USAGE;
     }
     uint32_t tables;
@@ -177,6 +204,10 @@ static int check(prove_args *a, unsigned *air) {
     int to_stdout = cli_out_is_stdout(a->out);
     if (to_stdout && a->pr.json) {
         cli_err("-o - and --json both want standard output: write the proof to a file");
+        return CLI_USAGE;
+    }
+    if (*air == AIR_ZKVM && a->input && !strcmp(a->input, "-") && !strcmp(a->elf, "-")) {
+        cli_err("the ELF file and the input cannot both be standard input");
         return CLI_USAGE;
     }
     if (!cli_out_check("-o", a->out, 1)) return CLI_USAGE;
@@ -381,6 +412,10 @@ int cli_prove(int argc, char **argv) {
                                : !strcmp(a.backend, "cuda") ? GS_BACKEND_CUDA
                                                             : GS_BACKEND_AUTO,
                     .no_fallback = a.no_fallback, .device_budget = a.dev_budget};
+    if (air == AIR_ZKVM) {
+        cli_zkvm_run z = {.elf = a.elf, .input = a.input, .max_cycles = a.max_cycles};
+        return cli_zkvm_prove(&z, &par, a.no_check, &sc, a.out, &a.pr);
+    }
     if (air == AIR_SYNTH)
         return cli_prove_synth(a.preset, (unsigned)a.shrink, a.seed, &par, a.no_check, &sc, a.out,
                                &a.pr);

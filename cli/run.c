@@ -27,20 +27,6 @@ static const struct option run_opts[] = {
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
-/* Bytes as a JSON string: printable ASCII as is, the rest \u00XX (so each
- * code point is one byte, and the bytes come back exactly). */
-static void json_bytes(FILE *f, const uint8_t *p, size_t n) {
-    fputc('"', f);
-    for (size_t i = 0; i < n; i++) {
-        uint8_t c = p[i];
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c == '\n') fputs("\\n", f);
-        else if (c >= 0x20 && c < 0x7F) fputc(c, f);
-        else fprintf(f, "\\u%04x", c);
-    }
-    fputc('"', f);
-}
-
 static const char *stop_name(gs_zkvm_stop s) {
     switch (s) {
     case GS_ZKVM_EXITED: return "exited";
@@ -82,23 +68,16 @@ int cli_run(int argc, char **argv) {
     }
     uint64_t limit = max_cycles ? (uint64_t)max_cycles : CLI_RUN_MAX_CYCLES;
 
-    uint8_t *elf = NULL, *input = NULL;
-    size_t elf_len = 0, input_len = 0;
+    uint8_t *input = NULL;
+    size_t input_len = 0;
     gs_zkvm_program *prog = NULL;
     gs_zkvm_vm *vm = NULL;
     gs_zkvm_trace *tr = NULL;
-    int rc = cli_read_input("ELF file", elf_path, &elf, &elf_len, GS_ZKVM_MAX_ELF_BYTES);
+    int rc = cli_zkvm_load(&prog, elf_path);
     if (rc != CLI_OK) return rc;
     if (input_path && (rc = cli_read_input("input", input_path, &input, &input_len, CLI_RUN_MAX_INPUT)) != CLI_OK)
         goto out;
-    char msg[256];
-    gs_status s = gs_zkvm_load_elf(&prog, msg, sizeof msg, elf, elf_len);
-    if (s != GS_OK) {
-        if (s == GS_ERR_INVALID_ARG) cli_err("%s: not a program for the zkVM: %s", elf_path, msg);
-        else cli_err("%s: %s", elf_path, gs_status_str(s));
-        rc = CLI_USAGE;
-        goto out;
-    }
+    gs_status s;
     if ((s = gs_zkvm_vm_new(&vm, prog, input, input_len)) != GS_OK ||
         (traced && (s = gs_zkvm_trace_new(&tr)) != GS_OK)) {
         cli_err("starting the machine: %s", gs_status_str(s));
@@ -139,9 +118,9 @@ int cli_run(int argc, char **argv) {
             printf("\"trace_steps\":%" PRIu64 ",\"trace_io\":%" PRIu64 ",", tr->n_steps, tr->n_io);
         printf("\"input_bytes\":%zu,\"input_read\":%" PRIu64 ",\"output_bytes\":%zu,\"output\":",
                input_len, gs_zkvm_vm_input_pos(vm), out_len);
-        json_bytes(stdout, out1, out_len);
+        cli_json_bytes(stdout, out1, out_len);
         printf(",\"stderr\":");
-        json_bytes(stdout, out2, err_len);
+        cli_json_bytes(stdout, out2, err_len);
         printf("}\n");
         goto out;
     }
@@ -177,7 +156,6 @@ out:
     gs_zkvm_trace_free(tr);
     gs_zkvm_vm_free(vm);
     gs_zkvm_program_free(prog);
-    free(elf);
     free(input);
     return rc;
 }

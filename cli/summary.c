@@ -17,10 +17,11 @@ static void human(FILE *f, const cli_proved *x, const cli_loaded *L, int all) {
     else
         fprintf(f, "proved %s: %u columns x 2^%u rows\n", x->name, L->tables->table.num_cols,
                 L->tables->log_n);
+    if (x->extra) x->extra(f, 0, x->extra_ctx);
     fprintf(f, "  security   %s; blowup %u, %u queries, %u grinding bits\n", sec,
             1u << q->log_blowup, q->num_queries, q->grinding_bits);
     fprintf(f, "  statement  %s\n", hex);
-    for (uint32_t i = 0; i < L->n; i++) {
+    for (uint32_t i = 0; i < L->n && (all || !x->extra); i++) {
         const gs_proof *p = &L->tables[i];
         if (L->multi && !p->num_public) continue;
         if (L->multi) fprintf(f, "  table %u public ", i);
@@ -79,8 +80,10 @@ static void json(const cli_proved *x, const cli_loaded *L) {
     if (st->mem_budget == SIZE_MAX) printf("null");
     else printf("%zu", st->mem_budget);
     printf(",\"input_bytes\":%zu,\"mem_need_bytes\":%zu,\"budget_overruns\":%u,"
-           "\"budget_over_bytes\":%zu}\n",
+           "\"budget_over_bytes\":%zu",
            st->input_bytes, st->mem_need_bytes, st->budget_overruns, st->budget_over_bytes);
+    if (x->extra) x->extra(stdout, 1, x->extra_ctx);
+    printf("}\n");
 }
 
 void cli_print_proved(const cli_print *pr, const cli_proved *x) {

@@ -185,6 +185,18 @@ void cli_json_pub(FILE *f, const gs_fp *pub, uint32_t n) {
     fputc(']', f);
 }
 
+void cli_json_bytes(FILE *f, const uint8_t *p, size_t n) {
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = p[i];
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c == '\n') fputs("\\n", f);
+        else if (c >= 0x20 && c < 0x7F) fputc(c, f);
+        else fprintf(f, "\\u%04x", c);
+    }
+    fputc('"', f);
+}
+
 void cli_print_backend(FILE *f, const gs_prove_stats *st) {
     fprintf(f, "  backend %s", st->backend);
     if (st->device_peak_bytes) {

@@ -1,12 +1,14 @@
 /* gstark verify: check a proof file, say what it proves (AIR, shape,
  * security, public inputs, statement digest), and with --expect or
- * --statement whether it proves the statement the user has in mind. */
+ * --statement whether it proves the statement the user has in mind. A run's
+ * proof (GSZKVM01) is checked against the program given with --elf
+ * (cli/zkvm.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-enum { OPT_MIN_SECURITY = 256, OPT_EXPECT, OPT_STATEMENT, OPT_THREADS, OPT_JSON };
+enum { OPT_MIN_SECURITY = 256, OPT_EXPECT, OPT_STATEMENT, OPT_THREADS, OPT_JSON, OPT_ELF, OPT_INPUT };
 
 static const struct option verify_opts[] = {
     {"min-security", required_argument, NULL, OPT_MIN_SECURITY},
@@ -16,6 +18,8 @@ static const struct option verify_opts[] = {
     {"quiet", no_argument, NULL, 'q'},
     {"verbose", no_argument, NULL, 'v'},
     {"json", no_argument, NULL, OPT_JSON},
+    {"elf", required_argument, NULL, OPT_ELF},
+    {"input", required_argument, NULL, OPT_INPUT},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -69,11 +73,38 @@ static void print_json(const char *path, const cli_loaded *L, gs_status s, int s
     printf(",\"seconds\":%.6f}\n", ms / 1e3);
 }
 
+/* --elf and --input are for a run's proof, which needs --elf; --expect's
+ * keys are the built-in AIRs'. */
+static int zkvm_options(int zkvm, const char *path, const char *elf, const char *input,
+                        size_t nex) {
+    const char *name = strcmp(path, "-") ? path : "standard input";
+    if (zkvm && !elf) {
+        cli_err("%s is a zkVM run's proof: give the program it must be of with --elf PROGRAM.elf",
+                name);
+        return CLI_USAGE;
+    }
+    if (zkvm && nex) {
+        cli_err("--expect checks a built-in AIR's statement; %s is a zkVM run's proof (--elf and "
+                "--input pin its program and input, --statement its digest)", name);
+        return CLI_USAGE;
+    }
+    if (!zkvm && (elf || input)) {
+        cli_err("%s applies to a zkVM run's proof (gstark prove --elf); %s is not one",
+                elf ? "--elf" : "--input", name);
+        return CLI_USAGE;
+    }
+    if (zkvm && !strcmp(path, "-") + !strcmp(elf, "-") + (input && !strcmp(input, "-")) > 1) {
+        cli_err("only one of the proof, --elf and --input can be standard input");
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
 int cli_verify(int argc, char **argv) {
     unsigned long min_bits = GS_MIN_SECURITY_BITS, threads = 0;
     int quiet = 0, verbose = 0, json = 0, have_digest = 0, c;
     gs_digest want;
-    const char *want_text = NULL;
+    const char *want_text = NULL, *elf = NULL, *input = NULL;
     cli_expect *ex = calloc((size_t)argc + 1, sizeof *ex);
     size_t nex = 0;
     int rc = ex ? CLI_OK : CLI_USAGE;
@@ -104,6 +135,8 @@ int cli_verify(int argc, char **argv) {
         case 'q': quiet = 1; break;
         case 'v': verbose = 1; break;
         case OPT_JSON: json = 1; break;
+        case OPT_ELF: elf = optarg; break;
+        case OPT_INPUT: input = optarg; break;
         case 'h':
             cli_help_command(stdout, "verify");
             for (size_t i = 0; i < nex; i++) cli_expect_free(&ex[i]);
@@ -132,9 +165,22 @@ int cli_verify(int argc, char **argv) {
     if (threads) gs_threads_set((unsigned)threads);
 
     cli_loaded L;
+    memset(&L, 0, sizeof L);
     gs_air **airs = NULL;
     cli_table_info *info = NULL;
-    rc = cli_load(&L, path, CLI_REJECTED);
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    rc = cli_read_input("proof file", path, &buf, &len, CLI_MAX_PROOF_BYTES);
+    int zkvm = rc == CLI_OK && cli_zkvm_is_proof(buf, len);
+    if (rc == CLI_OK) rc = zkvm_options(zkvm, path, elf, input, nex);
+    if (rc == CLI_OK && zkvm) {
+        cli_print pr = {.quiet = quiet, .verbose = verbose, .json = json};
+        cli_zkvm_check zc = {.elf = elf, .input = input, .min_bits = (unsigned)min_bits,
+                             .statement = have_digest ? &want : NULL, .statement_text = want_text};
+        rc = cli_zkvm_verify(path, buf, len, &zc, &pr);
+        goto out;
+    }
+    if (rc == CLI_OK) rc = cli_load_buf(&L, path, buf, len, CLI_REJECTED);
     if (rc == CLI_OK) rc = cli_rebuild_airs(&airs, &info, L.tables, L.n);
     if (rc == CLI_OK) {
         double t0 = cli_now();
@@ -162,6 +208,8 @@ int cli_verify(int argc, char **argv) {
         if (json && rc != CLI_USAGE) print_json(path, &L, s, statement_ok, ms);
         else if (rc == CLI_OK && !quiet) print_human(stdout, &L, info, ms, verbose);
     }
+out:
+    free(buf);
     for (uint32_t i = 0; airs && i < L.n; i++) gs_air_free(airs[i]);
     free(airs);
     free(info);
