@@ -26,9 +26,14 @@
 
 gs_status zk_image_make(zk_image *im, const gs_zkvm_program *p) {
     memset(im, 0, sizeof *im);
-    uint64_t lo = UINT64_MAX, hi = 0;
+    /* The span: from the lowest segment to the end of the text or of the
+     * last file bytes, whichever is higher. Zero bytes past the file bytes
+     * (bss, and the guest kit's heap and stack) beyond it are fresh memory,
+     * which starts at 0 too, so a program's 16 MiB data segment costs rows
+     * only for the words it touches. */
+    uint64_t lo = UINT64_MAX, hi = (uint64_t)p->text_lo + 4ull * p->n;
     for (size_t s = 0; s < p->nseg; s++) {
-        uint64_t a = p->seg[s].vaddr & ~3u, b = ((uint64_t)p->seg[s].vaddr + p->seg[s].memsz + 3) & ~3ull;
+        uint64_t a = p->seg[s].vaddr & ~3u, b = ((uint64_t)p->seg[s].vaddr + p->seg[s].filesz + 3) & ~3ull;
         if (a < lo) lo = a;
         if (b > hi) hi = b;
     }
@@ -44,7 +49,7 @@ gs_status zk_image_make(zk_image *im, const gs_zkvm_program *p) {
         return GS_ERR_NOMEM;
     }
     for (size_t s = 0; s < p->nseg; s++)
-        memcpy(bytes + (p->seg[s].vaddr - lo), p->seg[s].data, p->seg[s].filesz);
+        if (p->seg[s].filesz) memcpy(bytes + (p->seg[s].vaddr - lo), p->seg[s].data, p->seg[s].filesz);
     for (size_t i = 0; i < n; i++) im->words[i] = zk_ld32(bytes + 4 * i);
     free(bytes);
     return GS_OK;

@@ -90,7 +90,9 @@ void zk_cpu_set_clocks(zk_table *t);
 #define ZK_IMAGE_FIXED 4u
 #define ZK_IMAGE_REGS (ZK_CURSOR_ADDR + ZK_NUM_STREAMS)
 typedef struct zk_image {
-    uint32_t lo, hi;   /* byte addresses, multiples of 4 */
+    /* byte addresses, multiples of 4: from the lowest segment to the end of
+     * the text or the last segment's file bytes, whichever is higher */
+    uint32_t lo, hi;
     uint32_t *words;   /* (hi - lo) / 4 initial words */
     uint32_t text_lo, text_hi;
 } zk_image;
