@@ -303,8 +303,11 @@ int cli_zkvm_inspect(const char *path, const uint8_t *buf, size_t len, int verbo
      * its input and output if it verifies (inspect does not verify). */
     gs_digest din = gs_zkvm_input_digest(zp->input, zp->in_len);
     gs_digest dout = gs_zkvm_output_digest(zp->out[0], zp->out_len[0], zp->out[1], zp->out_len[1]);
-    char hi[65], ho[65], hs[65], sec[96];
+    char hi[65], ho[65], hs[65], hp[65], sec[96];
     cli_hex(hi, &din), cli_hex(ho, &dout), cli_hex(hs, &L.statement);
+    gs_zkvm_claim claim = {0}; /* what the proof claims (not verified) */
+    int has_claim = gs_zkvm_proof_claim(&claim, zp) == GS_OK;
+    cli_hex(hp, &claim.program);
     const gs_params *q = L.params;
     size_t sum = 0;
     if (json) {
@@ -313,8 +316,12 @@ int cli_zkvm_inspect(const char *path, const uint8_t *buf, size_t len, int verbo
         printf(",\"bytes\":%zu,\"format\":\"GSZKVM01\",\"multi\":true,\"zkvm\":true,", len);
         cli_json_proof(stdout, &L, 1);
         printf(",\"run\":{\"input_bytes\":%" PRIu64 ",\"input_digest\":\"%s\",\"output_bytes\":%" PRIu64
-               ",\"stderr_bytes\":%" PRIu64 ",\"output_digest\":\"%s\"}}\n",
+               ",\"stderr_bytes\":%" PRIu64 ",\"output_digest\":\"%s\"",
                zp->in_len, hi, zp->out_len[0], zp->out_len[1], ho);
+        if (has_claim)
+            printf(",\"claimed_exit_code\":%" PRIu32 ",\"claimed_cycles\":%" PRIu64
+                   ",\"claimed_program\":\"%s\"", claim.exit_code, claim.cycles, hp);
+        printf("}}\n");
         goto out;
     }
     cli_security_str(sec, sizeof sec, L.conjectured, L.provable);
@@ -327,6 +334,9 @@ int cli_zkvm_inspect(const char *path, const uint8_t *buf, size_t len, int verbo
     printf("  input       %" PRIu64 " bytes, digest %s\n", zp->in_len, hi);
     printf("  output      %" PRIu64 " bytes to fd 1, %" PRIu64 " to fd 2, digest %s\n",
            zp->out_len[0], zp->out_len[1], ho);
+    if (has_claim)
+        printf("  claims      exit code %" PRIu32 " after %" PRIu64 " cycles, program %s\n",
+               claim.exit_code, claim.cycles, hp);
     printf("  %-5s %-16s %6s %6s %5s %6s %10s\n", "table", "name", "rows", "cols", "aux", "public",
            "bytes");
     for (uint32_t i = 0; i < L.n; i++) {

@@ -82,6 +82,8 @@ static gs_zkvm_proof *prove_and_check(const gs_zkvm_program *p, const char *what
     CHECK_EQ_U64(vclaim.exit_code, res.exit_code);
     CHECK_EQ_U64(vclaim.cycles, res.cycles);
     CHECK(memcmp(&vclaim.program, &claim.program, sizeof claim.program) == 0);
+    gs_zkvm_claim read;
+    CHECK(gs_zkvm_proof_claim(&read, proof) == GS_OK && memcmp(&read, &claim, sizeof claim) == 0);
     return proof;
 }
 

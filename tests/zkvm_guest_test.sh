@@ -126,6 +126,21 @@ print(f'n={n} trace={sum(C[r*n+r] for r in range(n)) % 2**32} hash={h}')" >mm.wa
         qemu-riscv32 ret.elf >/dev/null 2>&1
         check "qemu agrees on exit 42" $? = 42
     fi
+    # Proven runs: each example on a small input, proven and verified; the
+    # verified output is the reference's (80-bit parameters keep it quick).
+    zk=(--security 80 --grinding 0)
+    printf 'abc' >abc.in
+    printf 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n' >abc.want
+    for c in "fib fib.elf fib47.in fib47.want" "sha256 sha256.elf abc.in abc.want" \
+             "sort sort.elf small.in small.want" "matmul matmul.elf mm.in mm.want"; do
+        set -- $c
+        [ "$1" = matmul ] && { echo "5 7" >mm.in; "$G" run -q matmul.elf --input mm.in >mm.want; }
+        expect 0 "$1: gstark prove --elf" "$G" prove -q --elf "$2" --input "$3" -o "$1.proof" "${zk[@]}"
+        expect 0 "$1: gstark verify --elf" "$G" verify "$1.proof" --elf "$2" --input "$3"
+        cmp -s "$D/out" "$4" && echo "ok: $1: the proven output is the reference's" \
+            || { echo "FAIL: $1: the proven output differs"; fail=1; }
+    done
+    expect 1 "a proof of sort does not verify as matmul" "$G" verify sort.proof --elf matmul.elf
     # The kit's layout: text at 0x10000, the data segment up to 16 MiB.
     riscv64-unknown-elf-readelf -lW sort.elf >layout
     has layout "LOAD           0x001000 0x00010000" "the text is at 0x10000"

@@ -275,11 +275,18 @@ gs_status gs_zkvm_proof_parse(gs_zkvm_proof **out, const uint8_t *buf, size_t le
  * one multi-table statement (gs_prove_multi with params and opts, which may
  * be NULL). The run must end by exit: a fault is GS_ERR_INVALID_ARG, a run
  * longer than one proof (or an input or output above GS_ZKVM_MAX_INPUT)
- * GS_ERR_UNSUPPORTED, each with the reason in msg. claim may be NULL. */
+ * GS_ERR_UNSUPPORTED, each with the reason in msg; GS_ERR_AIR_UNSATISFIED
+ * means the tables built from the run do not satisfy the AIR (a bug, with
+ * the place in msg). claim may be NULL. */
 gs_status gs_zkvm_prove(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_zkvm_program *p,
                         const uint8_t *input, size_t in_len, uint64_t max_cycles,
                         const gs_params *params, const gs_prove_opts *opts, char *msg,
                         size_t msg_cap);
+
+/* What zp claims, read from its public inputs without verifying anything
+ * (for inspection: only gs_zkvm_verify says the claim holds).
+ * GS_ERR_PROOF_STATEMENT if zp does not have a run's shape. */
+gs_status gs_zkvm_proof_claim(gs_zkvm_claim *out, const gs_zkvm_proof *zp);
 
 /* Verifies that zp proves a run of p (the verifier's own program: the
  * program's fixed columns are rebuilt from it) on zp's input with zp's

@@ -305,8 +305,8 @@ static gs_status build(run_tables *rt, const gs_zkvm_program *p, const zk_image 
         }
         if (f & ZK_F_WR) {
             if (r.c != st->rd_val) { /* the replay disagrees with the executor: a bug */
-                s = refuse(msg, cap, GS_ERR_UNSUPPORTED, "cycle %llu, pc 0x%08x: the AIR's value of "
-                           "rd 0x%08x differs from the executor's 0x%08x",
+                s = refuse(msg, cap, GS_ERR_AIR_UNSATISFIED, "cycle %llu, pc 0x%08x: the AIR's value of "
+                           "rd 0x%08x differs from the executor's 0x%08x (a bug)",
                            (unsigned long long)r.clk, r.prog.pc, r.c, st->rd_val);
                 goto out;
             }
@@ -350,8 +350,8 @@ static gs_status build(run_tables *rt, const gs_zkvm_program *p, const zk_image 
         /* the replay must end where the machine did */
         if (memcmp(rp.mem + GS_ZKVM_MEM_LO, gs_zkvm_vm_memory(vm), GS_ZKVM_MEM_TOP - GS_ZKVM_MEM_LO) ||
             memcmp(rp.x, gs_zkvm_vm_regs(vm), 32 * sizeof *rp.x)) {
-            s = refuse(msg, cap, GS_ERR_UNSUPPORTED, "the AIR's replay of the run ends in another state "
-                       "than the machine's (a bug)");
+            s = refuse(msg, cap, GS_ERR_AIR_UNSATISFIED, "the AIR's replay of the run ends in another "
+                       "state than the machine's (a bug)");
             goto out;
         }
     }
@@ -362,8 +362,9 @@ static gs_status build(run_tables *rt, const gs_zkvm_program *p, const zk_image 
 #define FILL(t, call)                                                                       \
     if ((s = (call)) != GS_OK) {                                                            \
         if (s != GS_ERR_NOMEM)                                                              \
-            refuse(msg, cap, s, "the %s table refused the run's requests (a bug): %s",      \
-                   table_names[t], gs_status_str(s));                                       \
+            s = refuse(msg, cap, GS_ERR_AIR_UNSATISFIED,                                    \
+                       "the %s table refused the run's requests (a bug): %s",               \
+                       table_names[t], gs_status_str(s));                                   \
         goto out;                                                                           \
     }
     FILL(T_PROG, zk_prog_fill(&rt->t[T_PROG], p, counts));
@@ -499,6 +500,24 @@ gs_status zk_prove_tampered(gs_zkvm_proof **out, const gs_zkvm_program *p, const
                             size_t in_len, const gs_params *params, const gs_prove_opts *opts,
                             zk_tamper_fn fn, void *ctx, char *msg, size_t msg_cap) {
     return prove_run(out, NULL, p, input, in_len, 0, params, opts, fn, ctx, msg, msg_cap);
+}
+
+gs_status gs_zkvm_proof_claim(gs_zkvm_claim *out, const gs_zkvm_proof *zp) {
+    if (!out || !zp || !zp->proof) return GS_ERR_INVALID_ARG;
+    const gs_multi_proof *mp = zp->proof;
+    if (mp->num_tables != T_NUM || mp->tables[T_CPU].num_public != ZK_CPU_NUM_PUBLIC)
+        return GS_ERR_PROOF_STATEMENT;
+    const gs_fp *pub = mp->tables[T_CPU].pub;
+    memset(out, 0, sizeof *out);
+    for (unsigned i = 0; i < 8; i++) {
+        zk_st32(out->program.b + 4 * i, (uint32_t)pub[ZK_PUB_PROGRAM + i]);
+        zk_st32(out->input.b + 4 * i, (uint32_t)pub[ZK_PUB_INPUT + i]);
+        zk_st32(out->output.b + 4 * i, (uint32_t)pub[ZK_PUB_OUTPUT + i]);
+    }
+    out->entry = (uint32_t)pub[ZK_PUB_ENTRY];
+    out->exit_code = (uint32_t)pub[ZK_PUB_EXIT_CODE];
+    out->cycles = pub[ZK_PUB_CYCLES];
+    return GS_OK;
 }
 
 /* ---- verifying ---- */
