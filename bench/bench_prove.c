@@ -311,6 +311,7 @@ int main(int argc, char **argv) {
         double t0 = bench_now();
         if (gs_airs_fib(&w, 10, 1, 1) != GS_OK || gs_prove(&p, w.air, w.trace, w.log_n, w.pub, &small, &o) != GS_OK) {
             fprintf(stderr, "bench_prove: the CUDA warm-up proof failed\n");
+            gs_workload_free(&w);
             return 1;
         }
         cuda_init = bench_now() - t0;
