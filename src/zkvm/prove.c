@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gstark/parallel.h"
 #include "gstark/prover.h"
 #include "gstark/verifier.h"
 #include "gstark/zkvm.h"
@@ -239,6 +240,20 @@ static gs_status io_call(replay *rp, const gs_zkvm_io *rec, const uint8_t *input
     return GS_OK;
 }
 
+/* The CPU rows are written in parallel, a chunk of replayed steps at a time
+ * (the replay itself is sequential: each step needs the registers' state). */
+#define ROW_CHUNK ((size_t)1 << 15)
+typedef struct {
+    zk_table *cpu;
+    const zk_cpu_row_t *rows;
+    uint64_t first;
+} rows_job;
+
+static void write_rows(void *ctx, size_t begin, size_t end) {
+    const rows_job *j = ctx;
+    for (size_t k = begin; k < end; k++) zk_cpu_set_row(j->cpu, j->first + k, &j->rows[k]);
+}
+
 /* Replays the trace into the CPU rows and the chips' requests, then fills
  * every table. */
 static gs_status build(run_tables *rt, const gs_zkvm_program *p, const zk_image *im,
@@ -250,6 +265,7 @@ static gs_status build(run_tables *rt, const gs_zkvm_program *p, const zk_image 
     rp.text_lo = im->text_lo, rp.text_hi = im->text_hi;
     gs_status s = GS_ERR_NOMEM;
     uint32_t *counts = calloc(p->n ? p->n : 1, sizeof *counts);
+    zk_cpu_row_t *rows = malloc(ROW_CHUNK * sizeof *rows);
     rp.mem_ts = calloc(MEM_WORDS, sizeof *rp.mem_ts);
     rp.mem = calloc(GS_ZKVM_MEM_TOP, 1);
     rp.alu = malloc((n ? n : 1) * sizeof *rp.alu);
@@ -257,7 +273,7 @@ static gs_status build(run_tables *rt, const gs_zkvm_program *p, const zk_image 
     rp.io = malloc((tr->n_io ? tr->n_io : 1) * sizeof *rp.io);
     rp.in_mult = calloc(in_len ? in_len : 1, sizeof *rp.in_mult);
     rp.lk = calloc(1, sizeof *rp.lk);
-    if (!counts || !rp.mem_ts || !rp.mem || !rp.alu || !rp.ls || !rp.io || !rp.in_mult || !rp.lk)
+    if (!counts || !rows || !rp.mem_ts || !rp.mem || !rp.alu || !rp.ls || !rp.io || !rp.in_mult || !rp.lk)
         goto out;
     memcpy(rp.mem + im->lo, im->words, (size_t)(im->hi - im->lo));
     if ((s = zk_table_alloc(&rt->t[T_CPU], zk_cpu_num_cols(), n + 1)) != GS_OK) goto out;
@@ -265,6 +281,10 @@ static gs_status build(run_tables *rt, const gs_zkvm_program *p, const zk_image 
     for (uint64_t i = 0; i < n; i++) {
         const gs_zkvm_step *st = &tr->steps[i];
         zk_cpu_row_t r = {.clk = i + 1};
+        if (i % ROW_CHUNK == 0 && i) { /* the chunk before: its rows, in parallel */
+            rows_job j = {&rt->t[T_CPU], rows, i - ROW_CHUNK};
+            gs_parallel_for(ROW_CHUNK, 1024, write_rows, &j);
+        }
         uint32_t slot = (st->pc - p->text_lo) / 4;
         zk_prog_row(&r.prog, p, slot);
         counts[slot]++;
@@ -313,7 +333,11 @@ static gs_status build(run_tables *rt, const gs_zkvm_program *p, const zk_image 
             r.d_prev = rp.x[r.prog.rd], r.d_ts = touch(&rp, r.prog.rd, ts + ZK_TS_RD, 1);
             rp.x[r.prog.rd] = r.c;
         }
-        zk_cpu_set_row(&rt->t[T_CPU], i, &r);
+        rows[i % ROW_CHUNK] = r;
+    }
+    if (n) { /* the last chunk */
+        rows_job j = {&rt->t[T_CPU], rows, (n - 1) / ROW_CHUNK * ROW_CHUNK};
+        gs_parallel_for((size_t)(n - j.first), 1024, write_rows, &j);
     }
     for (size_t k = 0; k < rp.n_io; k++) rp.io[k].words = rp.words + (uintptr_t)rp.io[k].words;
     cpu_publics(rt->cpu_pub, claim);
@@ -380,7 +404,7 @@ static gs_status build(run_tables *rt, const gs_zkvm_program *p, const zk_image 
     FILL(T_BYTE, zk_byte_fill(&rt->t[T_BYTE], rp.lk));
 #undef FILL
 out:
-    free(counts), free(rp.mem_ts), free(rp.mem), free(rp.alu), free(rp.ls), free(rp.io);
+    free(counts), free(rows), free(rp.mem_ts), free(rp.mem), free(rp.alu), free(rp.ls), free(rp.io);
     free(rp.words), free(rp.in_mult), free(rp.lk);
     return s;
 }
