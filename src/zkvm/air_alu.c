@@ -160,20 +160,6 @@ gs_air *zk_alu_air(void) {
     return air;
 }
 
-/* The result of a handled op (the executor's arithmetic, zkvm_int.h). */
-static uint32_t alu_eval(uint32_t op, uint32_t a, uint32_t b) {
-    switch (op) {
-    case ZK_ALU_ADD: return a + b;
-    case ZK_ALU_SUB: return a - b;
-    case ZK_ALU_XOR: return a ^ b;
-    case ZK_ALU_OR: return a | b;
-    case ZK_ALU_AND: return a & b;
-    case ZK_ALU_SLT: return (int32_t)a < (int32_t)b;
-    case ZK_ALU_SLTU: return a < b;
-    default: return a == b; /* EQ */
-    }
-}
-
 /* The chip computes c itself from (op, a, b): its trace always satisfies
  * the constraints, and a request whose c is wrong leaves the ALU bus
  * unbalanced. */
@@ -188,7 +174,7 @@ gs_status zk_alu_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups
     for (size_t i = 0; i < n; i++) {
         uint32_t op = req[i].op, a = req[i].a, b = req[i].b;
         if (!handled(op)) continue;
-        uint32_t c = alu_eval(op, a, b), d = 0, carry = 0;
+        uint32_t c = zk_alu_ref(op, a, b), d = 0, carry = 0;
         col[C_SEL + op - 1][r] = 1;
         for (uint32_t k = 0; k < 4; k++) {
             col[C_A + k][r] = (a >> (8 * k)) & 0xffu;

@@ -130,30 +130,6 @@ static void cpu_publics(gs_fp *pub, const gs_zkvm_claim *c) {
 
 /* ---- the reference arithmetic the requests carry ---- */
 
-static uint32_t alu_ref(uint32_t op, uint32_t a, uint32_t b) {
-    switch (op) {
-    case ZK_ALU_ADD: return a + b;
-    case ZK_ALU_SUB: return a - b;
-    case ZK_ALU_XOR: return a ^ b;
-    case ZK_ALU_OR: return a | b;
-    case ZK_ALU_AND: return a & b;
-    case ZK_ALU_SLT: return zk_i32(a) < zk_i32(b);
-    case ZK_ALU_SLTU: return a < b;
-    case ZK_ALU_EQ: return a == b;
-    case ZK_ALU_SLL: return a << (b & 31);
-    case ZK_ALU_SRL: return a >> (b & 31);
-    case ZK_ALU_SRA: return zk_sra(a, b);
-    case ZK_ALU_MUL: return a * b;
-    case ZK_ALU_MULH: return zk_mulh(a, b);
-    case ZK_ALU_MULHSU: return zk_mulhsu(a, b);
-    case ZK_ALU_MULHU: return zk_mulhu(a, b);
-    case ZK_ALU_DIV: return zk_div(a, b);
-    case ZK_ALU_DIVU: return zk_divu(a, b);
-    case ZK_ALU_REM: return zk_rem(a, b);
-    default: return zk_remu(a, b);
-    }
-}
-
 static uint32_t load_ref(uint32_t op, uint32_t addr, uint32_t word) {
     uint32_t sh = 8 * (addr & 3);
     switch (op) {
@@ -294,10 +270,10 @@ static gs_status build(run_tables *rt, const gs_zkvm_program *p, const zk_image 
         r.b = rp.x[r.prog.rs2], r.b_ts = touch(&rp, r.prog.rs2, ts + ZK_TS_RS2, 1);
         if (f & (ZK_F_ALU | ZK_F_ALUI)) {
             uint32_t b = (f & ZK_F_ALU) ? r.b : r.prog.imm;
-            r.c = alu_ref(r.prog.op, r.a, b);
+            r.c = zk_alu_ref(r.prog.op, r.a, b);
             rp.alu[rp.n_alu++] = (zk_alu_req){r.prog.op, r.a, b, r.c};
         } else if (f & ZK_F_BRANCH) {
-            r.r = alu_ref(r.prog.op, r.a, r.b);
+            r.r = zk_alu_ref(r.prog.op, r.a, r.b);
             rp.alu[rp.n_alu++] = (zk_alu_req){r.prog.op, r.a, r.b, r.r};
         } else if (f & (ZK_F_LOAD | ZK_F_STORE)) {
             uint32_t addr = r.a + r.prog.imm, w = addr & ~3u;

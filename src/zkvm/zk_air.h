@@ -132,6 +132,11 @@ typedef struct zk_table {
 gs_status zk_table_alloc(zk_table *t, uint32_t cols, uint64_t rows);
 static inline gs_fp *zk_col(zk_table *t, uint32_t c) { return t->cols + ((size_t)c << t->log_n); }
 
+/* c = op(a, b) for every ZK_ALU_* op: the executor's arithmetic
+ * (zkvm_int.h), what the replay puts in a request and the ALU chip in its
+ * rows (src/zkvm/air_util.c). */
+uint32_t zk_alu_ref(uint32_t op, uint32_t a, uint32_t b);
+
 typedef struct zk_alu_req {
     uint32_t op, a, b, c;
 } zk_alu_req;
