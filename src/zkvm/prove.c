@@ -13,14 +13,8 @@
 #include "gstark/zkvm.h"
 #include "zkvm/zk_cpu.h"
 
-/* The tables of a run's statement, in order. */
-enum {
-    T_CPU = ZK_T_CPU, T_PROG = ZK_T_PROG, T_IMAGE = ZK_T_IMAGE, T_FRESH = ZK_T_FRESH,
-    T_ALU = ZK_T_ALU, T_SHIFT = ZK_T_SHIFT, T_MUL = ZK_T_MUL, T_DIV = ZK_T_DIV, T_LS = ZK_T_LS,
-    T_IO = ZK_T_IO, T_STREAM = ZK_T_STREAM, T_RANGE = ZK_T_RANGE, T_BYTE = ZK_T_BYTE,
-    T_NUM = ZK_T_NUM
-};
-static const char *const table_names[T_NUM] = {
+/* The tables' names (their air_desc), in statement order (zk_cpu.h, ZK_T_*). */
+static const char *const table_names[ZK_T_NUM] = {
     "zkvm-cpu", "zkvm-program", "zkvm-image", "zkvm-fresh", "zkvm-alu", "zkvm-shift", "zkvm-mul",
     "zkvm-div", "zkvm-ls", "zkvm-io", "zkvm-stream", "zkvm-range", "zkvm-byte"};
 
@@ -39,24 +33,24 @@ static gs_status refuse(char *msg, size_t cap, gs_status s, const char *fmt, ...
 /* ---- the statement's AIRs ---- */
 
 static void airs_free(gs_air **airs) {
-    for (unsigned t = 0; t < T_NUM; t++) gs_air_free(airs[t]), airs[t] = NULL;
+    for (unsigned t = 0; t < ZK_T_NUM; t++) gs_air_free(airs[t]), airs[t] = NULL;
 }
 
 static gs_status airs_make(gs_air **airs) {
-    airs[T_CPU] = zk_cpu_air();
-    airs[T_PROG] = zk_prog_air();
-    airs[T_IMAGE] = zk_image_air();
-    airs[T_FRESH] = zk_fresh_air();
-    airs[T_ALU] = zk_alu_air();
-    airs[T_SHIFT] = zk_shift_air();
-    airs[T_MUL] = zk_mul_air();
-    airs[T_DIV] = zk_div_air();
-    airs[T_LS] = zk_ls_air();
-    airs[T_IO] = zk_io_air();
-    airs[T_STREAM] = zk_stream_air();
-    airs[T_RANGE] = zk_range_air();
-    airs[T_BYTE] = zk_byte_air();
-    for (unsigned t = 0; t < T_NUM; t++)
+    airs[ZK_T_CPU] = zk_cpu_air();
+    airs[ZK_T_PROG] = zk_prog_air();
+    airs[ZK_T_IMAGE] = zk_image_air();
+    airs[ZK_T_FRESH] = zk_fresh_air();
+    airs[ZK_T_ALU] = zk_alu_air();
+    airs[ZK_T_SHIFT] = zk_shift_air();
+    airs[ZK_T_MUL] = zk_mul_air();
+    airs[ZK_T_DIV] = zk_div_air();
+    airs[ZK_T_LS] = zk_ls_air();
+    airs[ZK_T_IO] = zk_io_air();
+    airs[ZK_T_STREAM] = zk_stream_air();
+    airs[ZK_T_RANGE] = zk_range_air();
+    airs[ZK_T_BYTE] = zk_byte_air();
+    for (unsigned t = 0; t < ZK_T_NUM; t++)
         if (!airs[t]) {
             airs_free(airs);
             return GS_ERR_NOMEM;
@@ -144,12 +138,12 @@ static uint32_t load_ref(uint32_t op, uint32_t addr, uint32_t word) {
 /* ---- building the traces ---- */
 
 typedef struct {
-    zk_table t[T_NUM];
+    zk_table t[ZK_T_NUM];
     gs_fp cpu_pub[ZK_CPU_NUM_PUBLIC], fresh_pub[ZK_FRESH_NUM_PUBLIC], io_pub[ZK_IO_NUM_PUBLIC];
 } run_tables;
 
 static void tables_free(run_tables *rt) {
-    for (unsigned t = 0; t < T_NUM; t++) free(rt->t[t].cols), rt->t[t].cols = NULL;
+    for (unsigned t = 0; t < ZK_T_NUM; t++) free(rt->t[t].cols), rt->t[t].cols = NULL;
 }
 
 #define MEM_WORDS (GS_ZKVM_MEM_TOP / 4)
@@ -252,13 +246,13 @@ static gs_status build(run_tables *rt, const gs_zkvm_program *p, const zk_image 
     if (!counts || !rows || !rp.mem_ts || !rp.mem || !rp.alu || !rp.ls || !rp.io || !rp.in_mult || !rp.lk)
         goto out;
     memcpy(rp.mem + im->lo, im->words, (size_t)(im->hi - im->lo));
-    if ((s = zk_table_alloc(&rt->t[T_CPU], zk_cpu_num_cols(), n + 1)) != GS_OK) goto out;
-    zk_cpu_set_clocks(&rt->t[T_CPU]);
+    if ((s = zk_table_alloc(&rt->t[ZK_T_CPU], zk_cpu_num_cols(), n + 1)) != GS_OK) goto out;
+    zk_cpu_set_clocks(&rt->t[ZK_T_CPU]);
     for (uint64_t i = 0; i < n; i++) {
         const gs_zkvm_step *st = &tr->steps[i];
         zk_cpu_row_t r = {.clk = i + 1};
         if (i % ROW_CHUNK == 0 && i) { /* the chunk before: its rows, in parallel */
-            rows_job j = {&rt->t[T_CPU], rows, i - ROW_CHUNK};
+            rows_job j = {&rt->t[ZK_T_CPU], rows, i - ROW_CHUNK};
             gs_parallel_for(ROW_CHUNK, 1024, write_rows, &j);
         }
         uint32_t slot = (st->pc - p->text_lo) / 4;
@@ -312,7 +306,7 @@ static gs_status build(run_tables *rt, const gs_zkvm_program *p, const zk_image 
         rows[i % ROW_CHUNK] = r;
     }
     if (n) { /* the last chunk */
-        rows_job j = {&rt->t[T_CPU], rows, (n - 1) / ROW_CHUNK * ROW_CHUNK};
+        rows_job j = {&rt->t[ZK_T_CPU], rows, (n - 1) / ROW_CHUNK * ROW_CHUNK};
         gs_parallel_for((size_t)(n - j.first), 1024, write_rows, &j);
     }
     for (size_t k = 0; k < rp.n_io; k++) rp.io[k].words = rp.words + (uintptr_t)rp.io[k].words;
@@ -341,8 +335,8 @@ static gs_status build(run_tables *rt, const gs_zkvm_program *p, const zk_image 
             if (!rp.mem_ts[k] || (addr >= im->lo && addr < im->hi)) continue;
             fw[nf++] = (zk_fresh_word){addr, zk_ld32(rp.mem + addr), rp.mem_ts[k]};
         }
-        s = zk_image_fill(&rt->t[T_IMAGE], im, fval, fts);
-        if (s == GS_OK) s = zk_fresh_fill(&rt->t[T_FRESH], im, fw, nf, rp.lk);
+        s = zk_image_fill(&rt->t[ZK_T_IMAGE], im, fval, fts);
+        if (s == GS_OK) s = zk_fresh_fill(&rt->t[ZK_T_FRESH], im, fw, nf, rp.lk);
         free(fval), free(fts), free(fw);
         if (s != GS_OK) goto out;
         rt->fresh_pub[ZK_FRESH_PUB_LO] = im->lo / 4;
@@ -367,17 +361,17 @@ static gs_status build(run_tables *rt, const gs_zkvm_program *p, const zk_image 
                        table_names[t], gs_status_str(s));                                   \
         goto out;                                                                           \
     }
-    FILL(T_PROG, zk_prog_fill(&rt->t[T_PROG], p, counts));
-    FILL(T_ALU, zk_alu_fill(&rt->t[T_ALU], rp.alu, rp.n_alu, rp.lk));
-    FILL(T_SHIFT, zk_shift_fill(&rt->t[T_SHIFT], rp.alu, rp.n_alu, rp.lk));
-    FILL(T_MUL, zk_mul_fill(&rt->t[T_MUL], rp.alu, rp.n_alu, rp.lk));
-    FILL(T_DIV, zk_div_fill(&rt->t[T_DIV], rp.alu, rp.n_alu, rp.lk));
-    FILL(T_LS, zk_ls_fill(&rt->t[T_LS], rp.ls, rp.n_ls, rp.lk));
-    FILL(T_IO, zk_io_fill(&rt->t[T_IO], rp.io, rp.n_io, in_len, rp.lk, rp.in_mult));
-    FILL(T_STREAM, zk_stream_fill(&rt->t[T_STREAM], input, in_len, out1, len1, out2, len2, rp.in_mult));
+    FILL(ZK_T_PROG, zk_prog_fill(&rt->t[ZK_T_PROG], p, counts));
+    FILL(ZK_T_ALU, zk_alu_fill(&rt->t[ZK_T_ALU], rp.alu, rp.n_alu, rp.lk));
+    FILL(ZK_T_SHIFT, zk_shift_fill(&rt->t[ZK_T_SHIFT], rp.alu, rp.n_alu, rp.lk));
+    FILL(ZK_T_MUL, zk_mul_fill(&rt->t[ZK_T_MUL], rp.alu, rp.n_alu, rp.lk));
+    FILL(ZK_T_DIV, zk_div_fill(&rt->t[ZK_T_DIV], rp.alu, rp.n_alu, rp.lk));
+    FILL(ZK_T_LS, zk_ls_fill(&rt->t[ZK_T_LS], rp.ls, rp.n_ls, rp.lk));
+    FILL(ZK_T_IO, zk_io_fill(&rt->t[ZK_T_IO], rp.io, rp.n_io, in_len, rp.lk, rp.in_mult));
+    FILL(ZK_T_STREAM, zk_stream_fill(&rt->t[ZK_T_STREAM], input, in_len, out1, len1, out2, len2, rp.in_mult));
     /* last: the fixed tables count every lookup the others made */
-    FILL(T_RANGE, zk_range_fill(&rt->t[T_RANGE], rp.lk));
-    FILL(T_BYTE, zk_byte_fill(&rt->t[T_BYTE], rp.lk));
+    FILL(ZK_T_RANGE, zk_range_fill(&rt->t[ZK_T_RANGE], rp.lk));
+    FILL(ZK_T_BYTE, zk_byte_fill(&rt->t[ZK_T_BYTE], rp.lk));
 #undef FILL
 out:
     free(counts), free(rows), free(rp.mem_ts), free(rp.mem), free(rp.alu), free(rp.ls), free(rp.io);
@@ -386,7 +380,7 @@ out:
 }
 
 static gs_fp *pub_of(run_tables *rt, unsigned t) {
-    return t == T_CPU ? rt->cpu_pub : t == T_FRESH ? rt->fresh_pub : t == T_IO ? rt->io_pub : NULL;
+    return t == ZK_T_CPU ? rt->cpu_pub : t == ZK_T_FRESH ? rt->fresh_pub : t == ZK_T_IO ? rt->io_pub : NULL;
 }
 
 /* ---- the proof object ---- */
@@ -420,7 +414,7 @@ static gs_status prove_run(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_z
                       in_len, (unsigned long long)GS_ZKVM_MAX_INPUT);
     gs_zkvm_vm *vm = NULL;
     gs_zkvm_trace *tr = NULL;
-    gs_air *airs[T_NUM] = {0};
+    gs_air *airs[ZK_T_NUM] = {0};
     run_tables rt;
     memset(&rt, 0, sizeof rt);
     zk_image im = {0};
@@ -465,16 +459,16 @@ static gs_status prove_run(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_z
     if ((s = airs_make(airs)) != GS_OK) goto out;
     if ((s = build(&rt, p, &im, tr, vm, &c, input, in_len, msg, msg_cap)) != GS_OK) goto out;
     if (fn) {
-        gs_fp *pubs[T_NUM];
-        for (unsigned t = 0; t < T_NUM; t++) pubs[t] = pub_of(&rt, t);
+        gs_fp *pubs[ZK_T_NUM];
+        for (unsigned t = 0; t < ZK_T_NUM; t++) pubs[t] = pub_of(&rt, t);
         fn(rt.t, pubs, ctx);
     }
-    gs_table_input in[T_NUM];
-    for (unsigned t = 0; t < T_NUM; t++)
+    gs_table_input in[ZK_T_NUM];
+    for (unsigned t = 0; t < ZK_T_NUM; t++)
         in[t] = (gs_table_input){.air = airs[t], .trace = rt.t[t].cols, .log_n = rt.t[t].log_n,
                                  .pub = pub_of(&rt, t), .air_desc = table_names[t]};
-    s = gs_prove_multi(&zp->proof, in, T_NUM, params, opts);
-    if (s == GS_ERR_BUS_UNBALANCED && getenv("GS_ZKVM_DEBUG")) zk_debug_buses(in, T_NUM);
+    s = gs_prove_multi(&zp->proof, in, ZK_T_NUM, params, opts);
+    if (s == GS_ERR_BUS_UNBALANCED && getenv("GS_ZKVM_DEBUG")) zk_debug_buses(in, ZK_T_NUM);
     if (s != GS_OK && msg && msg_cap && !msg[0])
         snprintf(msg, msg_cap, "proving the run's tables failed: %s", gs_status_str(s));
     if (s == GS_OK && claim) *claim = c;
@@ -505,9 +499,9 @@ gs_status zk_prove_tampered(gs_zkvm_proof **out, const gs_zkvm_program *p, const
 gs_status gs_zkvm_proof_claim(gs_zkvm_claim *out, const gs_zkvm_proof *zp) {
     if (!out || !zp || !zp->proof) return GS_ERR_INVALID_ARG;
     const gs_multi_proof *mp = zp->proof;
-    if (mp->num_tables != T_NUM || mp->tables[T_CPU].num_public != ZK_CPU_NUM_PUBLIC)
+    if (mp->num_tables != ZK_T_NUM || mp->tables[ZK_T_CPU].num_public != ZK_CPU_NUM_PUBLIC)
         return GS_ERR_PROOF_STATEMENT;
-    const gs_fp *pub = mp->tables[T_CPU].pub;
+    const gs_fp *pub = mp->tables[ZK_T_CPU].pub;
     memset(out, 0, sizeof *out);
     for (unsigned i = 0; i < 8; i++) {
         zk_st32(out->program.b + 4 * i, (uint32_t)pub[ZK_PUB_PROGRAM + i]);
@@ -529,31 +523,31 @@ gs_status gs_zkvm_verify(gs_zkvm_claim *claim, const gs_zkvm_program *p, const g
         return GS_ERR_INVALID_ARG;
     if (msg && msg_cap) msg[0] = 0;
     const gs_multi_proof *proof = zp->proof;
-    if (proof->num_tables != T_NUM)
+    if (proof->num_tables != ZK_T_NUM)
         return refuse(msg, msg_cap, GS_ERR_PROOF_STATEMENT, "a run's proof has %u tables, this one %u",
-                      T_NUM, proof->num_tables);
+                      ZK_T_NUM, proof->num_tables);
     if (zp->in_len > GS_ZKVM_MAX_INPUT || zp->out_len[0] + zp->out_len[1] > GS_ZKVM_MAX_INPUT)
         return refuse(msg, msg_cap, GS_ERR_PROOF_STATEMENT, "the proof's input or output is too large");
-    gs_air *airs[T_NUM] = {0};
+    gs_air *airs[ZK_T_NUM] = {0};
     zk_image im = {0};
-    zk_table fx[T_NUM];
+    zk_table fx[ZK_T_NUM];
     memset(fx, 0, sizeof fx);
     zk_lookups *none = calloc(1, sizeof *none);
     gs_status s = none ? GS_OK : GS_ERR_NOMEM;
     if (s == GS_OK) s = zk_image_make(&im, p);
     if (s == GS_OK) s = airs_make(airs);
-    if (s == GS_OK) s = zk_prog_fill(&fx[T_PROG], p, NULL);
-    if (s == GS_OK) s = zk_image_fill(&fx[T_IMAGE], &im, NULL, NULL);
+    if (s == GS_OK) s = zk_prog_fill(&fx[ZK_T_PROG], p, NULL);
+    if (s == GS_OK) s = zk_image_fill(&fx[ZK_T_IMAGE], &im, NULL, NULL);
     if (s == GS_OK)
-        s = zk_stream_fill(&fx[T_STREAM], zp->input, zp->in_len, zp->out[0], zp->out_len[0], zp->out[1],
+        s = zk_stream_fill(&fx[ZK_T_STREAM], zp->input, zp->in_len, zp->out[0], zp->out_len[0], zp->out[1],
                            zp->out_len[1], NULL);
-    if (s == GS_OK) s = zk_range_fill(&fx[T_RANGE], none);
-    if (s == GS_OK) s = zk_byte_fill(&fx[T_BYTE], none);
+    if (s == GS_OK) s = zk_range_fill(&fx[ZK_T_RANGE], none);
+    if (s == GS_OK) s = zk_byte_fill(&fx[ZK_T_BYTE], none);
     if (s != GS_OK) goto out;
 
     /* The publics: what the program, the input and the outputs fix. */
-    const gs_proof *cpu = &proof->tables[T_CPU], *fresh = &proof->tables[T_FRESH],
-                   *io = &proof->tables[T_IO];
+    const gs_proof *cpu = &proof->tables[ZK_T_CPU], *fresh = &proof->tables[ZK_T_FRESH],
+                   *io = &proof->tables[ZK_T_IO];
     if (cpu->num_public != ZK_CPU_NUM_PUBLIC || fresh->num_public != ZK_FRESH_NUM_PUBLIC ||
         io->num_public != ZK_IO_NUM_PUBLIC) {
         s = refuse(msg, msg_cap, GS_ERR_PROOF_STATEMENT, "the proof's public inputs do not have a run's shape");
@@ -587,8 +581,8 @@ gs_status gs_zkvm_verify(gs_zkvm_claim *claim, const gs_zkvm_program *p, const g
 
     /* Every fixed column, then the proof. */
     static const struct { unsigned table, cols; } fixed_tabs[5] = {
-        {T_PROG, ZK_PROG_FIXED}, {T_IMAGE, ZK_IMAGE_FIXED}, {T_STREAM, ZK_STREAM_FIXED},
-        {T_RANGE, ZK_RANGE_FIXED}, {T_BYTE, ZK_BYTE_FIXED}};
+        {ZK_T_PROG, ZK_PROG_FIXED}, {ZK_T_IMAGE, ZK_IMAGE_FIXED}, {ZK_T_STREAM, ZK_STREAM_FIXED},
+        {ZK_T_RANGE, ZK_RANGE_FIXED}, {ZK_T_BYTE, ZK_BYTE_FIXED}};
     gs_fixed_col fixed[ZK_PROG_FIXED + ZK_IMAGE_FIXED + ZK_STREAM_FIXED + ZK_RANGE_FIXED + ZK_BYTE_FIXED];
     size_t nf = 0;
     for (unsigned i = 0; i < 5; i++) {
@@ -596,14 +590,14 @@ gs_status gs_zkvm_verify(gs_zkvm_claim *claim, const gs_zkvm_program *p, const g
         for (uint32_t col = 0; col < fixed_tabs[i].cols; col++)
             fixed[nf++] = (gs_fixed_col){fixed_tabs[i].table, col, t->log_n, zk_col(t, col)};
     }
-    s = gs_verify_multi_fixed((const gs_air *const *)airs, T_NUM, proof, fixed, nf, min_security_bits);
+    s = gs_verify_multi_fixed((const gs_air *const *)airs, ZK_T_NUM, proof, fixed, nf, min_security_bits);
     if (s != GS_OK) {
         refuse(msg, msg_cap, s, "the proof does not verify: %s", gs_status_str(s));
         goto out;
     }
     if (claim) *claim = c;
 out:
-    for (unsigned t = 0; t < T_NUM; t++) free(fx[t].cols);
+    for (unsigned t = 0; t < ZK_T_NUM; t++) free(fx[t].cols);
     free(none);
     airs_free(airs);
     zk_image_free(&im);
