@@ -15,16 +15,11 @@
 
 #include "gstark/gstark.h"
 #include "test_util.h"
-#include "air/logup.h"
+#include "zkvm_chip_test.h"
 #include "zkvm/zk_air.h"
 
 /* The chip's layout (src/zkvm/air_alu.c), for the hand edits. */
 enum { A_SEL = 0, A_A = 8, A_C = 20, A_DLO = 21, A_DHI = 22, A_CARRY = 23, A_SA = 24, A_R = 16 };
-
-static gs_params params(void) {
-    gs_params p = {2, 3, 0, 40, 1}; /* blowup 4, 80 bits from queries alone */
-    return p;
-}
 
 static uint32_t ref_alu(uint32_t op, uint32_t a, uint32_t b) {
     switch (op) {
@@ -40,16 +35,6 @@ static uint32_t ref_alu(uint32_t op, uint32_t a, uint32_t b) {
     }
 }
 
-/* The requester: columns op, a, b, c, m; sends (op, a, b, c) with
- * multiplicity m. */
-static gs_air *requester_air(void) {
-    gs_air *air = gs_air_new("alu-requester", 5, 0);
-    gs_expr t[4] = {gs_air_col(air, 0), gs_air_col(air, 1), gs_air_col(air, 2), gs_air_col(air, 3)};
-    gs_air_send(air, ZK_BUS_ALU, t, 4, gs_air_col(air, 4));
-    CHECK(gs_air_finalize(air) == GS_OK);
-    return air;
-}
-
 typedef struct stmt {
     zk_table req, alu, range, byte;
     zk_lookups *lk;
@@ -61,41 +46,6 @@ static gs_fp *g_range_fixed, *g_byte_fixed; /* the verifier's columns */
 static void stmt_free(stmt *s) {
     free(s->req.cols), free(s->alu.cols), free(s->range.cols), free(s->byte.cols), free(s->lk);
     memset(s, 0, sizeof *s);
-}
-
-/* The lookup counts the chip's rows make, read off its trace through the
- * AIR's own interactions (what a prover would count for a trace edited by
- * hand). A tuple outside the fixed tables is counted nowhere. */
-static void recount(zk_lookups *lk, const zk_table *alu) {
-    const gs_air *air = g_airs[1];
-    gs_logup L;
-    CHECK(gs_logup_layout(&L, air) == GS_OK);
-    size_t n = (size_t)1 << alu->log_n, B = GS_AIR_BLOCK;
-    void *scratch = malloc(gs_air_scratch_size(air));
-    gs_fp *o = malloc((L.n_outs + 1) * B * sizeof *o);
-    memset(lk, 0, sizeof *lk);
-    for (size_t start = 0; start < n; start += B) {
-        size_t cnt = n - start < B ? n - start : B;
-        CHECK(gs_air_eval_inter_block(air, scratch, o, alu->cols, n, start, cnt, NULL) == GS_OK);
-        for (uint32_t i = 0; i < L.n_inters; i++) {
-            uint32_t bus, width;
-            int sign;
-            CHECK(gs_air_interaction(air, i, &bus, &width, &sign) == GS_OK);
-            for (size_t r = 0; r < cnt; r++) {
-                gs_fp m = o[(size_t)L.out_off[i] * cnt + r], v[4] = {0};
-                for (uint32_t k = 0; k < width && k < 4; k++) v[k] = o[(L.out_off[i] + 1 + k) * cnt + r];
-                if (m == 0 || sign < 0) continue;
-                if (bus == ZK_BUS_RANGE && v[0] < 65536) lk->range16[v[0]] += (uint32_t)m;
-                if (bus != ZK_BUS_BYTE || v[0] < 1 || v[0] >= ZK_BYTE_NUM_OPS || v[1] > 255 || v[2] > 255)
-                    continue;
-                gs_fp z = v[0] == ZK_BYTE_AND ? (v[1] & v[2]) : v[0] == ZK_BYTE_OR ? (v[1] | v[2])
-                        : v[0] == ZK_BYTE_XOR ? (v[1] ^ v[2]) : 0;
-                if (v[3] == z) lk->byte[v[0] - 1][v[1] << 8 | v[2]] += (uint32_t)m;
-            }
-        }
-    }
-    free(scratch), free(o);
-    gs_logup_free(&L);
 }
 
 /* Fills the statement: the requester sends `sent` (the handled ops only,
@@ -110,7 +60,8 @@ static void stmt_fill(stmt *s, const zk_alu_req *sent, size_t ns, const zk_alu_r
     }
     CHECK(zk_alu_fill(&s->alu, all, na, s->lk) == GS_OK);
     zk_lookups *again = malloc(sizeof *again); /* the fill counts exactly the rows' lookups */
-    recount(again, &s->alu);
+    memset(again, 0, sizeof *again);
+    zkt_recount(again, g_airs[1], &s->alu);
     CHECK(memcmp(again, s->lk, sizeof *again) == 0);
     free(again);
 }
@@ -131,7 +82,7 @@ static gs_status stmt_prove(stmt *s) {
     const zk_table *t[4] = {&s->req, &s->alu, &s->range, &s->byte};
     gs_table_input in[4];
     for (int i = 0; i < 4; i++) in[i] = (gs_table_input){g_airs[i], t[i]->cols, t[i]->log_n, NULL, NULL};
-    gs_params par = params();
+    gs_params par = zkt_params();
     gs_multi_proof *mp = NULL;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -375,7 +326,8 @@ static void test_hand_edits(void) {
             break;
         }
         }
-        recount(s.lk, &s.alu);
+        memset(s.lk, 0, sizeof *s.lk);
+        zkt_recount(s.lk, g_airs[1], &s.alu);
         gs_status r = stmt_prove(&s);
         if (r != e->want) fprintf(stderr, "%s: %s\n", e->what, gs_status_str(r));
         CHECK(r == e->want);
@@ -388,14 +340,15 @@ static void test_hand_edits(void) {
     stmt_fill(&s, &xc, 1, &x, 1);
     set(&s, A_C, 0xf1), set(&s, A_R, 0xf1);
     CHECK(gs_air_check_trace(g_airs[1], s.alu.cols, s.alu.log_n, NULL, NULL, NULL) == GS_OK);
-    recount(s.lk, &s.alu);
+    memset(s.lk, 0, sizeof *s.lk);
+    zkt_recount(s.lk, g_airs[1], &s.alu);
     CHECK(stmt_prove(&s) == GS_ERR_BUS_UNBALANCED);
     stmt_free(&s);
 }
 
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
-    g_airs[0] = requester_air();
+    g_airs[0] = zkt_requester_air("alu-requester", ZK_BUS_ALU, 4);
     g_airs[1] = zk_alu_air();
     g_airs[2] = zk_range_air();
     g_airs[3] = zk_byte_air();

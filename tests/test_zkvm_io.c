@@ -11,6 +11,7 @@
 #include "gstark/zkvm.h"
 #include "zkvm/zk_air.h"
 #include "test_util.h"
+#include "zkvm_chip_test.h"
 
 /* The chip's column layout (air_io.c), for the hand edits; check_layout
  * pins the parts the edits use. */
@@ -179,21 +180,6 @@ static gs_air *req_air(void) {
     return a;
 }
 
-/* The memory stand-in: sends (addr, init, 0, w) and receives (addr, final,
- * ts, w) for every address, multiplicity m. */
-static gs_air *mem_air(void) {
-    gs_air *a = gs_air_new("io_memory", 6, 0);
-    gs_expr c[6];
-    for (uint32_t i = 0; i < 6; i++) c[i] = gs_air_col(a, i);
-    gs_air_transition(a, gs_air_mul(a, c[5], gs_air_sub(a, c[5], gs_air_const(a, 1))));
-    gs_expr in[4] = {c[0], c[1], gs_air_const(a, 0), c[4]};
-    gs_expr out[4] = {c[0], c[2], c[3], c[4]};
-    gs_air_send(a, ZK_BUS_MEM, in, 4, c[5]);
-    gs_air_receive(a, ZK_BUS_MEM, out, 4, c[5]);
-    CHECK(gs_air_finalize(a) == GS_OK);
-    return a;
-}
-
 typedef struct {
     gs_air *air[T_NUM];
 } airs;
@@ -201,7 +187,7 @@ typedef struct {
 static void airs_make(airs *A) {
     A->air[T_REQ] = req_air();
     A->air[T_IO] = zk_io_air();
-    A->air[T_MEM] = mem_air();
+    A->air[T_MEM] = zkt_memory_air("io_memory");
     A->air[T_STREAM] = zk_stream_air();
     A->air[T_RANGE] = zk_range_air();
     A->air[T_BYTE] = zk_byte_air();
@@ -279,11 +265,6 @@ static gs_status stmt_finish(stmt *s, const model *m) {
     return st;
 }
 
-static gs_params params(void) {
-    gs_params p = {2, 3, 0, 40, 1}; /* blowup 4, 80 bits from queries alone */
-    return p;
-}
-
 /* The verifier's fixed columns: the stream table from the input and the
  * claimed outputs, the range and byte tables' values. */
 typedef struct {
@@ -318,7 +299,7 @@ static gs_status stmt_prove(const airs *A, stmt *s, const model *m, int skip_che
     for (int i = 0; i < T_NUM; i++)
         in[i] = (gs_table_input){.air = A->air[i], .trace = s->t[i].cols, .log_n = s->t[i].log_n,
                                  .pub = i == T_IO ? s->pub : NULL, .air_desc = NULL};
-    gs_params par = params();
+    gs_params par = zkt_params();
     gs_prove_opts opts = {.skip_check = skip_check};
     gs_multi_proof *mp = NULL;
     gs_status st = gs_prove_multi(&mp, in, T_NUM, &par, &opts);

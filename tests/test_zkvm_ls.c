@@ -7,9 +7,9 @@
  * chip traces are refused with the specific code. */
 #include "gstark/gstark.h"
 #include "gstark/zkvm.h"
-#include "air/logup.h"
 #include "zkvm/zk_air.h"
 #include "test_util.h"
+#include "zkvm_chip_test.h"
 
 /* The chip's column layout (air_ls.c), for the hand edits; check_layout
  * pins it against a filled trace. */
@@ -137,33 +137,6 @@ static void model_honest(model *m) {
 /* ---- the tables of the statement ---- */
 enum { T_REQ, T_LS, T_MEM, T_RANGE, T_BYTE, T_NUM };
 
-/* The requester: sends (op, base, imm, val, res, clk) with multiplicity m. */
-static gs_air *req_air(void) {
-    gs_air *a = gs_air_new("ls_requester", 7, 0);
-    gs_expr m = gs_air_col(a, 6);
-    gs_air_transition(a, gs_air_mul(a, m, gs_air_sub(a, m, gs_air_const(a, 1))));
-    gs_expr t[6];
-    for (uint32_t i = 0; i < 6; i++) t[i] = gs_air_col(a, i);
-    gs_air_send(a, ZK_BUS_LS, t, 6, m);
-    CHECK(gs_air_finalize(a) == GS_OK);
-    return a;
-}
-
-/* The memory stand-in: sends (addr, init, 0, w) and receives (addr, final,
- * ts, w) for every word, multiplicity m. */
-static gs_air *mem_air(void) {
-    gs_air *a = gs_air_new("ls_memory", 6, 0);
-    gs_expr c[6];
-    for (uint32_t i = 0; i < 6; i++) c[i] = gs_air_col(a, i);
-    gs_air_transition(a, gs_air_mul(a, c[5], gs_air_sub(a, c[5], gs_air_const(a, 1))));
-    gs_expr in[4] = {c[0], c[1], gs_air_const(a, 0), c[4]};
-    gs_expr out[4] = {c[0], c[2], c[3], c[4]};
-    gs_air_send(a, ZK_BUS_MEM, in, 4, c[5]);
-    gs_air_receive(a, ZK_BUS_MEM, out, 4, c[5]);
-    CHECK(gs_air_finalize(a) == GS_OK);
-    return a;
-}
-
 typedef struct {
     gs_air *air[T_NUM];
     zk_table fixed[2]; /* the verifier's range and byte tables (all counts zero) */
@@ -172,9 +145,9 @@ typedef struct {
 static void airs_make(airs *A) {
     CHECK(zk_range_fill(&A->fixed[0], NULL) == GS_OK);
     CHECK(zk_byte_fill(&A->fixed[1], NULL) == GS_OK);
-    A->air[T_REQ] = req_air();
+    A->air[T_REQ] = zkt_requester_air("ls_requester", ZK_BUS_LS, 6);
     A->air[T_LS] = zk_ls_air();
-    A->air[T_MEM] = mem_air();
+    A->air[T_MEM] = zkt_memory_air("ls_memory");
     A->air[T_RANGE] = zk_range_air();
     A->air[T_BYTE] = zk_byte_air();
     for (int i = 0; i < T_NUM; i++) CHECK(A->air[i] != NULL);
@@ -225,11 +198,6 @@ static gs_status stmt_finish(stmt *s) {
     return st;
 }
 
-static gs_params params(void) {
-    gs_params p = {2, 3, 0, 40, 1}; /* blowup 4, 80 bits from queries alone */
-    return p;
-}
-
 /* Proves the statement; with GS_OK verifies it too (*ver, if not NULL),
  * the fixed tables' value columns checked against the verifier's. */
 static gs_status stmt_prove(const airs *A, stmt *s, int skip_check, gs_status *ver) {
@@ -237,7 +205,7 @@ static gs_status stmt_prove(const airs *A, stmt *s, int skip_check, gs_status *v
     for (int i = 0; i < T_NUM; i++)
         in[i] = (gs_table_input){.air = A->air[i], .trace = s->t[i].cols, .log_n = s->t[i].log_n,
                                  .pub = NULL, .air_desc = NULL};
-    gs_params par = params();
+    gs_params par = zkt_params();
     gs_prove_opts opts = {.skip_check = skip_check};
     gs_multi_proof *mp = NULL;
     gs_status st = gs_prove_multi(&mp, in, T_NUM, &par, &opts);
@@ -257,42 +225,6 @@ static gs_status stmt_prove(const airs *A, stmt *s, int skip_check, gs_status *v
     return st;
 }
 
-/* The lookups a table's rows make, read off its AIR's interactions: each
- * send on the range or byte bus whose tuple is in the table counts its
- * multiplicity there (a tuple outside the table can be counted nowhere).
- * Counting from the trace, not from the fill, gives every hand edit the
- * table counts that best serve it. */
-static void lookups_of(zk_lookups *lk, const gs_air *air, zk_table *t) {
-    const uint32_t cols = gs_air_num_cols(air), ni = gs_air_num_interactions(air);
-    gs_fp3 cur[LS_COLS + 8], out[256];
-    CHECK(cols <= LS_COLS + 8);
-    int ok = 1;
-    for (size_t r = 0; r < (size_t)1 << t->log_n && ok; r++) {
-        for (uint32_t c = 0; c < cols; c++) cur[c] = gs_fp3_from_fp(zk_col(t, c)[r]);
-        ok = gs_air_eval_inter_ext(air, out, cur, NULL) == GS_OK;
-        uint32_t off = 0;
-        for (uint32_t i = 0; i < ni; i++) {
-            uint32_t bus, width;
-            int sign;
-            gs_air_interaction(air, i, &bus, &width, &sign);
-            const gs_fp m = out[off].c[0];
-            gs_fp v[4] = {0};
-            for (uint32_t k = 0; k < width && k < 4; k++) v[k] = out[off + 1 + k].c[0];
-            off += 1 + width;
-            if (sign != 1 || m == 0 || m > 1000) continue;
-            if (bus == ZK_BUS_RANGE && v[0] < (1u << 16)) lk->range16[v[0]] += (uint32_t)m;
-            if (bus == ZK_BUS_BYTE && v[0] >= 1 && v[0] < ZK_BYTE_NUM_OPS && v[1] < 256 && v[2] < 256) {
-                uint32_t x = (uint32_t)v[1], y = (uint32_t)v[2], z = 0;
-                if (v[0] == ZK_BYTE_AND) z = x & y;
-                if (v[0] == ZK_BYTE_OR) z = x | y;
-                if (v[0] == ZK_BYTE_XOR) z = x ^ y;
-                if (v[3] == z) lk->byte[v[0] - 1][x << 8 | y] += (uint32_t)m;
-            }
-        }
-    }
-    CHECK(ok);
-}
-
 /* A model run through fill, an optional edit of the filled tables, the
  * fixed tables and the prover's check. */
 typedef void (*edit_fn)(stmt *s, const model *m, void *ctx);
@@ -303,7 +235,7 @@ static gs_status prove_model(const airs *A, const model *m, edit_fn edit, void *
     int same = 0;
     if (st == GS_OK) {
         zk_lookups *rows = calloc(1, sizeof *rows);
-        lookups_of(rows, A->air[T_LS], &s.t[T_LS]);
+        zkt_recount(rows, A->air[T_LS], &s.t[T_LS]);
         same = memcmp(rows, s.lk, sizeof *rows) == 0;
         free(s.lk);
         s.lk = rows;

@@ -14,6 +14,7 @@
 
 #include "gstark/gstark.h"
 #include "test_util.h"
+#include "zkvm_chip_test.h"
 #include "zkvm/zk_air.h"
 #include "zkvm/zkvm_int.h"
 
@@ -31,23 +32,6 @@ enum { DV_DIV, DV_DIVU, DV_REM, DV_REMU, DV_A0, DV_A1, DV_SA, DV_B0, DV_B1, DV_S
 /* The statement's tables, in order. */
 enum { T_REQ, T_SHIFT, T_MUL, T_DIV, T_RANGE, T_BYTE, T_NUM };
 static gs_air *airs[T_NUM];
-
-static gs_params params(void) {
-    /* blowup 4, 80 bits from queries alone */
-    return (gs_params){.log_blowup = 2, .log_final = 3, .grinding_bits = 0, .num_queries = 40,
-                       .log_arity = 1};
-}
-
-/* The requester: op, a, b, c, m; sends (op, a, b, c) with multiplicity m. */
-static gs_air *requester_air(void) {
-    gs_air *A = gs_air_new("test-alu-requester", 5, 0);
-    gs_expr m = gs_air_col(A, 4);
-    gs_air_transition(A, gs_air_mul(A, m, gs_air_sub(A, m, gs_air_const(A, 1))));
-    gs_expr t[4] = {gs_air_col(A, 0), gs_air_col(A, 1), gs_air_col(A, 2), gs_air_col(A, 3)};
-    gs_air_send(A, ZK_BUS_ALU, t, 4, m);
-    if (gs_air_finalize(A) != GS_OK) gs_air_free(A), A = NULL;
-    return A;
-}
 
 static uint32_t reference(uint32_t op, uint32_t a, uint32_t b) {
     switch (op) {
@@ -118,7 +102,7 @@ static gs_status stmt_prove_n(stmt *s, uint32_t n) {
     gs_table_input in[T_NUM];
     for (uint32_t i = 0; i < n; i++)
         in[i] = (gs_table_input){.air = airs[i], .trace = s->t[i].cols, .log_n = s->t[i].log_n};
-    gs_params par = params();
+    gs_params par = zkt_params();
     gs_multi_proof *mp = NULL;
     gs_status st = gs_prove_multi(&mp, in, n, &par, NULL);
     if (st == GS_OK) {
@@ -491,7 +475,7 @@ static double now(void) {
 
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
-    airs[T_REQ] = requester_air();
+    airs[T_REQ] = zkt_requester_air("test-alu-requester", ZK_BUS_ALU, 4);
     airs[T_SHIFT] = zk_shift_air();
     airs[T_MUL] = zk_mul_air();
     airs[T_DIV] = zk_div_air();

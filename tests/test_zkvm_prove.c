@@ -11,13 +11,9 @@
 #include "gstark/gstark.h"
 #include "gstark/zkvm.h"
 #include "test_util.h"
+#include "zkvm_chip_test.h"
 #include "zkvm/zk_cpu.h"
 #include "zkvm_asm.h"
-
-static gs_params params(void) {
-    gs_params p = {2, 3, 0, 40, 1}; /* blowup 4, 80 bits from queries alone */
-    return p;
-}
 
 #define TEXT GS_ZKVM_TEXT_BASE
 #define DATA 0x00020000u
@@ -66,7 +62,7 @@ static gs_zkvm_proof *prove_and_check(const gs_zkvm_program *p, const char *what
     CHECK(res.stop == GS_ZKVM_EXITED);
     gs_zkvm_vm_free(vm);
 
-    gs_params par = params();
+    gs_params par = zkt_params();
     gs_zkvm_proof *proof = NULL;
     gs_zkvm_claim claim, vclaim;
     char msg[400];
@@ -279,7 +275,7 @@ static void test_io(void) {
     for (unsigned k = 0; k < 3; k++) {
         const uint8_t *in = (const uint8_t *)inputs[k];
         size_t len = strlen(inputs[k]);
-        gs_params par = params();
+        gs_params par = zkt_params();
         gs_zkvm_proof *zp = NULL;
         gs_zkvm_claim claim, vclaim;
         char msg[400];
@@ -356,7 +352,7 @@ static gs_fp *cpu_cell(zk_table *t, unsigned col, uint64_t row) {
 static uint64_t row_with(zk_table *t, unsigned bit) {
     uint64_t n = (uint64_t)1 << t[ZK_T_CPU].log_n;
     for (uint64_t r = 0; r < n; r++)
-        if (*cpu_cell(t, C_ACTIVE, r) == 1 && *cpu_cell(t, C_F0 + bit, r) == 1) return r;
+        if (*cpu_cell(t, CPU_ACTIVE, r) == 1 && *cpu_cell(t, CPU_F0 + bit, r) == 1) return r;
     return 0;
 }
 
@@ -367,7 +363,7 @@ static void tamper(zk_table *t, gs_fp **pubs, void *ctx) {
     switch (ch->kind) {
     case CH_REG: /* an ALU result written to rd, one more */
         r = row_with(t, ZK_FB_ALUI);
-        *cpu_cell(t, C_C, r) = gs_fp_add(*cpu_cell(t, C_C, r), 1);
+        *cpu_cell(t, CPU_C, r) = gs_fp_add(*cpu_cell(t, CPU_C, r), 1);
         break;
     case CH_MEM_FINAL: { /* the image's last data word: another final value */
         zk_table *im = &t[ZK_T_IMAGE];
@@ -380,7 +376,7 @@ static void tamper(zk_table *t, gs_fp **pubs, void *ctx) {
     case CH_SKIP:   /* row 3 dropped: the rows after it move up */
     case CH_REPEAT: /* row 3 executed twice: the rows after it move down */
         for (unsigned c = 0; c < cpu->num_cols; c++) {
-            if (c == C_CLK) continue;
+            if (c == CPU_CLK) continue;
             gs_fp *col = cpu->cols + ((size_t)c << cpu->log_n);
             if (ch->kind == CH_SKIP) memmove(col + 3, col + 4, (n - 4) * sizeof *col);
             else memmove(col + 4, col + 3, (n - 4) * sizeof *col);
@@ -388,8 +384,8 @@ static void tamper(zk_table *t, gs_fp **pubs, void *ctx) {
         break;
     case CH_BRANCH: /* a branch's compare result and direction flipped */
         r = row_with(t, ZK_FB_BRANCH);
-        *cpu_cell(t, C_R, r) = 1 - *cpu_cell(t, C_R, r);
-        *cpu_cell(t, C_TAKEN, r) = 1 - *cpu_cell(t, C_TAKEN, r);
+        *cpu_cell(t, CPU_R, r) = 1 - *cpu_cell(t, CPU_R, r);
+        *cpu_cell(t, CPU_TAKEN, r) = 1 - *cpu_cell(t, CPU_TAKEN, r);
         break;
     case CH_EXIT:
         pubs[ZK_T_CPU][ZK_PUB_EXIT_CODE] ^= 1;
@@ -408,7 +404,7 @@ static void tamper(zk_table *t, gs_fp **pubs, void *ctx) {
     }
     case CH_LOAD: /* a loaded value, one more, in the CPU and the LS request alike */
         r = row_with(t, ZK_FB_LOAD);
-        *cpu_cell(t, C_C, r) = gs_fp_add(*cpu_cell(t, C_C, r), 1);
+        *cpu_cell(t, CPU_C, r) = gs_fp_add(*cpu_cell(t, CPU_C, r), 1);
         break;
     }
 }
@@ -421,7 +417,7 @@ static void test_cheats(void) {
     if (!p) return;
     const uint8_t *in = (const uint8_t *)"cheat test";
     size_t len = strlen((const char *)in);
-    gs_params par = params();
+    gs_params par = zkt_params();
     for (int k = 0; k < CH_NUM; k++) {
         cheat ch = {.kind = k, .p = p, .forged_len = len};
         for (size_t i = 0; i < len; i++) ch.forged_out[i] = in[i] ^ 0x20;
@@ -448,7 +444,7 @@ static void test_cheats(void) {
 
 /* What cannot be proven is refused with the reason. */
 static void test_refusals(void) {
-    gs_params par = params();
+    gs_params par = zkt_params();
     gs_zkvm_proof *proof = NULL;
     char msg[400];
     gs_zkvm_program *p;

@@ -143,10 +143,10 @@ gs_status zk_prog_fill(zk_table *out, const gs_zkvm_program *p, const uint32_t *
 
 /* ---- the CPU table ---- */
 
-uint32_t zk_cpu_num_cols(void) { return C_COLS; }
+uint32_t zk_cpu_num_cols(void) { return CPU_COLS; }
 
 gs_air *zk_cpu_air(void) {
-    gs_air *a = gs_air_new("zkvm-cpu", C_COLS, ZK_CPU_NUM_PUBLIC);
+    gs_air *a = gs_air_new("zkvm-cpu", CPU_COLS, ZK_CPU_NUM_PUBLIC);
     if (!a) return NULL;
 #define COL(c) gs_air_col(a, (c))
 #define NXT(c) gs_air_next(a, (c))
@@ -154,14 +154,14 @@ gs_air *zk_cpu_air(void) {
 #define ADD(x, y) gs_air_add(a, (x), (y))
 #define SUB(x, y) gs_air_sub(a, (x), (y))
 #define MUL(x, y) gs_air_mul(a, (x), (y))
-#define F(bit) COL(C_F0 + (bit))
-    gs_expr one = K(1), active = COL(C_ACTIVE);
+#define F(bit) COL(CPU_F0 + (bit))
+    gs_expr one = K(1), active = COL(CPU_ACTIVE);
     gs_expr f_alu = F(ZK_FB_ALU), f_alui = F(ZK_FB_ALUI), f_load = F(ZK_FB_LOAD),
             f_store = F(ZK_FB_STORE), f_branch = F(ZK_FB_BRANCH), f_jal = F(ZK_FB_JAL),
             f_jalr = F(ZK_FB_JALR), f_lui = F(ZK_FB_LUI), f_ecall = F(ZK_FB_ECALL),
             f_nop = F(ZK_FB_NOP), f_wr = F(ZK_FB_WR), f_neg = F(ZK_FB_NEG);
-    gs_expr pc = COL(C_PC), imm = COL(C_IMM), clk = COL(C_CLK);
-    gs_expr va = COL(C_A), vb = COL(C_B), vc = COL(C_C), vr = COL(C_R), taken = COL(C_TAKEN);
+    gs_expr pc = COL(CPU_PC), imm = COL(CPU_IMM), clk = COL(CPU_CLK);
+    gs_expr va = COL(CPU_A), vb = COL(CPU_B), vc = COL(CPU_C), vr = COL(CPU_R), taken = COL(CPU_TAKEN);
 
     /* Booleans; the kind flags are one-hot on active rows and all zero on
      * padding rows; the other flags are zero on padding rows. */
@@ -177,24 +177,24 @@ gs_air *zk_cpu_air(void) {
     gs_air_transition(a, SUB(kinds, active));
 
     /* Fetch: the row's instruction is the program's at its pc. */
-    gs_expr fetch[7] = {pc, COL(C_OP), COL(C_RD), COL(C_RS1), COL(C_RS2), imm, flags};
+    gs_expr fetch[7] = {pc, COL(CPU_OP), COL(CPU_RD), COL(CPU_RS1), COL(CPU_RS2), imm, flags};
     gs_air_receive(a, ZK_BUS_PROG, fetch, 7, active);
 
     /* The clock counts rows; the run starts at the entry on clk 1, active
      * rows come first, and the table ends on a padding row. */
-    gs_air_transition(a, SUB(NXT(C_CLK), ADD(clk, one)));
-    gs_air_boundary(a, C_CLK, 0, one);
-    gs_air_boundary(a, C_ACTIVE, 0, one);
-    gs_air_boundary(a, C_ACTIVE, -1, K(0));
-    gs_air_boundary(a, C_PC, 0, gs_air_public(a, ZK_PUB_ENTRY));
-    gs_air_transition(a, MUL(NXT(C_ACTIVE), SUB(one, active)));
+    gs_air_transition(a, SUB(NXT(CPU_CLK), ADD(clk, one)));
+    gs_air_boundary(a, CPU_CLK, 0, one);
+    gs_air_boundary(a, CPU_ACTIVE, 0, one);
+    gs_air_boundary(a, CPU_ACTIVE, -1, K(0));
+    gs_air_boundary(a, CPU_PC, 0, gs_air_public(a, ZK_PUB_ENTRY));
+    gs_air_transition(a, MUL(NXT(CPU_ACTIVE), SUB(one, active)));
 
     /* System calls: an ecall is exit, read or write (one of three
      * booleans, by a7: 93, 63, 64). The run ends exactly at an exit: an
      * active row followed by a padding row is an exit, and an exit is
      * followed by a padding row; the exit reads a0 (the exit code) and its
      * clk is the cycle count. */
-    gs_expr e_exit = COL(C_E_EXIT), e_read = COL(C_E_READ), e_write = COL(C_E_WRITE);
+    gs_expr e_exit = COL(CPU_E_EXIT), e_read = COL(CPU_E_READ), e_write = COL(CPU_E_WRITE);
     gs_air_transition(a, MUL(e_exit, SUB(e_exit, one)));
     gs_air_transition(a, MUL(e_read, SUB(e_read, one)));
     gs_air_transition(a, MUL(e_write, SUB(e_write, one)));
@@ -202,8 +202,8 @@ gs_air *zk_cpu_air(void) {
     gs_expr call = ADD(MUL(K(GS_ZKVM_SYS_EXIT), e_exit),
                        ADD(MUL(K(GS_ZKVM_SYS_READ), e_read), MUL(K(GS_ZKVM_SYS_WRITE), e_write)));
     gs_air_transition(a, MUL(f_ecall, SUB(va, call)));
-    gs_air_transition(a, MUL(SUB(active, NXT(C_ACTIVE)), SUB(one, e_exit)));
-    gs_air_transition(a, MUL(e_exit, NXT(C_ACTIVE)));
+    gs_air_transition(a, MUL(SUB(active, NXT(CPU_ACTIVE)), SUB(one, e_exit)));
+    gs_air_transition(a, MUL(e_exit, NXT(CPU_ACTIVE)));
     gs_air_transition(a, MUL(e_exit, SUB(vb, gs_air_public(a, ZK_PUB_EXIT_CODE))));
     gs_air_transition(a, MUL(e_exit, SUB(clk, gs_air_public(a, ZK_PUB_CYCLES))));
     /* read and write: (call, fd, count, clk) to the IO chip, which does the
@@ -218,7 +218,7 @@ gs_air *zk_cpu_air(void) {
      * sum is an integer below 2^33 and npc, which the next row fetches from
      * the program, i.e. a multiple of 4 below 2^24, is determined). */
     gs_air_transition(a, SUB(taken, ADD(vr, MUL(f_neg, SUB(one, MUL(K(2), vr))))));
-    gs_expr jl = COL(C_J_LOW), jc = COL(C_J_CARRY);
+    gs_expr jl = COL(CPU_J_LOW), jc = COL(CPU_J_CARRY);
     gs_air_transition(a, MUL(jl, SUB(jl, one)));
     gs_air_transition(a, MUL(jc, SUB(jc, one)));
     gs_expr seq = ADD(ADD(ADD(f_alu, f_alui), ADD(f_load, f_store)), ADD(ADD(f_lui, f_nop), f_ecall));
@@ -227,7 +227,7 @@ gs_air *zk_cpu_air(void) {
     npc = ADD(npc, MUL(f_branch, ADD(ADD(pc, four), MUL(taken, SUB(imm, four)))));
     npc = ADD(npc, MUL(f_jal, ADD(pc, imm)));
     npc = ADD(npc, MUL(f_jalr, SUB(ADD(va, imm), ADD(jl, MUL(K((uint64_t)1 << 32), jc)))));
-    gs_air_transition(a, MUL(NXT(C_ACTIVE), SUB(NXT(C_PC), npc)));
+    gs_air_transition(a, MUL(NXT(CPU_ACTIVE), SUB(NXT(CPU_PC), npc)));
 
     /* The value written to rd (f_wr): lui the immediate, jal/jalr the
      * return address, exit a0 unchanged; ALU results, loaded values and
@@ -241,11 +241,11 @@ gs_air *zk_cpu_air(void) {
      * branches (r boolean: the chips' compares give 0 or 1). */
     gs_expr alu_b = ADD(MUL(ADD(f_alu, f_branch), vb), MUL(f_alui, imm));
     gs_expr alu_c = ADD(MUL(ADD(f_alu, f_alui), vc), MUL(f_branch, vr));
-    gs_expr alu[4] = {COL(C_OP), va, alu_b, alu_c};
+    gs_expr alu[4] = {COL(CPU_OP), va, alu_b, alu_c};
     gs_air_send(a, ZK_BUS_ALU, alu, 4, ADD(ADD(f_alu, f_alui), f_branch));
 
     /* Loads and stores: (op, base, imm, val, res, clk). */
-    gs_expr ls[6] = {COL(C_OP), va, imm, MUL(f_store, vb), MUL(f_load, vc), clk};
+    gs_expr ls[6] = {COL(CPU_OP), va, imm, MUL(f_store, vb), MUL(f_load, vc), clk};
     gs_air_send(a, ZK_BUS_LS, ls, 6, ADD(f_load, f_store));
 
     /* Registers: rs1 at 4 clk + 0, rs2 at + 1 (every active row reads both;
@@ -257,9 +257,9 @@ gs_air *zk_cpu_air(void) {
         unsigned reg, val_prev, val, ts, lo, hi, slot;
         gs_expr mult;
     } acc[3] = {
-        {C_RS1, C_A, C_A, C_A_TS, C_A_LO, C_A_HI, ZK_TS_RS1, active},
-        {C_RS2, C_B, C_B, C_B_TS, C_B_LO, C_B_HI, ZK_TS_RS2, active},
-        {C_RD, C_D_PREV, C_C, C_D_TS, C_D_LO, C_D_HI, ZK_TS_RD, f_wr},
+        {CPU_RS1, CPU_A, CPU_A, CPU_A_TS, CPU_A_LO, CPU_A_HI, ZK_TS_RS1, active},
+        {CPU_RS2, CPU_B, CPU_B, CPU_B_TS, CPU_B_LO, CPU_B_HI, ZK_TS_RS2, active},
+        {CPU_RD, CPU_D_PREV, CPU_C, CPU_D_TS, CPU_D_LO, CPU_D_HI, ZK_TS_RD, f_wr},
     };
     for (unsigned i = 0; i < 3; i++) {
         gs_expr ts = ADD(MUL(K(4), clk), K(acc[i].slot));
@@ -294,41 +294,41 @@ void zk_cpu_set_row(zk_table *t, uint64_t i, const zk_cpu_row_t *r) {
     size_t n = (size_t)1 << t->log_n;
     gs_fp *m = t->cols;
 #define SET(c, v) m[(size_t)(c) * n + i] = gs_fp_from_u64(v)
-    SET(C_ACTIVE, 1);
-    SET(C_PC, r->prog.pc);
-    SET(C_OP, r->prog.op);
-    SET(C_RD, r->prog.rd);
-    SET(C_RS1, r->prog.rs1);
-    SET(C_RS2, r->prog.rs2);
-    m[(size_t)C_IMM * n + i] = zk_prog_imm_fp(&r->prog);
-    for (unsigned k = 0; k < ZK_F_COUNT; k++) SET(C_F0 + k, (r->prog.flags >> k) & 1u);
-    SET(C_A, r->a);
-    SET(C_B, r->b);
-    SET(C_C, r->c);
-    SET(C_R, r->r);
-    SET(C_TAKEN, (r->prog.flags & ZK_F_NEG) ? 1u - r->r : r->r); /* NEG: branches only */
+    SET(CPU_ACTIVE, 1);
+    SET(CPU_PC, r->prog.pc);
+    SET(CPU_OP, r->prog.op);
+    SET(CPU_RD, r->prog.rd);
+    SET(CPU_RS1, r->prog.rs1);
+    SET(CPU_RS2, r->prog.rs2);
+    m[(size_t)CPU_IMM * n + i] = zk_prog_imm_fp(&r->prog);
+    for (unsigned k = 0; k < ZK_F_COUNT; k++) SET(CPU_F0 + k, (r->prog.flags >> k) & 1u);
+    SET(CPU_A, r->a);
+    SET(CPU_B, r->b);
+    SET(CPU_C, r->c);
+    SET(CPU_R, r->r);
+    SET(CPU_TAKEN, (r->prog.flags & ZK_F_NEG) ? 1u - r->r : r->r); /* NEG: branches only */
     uint64_t ts = 4 * r->clk;
-    SET(C_A_TS, r->a_ts);
-    SET(C_A_LO, (ts + ZK_TS_RS1 - r->a_ts - 1) & 0xffff);
-    SET(C_A_HI, (ts + ZK_TS_RS1 - r->a_ts - 1) >> 16);
-    SET(C_B_TS, r->b_ts);
-    SET(C_B_LO, (ts + ZK_TS_RS2 - r->b_ts - 1) & 0xffff);
-    SET(C_B_HI, (ts + ZK_TS_RS2 - r->b_ts - 1) >> 16);
+    SET(CPU_A_TS, r->a_ts);
+    SET(CPU_A_LO, (ts + ZK_TS_RS1 - r->a_ts - 1) & 0xffff);
+    SET(CPU_A_HI, (ts + ZK_TS_RS1 - r->a_ts - 1) >> 16);
+    SET(CPU_B_TS, r->b_ts);
+    SET(CPU_B_LO, (ts + ZK_TS_RS2 - r->b_ts - 1) & 0xffff);
+    SET(CPU_B_HI, (ts + ZK_TS_RS2 - r->b_ts - 1) >> 16);
     if (r->prog.flags & ZK_F_WR) {
-        SET(C_D_PREV, r->d_prev);
-        SET(C_D_TS, r->d_ts);
-        SET(C_D_LO, (ts + ZK_TS_RD - r->d_ts - 1) & 0xffff);
-        SET(C_D_HI, (ts + ZK_TS_RD - r->d_ts - 1) >> 16);
+        SET(CPU_D_PREV, r->d_prev);
+        SET(CPU_D_TS, r->d_ts);
+        SET(CPU_D_LO, (ts + ZK_TS_RD - r->d_ts - 1) & 0xffff);
+        SET(CPU_D_HI, (ts + ZK_TS_RD - r->d_ts - 1) >> 16);
     }
     if (r->prog.flags & ZK_F_ECALL) {
-        SET(C_E_EXIT, r->a == GS_ZKVM_SYS_EXIT);
-        SET(C_E_READ, r->a == GS_ZKVM_SYS_READ);
-        SET(C_E_WRITE, r->a == GS_ZKVM_SYS_WRITE);
+        SET(CPU_E_EXIT, r->a == GS_ZKVM_SYS_EXIT);
+        SET(CPU_E_READ, r->a == GS_ZKVM_SYS_READ);
+        SET(CPU_E_WRITE, r->a == GS_ZKVM_SYS_WRITE);
     }
     if (r->prog.flags & ZK_F_JALR) {
         uint64_t s = (uint64_t)r->a + r->prog.imm;
-        SET(C_J_LOW, s & 1);
-        SET(C_J_CARRY, s >> 32);
+        SET(CPU_J_LOW, s & 1);
+        SET(CPU_J_CARRY, s >> 32);
     }
 #undef SET
 }
@@ -336,5 +336,5 @@ void zk_cpu_set_row(zk_table *t, uint64_t i, const zk_cpu_row_t *r) {
 /* Every row's clk (padding rows included: the clock runs on). */
 void zk_cpu_set_clocks(zk_table *t) {
     size_t n = (size_t)1 << t->log_n;
-    for (size_t i = 0; i < n; i++) t->cols[(size_t)C_CLK * n + i] = gs_fp_from_u64(i + 1);
+    for (size_t i = 0; i < n; i++) t->cols[(size_t)CPU_CLK * n + i] = gs_fp_from_u64(i + 1);
 }

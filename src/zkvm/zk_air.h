@@ -172,6 +172,15 @@ typedef struct zk_io_req {
     uint32_t n_words;
 } zk_io_req;
 
+/* Calls fn for every interaction on every row of a table (trace column-
+ * major, 2^log_n rows): its bus, sign (+1 send, -1 receive), multiplicity
+ * and tuple, as the prover evaluates them (src/zkvm/debug.c). For
+ * diagnostics and the tests' lookup recounts. */
+typedef void (*zk_inter_fn)(void *ctx, uint64_t row, uint32_t bus, int sign, gs_fp m,
+                            const gs_fp *v, uint32_t width);
+gs_status zk_each_interaction(const gs_air *air, const gs_fp *trace, unsigned log_n,
+                              const gs_fp *pub, zk_inter_fn fn, void *ctx);
+
 /* ---- the chips: AIR (built and finalized; NULL if out of memory) and fill ---- */
 /* The fixed tables (src/zkvm/air_lookup.c). Range: column 0 is v = the row
  * index (fixed), column 1 its multiplicity; 2^16 rows. Byte: columns 0..4

@@ -59,14 +59,14 @@ enum {
 /* The CPU table's columns. The flags f_k are the bits of the program's flags word, in the
  * order of ZK_F_* (zk_cpu.h). */
 enum {
-    C_CLK, C_ACTIVE, C_PC, C_OP, C_RD, C_RS1, C_RS2, C_IMM,
-    C_F0, /* ... C_F0 + ZK_F_COUNT - 1 */
-    C_A = C_F0 + ZK_F_COUNT, C_B, C_C, C_R, C_TAKEN,
-    C_A_TS, C_A_LO, C_A_HI, C_B_TS, C_B_LO, C_B_HI,
-    C_D_PREV, C_D_TS, C_D_LO, C_D_HI,
-    C_J_LOW, C_J_CARRY,
-    C_E_EXIT, C_E_READ, C_E_WRITE,
-    C_COLS
+    CPU_CLK, CPU_ACTIVE, CPU_PC, CPU_OP, CPU_RD, CPU_RS1, CPU_RS2, CPU_IMM,
+    CPU_F0, /* ... CPU_F0 + ZK_F_COUNT - 1 */
+    CPU_A = CPU_F0 + ZK_F_COUNT, CPU_B, CPU_C, CPU_R, CPU_TAKEN,
+    CPU_A_TS, CPU_A_LO, CPU_A_HI, CPU_B_TS, CPU_B_LO, CPU_B_HI,
+    CPU_D_PREV, CPU_D_TS, CPU_D_LO, CPU_D_HI,
+    CPU_J_LOW, CPU_J_CARRY,
+    CPU_E_EXIT, CPU_E_READ, CPU_E_WRITE,
+    CPU_COLS
 };
 
 typedef struct zk_cpu_row_t {
