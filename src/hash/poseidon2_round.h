@@ -1,0 +1,85 @@
+/* The Poseidon2 permutation's round structure, written once over an abstract element type so
+ * that the portable C path, the AVX2 and AVX-512 paths (several states in the lanes of a
+ * vector) and the CUDA kernels compute it from one definition. No include guard: a file
+ * includes it once after defining
+ *   P2T             the element type (gs_fp, __m256i, __m512i, ...);
+ *   P2_FN           the functions' qualifiers (e.g. `static inline`);
+ *   P2_NAME(x)      the name given to helper x (so that two instantiations can coexist);
+ *   P2_ADD(a, b)    a + b in Fp (canonical in, canonical out);
+ *   P2_MUL(a, b)    a * b in Fp;
+ *   P2_CONST(c)     the uint64_t constant c (canonical) as a P2T.
+ *
+ * The permutation (Poseidon2 paper, eprint 2023/323, section 4; HorizenLabs' reference):
+ *   M_E x;  4 x (add round constants, x^7 on every element, M_E);
+ *   22 x (add a constant to element 0, x^7 on element 0, M_I);
+ *   4 x (add round constants, x^7 on every element, M_E).
+ * M_E (width W = 4k) = circ(2 M4, M4, ..., M4): M4 on each 4-element block, then each
+ * element plus the sum of the elements at its position in every block; M4 is the paper's
+ *   [5 7 1 3; 4 6 1 1; 1 3 5 7; 1 1 4 6].
+ * M_I = J + diag(d) (J all ones): y_i = d_i x_i + sum_j x_j.
+ * x^7 = x^3 x^4: four products. Per permutation: 8 W + 22 S-boxes (4 products each),
+ * 22 W products for M_I, and about 9 (3 W + 8) + 22 (2 W) additions. */
+
+/* x^7 */
+P2_FN P2T P2_NAME(sbox)(P2T x) {
+    P2T x2 = P2_MUL(x, x);
+    P2T x3 = P2_MUL(x2, x);
+    P2T x4 = P2_MUL(x2, x2);
+    return P2_MUL(x3, x4);
+}
+
+/* x <- M4 x on four elements. With a = x0 + x1, b = x2 + x3:
+ *   row 1 = 4a + (2 x1 + b),   row 3 = 4b + (2 x3 + a),
+ *   row 0 = row 1 + (2 x3 + a), row 2 = row 3 + (2 x1 + b). */
+P2_FN void P2_NAME(m4)(P2T *x) {
+    P2T a = P2_ADD(x[0], x[1]), b = P2_ADD(x[2], x[3]);
+    P2T p = P2_ADD(P2_ADD(x[1], x[1]), b); /* 2 x1 + b */
+    P2T q = P2_ADD(P2_ADD(x[3], x[3]), a); /* 2 x3 + a */
+    P2T a2 = P2_ADD(a, a), b2 = P2_ADD(b, b);
+    P2T r1 = P2_ADD(P2_ADD(a2, a2), p);
+    P2T r3 = P2_ADD(P2_ADD(b2, b2), q);
+    x[0] = P2_ADD(r1, q);
+    x[1] = r1;
+    x[2] = P2_ADD(r3, p);
+    x[3] = r3;
+}
+
+/* s <- M_E s, width w (a multiple of 4). */
+P2_FN void P2_NAME(external)(P2T *s, unsigned w) {
+    for (unsigned c = 0; c < w; c += 4) P2_NAME(m4)(s + c);
+    P2T col[4];
+    for (unsigned l = 0; l < 4; l++) {
+        col[l] = s[l];
+        for (unsigned c = 4; c < w; c += 4) col[l] = P2_ADD(col[l], s[c + l]);
+    }
+    for (unsigned i = 0; i < w; i++) s[i] = P2_ADD(s[i], col[i & 3]);
+}
+
+/* s <- (J + diag(d)) s. */
+P2_FN void P2_NAME(internal)(P2T *s, unsigned w, const uint64_t *d) {
+    P2T sum = s[0];
+    for (unsigned i = 1; i < w; i++) sum = P2_ADD(sum, s[i]);
+    for (unsigned i = 0; i < w; i++) s[i] = P2_ADD(P2_MUL(s[i], P2_CONST(d[i])), sum);
+}
+
+/* Four full rounds with the round-constant rows rc[0..4*w). */
+P2_FN void P2_NAME(full4)(P2T *s, unsigned w, const uint64_t *rc) {
+    for (unsigned r = 0; r < 4; r++) {
+        for (unsigned i = 0; i < w; i++)
+            s[i] = P2_NAME(sbox)(P2_ADD(s[i], P2_CONST(rc[r * w + i])));
+        P2_NAME(external)(s, w);
+    }
+}
+
+/* The permutation of width w: rc_ext (8 rows of w, gs_poseidon2 consts layout), rc_int (22),
+ * diag (w). */
+P2_FN void P2_NAME(permute)(P2T *s, unsigned w, const uint64_t *rc_ext, const uint64_t *rc_int,
+                            const uint64_t *diag) {
+    P2_NAME(external)(s, w);
+    P2_NAME(full4)(s, w, rc_ext);
+    for (unsigned r = 0; r < 22; r++) {
+        s[0] = P2_NAME(sbox)(P2_ADD(s[0], P2_CONST(rc_int[r])));
+        P2_NAME(internal)(s, w, diag);
+    }
+    P2_NAME(full4)(s, w, rc_ext + 4 * w);
+}
