@@ -55,11 +55,22 @@ P2_FN void P2_NAME(external)(P2T *s, unsigned w) {
     for (unsigned i = 0; i < w; i++) s[i] = P2_ADD(s[i], col[i & 3]);
 }
 
-/* s <- (J + diag(d)) s. */
-P2_FN void P2_NAME(internal)(P2T *s, unsigned w, const uint64_t *d) {
-    P2T sum = s[0];
-    for (unsigned i = 1; i < w; i++) sum = P2_ADD(sum, s[i]);
-    for (unsigned i = 0; i < w; i++) s[i] = P2_ADD(P2_MUL(s[i], P2_CONST(d[i])), sum);
+/* A partial round: s[0] <- (s[0] + c)^7, then s <- (J + diag(d)) s. The sum of s[1..w) is
+ * taken as a tree while the S-box runs (exact: Fp addition is associative), so the chain from
+ * one round to the next is the S-box, one addition and one product. */
+P2_FN void P2_NAME(partial)(P2T *s, unsigned w, uint64_t c, const uint64_t *d) {
+    P2T t[12];
+    unsigned n = w - 1;
+    for (unsigned i = 0; i < n; i++) t[i] = s[i + 1];
+    while (n > 1) {
+        for (unsigned i = 0; i < n / 2; i++) t[i] = P2_ADD(t[2 * i], t[2 * i + 1]);
+        if (n & 1) t[n / 2] = t[n - 1];
+        n = (n + 1) / 2;
+    }
+    P2T x = P2_NAME(sbox)(P2_ADD(s[0], P2_CONST(c)));
+    P2T sum = P2_ADD(x, t[0]);
+    s[0] = P2_ADD(P2_MUL(x, P2_CONST(d[0])), sum);
+    for (unsigned i = 1; i < w; i++) s[i] = P2_ADD(P2_MUL(s[i], P2_CONST(d[i])), sum);
 }
 
 /* Four full rounds with the round-constant rows rc[0..4*w). */
@@ -77,9 +88,6 @@ P2_FN void P2_NAME(permute)(P2T *s, unsigned w, const uint64_t *rc_ext, const ui
                             const uint64_t *diag) {
     P2_NAME(external)(s, w);
     P2_NAME(full4)(s, w, rc_ext);
-    for (unsigned r = 0; r < 22; r++) {
-        s[0] = P2_NAME(sbox)(P2_ADD(s[0], P2_CONST(rc_int[r])));
-        P2_NAME(internal)(s, w, diag);
-    }
+    for (unsigned r = 0; r < 22; r++) P2_NAME(partial)(s, w, rc_int[r], diag);
     P2_NAME(full4)(s, w, rc_ext + 4 * w);
 }
