@@ -1,5 +1,6 @@
 /* Poseidon2 over Goldilocks: the published test vectors of both widths; the linear layers
- * against their matrices written out; every SIMD path this CPU has against the portable one
+ * against their matrices written out; the portable permutation's lazy (128-bit) linear layers
+ * against the template's canonical ones; every SIMD path this CPU has against the portable one
  * (permutations of many states, rows through the sponge with row-major and column-major
  * strides and every tail size, compressions, in place); the sponge's documented rule (length in
  * the capacity, zero-filled last block) and its length binding; the compression's rule and
@@ -144,6 +145,28 @@ static void test_linear_layers(void) {
             CHECK(same(y, want, w));
             CHECK_EQ_U64(t_sbox(x[0]), gs_fp_pow(x[0], 7));
         }
+    }
+}
+
+/* The portable permutation uses lazy (128-bit) sums in its linear layers; the template's
+ * canonical form, instantiated here, must agree, on random states and on the extremes (every
+ * element p - 1 makes the unreduced sums largest). */
+static void test_lazy_layers(void) {
+    for (int rep = 0; rep < 300; rep++) {
+        gs_fp a[12], b[12];
+        if (rep < 3) {
+            for (int i = 0; i < 12; i++) a[i] = rep == 0 ? GS_FP_P - 1 : rep == 1 ? 0 : GS_FP_EPSILON;
+        } else {
+            random_fps(a, 12);
+        }
+        memcpy(b, a, sizeof a);
+        gs_poseidon2_permute_w12(a);
+        t_permute(b, 12, gs_p2_rc12_ext, gs_p2_rc12_int, gs_p2_diag12);
+        CHECK(same(a, b, 12));
+        memcpy(b, a, 8 * sizeof(gs_fp));
+        gs_poseidon2_permute_w8(a);
+        t_permute(b, 8, gs_p2_rc8_ext, gs_p2_rc8_int, gs_p2_diag8);
+        CHECK(same(a, b, 8));
     }
 }
 
@@ -391,6 +414,7 @@ int main(int argc, char **argv) {
     gs_test_init(argc, argv);
     test_vectors();
     test_linear_layers();
+    test_lazy_layers();
     test_permute_many();
     test_hash_rows();
     test_compress_many();

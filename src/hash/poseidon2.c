@@ -21,6 +21,26 @@ const uint64_t gs_p2_diag12[12] = GS_P2_DIAG12;
 #define P2_ADD(a, b) gs_fp_add(a, b)
 #define P2_MUL(a, b) gs_fp_mul(a, b)
 #define P2_CONST(c) ((gs_fp)(c))
+/* Lazy linear layers: sums in 128 bits, one reduction per output; a * c + b with one. */
+typedef unsigned __int128 p2_u128;
+#define P2W p2_u128
+#define P2W_OF(x) ((p2_u128)(x))
+#define P2W_ADD(a, b) ((a) + (b))
+#define P2W_RED(x) red_small(x)
+#define P2_MULADD(a, c, b) red_wide((p2_u128)(a) * (c) + (b))
+
+/* x mod p for x < 2^96: with x = hi 2^64 + lo, hi < 2^32, x = lo + hi (2^32 - 1) (mod p);
+ * hi (2^32 - 1) < 2^64 - 2^33 + 2, so the sum carries at most once, and after adding the
+ * carry's 2^32 - 1 it is below 2p. */
+static inline gs_fp red_small(p2_u128 x) {
+    uint64_t lo = (uint64_t)x, hi = (uint64_t)(x >> 64);
+    uint64_t t = (hi << 32) - hi;
+    uint64_t r = lo + t;
+    r += gs_fp_mask_(r < t) & GS_FP_EPSILON;
+    return r - (gs_fp_mask_(r >= GS_FP_P) & GS_FP_P);
+}
+
+static inline gs_fp red_wide(p2_u128 x) { return gs_fp_reduce128((uint64_t)(x >> 64), (uint64_t)x); }
 #include "hash/poseidon2_round.h"
 
 void gs_poseidon2_permute_w8(gs_fp st[8]) {
