@@ -18,6 +18,8 @@
  * Why it is sound: senders guarantee a, b in [0, 2^32) (zk_air.h), so A and
  * B are the integers the bus names whatever the limbs hold; every relation
  * below has both sides far below p, so it holds over the integers. */
+#include <stdlib.h>
+
 #include "zkvm/zk_air.h"
 
 enum {
@@ -162,18 +164,18 @@ gs_air *zk_alu_air(void) {
 
 /* The chip computes c itself from (op, a, b): its trace always satisfies
  * the constraints, and a request whose c is wrong leaves the ALU bus
- * unbalanced. */
-gs_status zk_alu_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
-    size_t rows = 0;
-    for (size_t i = 0; i < n; i++) rows += handled(req[i].op);
-    gs_status s = zk_table_alloc(out, C_NUM, rows + 1); /* the last row is padding */
-    if (s != GS_OK) return s;
+ * unbalanced. Rows are filled in parallel parts (zk_parallel_lookups); EQ's
+ * inverses are batched per part. */
+typedef struct {
+    const zk_alu_req *req;
     gs_fp *col[C_NUM];
-    for (uint32_t k = 0; k < C_NUM; k++) col[k] = zk_col(out, k);
-    size_t r = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t op = req[i].op, a = req[i].a, b = req[i].b;
-        if (!handled(op)) continue;
+} alu_job;
+
+static void alu_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
+    const alu_job *j = ctx;
+    gs_fp *const *col = j->col;
+    for (size_t r = begin; r < end; r++) {
+        uint32_t op = j->req[r].op, a = j->req[r].a, b = j->req[r].b;
         uint32_t c = zk_alu_ref(op, a, b), d = 0, carry = 0;
         col[C_SEL + op - 1][r] = 1;
         for (uint32_t k = 0; k < 4; k++) {
@@ -193,7 +195,7 @@ gs_status zk_alu_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups
             zk_byte(lk, ZK_BYTE_RANGE, 2 * (a >> 24) - 256 * sa, 2 * (b >> 24) - 256 * sb);
             break;
         }
-        case ZK_ALU_EQ: col[C_INV][r] = a == b ? 0 : gs_fp_inv(gs_fp_sub(a, b)); break;
+        case ZK_ALU_EQ: col[C_INV][r] = gs_fp_sub(a, b); break; /* inverted below */
         default: { /* XOR OR AND */
             unsigned bop = op == ZK_ALU_AND ? ZK_BYTE_AND : op == ZK_ALU_OR ? ZK_BYTE_OR : ZK_BYTE_XOR;
             for (uint32_t k = 0; k < 4; k++) {
@@ -207,7 +209,27 @@ gs_status zk_alu_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups
             zk_range16(lk, d), zk_range16(lk, d >> 16);
         }
         col[C_CARRY][r] = carry;
-        r++;
     }
+    zk_inv_in_place(j->col[C_INV] + begin, end - begin); /* EQ: 1 / (a - b), or 0 */
+}
+
+gs_status zk_alu_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
+    size_t rows = 0;
+    for (size_t i = 0; i < n; i++) rows += handled(req[i].op);
+    gs_status s = zk_table_alloc(out, C_NUM, rows + 1); /* the last row is padding */
+    if (s != GS_OK) return s;
+    zk_alu_req *mine = NULL; /* the handled requests, when others are mixed in */
+    if (rows != n) {
+        if (!(mine = malloc((rows ? rows : 1) * sizeof *mine))) {
+            free(out->cols), out->cols = NULL;
+            return GS_ERR_NOMEM;
+        }
+        for (size_t i = 0, r = 0; i < n; i++)
+            if (handled(req[i].op)) mine[r++] = req[i];
+    }
+    alu_job j = {.req = mine ? mine : req};
+    for (uint32_t k = 0; k < C_NUM; k++) j.col[k] = zk_col(out, k);
+    zk_parallel_lookups(rows, ZK_FILL_GRAIN, lk, alu_rows, &j);
+    free(mine);
     return GS_OK;
 }

@@ -288,53 +288,70 @@ gs_air *zk_cpu_air(void) {
     return a;
 }
 
-/* One row per step; the memory replay (registers' values and last access
- * times) is the caller's: zk_cpu_row gets what the row needs. */
-void zk_cpu_set_row(zk_table *t, uint64_t i, const zk_cpu_row_t *r) {
-    size_t n = (size_t)1 << t->log_n;
-    gs_fp *m = t->cols;
-#define SET(c, v) m[(size_t)(c) * n + i] = gs_fp_from_u64(v)
-    SET(CPU_ACTIVE, 1);
-    SET(CPU_PC, r->prog.pc);
-    SET(CPU_OP, r->prog.op);
-    SET(CPU_RD, r->prog.rd);
-    SET(CPU_RS1, r->prog.rs1);
-    SET(CPU_RS2, r->prog.rs2);
-    m[(size_t)CPU_IMM * n + i] = zk_prog_imm_fp(&r->prog);
-    for (unsigned k = 0; k < ZK_F_COUNT; k++) SET(CPU_F0 + k, (r->prog.flags >> k) & 1u);
-    SET(CPU_A, r->a);
-    SET(CPU_B, r->b);
-    SET(CPU_C, r->c);
-    SET(CPU_R, r->r);
-    SET(CPU_TAKEN, (r->prog.flags & ZK_F_NEG) ? 1u - r->r : r->r); /* NEG: branches only */
+/* One row's values, every column (zeros included); the memory replay
+ * (registers' values and last access times) is the caller's: the row
+ * carries what it needs. */
+static void cpu_row_values(gs_fp *v, const zk_cpu_row_t *r) {
+    memset(v, 0, CPU_COLS * sizeof *v);
+    v[CPU_CLK] = gs_fp_from_u64(r->clk);
+    v[CPU_ACTIVE] = 1;
+    v[CPU_PC] = r->prog.pc;
+    v[CPU_OP] = r->prog.op;
+    v[CPU_RD] = r->prog.rd;
+    v[CPU_RS1] = r->prog.rs1;
+    v[CPU_RS2] = r->prog.rs2;
+    v[CPU_IMM] = zk_prog_imm_fp(&r->prog);
+    for (unsigned k = 0; k < ZK_F_COUNT; k++) v[CPU_F0 + k] = (r->prog.flags >> k) & 1u;
+    v[CPU_A] = r->a;
+    v[CPU_B] = r->b;
+    v[CPU_C] = r->c;
+    v[CPU_R] = r->r;
+    v[CPU_TAKEN] = (r->prog.flags & ZK_F_NEG) ? 1u - r->r : r->r; /* NEG: branches only */
     uint64_t ts = 4 * r->clk;
-    SET(CPU_A_TS, r->a_ts);
-    SET(CPU_A_LO, (ts + ZK_TS_RS1 - r->a_ts - 1) & 0xffff);
-    SET(CPU_A_HI, (ts + ZK_TS_RS1 - r->a_ts - 1) >> 16);
-    SET(CPU_B_TS, r->b_ts);
-    SET(CPU_B_LO, (ts + ZK_TS_RS2 - r->b_ts - 1) & 0xffff);
-    SET(CPU_B_HI, (ts + ZK_TS_RS2 - r->b_ts - 1) >> 16);
+    v[CPU_A_TS] = gs_fp_from_u64(r->a_ts);
+    v[CPU_A_LO] = (ts + ZK_TS_RS1 - r->a_ts - 1) & 0xffff;
+    v[CPU_A_HI] = gs_fp_from_u64((ts + ZK_TS_RS1 - r->a_ts - 1) >> 16);
+    v[CPU_B_TS] = gs_fp_from_u64(r->b_ts);
+    v[CPU_B_LO] = (ts + ZK_TS_RS2 - r->b_ts - 1) & 0xffff;
+    v[CPU_B_HI] = gs_fp_from_u64((ts + ZK_TS_RS2 - r->b_ts - 1) >> 16);
     if (r->prog.flags & ZK_F_WR) {
-        SET(CPU_D_PREV, r->d_prev);
-        SET(CPU_D_TS, r->d_ts);
-        SET(CPU_D_LO, (ts + ZK_TS_RD - r->d_ts - 1) & 0xffff);
-        SET(CPU_D_HI, (ts + ZK_TS_RD - r->d_ts - 1) >> 16);
+        v[CPU_D_PREV] = r->d_prev;
+        v[CPU_D_TS] = gs_fp_from_u64(r->d_ts);
+        v[CPU_D_LO] = (ts + ZK_TS_RD - r->d_ts - 1) & 0xffff;
+        v[CPU_D_HI] = gs_fp_from_u64((ts + ZK_TS_RD - r->d_ts - 1) >> 16);
     }
     if (r->prog.flags & ZK_F_ECALL) {
-        SET(CPU_E_EXIT, r->a == GS_ZKVM_SYS_EXIT);
-        SET(CPU_E_READ, r->a == GS_ZKVM_SYS_READ);
-        SET(CPU_E_WRITE, r->a == GS_ZKVM_SYS_WRITE);
+        v[CPU_E_EXIT] = r->a == GS_ZKVM_SYS_EXIT;
+        v[CPU_E_READ] = r->a == GS_ZKVM_SYS_READ;
+        v[CPU_E_WRITE] = r->a == GS_ZKVM_SYS_WRITE;
     }
     if (r->prog.flags & ZK_F_JALR) {
         uint64_t s = (uint64_t)r->a + r->prog.imm;
-        SET(CPU_J_LOW, s & 1);
-        SET(CPU_J_CARRY, s >> 32);
+        v[CPU_J_LOW] = s & 1;
+        v[CPU_J_CARRY] = s >> 32;
     }
-#undef SET
 }
 
-/* Every row's clk (padding rows included: the clock runs on). */
-void zk_cpu_set_clocks(zk_table *t) {
+/* Rows are built row-major in a small block (L1-sized) and written column
+ * by column, so each column gets a contiguous run instead of one scattered
+ * store per row and column. */
+#define ROW_BLOCK 32u
+
+void zk_cpu_set_rows(zk_table *t, uint64_t first, const zk_cpu_row_t *rows, size_t m) {
     size_t n = (size_t)1 << t->log_n;
-    for (size_t i = 0; i < n; i++) t->cols[(size_t)CPU_CLK * n + i] = gs_fp_from_u64(i + 1);
+    gs_fp v[ROW_BLOCK][CPU_COLS];
+    for (size_t b = 0; b < m; b += ROW_BLOCK) {
+        size_t k_end = m - b < ROW_BLOCK ? m - b : ROW_BLOCK;
+        for (size_t k = 0; k < k_end; k++) cpu_row_values(v[k], &rows[b + k]);
+        for (size_t c = 0; c < CPU_COLS; c++) {
+            gs_fp *dst = t->cols + c * n + first + b;
+            for (size_t k = 0; k < k_end; k++) dst[k] = v[k][c];
+        }
+    }
+}
+
+/* Padding rows: the clock runs on, every other column is 0. */
+void zk_cpu_set_padding(zk_table *t, uint64_t begin, uint64_t end) {
+    size_t n = (size_t)1 << t->log_n;
+    for (uint64_t i = begin; i < end; i++) t->cols[(size_t)CPU_CLK * n + i] = gs_fp_from_u64(i + 1);
 }

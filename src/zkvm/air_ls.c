@@ -218,18 +218,21 @@ gs_air *zk_ls_air(void) {
     return b->a;
 }
 
-gs_status zk_ls_fill(zk_table *out, const zk_ls_req *req, size_t n, zk_lookups *lk) {
-    for (size_t i = 0; i < n; i++)
-        if (req[i].op < ZK_LS_LB || req[i].op > ZK_LS_SW) return GS_ERR_INVALID_ARG;
-    /* one row more than the requests: the last row is padding */
-    gs_status st = zk_table_alloc(out, LS_COLS, (uint64_t)n + 1);
-    if (st != GS_OK) return st;
-    size_t rows = (size_t)1 << out->log_n;
+typedef struct {
+    const zk_ls_req *req;
+    size_t n;
     gs_fp *c[LS_COLS];
-    for (uint32_t k = 0; k < LS_COLS; k++) c[k] = zk_col(out, k);
-    for (size_t r = n; r < rows; r++) c[C_P][r] = 1;
-    for (size_t r = 0; r < n; r++) {
-        const zk_ls_req *q = &req[r];
+} ls_job;
+
+static void ls_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
+    const ls_job *j = ctx;
+    gs_fp *const *c = j->c;
+    for (size_t r = begin; r < end; r++) {
+        if (r >= j->n) { /* padding: p = 2^0 */
+            c[C_P][r] = 1;
+            continue;
+        }
+        const zk_ls_req *q = &j->req[r];
         const uint32_t op = q->op;
         const int store = op >= ZK_LS_SB;
         c[op - 1][r] = 1;
@@ -273,5 +276,16 @@ gs_status zk_ls_fill(zk_table *out, const zk_ls_req *req, size_t n, zk_lookups *
             zk_byte(lk, ZK_BYTE_RANGE, q->val, q->val >> 8);
         }
     }
+}
+
+gs_status zk_ls_fill(zk_table *out, const zk_ls_req *req, size_t n, zk_lookups *lk) {
+    for (size_t i = 0; i < n; i++)
+        if (req[i].op < ZK_LS_LB || req[i].op > ZK_LS_SW) return GS_ERR_INVALID_ARG;
+    /* one row more than the requests: the last row is padding */
+    gs_status st = zk_table_alloc(out, LS_COLS, (uint64_t)n + 1);
+    if (st != GS_OK) return st;
+    ls_job j = {.req = req, .n = n};
+    for (uint32_t k = 0; k < LS_COLS; k++) j.c[k] = zk_col(out, k);
+    zk_parallel_lookups((size_t)1 << out->log_n, ZK_FILL_GRAIN, lk, ls_rows, &j);
     return GS_OK;
 }

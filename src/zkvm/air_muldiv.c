@@ -21,6 +21,8 @@
  *    A word (w0, w1) below means w0 + 2^16 w1 with both limbs looked up, an
  *    integer in [0, 2^32). Senders guarantee a, b in [0, 2^32); the chips
  *    range-check c. */
+#include <stdlib.h>
+
 #include "zkvm/zk_air.h"
 
 #define TWO16 ((gs_fp)1 << 16)
@@ -98,6 +100,39 @@ static size_t count_ops(const zk_alu_req *req, size_t n, uint32_t lo, uint32_t h
     for (size_t i = 0; i < n; i++) m += req[i].op >= lo && req[i].op <= hi;
     return m;
 }
+/* The m requests for ops [lo, hi], in order: req itself when it holds only
+ * those, else a copy in *tmp (left NULL when out of memory). */
+static const zk_alu_req *only_ops(const zk_alu_req *req, size_t n, uint32_t lo, uint32_t hi,
+                                  size_t m, zk_alu_req **tmp) {
+    *tmp = NULL;
+    if (m == n) return req;
+    if (!(*tmp = malloc((m ? m : 1) * sizeof **tmp))) return NULL;
+    for (size_t i = 0, r = 0; i < n; i++)
+        if (req[i].op >= lo && req[i].op <= hi) (*tmp)[r++] = req[i];
+    return *tmp;
+}
+/* Rows [begin, end) of a chip table: requests below m, padding above. */
+typedef struct {
+    zk_table *out;
+    const zk_alu_req *req;
+    size_t m;
+} chip_job;
+typedef void (*chip_rows_fn)(void *ctx, size_t begin, size_t end, zk_lookups *lk);
+static gs_status chip_fill(zk_table *out, uint32_t cols, const zk_alu_req *req, size_t n,
+                           uint32_t lo, uint32_t hi, int all_rows, zk_lookups *lk, chip_rows_fn fn) {
+    size_t m = count_ops(req, n, lo, hi);
+    gs_status s = zk_table_alloc(out, cols, (uint64_t)m + 1); /* the last row is padding */
+    if (s != GS_OK) return s;
+    zk_alu_req *tmp;
+    chip_job j = {out, only_ops(req, n, lo, hi, m, &tmp), m};
+    if (m != n && !tmp) {
+        free(out->cols), out->cols = NULL;
+        return GS_ERR_NOMEM;
+    }
+    zk_parallel_lookups(all_rows ? (size_t)1 << out->log_n : m, ZK_FILL_GRAIN, lk, fn, &j);
+    free(tmp);
+    return GS_OK;
+}
 
 /* ======================= shifts: SLL SRL SRA =======================
  * sh = b mod 32 from b = sh + 32 (q0 + 2^16 q1), sh = sum s_i 2^i (s_i
@@ -170,14 +205,17 @@ gs_air *zk_shift_air(void) {
     return finish(A);
 }
 
-gs_status zk_shift_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
-    size_t m = count_ops(req, n, ZK_ALU_SLL, ZK_ALU_SRA);
-    gs_status s = zk_table_alloc(out, SH_NCOLS, (uint64_t)m + 1);
-    if (s != GS_OK) return s;
-    size_t rows = (size_t)1 << out->log_n, row = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t op = req[i].op, a = req[i].a, b = req[i].b;
-        if (op < ZK_ALU_SLL || op > ZK_ALU_SRA) continue;
+static void shift_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
+    const chip_job *j = ctx;
+    zk_table *out = j->out;
+    for (size_t row = begin; row < end; row++) {
+        if (row >= j->m) { /* padding: 0 * 2^0 = 0, e = 0 */
+            put(out, SH_U, row, 1);
+            put(out, SH_PW15, row, 1);
+            put(out, SH_PW, row, 1);
+            continue;
+        }
+        uint32_t op = j->req[row].op, a = j->req[row].a, b = j->req[row].b;
         uint32_t sh = b & 31u, pw = 1u << sh, x, y, w, c;
         int ns = op == ZK_ALU_SRA && (a >> 31);
         if (op == ZK_ALU_SLL) {
@@ -206,14 +244,11 @@ gs_status zk_shift_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_looku
         look_word(lk, w);
         look_word(lk, pw - 1u - w);
         look_word(lk, b >> 5);
-        row++;
     }
-    for (; row < rows; row++) { /* padding: 0 * 2^0 = 0, e = 0 */
-        put(out, SH_U, row, 1);
-        put(out, SH_PW15, row, 1);
-        put(out, SH_PW, row, 1);
-    }
-    return GS_OK;
+}
+
+gs_status zk_shift_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
+    return chip_fill(out, SH_NCOLS, req, n, ZK_ALU_SLL, ZK_ALU_SRA, 1, lk, shift_rows);
 }
 
 /* ================ multiply: MUL MULH MULHSU MULHU ================
@@ -275,14 +310,11 @@ gs_air *zk_mul_air(void) {
     return finish(A);
 }
 
-gs_status zk_mul_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
-    size_t m = count_ops(req, n, ZK_ALU_MUL, ZK_ALU_MULHU);
-    gs_status s = zk_table_alloc(out, MU_NCOLS, (uint64_t)m + 1);
-    if (s != GS_OK) return s;
-    size_t row = 0; /* padding rows stay all zero */
-    for (size_t i = 0; i < n; i++) {
-        uint32_t op = req[i].op, a = req[i].a, b = req[i].b;
-        if (op < ZK_ALU_MUL || op > ZK_ALU_MULHU) continue;
+static void mul_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
+    const chip_job *j = ctx;
+    zk_table *out = j->out;
+    for (size_t row = begin; row < end; row++) { /* padding rows stay all zero */
+        uint32_t op = j->req[row].op, a = j->req[row].a, b = j->req[row].b;
         uint64_t P = (uint64_t)a * b;
         uint32_t a0 = a & 0xffffu, a1 = a >> 16, b0 = b & 0xffffu, b1 = b >> 16;
         uint64_t k = ((uint64_t)a0 * b0 + (((uint64_t)a0 * b1 + (uint64_t)a1 * b0) << 16)) >> 32;
@@ -313,9 +345,11 @@ gs_status zk_mul_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups
         look_word(lk, (uint32_t)(P >> 32));
         look(lk, (uint32_t)(k & 0xffffu));
         look_word(lk, c);
-        row++;
     }
-    return GS_OK;
+}
+
+gs_status zk_mul_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
+    return chip_fill(out, MU_NCOLS, req, n, ZK_ALU_MUL, ZK_ALU_MULHU, 0, lk, mul_rows);
 }
 
 /* ================ divide: DIV DIVU REM REMU ================
@@ -424,7 +458,7 @@ static void div_row(zk_table *out, size_t row, uint32_t op, uint32_t a, uint32_t
     put_word(out, DV_Q0, row, Q);
     put_word(out, DV_R0, row, R);
     put(out, DV_ZB, row, Y == 0);
-    put(out, DV_INV, row, gs_fp_inv(Y));
+    put(out, DV_INV, row, Y); /* inverted by the caller (0 stays 0) */
     put_word(out, DV_D0, row, D);
     put(out, DV_XS, row, xs);
     put(out, DV_NQ, row, nq);
@@ -440,14 +474,14 @@ static void div_row(zk_table *out, size_t row, uint32_t op, uint32_t a, uint32_t
     look_word(lk, c);
 }
 
+static void div_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
+    const chip_job *j = ctx;
+    for (size_t row = begin; row < end; row++)
+        if (row < j->m) div_row(j->out, row, j->req[row].op, j->req[row].a, j->req[row].b, lk);
+        else div_row(j->out, row, 0, 0, 0, NULL);
+    zk_inv_in_place(zk_col(j->out, DV_INV) + begin, end - begin);
+}
+
 gs_status zk_div_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
-    size_t m = count_ops(req, n, ZK_ALU_DIV, ZK_ALU_REMU);
-    gs_status s = zk_table_alloc(out, DV_NCOLS, (uint64_t)m + 1);
-    if (s != GS_OK) return s;
-    size_t rows = (size_t)1 << out->log_n, row = 0;
-    for (size_t i = 0; i < n; i++)
-        if (req[i].op >= ZK_ALU_DIV && req[i].op <= ZK_ALU_REMU)
-            div_row(out, row++, req[i].op, req[i].a, req[i].b, lk);
-    for (; row < rows; row++) div_row(out, row, 0, 0, 0, NULL);
-    return GS_OK;
+    return chip_fill(out, DV_NCOLS, req, n, ZK_ALU_DIV, ZK_ALU_REMU, 1, lk, div_rows);
 }

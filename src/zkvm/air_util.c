@@ -1,6 +1,7 @@
 /* Helpers shared by the zkVM's tables (src/zkvm/zk_air.h). */
 #include <stdlib.h>
 
+#include "gstark/parallel.h"
 #include "zkvm/zk_air.h"
 #include "zkvm/zkvm_int.h"
 
@@ -35,5 +36,78 @@ uint32_t zk_alu_ref(uint32_t op, uint32_t a, uint32_t b) {
     case ZK_ALU_DIVU: return zk_divu(a, b);
     case ZK_ALU_REM: return zk_rem(a, b);
     default: return zk_remu(a, b);
+    }
+}
+
+/* ---- filling in parallel ---- */
+
+typedef struct {
+    zk_part_fn fn;
+    void *ctx;
+    size_t n, parts;
+    zk_lookups **lk;
+} parts_job;
+
+static void parts_run(void *c, size_t b, size_t e) {
+    const parts_job *j = c;
+    for (size_t k = b; k < e; k++) j->fn(j->ctx, j->n * k / j->parts, j->n * (k + 1) / j->parts, j->lk[k]);
+}
+
+typedef struct {
+    zk_lookups **lk;
+    size_t parts;
+} merge_job;
+
+#define LK_WORDS (sizeof(zk_lookups) / sizeof(uint32_t))
+
+static void merge_run(void *c, size_t b, size_t e) {
+    const merge_job *j = c;
+    uint32_t *dst = (uint32_t *)j->lk[0];
+    for (size_t k = 1; k < j->parts; k++) {
+        const uint32_t *src = (const uint32_t *)j->lk[k];
+        for (size_t i = b; i < e; i++) dst[i] += src[i];
+    }
+}
+
+void zk_parallel_lookups(size_t n, size_t grain, zk_lookups *lk, zk_part_fn fn, void *ctx) {
+    if (grain == 0) grain = 1;
+    size_t parts = n / grain, t = gs_threads_get();
+    if (parts > t) parts = t;
+    if (parts > ZK_MAX_PARTS) parts = ZK_MAX_PARTS;
+    zk_lookups *mine[ZK_MAX_PARTS] = {lk};
+    for (size_t k = 1; k < parts && lk; k++)
+        if (!(mine[k] = calloc(1, sizeof(zk_lookups)))) {
+            parts = k; /* fewer parts: the same result */
+            break;
+        }
+    if (parts <= 1) {
+        fn(ctx, 0, n, lk);
+        return;
+    }
+    parts_job j = {fn, ctx, n, parts, mine};
+    gs_parallel_for(parts, 1, parts_run, &j);
+    if (lk) {
+        merge_job m = {mine, parts};
+        gs_parallel_for(LK_WORDS, 1u << 14, merge_run, &m);
+        for (size_t k = 1; k < parts; k++) free(mine[k]);
+    }
+}
+
+void zk_inv_in_place(gs_fp *x, size_t n) {
+    gs_fp pre[256];
+    for (size_t b = 0; b < n; b += 256) {
+        size_t e = n - b < 256 ? n : b + 256;
+        gs_fp acc = 1;
+        for (size_t i = b; i < e; i++) {
+            pre[i - b] = acc;
+            if (x[i]) acc = gs_fp_mul(acc, x[i]);
+        }
+        gs_fp inv = gs_fp_inv(acc);
+        for (size_t i = e; i-- > b;) {
+            gs_fp v = x[i];
+            if (!v) continue;
+            x[i] = gs_fp_mul(inv, pre[i - b]);
+            inv = gs_fp_mul(inv, v);
+        }
     }
 }

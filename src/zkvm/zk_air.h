@@ -119,6 +119,19 @@ static inline void zk_byte(zk_lookups *lk, unsigned op, uint32_t x, uint32_t y) 
     lk->byte[op - 1][(x & 0xffu) << 8 | (y & 0xffu)]++;
 }
 
+/* Filling in parallel: fn(ctx, begin, end, lk_part) runs over contiguous
+ * parts of [0, n) at once (at most gs_threads_get() parts, each at least
+ * grain long; n < 2 grain: one part, the caller's lk), each part counting
+ * its lookups in its own zeroed zk_lookups, which are then added to lk (NULL:
+ * no counts). A fill whose rows depend only on their requests, and whose
+ * counts are sums, gives the same trace and counts for every thread count. */
+#define ZK_MAX_PARTS 64u
+#define ZK_FILL_GRAIN 4096u /* rows: smaller fills stay on one thread */
+typedef void (*zk_part_fn)(void *ctx, size_t begin, size_t end, zk_lookups *lk);
+void zk_parallel_lookups(size_t n, size_t grain, zk_lookups *lk, zk_part_fn fn, void *ctx);
+/* x[i] = 1 / x[i] for nonzero x[i] (zeros stay 0), a few inversions in all. */
+void zk_inv_in_place(gs_fp *x, size_t n);
+
 /* A table's trace: column-major, cols x 2^log_n, from malloc (the caller
  * frees cols). */
 typedef struct zk_table {

@@ -1,0 +1,419 @@
+/* A run's tables from its trace (docs/zkvm.md, "Proving a run"): the replay
+ * that turns the executor's steps into CPU rows and the chips' requests,
+ * the memory tables, then every chip's fill.
+ *
+ * The replay runs in two passes so that only a thin part is sequential:
+ *  1. sequential, a few loads and stores per step: the registers' values
+ *     (from the steps' rd values) and last access times, each memory word's
+ *     last access time and value (loads and stores, read and write calls),
+ *     the program slots' execution counts, and at every CHUNK-th step a
+ *     snapshot of the registers and of where the chunk's requests start;
+ *  2. in parallel, chunk by chunk from its snapshot: each step's CPU row
+ *     (values, the previous access times, the range lookups of the gaps),
+ *     its ALU, shift, mul, div or load/store request, and the check that
+ *     the value the AIR writes to rd is the executor's.
+ * Every row and request depends only on the step and the state before it,
+ * and the lookup counts are sums, so the tables do not depend on how the
+ * chunks are spread over threads (DESIGN.md section 2). The fills are
+ * parallel too (zk_parallel_lookups). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gstark/parallel.h"
+#include "zkvm/zk_cpu.h"
+
+const char *const zk_table_names[ZK_T_NUM] = {
+    "zkvm-cpu", "zkvm-program", "zkvm-image", "zkvm-fresh", "zkvm-alu", "zkvm-shift", "zkvm-mul",
+    "zkvm-div", "zkvm-ls", "zkvm-io", "zkvm-stream", "zkvm-range", "zkvm-byte"};
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static gs_status bug(char *msg, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static gs_status bug(char *msg, size_t cap, const char *fmt, ...) {
+    if (msg && cap) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, cap, fmt, ap);
+        va_end(ap);
+    }
+    return GS_ERR_AIR_UNSATISFIED;
+}
+
+/* ---- the reference arithmetic the requests carry ---- */
+
+static uint32_t load_ref(uint32_t op, uint32_t addr, uint32_t word) {
+    uint32_t sh = 8 * (addr & 3);
+    switch (op) {
+    case ZK_LS_LB: return (uint32_t)(int32_t)(int8_t)(word >> sh);
+    case ZK_LS_LBU: return (word >> sh) & 0xff;
+    case ZK_LS_LH: return (uint32_t)(int32_t)(int16_t)(word >> sh);
+    case ZK_LS_LHU: return (word >> sh) & 0xffff;
+    default: return word;
+    }
+}
+
+/* The ALU chips, by op (ZK_ALU_*): each gets its own request array. */
+enum { CH_ALU, CH_SHIFT, CH_MUL, CH_DIV, CH_NUM };
+static unsigned chip_of(uint32_t op) {
+    return op <= ZK_ALU_EQ ? CH_ALU : op <= ZK_ALU_SRA ? CH_SHIFT : op <= ZK_ALU_MULHU ? CH_MUL : CH_DIV;
+}
+
+#define MEM_WORDS (GS_ZKVM_MEM_TOP / 4)
+#define N_CELLS (ZK_CURSOR_ADDR + ZK_NUM_STREAMS) /* registers and cursors */
+#define CHUNK ((uint64_t)1 << 13)               /* steps per replay chunk */
+#define ROWS_AT_ONCE 64u                          /* CPU rows built, then written */
+
+/* Where a chunk of steps starts: the registers and where its requests go. */
+typedef struct {
+    uint32_t x[N_CELLS];
+    uint64_t x_ts[N_CELLS];
+    size_t n_chip[CH_NUM], n_ls;
+} chunk_start;
+
+/* The replay's state: every register, cursor and memory word with its value
+ * and last access time, and the requests for the chips. */
+typedef struct {
+    uint32_t x[N_CELLS];
+    uint64_t x_ts[N_CELLS];
+    uint8_t *mem;      /* indexed by address */
+    uint64_t *mem_ts;  /* per word; 0: never accessed */
+    uint64_t *touched; /* per word, a bit: accessed (the fresh table's words, in order) */
+    uint32_t text_lo, text_hi;
+    zk_prog_row_t *prog; /* the program's rows, per slot */
+    uint32_t *counts;    /* executions per slot */
+    chunk_start *starts;
+    zk_alu_req *chip[CH_NUM];
+    zk_ls_req *ls;
+    zk_io_req *io;
+    zk_io_word *words;
+    size_t n_chip[CH_NUM], n_ls, n_io, n_words, cap_words;
+    uint32_t *in_mult;
+    zk_lookups *lk;
+} replay;
+
+static void replay_free(replay *rp) {
+    free(rp->mem), free(rp->mem_ts), free(rp->touched), free(rp->prog), free(rp->counts);
+    free(rp->starts), free(rp->ls), free(rp->io), free(rp->words), free(rp->in_mult), free(rp->lk);
+    for (unsigned c = 0; c < CH_NUM; c++) free(rp->chip[c]);
+}
+
+static inline void mem_touch(replay *rp, uint32_t w, uint64_t ts, uint64_t *prev) {
+    uint64_t *mt = &rp->mem_ts[w / 4];
+    if (!*mt) rp->touched[w / 256] |= (uint64_t)1 << (w / 4 % 64);
+    *prev = *mt, *mt = ts;
+}
+
+/* A register or cursor access at ts by the IO chip: its previous time. */
+static uint64_t touch(replay *rp, unsigned cell, uint64_t ts) {
+    uint64_t prev = rp->x_ts[cell];
+    rp->x_ts[cell] = ts;
+    return prev;
+}
+
+/* A read or write call: its words, with the memory replayed through it. */
+static gs_status io_call(replay *rp, const gs_zkvm_io *rec, const uint8_t *input, uint64_t clk) {
+    uint64_t ts = 4 * clk + ZK_TS_MEM;
+    zk_io_req q = {.call = rec->num, .fd = rec->fd, .buf = rec->buf, .len = rec->len,
+                   .count = rec->done, .clk = clk, .pos = rec->stream_pos};
+    q.buf_ts = touch(rp, 11, ts);
+    q.len_ts = touch(rp, 12, ts);
+    unsigned cur = ZK_CURSOR_ADDR + rec->fd;
+    q.pos_ts = touch(rp, cur, ts);
+    rp->x[cur] = (uint32_t)(rec->stream_pos + rec->done);
+    size_t first = rp->n_words;
+    uint64_t end = (uint64_t)rec->buf + rec->done;
+    for (uint64_t w = rec->buf & ~3u; rec->done && w < end; w += 4) {
+        if (w >= GS_ZKVM_MEM_TOP) return GS_ERR_AIR_UNSATISFIED;
+        if (rp->n_words == rp->cap_words) {
+            size_t cap = rp->cap_words ? 2 * rp->cap_words : 1024;
+            zk_io_word *nw = realloc(rp->words, cap * sizeof *nw);
+            if (!nw) return GS_ERR_NOMEM;
+            rp->words = nw, rp->cap_words = cap;
+        }
+        zk_io_word *o = &rp->words[rp->n_words++];
+        o->waddr = (uint32_t)w, o->before = zk_ld32(rp->mem + w);
+        o->w = !(w >= rp->text_lo && w < rp->text_hi);
+        mem_touch(rp, (uint32_t)w, ts, &o->ts_prev);
+        if (rec->num == GS_ZKVM_SYS_READ)
+            for (uint64_t b = w; b < w + 4; b++)
+                if (b >= rec->buf && b < end) rp->mem[b] = input[rec->stream_pos + (b - rec->buf)];
+        o->after = zk_ld32(rp->mem + w);
+    }
+    q.n_words = (uint32_t)(rp->n_words - first);
+    q.words = (const zk_io_word *)(uintptr_t)first; /* an index until the words stop moving */
+    rp->io[rp->n_io++] = q;
+    return GS_OK;
+}
+
+/* Pass 1: the state's thin sequential part (see the top of the file). */
+static gs_status replay_state(replay *rp, const gs_zkvm_program *p, const gs_zkvm_trace *tr,
+                              const uint8_t *input, char *msg, size_t cap) {
+    const uint64_t n = tr->n_steps;
+    for (uint64_t i = 0; i < n; i++) {
+        const gs_zkvm_step *st = &tr->steps[i];
+        if (i % CHUNK == 0) {
+            chunk_start *cs = &rp->starts[i / CHUNK];
+            memcpy(cs->x, rp->x, sizeof rp->x), memcpy(cs->x_ts, rp->x_ts, sizeof rp->x_ts);
+            memcpy(cs->n_chip, rp->n_chip, sizeof rp->n_chip), cs->n_ls = rp->n_ls;
+        }
+        uint32_t slot = (st->pc - p->text_lo) / 4;
+        if (st->pc < p->text_lo || slot >= p->n)
+            return bug(msg, cap, "cycle %llu: pc 0x%08x outside the text (a bug)", (unsigned long long)i + 1, st->pc);
+        const zk_prog_row_t *pr = &rp->prog[slot];
+        const uint32_t f = pr->flags;
+        const uint64_t ts = 4 * (i + 1);
+        rp->counts[slot]++;
+        rp->x_ts[pr->rs1] = ts + ZK_TS_RS1;
+        rp->x_ts[pr->rs2] = ts + ZK_TS_RS2;
+        if (f & (ZK_F_ALU | ZK_F_ALUI | ZK_F_BRANCH)) {
+            rp->n_chip[chip_of(pr->op)]++;
+        } else if (f & (ZK_F_LOAD | ZK_F_STORE)) {
+            uint32_t w = (rp->x[pr->rs1] + pr->imm) & ~3u;
+            if (w >= GS_ZKVM_MEM_TOP)
+                return bug(msg, cap, "cycle %llu, pc 0x%08x: the replay's address 0x%08x is outside memory "
+                           "(a bug)", (unsigned long long)i + 1, st->pc, w);
+            mem_touch(rp, w, ts + ZK_TS_MEM, &rp->ls[rp->n_ls++].ts_prev);
+            zk_st32(rp->mem + w, st->mem_after);
+        } else if ((f & ZK_F_ECALL) && rp->x[17] != GS_ZKVM_SYS_EXIT) {
+            if (st->mem_after == 0 || st->mem_after > tr->n_io)
+                return bug(msg, cap, "cycle %llu: a call without its record (a bug)", (unsigned long long)i + 1);
+            gs_status s = io_call(rp, &tr->io[st->mem_after - 1], input, i + 1);
+            if (s == GS_ERR_AIR_UNSATISFIED)
+                return bug(msg, cap, "cycle %llu: a call's buffer outside memory (a bug)", (unsigned long long)i + 1);
+            if (s != GS_OK) return s;
+        }
+        if (f & ZK_F_WR) rp->x[pr->rd] = st->rd_val, rp->x_ts[pr->rd] = ts + ZK_TS_RD;
+    }
+    return GS_OK;
+}
+
+/* Pass 2: chunks of steps from their snapshots. */
+typedef struct {
+    const replay *rp;
+    const gs_zkvm_trace *tr;
+    zk_table *cpu;
+    uint64_t n;
+    uint64_t *bad; /* per chunk: 1 + the first step whose rd value differs, or 0 */
+    uint32_t *bad_c;
+} rows_job;
+
+static inline void gap_lookups(zk_lookups *lk, uint64_t d) {
+    zk_range16(lk, (uint32_t)(d & 0xffff)), zk_range16(lk, (uint32_t)(d >> 16));
+}
+
+static void replay_chunk(const rows_job *j, size_t c, zk_lookups *lk) {
+    const replay *rp = j->rp;
+    const chunk_start *cs = &rp->starts[c];
+    uint32_t x[N_CELLS];
+    uint64_t x_ts[N_CELLS];
+    size_t nc[CH_NUM], nls = cs->n_ls;
+    memcpy(x, cs->x, sizeof x), memcpy(x_ts, cs->x_ts, sizeof x_ts), memcpy(nc, cs->n_chip, sizeof nc);
+    const uint64_t i0 = c * CHUNK, i1 = i0 + CHUNK < j->n ? i0 + CHUNK : j->n;
+    zk_cpu_row_t rows[ROWS_AT_ONCE];
+    for (uint64_t b = i0; b < i1; b += ROWS_AT_ONCE) {
+        const size_t m = i1 - b < ROWS_AT_ONCE ? (size_t)(i1 - b) : ROWS_AT_ONCE;
+        for (size_t k = 0; k < m; k++) {
+            const uint64_t i = b + k;
+            const gs_zkvm_step *st = &j->tr->steps[i];
+            zk_cpu_row_t *r = &rows[k];
+            memset(r, 0, sizeof *r);
+            r->prog = rp->prog[(st->pc - rp->text_lo) / 4];
+            r->clk = i + 1;
+            const uint32_t f = r->prog.flags;
+            const uint64_t ts = 4 * r->clk;
+            r->a = x[r->prog.rs1], r->a_ts = x_ts[r->prog.rs1], x_ts[r->prog.rs1] = ts + ZK_TS_RS1;
+            gap_lookups(lk, ts + ZK_TS_RS1 - r->a_ts - 1);
+            r->b = x[r->prog.rs2], r->b_ts = x_ts[r->prog.rs2], x_ts[r->prog.rs2] = ts + ZK_TS_RS2;
+            gap_lookups(lk, ts + ZK_TS_RS2 - r->b_ts - 1);
+            if (f & (ZK_F_ALU | ZK_F_ALUI)) {
+                uint32_t bv = (f & ZK_F_ALU) ? r->b : r->prog.imm;
+                r->c = zk_alu_ref(r->prog.op, r->a, bv);
+                unsigned ch = chip_of(r->prog.op);
+                rp->chip[ch][nc[ch]++] = (zk_alu_req){r->prog.op, r->a, bv, r->c};
+            } else if (f & ZK_F_BRANCH) {
+                r->r = zk_alu_ref(r->prog.op, r->a, r->b);
+                unsigned ch = chip_of(r->prog.op);
+                rp->chip[ch][nc[ch]++] = (zk_alu_req){r->prog.op, r->a, r->b, r->r};
+            } else if (f & (ZK_F_LOAD | ZK_F_STORE)) {
+                uint32_t addr = r->a + r->prog.imm, w = addr & ~3u;
+                zk_ls_req *q = &rp->ls[nls++];
+                const uint64_t ts_prev = q->ts_prev; /* pass 1's */
+                *q = (zk_ls_req){.op = r->prog.op, .base = r->a, .imm = r->prog.imm, .clk = r->clk,
+                                 .waddr = w, .before = st->mem_before, .after = st->mem_after,
+                                 .ts_prev = ts_prev,
+                                 .w = !(w >= rp->text_lo && w < rp->text_hi)};
+                if (f & ZK_F_LOAD) r->c = q->res = load_ref(r->prog.op, addr, st->mem_before);
+                else q->val = r->b;
+            } else if (f & ZK_F_LUI) {
+                r->c = r->prog.imm;
+            } else if (f & (ZK_F_JAL | ZK_F_JALR)) {
+                r->c = r->prog.pc + 4;
+            } else if (f & ZK_F_ECALL) {
+                if (r->a == GS_ZKVM_SYS_EXIT) {
+                    r->c = r->b;
+                } else { /* the IO chip accesses a1 and a2 at ts + ZK_TS_MEM */
+                    r->c = j->tr->io[st->mem_after - 1].done;
+                    x_ts[11] = x_ts[12] = ts + ZK_TS_MEM;
+                }
+            }
+            if (f & ZK_F_WR) {
+                if (r->c != st->rd_val) { /* the replay disagrees with the executor: a bug */
+                    j->bad[c] = i + 1, j->bad_c[c] = r->c;
+                    return;
+                }
+                r->d_prev = x[r->prog.rd], r->d_ts = x_ts[r->prog.rd], x_ts[r->prog.rd] = ts + ZK_TS_RD;
+                gap_lookups(lk, ts + ZK_TS_RD - r->d_ts - 1);
+                x[r->prog.rd] = r->c;
+            }
+        }
+        zk_cpu_set_rows(j->cpu, b, rows, m);
+    }
+}
+
+static void replay_chunks(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
+    for (size_t c = begin; c < end; c++) replay_chunk(ctx, c, lk);
+}
+
+typedef struct {
+    zk_table *cpu;
+    uint64_t first;
+} pad_job;
+
+static void pad_rows(void *ctx, size_t begin, size_t end) {
+    const pad_job *j = ctx;
+    zk_cpu_set_padding(j->cpu, j->first + begin, j->first + end);
+}
+
+/* Replays the trace into the CPU rows and the chips' requests. */
+static gs_status replay_run(replay *rp, zk_table *cpu, const gs_zkvm_program *p, const zk_image *im,
+                            const gs_zkvm_trace *tr, const uint8_t *input, uint64_t in_len, char *msg,
+                            size_t cap) {
+    const uint64_t n = tr->n_steps, chunks = (n + CHUNK - 1) / CHUNK;
+    rp->text_lo = im->text_lo, rp->text_hi = im->text_hi;
+    rp->prog = malloc((p->n ? p->n : 1) * sizeof *rp->prog);
+    rp->counts = calloc(p->n ? p->n : 1, sizeof *rp->counts);
+    rp->starts = malloc((chunks ? chunks : 1) * sizeof *rp->starts);
+    rp->mem_ts = calloc(MEM_WORDS, sizeof *rp->mem_ts);
+    rp->touched = calloc(MEM_WORDS / 64, sizeof *rp->touched);
+    rp->mem = calloc(GS_ZKVM_MEM_TOP, 1);
+    rp->ls = malloc((n ? n : 1) * sizeof *rp->ls);
+    rp->io = malloc((tr->n_io ? tr->n_io : 1) * sizeof *rp->io);
+    rp->in_mult = calloc(in_len ? in_len : 1, sizeof *rp->in_mult);
+    rp->lk = calloc(1, sizeof *rp->lk);
+    if (!rp->prog || !rp->counts || !rp->starts || !rp->mem_ts || !rp->touched || !rp->mem || !rp->ls ||
+        !rp->io || !rp->in_mult || !rp->lk)
+        return GS_ERR_NOMEM;
+    for (uint32_t s = 0; s < p->n; s++) zk_prog_row(&rp->prog[s], p, s);
+    memcpy(rp->mem + im->lo, im->words, (size_t)(im->hi - im->lo));
+    GS_TRY(replay_state(rp, p, tr, input, msg, cap));
+    for (unsigned c = 0; c < CH_NUM; c++)
+        if (!(rp->chip[c] = malloc((rp->n_chip[c] ? rp->n_chip[c] : 1) * sizeof *rp->chip[c])))
+            return GS_ERR_NOMEM;
+    GS_TRY(zk_table_alloc(cpu, zk_cpu_num_cols(), n + 1));
+    uint64_t *bad = calloc(chunks ? chunks : 1, sizeof *bad);
+    uint32_t *bad_c = calloc(chunks ? chunks : 1, sizeof *bad_c);
+    if (!bad || !bad_c) {
+        free(bad), free(bad_c);
+        return GS_ERR_NOMEM;
+    }
+    rows_job j = {.rp = rp, .tr = tr, .cpu = cpu, .n = n, .bad = bad, .bad_c = bad_c};
+    zk_parallel_lookups((size_t)chunks, 1, rp->lk, replay_chunks, &j);
+    pad_job pj = {cpu, n};
+    gs_parallel_for(((size_t)1 << cpu->log_n) - n, 1u << 15, pad_rows, &pj);
+    gs_status s = GS_OK;
+    for (uint64_t c = 0; c < chunks && s == GS_OK; c++)
+        if (bad[c]) { /* the first one, whatever the threads did */
+            const gs_zkvm_step *st = &tr->steps[bad[c] - 1];
+            s = bug(msg, cap, "cycle %llu, pc 0x%08x: the AIR's value of rd 0x%08x differs from the "
+                    "executor's 0x%08x (a bug)", (unsigned long long)bad[c], st->pc, bad_c[c], st->rd_val);
+        }
+    free(bad), free(bad_c);
+    for (size_t k = 0; k < rp->n_io; k++) rp->io[k].words = rp->words + (uintptr_t)rp->io[k].words;
+    return s;
+}
+
+/* ---- the memory tables ---- */
+
+/* The final values of the registers, cursors and image, then the words
+ * touched outside the image, in address order; the replay must end where
+ * the machine did. */
+static gs_status memory_tables(zk_run_tables *rt, const replay *rp, const zk_image *im,
+                               const gs_zkvm_vm *vm, char *msg, size_t cap) {
+    if (memcmp(rp->mem + GS_ZKVM_MEM_LO, gs_zkvm_vm_memory(vm), GS_ZKVM_MEM_TOP - GS_ZKVM_MEM_LO) ||
+        memcmp(rp->x, gs_zkvm_vm_regs(vm), 32 * sizeof *rp->x))
+        return bug(msg, cap, "the AIR's replay of the run ends in another state than the machine's (a bug)");
+    size_t words = (im->hi - im->lo) / 4, nf = 0, touched = 0;
+    for (size_t k = 0; k < MEM_WORDS / 64; k++) touched += (size_t)__builtin_popcountll(rp->touched[k]);
+    uint32_t *fval = malloc((N_CELLS + words) * sizeof *fval);
+    uint64_t *fts = malloc((N_CELLS + words) * sizeof *fts);
+    zk_fresh_word *fw = malloc((touched ? touched : 1) * sizeof *fw);
+    gs_status s = GS_ERR_NOMEM;
+    if (fval && fts && fw) {
+        for (unsigned r = 0; r < N_CELLS; r++) fval[r] = rp->x[r], fts[r] = rp->x_ts[r];
+        for (size_t k = 0; k < words; k++) {
+            uint32_t addr = im->lo + 4 * (uint32_t)k;
+            fval[N_CELLS + k] = zk_ld32(rp->mem + addr), fts[N_CELLS + k] = rp->mem_ts[addr / 4];
+        }
+        for (size_t k = 0; k < MEM_WORDS / 64; k++)
+            for (uint64_t bits = rp->touched[k]; bits; bits &= bits - 1) {
+                uint32_t addr = 4 * (uint32_t)(64 * k + (size_t)__builtin_ctzll(bits));
+                if (addr >= im->lo && addr < im->hi) continue;
+                fw[nf++] = (zk_fresh_word){addr, zk_ld32(rp->mem + addr), rp->mem_ts[addr / 4]};
+            }
+        s = zk_image_fill(&rt->t[ZK_T_IMAGE], im, fval, fts);
+        if (s == GS_OK) s = zk_fresh_fill(&rt->t[ZK_T_FRESH], im, fw, nf, rp->lk);
+    }
+    free(fval), free(fts), free(fw);
+    rt->fresh_pub[ZK_FRESH_PUB_LO] = im->lo / 4;
+    rt->fresh_pub[ZK_FRESH_PUB_HI] = im->hi / 4;
+    return s;
+}
+
+/* ---- everything ---- */
+
+gs_status zk_build_tables(zk_run_tables *rt, const gs_zkvm_program *p, const zk_image *im,
+                          const gs_zkvm_trace *tr, const gs_zkvm_vm *vm, const uint8_t *input,
+                          uint64_t in_len, zk_trace_times *tt, char *msg, size_t cap) {
+    double t0 = now_s(), t1 = t0, t2 = t0;
+    replay rp;
+    memset(&rp, 0, sizeof rp);
+    gs_status s = replay_run(&rp, &rt->t[ZK_T_CPU], p, im, tr, input, in_len, msg, cap);
+    t1 = now_s();
+    if (s == GS_OK) s = memory_tables(rt, &rp, im, vm, msg, cap);
+    t2 = now_s();
+    if (s != GS_OK) goto out;
+    rt->io_pub[ZK_IO_PUB_IN_LEN] = gs_fp_from_u64(in_len);
+    size_t len1 = 0, len2 = 0;
+    const uint8_t *out1 = gs_zkvm_vm_output(vm, 1, &len1), *out2 = gs_zkvm_vm_output(vm, 2, &len2);
+    /* A fill that refuses its requests is a bug in the replay or the chip. */
+#define FILL(t, call)                                                                       \
+    if ((s = (call)) != GS_OK) {                                                            \
+        if (s != GS_ERR_NOMEM)                                                              \
+            s = bug(msg, cap, "the %s table refused the run's requests (a bug): %s",        \
+                    zk_table_names[t], gs_status_str(s));                                   \
+        goto out;                                                                           \
+    }
+    FILL(ZK_T_PROG, zk_prog_fill(&rt->t[ZK_T_PROG], p, rp.counts));
+    FILL(ZK_T_ALU, zk_alu_fill(&rt->t[ZK_T_ALU], rp.chip[CH_ALU], rp.n_chip[CH_ALU], rp.lk));
+    FILL(ZK_T_SHIFT, zk_shift_fill(&rt->t[ZK_T_SHIFT], rp.chip[CH_SHIFT], rp.n_chip[CH_SHIFT], rp.lk));
+    FILL(ZK_T_MUL, zk_mul_fill(&rt->t[ZK_T_MUL], rp.chip[CH_MUL], rp.n_chip[CH_MUL], rp.lk));
+    FILL(ZK_T_DIV, zk_div_fill(&rt->t[ZK_T_DIV], rp.chip[CH_DIV], rp.n_chip[CH_DIV], rp.lk));
+    FILL(ZK_T_LS, zk_ls_fill(&rt->t[ZK_T_LS], rp.ls, rp.n_ls, rp.lk));
+    FILL(ZK_T_IO, zk_io_fill(&rt->t[ZK_T_IO], rp.io, rp.n_io, in_len, rp.lk, rp.in_mult));
+    FILL(ZK_T_STREAM, zk_stream_fill(&rt->t[ZK_T_STREAM], input, in_len, out1, len1, out2, len2, rp.in_mult));
+    /* last: the fixed tables count every lookup the others made */
+    FILL(ZK_T_RANGE, zk_range_fill(&rt->t[ZK_T_RANGE], rp.lk));
+    FILL(ZK_T_BYTE, zk_byte_fill(&rt->t[ZK_T_BYTE], rp.lk));
+#undef FILL
+out:
+    if (tt) tt->replay = t1 - t0, tt->memory = t2 - t1, tt->fills = now_s() - t2;
+    replay_free(&rp);
+    return s;
+}

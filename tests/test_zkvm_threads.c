@@ -1,0 +1,162 @@
+/* A run's tables and proof do not depend on the host thread count
+ * (DESIGN.md section 2; src/zkvm/replay.c): trace generation (the replay's
+ * chunks, the chips' parallel fills and their per-thread lookup counts) and
+ * the proof bytes (of the first and the last) are compared for 1, 2 and 3
+ * threads, on runs long enough
+ * to cross many replay chunks and to split every large fill: a Fibonacci
+ * loop, a memory loop (loads, stores, mul) and a mixed program that reads
+ * its input, writes output every 256 iterations, and runs every chip (byte
+ * and halfword accesses, shifts, mul, div and rem with zero divisors,
+ * compares). Thread count 1 is the serial result. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gstark/gstark.h"
+#include "gstark/parallel.h"
+#include "gstark/zkvm.h"
+#include "test_util.h"
+#include "zkvm/zk_cpu.h"
+#include "zkvm_chip_test.h"
+#include "../bench/zkvm_programs.h"
+
+/* The mixed loop: n iterations over the input bytes (read at the start into
+ * DATA + 0x400), a write of 16 bytes every 256 iterations, exit(acc). */
+static gs_zkvm_program *mixed_loop(uint32_t n) {
+    uint32_t w[64];
+    size_t i = 0;
+    a_li(w + i, 5, n), i += 2;
+    w[i++] = A_LUI(6, DATA >> 12);
+    w[i++] = A_ADDI(17, 0, GS_ZKVM_SYS_READ); /* read(0, DATA + 0x400, 256) */
+    w[i++] = A_ADDI(10, 0, 0);
+    w[i++] = A_ADDI(11, 6, 0x400);
+    w[i++] = A_ADDI(12, 0, 256);
+    w[i++] = A_ECALL;
+    w[i++] = A_ADDI(8, 0, 7);
+    const size_t loop = i;
+    w[i++] = A_ANDI(13, 5, 255);
+    w[i++] = A_ADD(14, 13, 6);
+    w[i++] = A_LBU(7, 0x400, 14);
+    w[i++] = A_ADD(8, 8, 7);
+    w[i++] = A_SLLI(9, 8, 3);
+    w[i++] = A_SRA(15, 9, 7);
+    w[i++] = A_MUL(16, 8, 9);
+    w[i++] = A_MULH(18, 16, 15);
+    w[i++] = A_DIVU(19, 16, 13); /* idx 0: division by zero */
+    w[i++] = A_REM(20, 18, 7);   /* input byte 0: likewise */
+    w[i++] = A_XOR(8, 8, 19);
+    w[i++] = A_SRL(21, 20, 13);
+    w[i++] = A_SLTU(22, 21, 8);
+    w[i++] = A_ADD(8, 8, 22);
+    w[i++] = A_ANDI(23, 13, 0xFC);
+    w[i++] = A_ADD(23, 23, 6);
+    w[i++] = A_SW(20, 0, 23);
+    w[i++] = A_LH(24, 2, 23);
+    w[i++] = A_SB(24, 1, 23);
+    w[i++] = A_LB(25, 1, 23);
+    w[i++] = A_ADD(8, 8, 25);
+    const size_t skip_at = i;
+    w[i++] = 0; /* bne x13, x0, skip (below) */
+    w[i++] = A_ADDI(17, 0, GS_ZKVM_SYS_WRITE); /* write(1, DATA, 16) */
+    w[i++] = A_ADDI(10, 0, 1);
+    w[i++] = A_ADDI(11, 6, 0);
+    w[i++] = A_ADDI(12, 0, 16);
+    w[i++] = A_ECALL;
+    w[skip_at] = A_BNE(13, 0, (int32_t)(4 * (i - skip_at)));
+    w[i++] = A_ADDI(5, 5, -1);
+    w[i] = A_BNE(5, 0, -(int32_t)(4 * (i - loop))), i++;
+    w[i++] = A_ADDI(10, 8, 0);
+    w[i++] = A_ADDI(17, 0, GS_ZKVM_SYS_EXIT);
+    w[i++] = A_ECALL;
+    return from_words(w, i);
+}
+
+typedef struct {
+    const char *name;
+    gs_zkvm_program *p;
+    uint8_t in[256];
+    size_t in_len;
+} prog_case;
+
+/* zk_trace_run's tables for each thread count, each against 1 thread's. */
+static void check_tables(const prog_case *pc) {
+    static const unsigned threads[] = {1, 2, 3};
+    zk_table ref[ZK_T_NUM];
+    for (size_t k = 0; k < sizeof threads / sizeof threads[0]; k++) {
+        gs_threads_set(threads[k]);
+        zk_table t[ZK_T_NUM];
+        char msg[300];
+        gs_status s = zk_trace_run(t, pc->p, pc->in, pc->in_len, 0, NULL, msg, sizeof msg);
+        CHECK(s == GS_OK);
+        if (s != GS_OK) fprintf(stderr, "%s: %s\n", pc->name, msg);
+        for (unsigned i = 0; i < ZK_T_NUM; i++) {
+            if (k == 0) {
+                ref[i] = t[i];
+                continue;
+            }
+            int same = s == GS_OK && t[i].num_cols == ref[i].num_cols && t[i].log_n == ref[i].log_n &&
+                       !memcmp(t[i].cols, ref[i].cols, ((size_t)t[i].num_cols << t[i].log_n) * sizeof(gs_fp));
+            CHECK(same);
+            if (!same) fprintf(stderr, "%s: table %s differs with %u threads\n", pc->name, zk_table_names[i], threads[k]);
+            free(t[i].cols);
+        }
+    }
+    uint64_t cells = 0;
+    for (unsigned i = 0; i < ZK_T_NUM; i++) cells += (uint64_t)ref[i].num_cols << ref[i].log_n, free(ref[i].cols);
+    printf("%-6s tables (%llu cells) equal for 1, 2, 3 threads\n", pc->name, (unsigned long long)cells);
+    gs_threads_set(0);
+}
+
+/* The proof bytes for each thread count, each against 1 thread's. */
+static void check_proofs(const prog_case *pc) {
+    static const unsigned threads[] = {1, 3, 2};
+    gs_params par = zkt_params();
+    uint8_t *ref = NULL;
+    size_t ref_len = 0;
+    for (size_t k = 0; k < sizeof threads / sizeof threads[0]; k++) {
+        gs_threads_set(threads[k]);
+        gs_zkvm_proof *zp = NULL;
+        gs_zkvm_claim claim;
+        gs_prove_opts opts = {0};
+        char msg[300];
+        gs_status s = gs_zkvm_prove(&zp, &claim, pc->p, pc->in, pc->in_len, 0, &par, &opts, msg, sizeof msg);
+        CHECK(s == GS_OK);
+        if (s != GS_OK) {
+            fprintf(stderr, "%s: %s\n", pc->name, msg);
+            continue;
+        }
+        CHECK(gs_zkvm_verify(NULL, pc->p, zp, 0, msg, sizeof msg) == GS_OK);
+        uint8_t *b = NULL;
+        size_t len = 0;
+        CHECK(gs_zkvm_proof_serialize(&b, &len, zp) == GS_OK);
+        if (k == 0) {
+            ref = b, ref_len = len;
+            printf("%-6s %llu cycles, exit code %u: proof of %zu bytes", pc->name,
+                   (unsigned long long)claim.cycles, claim.exit_code, len);
+        } else {
+            int same = len == ref_len && !memcmp(b, ref, len);
+            CHECK(same);
+            if (!same) fprintf(stderr, "%s: proof bytes differ with %u threads\n", pc->name, threads[k]);
+            free(b);
+        }
+        gs_zkvm_proof_free(zp);
+    }
+    printf(", the same bytes for 1, 2, 3 threads\n");
+    free(ref);
+    gs_threads_set(0);
+}
+
+int main(int argc, char **argv) {
+    gs_test_init(argc, argv);
+    prog_case cases[3] = {{.name = "fib", .p = fib_loop(9000)},
+                          {.name = "mem", .p = mem_loop(3500)},
+                          {.name = "mixed", .p = mixed_loop(1500), .in_len = 200}};
+    for (size_t i = 0; i < cases[2].in_len; i++) cases[2].in[i] = (uint8_t)gs_test_u64();
+    for (size_t c = 0; c < 3; c++) {
+        CHECK(cases[c].p != NULL);
+        if (!cases[c].p) continue;
+        check_tables(&cases[c]);
+        if (c != 1) check_proofs(&cases[c]); /* the memory loop's tables suffice */
+    }
+    for (size_t c = 0; c < 3; c++) gs_zkvm_program_free(cases[c].p);
+    return gs_test_done();
+}
