@@ -1,4 +1,6 @@
-/* LogUp aux trace and constraints (see logup.h for the definitions). */
+/* LogUp aux trace and constraints (see logup.h for the definitions). The
+ * fingerprint, the signed multiplicity and the constraints are those of
+ * logup_eval.h, which the device code (src/cuda/quotient.cu) shares. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,21 +84,74 @@ gs_status gs_logup_layout(gs_logup *L, const gs_air *air) {
     return GS_OK;
 }
 
-/* d = z - (bus + sum_k alpha^(k+1) v_k) from Fp3 values. */
-static gs_fp3 fingerprint3(const gs_air_inter *in, const gs_fp3 *v, gs_fp3 z, const gs_fp3 *ap) {
-    gs_fp3 acc = gs_fp3_from_fp(gs_fp_from_u64(in->bus));
-    for (uint32_t k = 0; k < in->width; k++) acc = gs_fp3_add(acc, gs_fp3_mul(ap[k + 1], v[k]));
-    return gs_fp3_sub(z, acc);
-}
+/* One row for the shared LogUp definition (logup_eval.h), in two forms:
+ * Fp3 interaction outputs at one point (the verifier at z) and base-field
+ * outputs `stride` apart (the prover's rows, in the block interpreter's
+ * layout). groups receives the group constraints (NULL when only the
+ * fingerprints and multiplicities are used). */
+typedef struct {
+    const gs_logup *L;
+    const gs_air *air;
+    gs_fp3 z;
+    const gs_fp3 *ap; /* alpha^0 .. alpha^GS_AIR_MAX_TUPLE */
+    const gs_fp3 *outs, *cur, *next;
+    gs_fp3 *groups;
+} lu_ext_row;
 
-/* The same from Fp values (the prover's aux trace on the trace domain). */
-static gs_fp3 fingerprint(const gs_air_inter *in, const gs_fp *v, size_t stride, gs_fp3 z,
-                          const gs_fp3 *ap) {
-    gs_fp3 acc = gs_fp3_from_fp(gs_fp_from_u64(in->bus));
-    for (uint32_t k = 0; k < in->width; k++)
-        acc = gs_fp3_add(acc, gs_fp3_mul_fp(ap[k + 1], v[(size_t)k * stride]));
-    return gs_fp3_sub(z, acc);
-}
+typedef struct {
+    const gs_logup *L;
+    const gs_air *air;
+    gs_fp3 z;
+    const gs_fp3 *ap;
+    const gs_fp *outs;
+    size_t stride;
+    const gs_fp3 *cur, *next;
+    gs_fp3 *groups;
+} lu_fp_row;
+
+#define GS_LU_NAME(x) lu_ext_##x
+#define GS_LU_QUAL static inline
+#define GS_LU_CTX lu_ext_row
+#define GS_LU_V gs_fp3
+#define GS_LU_MUL(x, v) gs_fp3_mul(x, v)
+#define GS_LU_NEG(v) gs_fp3_neg(v)
+#define GS_LU_LIFT(v) (v)
+#define GS_LU_OUT(c, k) ((c)->outs[k])
+#define GS_LU_GROUPS(c) ((c)->L->n_groups)
+#define GS_LU_FIRST(c, g) ((c)->L->group_first[g])
+#define GS_LU_SIZE(c, g) ((c)->L->group_size[g])
+#define GS_LU_OFF(c, i) ((c)->L->out_off[i])
+#define GS_LU_WIDTH(c, i) ((c)->air->inters[i].width)
+#define GS_LU_RECEIVES(c, i) ((c)->air->inters[i].sign < 0)
+#define GS_LU_BUS(c, i) gs_fp_from_u64((c)->air->inters[i].bus)
+#define GS_LU_Z(c) ((c)->z)
+#define GS_LU_AP(c, k) ((c)->ap[k])
+#define GS_LU_AUX(c, j) ((c)->cur[j])
+#define GS_LU_AUX_NEXT(c, j) ((c)->next[j])
+#define GS_LU_GROUP(c, g, v) ((c)->groups[g] = (v))
+#include "air/logup_eval.h"
+
+#define GS_LU_NAME(x) lu_fp_##x
+#define GS_LU_QUAL static inline
+#define GS_LU_CTX lu_fp_row
+#define GS_LU_V gs_fp
+#define GS_LU_MUL(x, v) gs_fp3_mul_fp(x, v)
+#define GS_LU_NEG(v) gs_fp_neg(v)
+#define GS_LU_LIFT(v) gs_fp3_from_fp(v)
+#define GS_LU_OUT(c, k) ((c)->outs[(size_t)(k) * (c)->stride])
+#define GS_LU_GROUPS(c) ((c)->L->n_groups)
+#define GS_LU_FIRST(c, g) ((c)->L->group_first[g])
+#define GS_LU_SIZE(c, g) ((c)->L->group_size[g])
+#define GS_LU_OFF(c, i) ((c)->L->out_off[i])
+#define GS_LU_WIDTH(c, i) ((c)->air->inters[i].width)
+#define GS_LU_RECEIVES(c, i) ((c)->air->inters[i].sign < 0)
+#define GS_LU_BUS(c, i) gs_fp_from_u64((c)->air->inters[i].bus)
+#define GS_LU_Z(c) ((c)->z)
+#define GS_LU_AP(c, k) ((c)->ap[k])
+#define GS_LU_AUX(c, j) ((c)->cur[j])
+#define GS_LU_AUX_NEXT(c, j) ((c)->next[j])
+#define GS_LU_GROUP(c, g, v) ((c)->groups[g] = (v))
+#include "air/logup_eval.h"
 
 typedef struct {
     const gs_logup *L;
@@ -140,21 +195,22 @@ static void aux_range(void *arg, size_t b, size_t e) {
             break;
         }
         for (size_t i = 0; i < ni; i++)
-            for (size_t r = 0; r < count; r++)
-                d[i * count + r] = fingerprint(&air->inters[i], outs + (L->out_off[i] + 1) * count + r,
-                                               count, c->z, c->ap);
+            for (size_t r = 0; r < count; r++) {
+                lu_fp_row row = {.L = L, .air = air, .z = c->z, .ap = c->ap, .outs = outs + r,
+                                 .stride = count};
+                d[i * count + r] = lu_fp_fingerprint(&row, (uint32_t)i);
+            }
         for (size_t k = 0; k < ni * count; k++)
             if (gs_fp3_is_zero(d[k])) atomic_store(&c->err, GS_ERR_EXHAUSTED);
         if (gs_fp3_batch_inv(d, d, ni * count) != GS_OK) atomic_store(&c->err, GS_ERR_NOMEM);
         gs_fp3 total = gs_fp3_zero();
         for (size_t r = 0; r < count; r++) {
+            lu_fp_row row = {.L = L, .air = air, .outs = outs + r, .stride = count};
             for (uint32_t g = 0; g < L->n_groups; g++) {
                 gs_fp3 h = gs_fp3_zero();
                 for (uint32_t t = 0; t < L->group_size[g]; t++) {
                     uint32_t i = L->group_first[g] + t;
-                    gs_fp m = outs[(size_t)L->out_off[i] * count + r];
-                    if (air->inters[i].sign < 0) m = gs_fp_neg(m);
-                    h = gs_fp3_add(h, gs_fp3_mul_fp(d[(size_t)i * count + r], m));
+                    h = gs_fp3_add(h, gs_fp3_mul_fp(d[(size_t)i * count + r], lu_fp_mult(&row, i)));
                 }
                 put3(c->aux, c->n, g, start + r, h);
                 total = gs_fp3_add(total, h);
@@ -213,32 +269,9 @@ void gs_logup_constraints(const gs_logup *L, const gs_air *air, gs_fp3 *out_grou
                           gs_fp3 *trans, gs_fp3 *first, gs_fp3 *last, const gs_fp3 *outs,
                           const gs_fp3 *aux_cur, const gs_fp3 *aux_next, gs_fp3 z,
                           const gs_fp3 *alpha_pows, gs_fp3 sigma) {
-    gs_fp3 hsum = gs_fp3_zero(), hsum_next = gs_fp3_zero();
-    for (uint32_t g = 0; g < L->n_groups; g++) {
-        uint32_t a = L->group_first[g];
-        const gs_air_inter *ia = &air->inters[a];
-        gs_fp3 da = fingerprint3(ia, outs + L->out_off[a] + 1, z, alpha_pows);
-        gs_fp3 ma = outs[L->out_off[a]];
-        if (ia->sign < 0) ma = gs_fp3_neg(ma);
-        gs_fp3 h = aux_cur[g];
-        if (L->group_size[g] == 1) {
-            out_groups[g] = gs_fp3_sub(gs_fp3_mul(h, da), ma);
-        } else {
-            const gs_air_inter *ib = &air->inters[a + 1];
-            gs_fp3 db = fingerprint3(ib, outs + L->out_off[a + 1] + 1, z, alpha_pows);
-            gs_fp3 mb = outs[L->out_off[a + 1]];
-            if (ib->sign < 0) mb = gs_fp3_neg(mb);
-            gs_fp3 lhs = gs_fp3_mul(h, gs_fp3_mul(da, db));
-            gs_fp3 rhs = gs_fp3_add(gs_fp3_mul(ma, db), gs_fp3_mul(mb, da));
-            out_groups[g] = gs_fp3_sub(lhs, rhs);
-        }
-        hsum = gs_fp3_add(hsum, h);
-        hsum_next = gs_fp3_add(hsum_next, aux_next[g]);
-    }
-    gs_fp3 S = aux_cur[L->n_groups], Sn = aux_next[L->n_groups];
-    *trans = gs_fp3_sub(gs_fp3_sub(Sn, S), hsum_next);
-    *first = gs_fp3_sub(S, hsum);
-    *last = gs_fp3_sub(S, sigma);
+    lu_ext_row row = {.L = L, .air = air, .z = z, .ap = alpha_pows, .outs = outs,
+                      .cur = aux_cur, .next = aux_next, .groups = out_groups};
+    lu_ext_constraints(&row, sigma, trans, first, last);
 }
 
 /* The same constraints when the interaction outputs are base-field values
@@ -248,31 +281,7 @@ void gs_logup_constraints_fp(const gs_logup *L, const gs_air *air, gs_fp3 *out_g
                              gs_fp3 *trans, gs_fp3 *first, gs_fp3 *last, const gs_fp *outs,
                              size_t stride, const gs_fp3 *aux_cur, const gs_fp3 *aux_next,
                              gs_fp3 z, const gs_fp3 *alpha_pows, gs_fp3 sigma) {
-    gs_fp3 hsum = gs_fp3_zero(), hsum_next = gs_fp3_zero();
-    for (uint32_t g = 0; g < L->n_groups; g++) {
-        uint32_t a = L->group_first[g];
-        const gs_air_inter *ia = &air->inters[a];
-        gs_fp3 da = fingerprint(ia, outs + (size_t)(L->out_off[a] + 1) * stride, stride, z, alpha_pows);
-        gs_fp ma = outs[(size_t)L->out_off[a] * stride];
-        if (ia->sign < 0) ma = gs_fp_neg(ma);
-        gs_fp3 h = aux_cur[g];
-        if (L->group_size[g] == 1) {
-            out_groups[g] = gs_fp3_sub(gs_fp3_mul(h, da), gs_fp3_from_fp(ma));
-        } else {
-            const gs_air_inter *ib = &air->inters[a + 1];
-            gs_fp3 db = fingerprint(ib, outs + (size_t)(L->out_off[a + 1] + 1) * stride, stride, z,
-                                    alpha_pows);
-            gs_fp mb = outs[(size_t)L->out_off[a + 1] * stride];
-            if (ib->sign < 0) mb = gs_fp_neg(mb);
-            gs_fp3 lhs = gs_fp3_mul(h, gs_fp3_mul(da, db));
-            gs_fp3 rhs = gs_fp3_add(gs_fp3_mul_fp(db, ma), gs_fp3_mul_fp(da, mb));
-            out_groups[g] = gs_fp3_sub(lhs, rhs);
-        }
-        hsum = gs_fp3_add(hsum, h);
-        hsum_next = gs_fp3_add(hsum_next, aux_next[g]);
-    }
-    gs_fp3 S = aux_cur[L->n_groups], Sn = aux_next[L->n_groups];
-    *trans = gs_fp3_sub(gs_fp3_sub(Sn, S), hsum_next);
-    *first = gs_fp3_sub(S, hsum);
-    *last = gs_fp3_sub(S, sigma);
+    lu_fp_row row = {.L = L, .air = air, .z = z, .ap = alpha_pows, .outs = outs,
+                     .stride = stride, .cur = aux_cur, .next = aux_next, .groups = out_groups};
+    lu_fp_constraints(&row, sigma, trans, first, last);
 }

@@ -1,0 +1,107 @@
+/* The LogUp fingerprint and constraints of one row (definitions in logup.h,
+ * docs/protocol.md "Buses"), written once for every evaluator: the CPU aux
+ * trace and quotient (base-field interaction outputs), the verifier (Fp3
+ * outputs at z), both in src/air/logup.c, and the device aux trace and
+ * quotient (src/cuda/quotient.cu). It compiles as C11 and as CUDA C++ and
+ * needs only gstark/field.h (GS_HD arithmetic), so src/cuda/ may include it.
+ *
+ * A template, like hash/keccak_round.h: the includer defines the macros
+ * below, includes this file and gets three functions; every GS_LU_* macro is
+ * #undef'd at the end, so the file can be included again with others.
+ *
+ *   GS_LU_NAME(x)         the generated names (e.g. lu_fp_##x): fingerprint,
+ *                         mult, constraints
+ *   GS_LU_QUAL            their qualifiers (static inline; under nvcc e.g.
+ *                         template <class RF> static __host__ __device__)
+ *   GS_LU_CTX             the includer's row type; the functions take a
+ *                         GS_LU_CTX * as first argument, c below
+ *   GS_LU_V               an interaction output: gs_fp or gs_fp3
+ *   GS_LU_MUL(x, v)       x * v, x in Fp3, v a GS_LU_V
+ *   GS_LU_NEG(v)          -v
+ *   GS_LU_LIFT(v)         v as an Fp3 value
+ *   GS_LU_OUT(c, k)       output k of the interaction program on the row
+ *   GS_LU_GROUPS(c)       the number of groups
+ *   GS_LU_FIRST(c, g)     group g's first interaction
+ *   GS_LU_SIZE(c, g)      group g's size (1 or 2)
+ *   GS_LU_OFF(c, i)       interaction i's output offset (m, then the tuple)
+ *   GS_LU_WIDTH(c, i)     its tuple's width
+ *   GS_LU_RECEIVES(c, i)  nonzero when its sign is -1
+ *   GS_LU_BUS(c, i)       its bus id as a gs_fp
+ *   GS_LU_Z(c)            the challenge z (Fp3)
+ *   GS_LU_AP(c, k)        alpha^k (Fp3), k <= GS_AIR_MAX_TUPLE
+ *   GS_LU_AUX(c, j)       aux column j (Fp3) on the row; j = groups is S
+ *   GS_LU_AUX_NEXT(c, j)  the same on the next row
+ *   GS_LU_GROUP(c, g, v)  takes group g's constraint value v
+ *
+ * The order of the operations below is the proof's: field arithmetic is
+ * exact, so any order gives the same values, but this one is what every
+ * backend runs. */
+#include "gstark/field.h"
+
+/* d_i = z - (bus_i + sum_k alpha^(k+1) v_(i,k)). */
+GS_LU_QUAL gs_fp3 GS_LU_NAME(fingerprint)(GS_LU_CTX *c, uint32_t i) {
+    uint32_t at = (uint32_t)GS_LU_OFF(c, i) + 1, w = (uint32_t)GS_LU_WIDTH(c, i);
+    gs_fp3 acc = gs_fp3_from_fp(GS_LU_BUS(c, i));
+    for (uint32_t k = 0; k < w; k++)
+        acc = gs_fp3_add(acc, GS_LU_MUL(GS_LU_AP(c, k + 1), GS_LU_OUT(c, at + k)));
+    return gs_fp3_sub(GS_LU_Z(c), acc);
+}
+
+/* s_i m_i. */
+GS_LU_QUAL GS_LU_V GS_LU_NAME(mult)(GS_LU_CTX *c, uint32_t i) {
+    GS_LU_V m = GS_LU_OUT(c, (uint32_t)GS_LU_OFF(c, i));
+    return GS_LU_RECEIVES(c, i) ? GS_LU_NEG(m) : m;
+}
+
+/* Group g (through GS_LU_GROUP), every row:
+ *   h_g d_a - s_a m_a                             (one interaction)
+ *   h_g d_a d_b - (s_a m_a d_b + s_b m_b d_a)     (two)
+ * and *trans = S' - S - sum_g h_g', *first = S - sum_g h_g, *last = S - sigma. */
+GS_LU_QUAL void GS_LU_NAME(constraints)(GS_LU_CTX *c, gs_fp3 sigma, gs_fp3 *trans, gs_fp3 *first,
+                                         gs_fp3 *last) {
+    uint32_t G = (uint32_t)GS_LU_GROUPS(c);
+    gs_fp3 hsum = gs_fp3_zero(), hsum_next = gs_fp3_zero();
+    for (uint32_t g = 0; g < G; g++) {
+        uint32_t a = (uint32_t)GS_LU_FIRST(c, g);
+        gs_fp3 da = GS_LU_NAME(fingerprint)(c, a);
+        GS_LU_V ma = GS_LU_NAME(mult)(c, a);
+        gs_fp3 h = GS_LU_AUX(c, g), v;
+        if (GS_LU_SIZE(c, g) == 1) {
+            v = gs_fp3_sub(gs_fp3_mul(h, da), GS_LU_LIFT(ma));
+        } else {
+            gs_fp3 db = GS_LU_NAME(fingerprint)(c, a + 1);
+            GS_LU_V mb = GS_LU_NAME(mult)(c, a + 1);
+            gs_fp3 lhs = gs_fp3_mul(h, gs_fp3_mul(da, db));
+            gs_fp3 rhs = gs_fp3_add(GS_LU_MUL(db, ma), GS_LU_MUL(da, mb));
+            v = gs_fp3_sub(lhs, rhs);
+        }
+        GS_LU_GROUP(c, g, v);
+        hsum = gs_fp3_add(hsum, h);
+        hsum_next = gs_fp3_add(hsum_next, GS_LU_AUX_NEXT(c, g));
+    }
+    gs_fp3 S = GS_LU_AUX(c, G), Sn = GS_LU_AUX_NEXT(c, G);
+    *trans = gs_fp3_sub(gs_fp3_sub(Sn, S), hsum_next);
+    *first = gs_fp3_sub(S, hsum);
+    *last = gs_fp3_sub(S, sigma);
+}
+
+#undef GS_LU_NAME
+#undef GS_LU_QUAL
+#undef GS_LU_CTX
+#undef GS_LU_V
+#undef GS_LU_MUL
+#undef GS_LU_NEG
+#undef GS_LU_LIFT
+#undef GS_LU_OUT
+#undef GS_LU_GROUPS
+#undef GS_LU_FIRST
+#undef GS_LU_SIZE
+#undef GS_LU_OFF
+#undef GS_LU_WIDTH
+#undef GS_LU_RECEIVES
+#undef GS_LU_BUS
+#undef GS_LU_Z
+#undef GS_LU_AP
+#undef GS_LU_AUX
+#undef GS_LU_AUX_NEXT
+#undef GS_LU_GROUP
