@@ -16,8 +16,8 @@
  * differ. Input values >= p are reduced mod p first.
  *
  * Compression (gs_poseidon2_compress): width 8, x = l || r, out = (P(x) + x)[0..3]: the
- * permutation truncated to 4 elements with the input fed forward, so the function is not
- * invertible even on its truncated half.
+ * permutation truncated to 4 elements with the input fed forward (without it, a preimage of
+ * any output would be one inverse permutation away). Not Plonky3's TruncatedPermutation.
  *
  * Bytes: a digest is 32 bytes, element i canonical little-endian at bytes 8i..8i+7; the
  * decoder refuses a non-canonical element (>= p).

@@ -48,11 +48,12 @@ VATTR static inline __m256i v256_mul(__m256i a, __m256i b) {
     return v256_reduce(hi, lo);
 }
 
+/* a + b = a - (p - b): where that borrows, add p back. */
 VATTR static inline __m256i v256_add(__m256i a, __m256i b) {
-    const __m256i eps = _mm256_set1_epi64x((long long)GS_FP_EPSILON);
-    __m256i s = _mm256_add_epi64(a, b);
-    s = _mm256_add_epi64(s, _mm256_and_si256(v256_lt(s, a), eps)); /* carry: a + b - p */
-    return v256_canon(s);
+    const __m256i p = _mm256_set1_epi64x((long long)GS_FP_P);
+    __m256i pb = _mm256_sub_epi64(p, b);
+    __m256i r = _mm256_sub_epi64(a, pb);
+    return _mm256_add_epi64(r, _mm256_and_si256(v256_lt(a, pb), p));
 }
 
 #define VT __m256i

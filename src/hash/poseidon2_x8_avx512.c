@@ -38,12 +38,12 @@ VATTR static inline __m512i v512_mul(__m512i a, __m512i b) {
     return v512_reduce(hi, lo);
 }
 
+/* a + b = a - (p - b): where that borrows, add p back. */
 VATTR static inline __m512i v512_add(__m512i a, __m512i b) {
-    const __m512i eps = _mm512_set1_epi64((long long)GS_FP_EPSILON);
     const __m512i p = _mm512_set1_epi64((long long)GS_FP_P);
-    __m512i s = _mm512_add_epi64(a, b);
-    s = _mm512_mask_add_epi64(s, _mm512_cmplt_epu64_mask(s, a), s, eps); /* carry: a + b - p */
-    return _mm512_mask_sub_epi64(s, _mm512_cmpge_epu64_mask(s, p), s, p);
+    __m512i pb = _mm512_sub_epi64(p, b);
+    __m512i r = _mm512_sub_epi64(a, pb);
+    return _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(a, pb), r, p);
 }
 
 VATTR static inline __m512i v512_canon(__m512i x) {
