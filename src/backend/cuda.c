@@ -15,10 +15,18 @@
  * Every device byte is charged to the caller's account and to the device
  * account with its budget; a request over the budget fails with
  * GS_ERR_DEVICE_MEM before anything is allocated. Plain C: the CUDA calls
- * are behind src/cuda/device.h and the kernel headers. */
+ * are behind src/cuda/device.h and the kernel headers.
+ *
+ * src/cuda/ knows only the field, hash and NTT layers: its launchers take
+ * plain arguments (pointers, sizes, field elements, the structs of
+ * cuda/quotient.h and cuda/stages.h). This file adapts the backend's types
+ * to them: the AIR and its LogUp layout (gs_cuda_air, gs_cuda_bus), the
+ * DEEP arguments, and the transcript's pow-hash prefix for grinding. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "air/air_internal.h"
 #include "backend/backend.h"
 #include "backend/device.h"
 #include "cuda/device.h"
@@ -28,6 +36,162 @@
 #include "gstark/cuda_merkle.h"
 #include "gstark/cuda_ntt.h"
 #include "gstark/ntt.h"
+#include "transcript/transcript_internal.h"
+
+/* ---- the plain arguments of src/cuda/ ---- */
+
+/* The device interprets the AIR's bytecode as it is: same opcodes, same
+ * 8-byte instructions, same tuple bound. */
+#define SAME_OP(x) _Static_assert((int)GS_CUDA_OP_##x == (int)GS_OP_##x, "opcode " #x)
+SAME_OP(LOAD_CUR);
+SAME_OP(LOAD_NEXT);
+SAME_OP(LOAD_PUB);
+SAME_OP(LOAD_CONST);
+SAME_OP(ADD);
+SAME_OP(SUB);
+SAME_OP(MUL);
+SAME_OP(NEG);
+SAME_OP(STORE);
+#undef SAME_OP
+_Static_assert(sizeof(gs_cuda_insn) == sizeof(gs_air_insn) &&
+                   offsetof(gs_cuda_insn, op) == offsetof(gs_air_insn, op) &&
+                   offsetof(gs_cuda_insn, dst) == offsetof(gs_air_insn, dst) &&
+                   offsetof(gs_cuda_insn, a) == offsetof(gs_air_insn, a) &&
+                   offsetof(gs_cuda_insn, b) == offsetof(gs_air_insn, b),
+               "src/cuda/quotient.h's instructions are the AIR's");
+_Static_assert(GS_CUDA_MAX_TUPLE == GS_AIR_MAX_TUPLE, "one tuple bound");
+_Static_assert(GS_CUDA_POW_PREFIX == GS_DIGEST_BYTES + 2, "S || tag || bits");
+
+static gs_cuda_program cuda_program(const gs_air_program *p) {
+    gs_cuda_program q = {.insns = (const gs_cuda_insn *)(const void *)p->insns,
+                         .n_insns = p->n_insns,
+                         .consts = p->consts,
+                         .n_consts = p->n_consts,
+                         .n_regs = p->n_regs,
+                         .n_out = p->n_out};
+    return q;
+}
+
+static gs_cuda_air cuda_air(const gs_air *air) {
+    gs_cuda_air a = {.num_cols = air->num_cols,
+                     .num_public = air->num_public,
+                     .n_trans = air->n_trans,
+                     .trans = cuda_program(&air->prog_trans),
+                     .inter = cuda_program(&air->prog_inter)};
+    return a;
+}
+
+/* L (air's LogUp layout) as plain tables; *inters is allocated here (the
+ * caller frees it). GS_ERR_INVALID_ARG when L cannot be air's layout (no
+ * interactions, another count); the device code checks the rest. */
+static gs_status cuda_bus(gs_cuda_bus *out, gs_cuda_inter **inters, const gs_logup *L,
+                          const gs_air *air) {
+    *inters = NULL;
+    if (!L->n_inters || L->n_inters != air->n_inters || !air->inters ||
+        L->aux_cols != L->n_groups + 1)
+        return GS_ERR_INVALID_ARG;
+    gs_cuda_inter *v = malloc(L->n_inters * sizeof *v);
+    if (!v) return GS_ERR_NOMEM;
+    for (uint32_t i = 0; i < L->n_inters; i++) {
+        const gs_air_inter *it = &air->inters[i];
+        v[i] = (gs_cuda_inter){.width = it->width, .receives = it->sign < 0, .bus = it->bus};
+    }
+    *out = (gs_cuda_bus){.n_inters = L->n_inters,
+                         .n_groups = L->n_groups,
+                         .n_outs = L->n_outs,
+                         .group_first = L->group_first,
+                         .group_size = L->group_size,
+                         .out_off = L->out_off,
+                         .inters = v};
+    *inters = v;
+    return GS_OK;
+}
+
+gs_status gs_cuda_quotient(uint64_t *d_out, const uint64_t *d_lde, const uint64_t *d_aux_lde,
+                           const gs_quotient_args *a, void *stream) {
+    if (!a || !a->air || !a->air->finalized) return GS_ERR_INVALID_ARG;
+    gs_cuda_air air = cuda_air(a->air);
+    gs_cuda_bus bus;
+    gs_cuda_inter *inters = NULL;
+    if (a->logup) GS_TRY(cuda_bus(&bus, &inters, a->logup, a->air));
+    gs_cuda_quotient_args q = {.air = &air,
+                               .pub = a->pub,
+                               .log_n = a->log_n,
+                               .log_blowup = a->log_blowup,
+                               .shift = a->shift,
+                               .alpha_pows = a->alpha_pows,
+                               .n_bounds = a->air->n_bounds,
+                               .bound_cols = a->bound_cols,
+                               .bound_rows = a->bound_rows,
+                               .bound_vals = a->bound_vals,
+                               .bus = a->logup ? &bus : NULL,
+                               .bus_z = a->bus_z,
+                               .sigma = a->sigma,
+                               .bus_alpha_pows = a->bus_alpha_pows};
+    /* The tables are copied to the device before it returns. */
+    gs_status s = gs_cuda_quotient_eval(d_out, d_lde, d_aux_lde, &q, stream);
+    free(inters);
+    return s;
+}
+
+gs_status gs_cuda_logup_aux(uint64_t *d_aux, gs_fp3 *sigma, const gs_logup *L, const gs_air *air,
+                            const uint64_t *d_trace, unsigned log_n, const gs_fp *pub, gs_fp3 z,
+                            gs_fp3 alpha, void *stream) {
+    if (!L || !air || !air->finalized) return GS_ERR_INVALID_ARG;
+    gs_cuda_air ca = cuda_air(air);
+    gs_cuda_bus bus;
+    gs_cuda_inter *inters;
+    GS_TRY(cuda_bus(&bus, &inters, L, air));
+    gs_status s = gs_cuda_aux_trace(d_aux, sigma, &ca, &bus, d_trace, log_n, pub, z, alpha, stream);
+    free(inters);
+    return s;
+}
+
+gs_status gs_cuda_deep(uint64_t *d_out, const uint64_t *d_trace, const uint64_t *d_chunks,
+                       const uint64_t *d_aux, const gs_deep_args *a, void *stream) {
+    if (!a) return GS_ERR_INVALID_ARG;
+    gs_cuda_deep_args d = {.log_size = a->log_size,
+                           .shift = a->shift,
+                           .cols = a->cols,
+                           .chunks = a->chunks,
+                           .aux_cols = a->aux_cols,
+                           .z = a->z,
+                           .zw = a->zw,
+                           .k1 = a->k1,
+                           .k2 = a->k2,
+                           .beta_pows = a->beta_pows};
+    return gs_cuda_deep_word(d_out, d_trace, d_chunks, d_aux, &d, stream);
+}
+
+gs_status gs_cuda_grind(gs_transcript *t, unsigned bits, uint64_t *nonce, void *stream) {
+    if (!t || !nonce || bits > 64) return GS_ERR_INVALID_ARG;
+    if (bits == 0) { /* every nonce is valid: 0, as gs_transcript_grind */
+        GS_TRY(gs_transcript_check_pow(t, 0, 0));
+        *nonce = 0;
+        return GS_OK;
+    }
+    /* The pow hash's prefix S || tag || bits (pow.c). */
+    uint8_t prefix[GS_CUDA_POW_PREFIX];
+    memcpy(prefix, t->state.b, GS_DIGEST_BYTES);
+    prefix[GS_DIGEST_BYTES] = GS_TT_POW_HASH;
+    prefix[GS_DIGEST_BYTES + 1] = (uint8_t)bits;
+    int found = 0;
+    uint64_t best = 0;
+    GS_TRY(gs_cuda_pow_search(&found, &best, prefix, bits, stream));
+    if (!found) return GS_ERR_EXHAUSTED;
+    /* Absorbs exactly as gs_transcript_grind, after checking the nonce on the
+     * host (one hash): a device that disagrees with the CPU is a failure. */
+    gs_status s = gs_transcript_check_pow(t, bits, best);
+    if (s == GS_ERR_POW) {
+        gs_cuda_note_error("grind: the device's nonce fails the host check");
+        return GS_ERR_CUDA;
+    }
+    GS_TRY(s);
+    *nonce = best;
+    return GS_OK;
+}
+
+/* ---- the backend ---- */
 
 typedef struct {
     gs_device *dev;

@@ -15,9 +15,9 @@
  *     per group, times 1/(x - w^row);
  *   - with LogUp, prog_inter (LOAD_NEXT = the same row, as on the CPU)
  *     writes its outputs after its registers, then the group, running-sum,
- *     first- and last-row constraints exactly as gs_logup_constraints_fp and
- *     quot_logup (divisors x^n - 1, the transition divisor, x - 1,
- *     x - w^(n-1)).
+ *     first- and last-row constraints of air/logup_eval.h, the definition
+ *     the CPU's gs_logup_constraints_fp instantiates too (divisors x^n - 1,
+ *     the transition divisor, x - 1, x - w^(n-1)).
  *   The row's denominators (x - 1, x - w^(n-1), x - w^row per boundary group)
  *   are inverted together, 4 at a time, by Montgomery's trick: one field
  *   inversion (an addition chain, 64 squarings and 9 products) per 4. None is
@@ -36,7 +36,7 @@
  * grid cut so that the scratch stays within SCRATCH_BUDGET; every size works.
  *
  * LogUp aux trace (n rows): kernel 1, one thread per row: prog_inter, the
- * fingerprints d_i = z - (bus_i + sum_k alpha^(k+1) v_k), their inverses by
+ * fingerprints d_i = z - (bus_i + sum_k alpha^(k+1) v_k) (logup_eval.h), their inverses by
  * Montgomery's trick within the row (one Fp3 inversion per row; a zero
  * fingerprint raises a flag, reported as GS_ERR_EXHAUSTED), h_g into the aux
  * columns and the row's sum_g h_g into the S column. Then S becomes its
@@ -54,24 +54,24 @@
  * 1/(x^n - 1), a few words per boundary, interaction and group) and, when
  * used, the global register scratch and the scan's tile sums (24 bytes per
  * 2048 rows); freed on the stream on every path, the CUDA text of the first
- * failure kept. */
+ * failure kept.
+ *
+ * Layering: the AIR arrives as the plain gs_cuda_air / gs_cuda_bus of
+ * quotient.h (src/backend/cuda.c makes them); the only header included from
+ * a layer above is air/logup_eval.h, the LogUp formulas shared with the CPU. */
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuda/cuda_util.cuh"
+#include "cuda/quotient.h"
 #include "gstark/cuda.h"
 #include "gstark/field.h"
 
-extern "C" {
-#include "air/air_internal.h"
-#include "cuda/quotient.h"
-}
-
 #define HD static __host__ __device__ __forceinline__
 
-static_assert(sizeof(gs_air_insn) == 8, "the kernels read instructions as 64-bit words");
+static_assert(sizeof(gs_cuda_insn) == 8, "the kernels read instructions as 64-bit words");
 static_assert(sizeof(gs_fp3) == 24, "Fp3 tables are read as three words");
 
 namespace {
@@ -140,15 +140,15 @@ HD void run_program(const uint64_t *insns, uint32_t n_insns, const gs_fp *consts
         uint32_t op = (uint32_t)(w & 0xFFFF), dst = (uint32_t)((w >> 16) & 0xFFFF);
         uint32_t a = (uint32_t)((w >> 32) & 0xFFFF), b = (uint32_t)(w >> 48);
         switch (op) {
-        case GS_OP_LOAD_CUR: R.set(dst, m[(size_t)a * rows + cur]); break;
-        case GS_OP_LOAD_NEXT: R.set(dst, m[(size_t)a * rows + nxt]); break;
-        case GS_OP_LOAD_PUB: R.set(dst, LDG(pub + a)); break;
-        case GS_OP_LOAD_CONST: R.set(dst, LDG(consts + (a | b << 16))); break;
-        case GS_OP_ADD: R.set(dst, gs_fp_add(R.get(a), R.get(b))); break;
-        case GS_OP_SUB: R.set(dst, gs_fp_sub(R.get(a), R.get(b))); break;
-        case GS_OP_MUL: R.set(dst, gs_fp_mul(R.get(a), R.get(b))); break;
-        case GS_OP_NEG: R.set(dst, gs_fp_neg(R.get(a))); break;
-        default: sink(dst, R.get(a)); break; /* GS_OP_STORE (checked on the host) */
+        case GS_CUDA_OP_LOAD_CUR: R.set(dst, m[(size_t)a * rows + cur]); break;
+        case GS_CUDA_OP_LOAD_NEXT: R.set(dst, m[(size_t)a * rows + nxt]); break;
+        case GS_CUDA_OP_LOAD_PUB: R.set(dst, LDG(pub + a)); break;
+        case GS_CUDA_OP_LOAD_CONST: R.set(dst, LDG(consts + (a | b << 16))); break;
+        case GS_CUDA_OP_ADD: R.set(dst, gs_fp_add(R.get(a), R.get(b))); break;
+        case GS_CUDA_OP_SUB: R.set(dst, gs_fp_sub(R.get(a), R.get(b))); break;
+        case GS_CUDA_OP_MUL: R.set(dst, gs_fp_mul(R.get(a), R.get(b))); break;
+        case GS_CUDA_OP_NEG: R.set(dst, gs_fp_neg(R.get(a))); break;
+        default: sink(dst, R.get(a)); break; /* GS_CUDA_OP_STORE (checked on the host) */
         }
     }
 }
@@ -174,25 +174,46 @@ template <class RF> struct keep_sink {
 struct bus_tables {
     const uint64_t *grp_first, *grp_size, *off, *width, *neg;
     const gs_fp *bus;
-    const gs_fp3 *ap; /* bus alpha^0 .. alpha^GS_AIR_MAX_TUPLE */
+    const gs_fp3 *ap; /* bus alpha^0 .. alpha^GS_CUDA_MAX_TUPLE */
     gs_fp3 z;
     uint32_t ni, G;
 };
 
-/* d_i = z - (bus_i + sum_k alpha^(k+1) v_k), v from the outputs at `base`. */
-template <class RF>
-HD gs_fp3 fingerprint(const bus_tables &T, const RF &R, uint32_t base, uint32_t i) {
-    uint32_t at = base + (uint32_t)T.off[i] + 1, w = (uint32_t)T.width[i];
-    gs_fp3 acc = gs_fp3_from_fp(T.bus[i]);
-    for (uint32_t k = 0; k < w; k++) acc = gs_fp3_add(acc, gs_fp3_mul_fp(T.ap[k + 1], R.get(at + k)));
-    return gs_fp3_sub(T.z, acc);
-}
+/* A row for the shared LogUp definition (air/logup_eval.h): the interaction
+ * outputs in R from word `base`, the aux LDE (column j at 3 j N) on rows cur
+ * and nxt, and the quotient's sum of the group constraints weighted by
+ * lap[g] (acc). The aux kernel uses only the fingerprint and mult. */
+template <class RF> struct bus_row {
+    const bus_tables *T;
+    const RF *R;
+    uint32_t base;
+    const uint64_t *aux;
+    size_t N, cur, nxt;
+    const gs_fp3 *lap;
+    gs_fp3 acc;
+};
 
-/* s_i m_i from the outputs at `base`. */
-template <class RF> HD gs_fp signed_mult(const bus_tables &T, const RF &R, uint32_t base, uint32_t i) {
-    gs_fp m = R.get(base + (uint32_t)T.off[i]);
-    return T.neg[i] ? gs_fp_neg(m) : m;
-}
+#define GS_LU_NAME(x) lu_dev_##x
+#define GS_LU_QUAL template <class RF> HD
+#define GS_LU_CTX bus_row<RF>
+#define GS_LU_V gs_fp
+#define GS_LU_MUL(x, v) gs_fp3_mul_fp(x, v)
+#define GS_LU_NEG(v) gs_fp_neg(v)
+#define GS_LU_LIFT(v) gs_fp3_from_fp(v)
+#define GS_LU_OUT(c, k) ((c)->R->get((c)->base + (k)))
+#define GS_LU_GROUPS(c) ((c)->T->G)
+#define GS_LU_FIRST(c, g) ((c)->T->grp_first[g])
+#define GS_LU_SIZE(c, g) ((c)->T->grp_size[g])
+#define GS_LU_OFF(c, i) ((c)->T->off[i])
+#define GS_LU_WIDTH(c, i) ((c)->T->width[i])
+#define GS_LU_RECEIVES(c, i) ((c)->T->neg[i])
+#define GS_LU_BUS(c, i) ((c)->T->bus[i])
+#define GS_LU_Z(c) ((c)->T->z)
+#define GS_LU_AP(c, k) ((c)->T->ap[k])
+#define GS_LU_AUX(c, j) ld3((c)->aux + (size_t)3 * (j) * (c)->N, (c)->N, (c)->cur)
+#define GS_LU_AUX_NEXT(c, j) ld3((c)->aux + (size_t)3 * (j) * (c)->N, (c)->N, (c)->nxt)
+#define GS_LU_GROUP(c, g, v) ((c)->acc = gs_fp3_add((c)->acc, gs_fp3_mul((c)->lap[g], (v))))
+#include "air/logup_eval.h"
 
 /* ---- quotient ---- */
 
@@ -269,30 +290,10 @@ UNROLL
         const bus_tables &T = A.bt;
         keep_sink<RF> ks = {&R, A.i_base};
         run_program(A.i_insns, A.i_n, A.i_consts, A.pub, A.lde, A.N, i, i, R, ks);
-        gs_fp3 g_acc = gs_fp3_zero(), hsum = gs_fp3_zero(), hnext = gs_fp3_zero();
-        for (uint32_t g = 0; g < T.G; g++) {
-            uint32_t ia = (uint32_t)T.grp_first[g];
-            gs_fp3 da = fingerprint(T, R, A.i_base, ia);
-            gs_fp ma = signed_mult(T, R, A.i_base, ia);
-            gs_fp3 h = ld3(A.aux + (size_t)3 * g * A.N, A.N, i), c;
-            if (T.grp_size[g] == 1) {
-                c = gs_fp3_sub(gs_fp3_mul(h, da), gs_fp3_from_fp(ma));
-            } else {
-                gs_fp3 db = fingerprint(T, R, A.i_base, ia + 1);
-                gs_fp mb = signed_mult(T, R, A.i_base, ia + 1);
-                gs_fp3 lhs = gs_fp3_mul(h, gs_fp3_mul(da, db));
-                gs_fp3 rhs = gs_fp3_add(gs_fp3_mul_fp(db, ma), gs_fp3_mul_fp(da, mb));
-                c = gs_fp3_sub(lhs, rhs);
-            }
-            g_acc = gs_fp3_add(g_acc, gs_fp3_mul(A.lap[g], c));
-            hsum = gs_fp3_add(hsum, h);
-            hnext = gs_fp3_add(hnext, ld3(A.aux + (size_t)3 * g * A.N, A.N, in));
-        }
-        const uint64_t *Scol = A.aux + (size_t)3 * T.G * A.N;
-        gs_fp3 S = ld3(Scol, A.N, i), Sn = ld3(Scol, A.N, in);
-        gs_fp3 tr = gs_fp3_sub(gs_fp3_sub(Sn, S), hnext);
-        gs_fp3 fi = gs_fp3_sub(S, hsum), la = gs_fp3_sub(S, A.sigma);
-        gs_fp3 v = gs_fp3_mul_fp(g_acc, zi);
+        bus_row<RF> row = {&T, &R, A.i_base, A.aux, A.N, i, in, A.lap, gs_fp3_zero()};
+        gs_fp3 tr, fi, la;
+        lu_dev_constraints(&row, A.sigma, &tr, &fi, &la);
+        gs_fp3 v = gs_fp3_mul_fp(row.acc, zi);
         v = gs_fp3_add(v, gs_fp3_mul_fp(gs_fp3_mul(A.lap[T.G], tr), tdiv));
         v = gs_fp3_add(v, gs_fp3_mul_fp(gs_fp3_mul(A.lap[T.G + 1], fi), d0));
         v = gs_fp3_add(v, gs_fp3_mul_fp(gs_fp3_mul(A.lap[T.G + 2], la), dl));
@@ -332,12 +333,13 @@ template <class RF> HD void aux_row(const aux_args &A, RF &R, size_t r) {
     const bus_tables &T = A.bt;
     keep_sink<RF> ks = {&R, A.base};
     run_program(A.i_insns, A.i_n, A.i_consts, A.pub, A.trace, A.n, r, r, R, ks);
+    bus_row<RF> row = {&T, &R, A.base, NULL, 0, 0, 0, NULL, gs_fp3_zero()};
     /* Montgomery's trick over the row's fingerprints: word pbase + 3 i holds
      * d_0 ... d_(i-1), then 1 / d_i. */
     gs_fp3 p = gs_fp3_one();
     int zero = 0;
     for (uint32_t i = 0; i < T.ni; i++) {
-        gs_fp3 d = fingerprint(T, R, A.base, i);
+        gs_fp3 d = lu_dev_fingerprint(&row, i);
         zero |= gs_fp3_is_zero(d);
         for (int c = 0; c < 3; c++) R.set(A.pbase + 3 * i + c, p.c[c]);
         p = gs_fp3_mul(p, d);
@@ -347,7 +349,7 @@ template <class RF> HD void aux_row(const aux_args &A, RF &R, size_t r) {
         uint32_t at = A.pbase + 3 * i;
         gs_fp3 pre = gs_fp3_make(R.get(at), R.get(at + 1), R.get(at + 2));
         gs_fp3 di = gs_fp3_mul(inv, pre);
-        inv = gs_fp3_mul(inv, fingerprint(T, R, A.base, i));
+        inv = gs_fp3_mul(inv, lu_dev_fingerprint(&row, i));
         for (int c = 0; c < 3; c++) R.set(at + c, di.c[c]);
     }
     if (zero) *A.flag = 1;
@@ -357,7 +359,7 @@ template <class RF> HD void aux_row(const aux_args &A, RF &R, size_t r) {
         for (uint32_t t = 0; t < (uint32_t)T.grp_size[g]; t++) {
             uint32_t i = (uint32_t)T.grp_first[g] + t, at = A.pbase + 3 * i;
             gs_fp3 di = gs_fp3_make(R.get(at), R.get(at + 1), R.get(at + 2));
-            h = gs_fp3_add(h, gs_fp3_mul_fp(di, signed_mult(T, R, A.base, i)));
+            h = gs_fp3_add(h, gs_fp3_mul_fp(di, lu_dev_mult(&row, i)));
         }
         st3(A.aux + (size_t)3 * g * A.n, A.n, r, h);
         total = gs_fp3_add(total, h);
@@ -499,24 +501,25 @@ gs_status scan_fp3(uint64_t *d, size_t cs, size_t count, uint64_t *scratch, cuda
 
 /* Every instruction in range: registers < n_regs, columns, publics and
  * constants present, STORE targets < n_out. */
-gs_status check_program(const gs_air *air, const gs_air_program *p) {
+gs_status check_program(const gs_cuda_air *air, const gs_cuda_program *p) {
     if (p->n_insns && !p->insns) return GS_ERR_INVALID_ARG;
     if (p->n_consts && !p->consts) return GS_ERR_INVALID_ARG;
     for (uint32_t k = 0; k < p->n_insns; k++) {
-        const gs_air_insn in = p->insns[k];
+        gs_cuda_insn in;
+        memcpy(&in, p->insns + k, sizeof in);
         int ok;
         switch (in.op) {
-        case GS_OP_LOAD_CUR:
-        case GS_OP_LOAD_NEXT: ok = in.dst < p->n_regs && in.a < air->num_cols; break;
-        case GS_OP_LOAD_PUB: ok = in.dst < p->n_regs && in.a < air->num_public; break;
-        case GS_OP_LOAD_CONST:
+        case GS_CUDA_OP_LOAD_CUR:
+        case GS_CUDA_OP_LOAD_NEXT: ok = in.dst < p->n_regs && in.a < air->num_cols; break;
+        case GS_CUDA_OP_LOAD_PUB: ok = in.dst < p->n_regs && in.a < air->num_public; break;
+        case GS_CUDA_OP_LOAD_CONST:
             ok = in.dst < p->n_regs && (in.a | (uint32_t)in.b << 16) < p->n_consts;
             break;
-        case GS_OP_ADD:
-        case GS_OP_SUB:
-        case GS_OP_MUL: ok = in.dst < p->n_regs && in.a < p->n_regs && in.b < p->n_regs; break;
-        case GS_OP_NEG: ok = in.dst < p->n_regs && in.a < p->n_regs; break;
-        case GS_OP_STORE: ok = in.dst < p->n_out && in.a < p->n_regs; break;
+        case GS_CUDA_OP_ADD:
+        case GS_CUDA_OP_SUB:
+        case GS_CUDA_OP_MUL: ok = in.dst < p->n_regs && in.a < p->n_regs && in.b < p->n_regs; break;
+        case GS_CUDA_OP_NEG: ok = in.dst < p->n_regs && in.a < p->n_regs; break;
+        case GS_CUDA_OP_STORE: ok = in.dst < p->n_out && in.a < p->n_regs; break;
         default: ok = 0;
         }
         if (!ok) return GS_ERR_INVALID_ARG;
@@ -524,12 +527,11 @@ gs_status check_program(const gs_air *air, const gs_air_program *p) {
     return GS_OK;
 }
 
-/* The layout belongs to the AIR: groups cover the interactions in order,
- * every tuple lies inside the interaction program's outputs. */
-gs_status check_logup(const gs_logup *L, const gs_air *air) {
-    if (!L->n_inters || L->n_inters != air->n_inters || !L->n_groups ||
-        L->aux_cols != L->n_groups + 1 || air->prog_inter.n_out != L->n_outs ||
-        !L->group_first || !L->group_size || !L->out_off || !air->inters)
+/* The layout fits the interaction program: groups cover the interactions in
+ * order, every tuple lies inside the program's outputs. */
+gs_status check_logup(const gs_cuda_bus *L, const gs_cuda_air *air) {
+    if (!L->n_inters || !L->n_groups || air->inter.n_out != L->n_outs || !L->group_first ||
+        !L->group_size || !L->out_off || !L->inters)
         return GS_ERR_INVALID_ARG;
     uint32_t next = 0;
     for (uint32_t g = 0; g < L->n_groups; g++) {
@@ -540,11 +542,11 @@ gs_status check_logup(const gs_logup *L, const gs_air *air) {
     }
     if (next != L->n_inters) return GS_ERR_INVALID_ARG;
     for (uint32_t i = 0; i < L->n_inters; i++) {
-        uint32_t w = air->inters[i].width;
-        if (w > GS_AIR_MAX_TUPLE || L->out_off[i] >= L->n_outs || w >= L->n_outs - L->out_off[i])
+        uint32_t w = L->inters[i].width;
+        if (w > GS_CUDA_MAX_TUPLE || L->out_off[i] >= L->n_outs || w >= L->n_outs - L->out_off[i])
             return GS_ERR_INVALID_ARG;
     }
-    return check_program(air, &air->prog_inter);
+    return check_program(air, &air->inter);
 }
 
 /* Word offsets into one host image of a kernel's tables. */
@@ -561,7 +563,7 @@ struct bus_offsets {
     size_t grp_first, grp_size, off, width, neg, bus, ap;
 };
 
-bus_offsets take_bus(layout &ly, const gs_logup *L) {
+bus_offsets take_bus(layout &ly, const gs_cuda_bus *L) {
     bus_offsets o;
     o.grp_first = ly.take(L->n_groups);
     o.grp_size = ly.take(L->n_groups);
@@ -569,26 +571,25 @@ bus_offsets take_bus(layout &ly, const gs_logup *L) {
     o.width = ly.take(L->n_inters);
     o.neg = ly.take(L->n_inters);
     o.bus = ly.take(L->n_inters);
-    o.ap = ly.take(3 * (GS_AIR_MAX_TUPLE + 1));
+    o.ap = ly.take(3 * (GS_CUDA_MAX_TUPLE + 1));
     return o;
 }
 
-void fill_bus(uint64_t *h, const bus_offsets &o, const gs_logup *L, const gs_air *air,
-              const gs_fp3 *ap) {
+void fill_bus(uint64_t *h, const bus_offsets &o, const gs_cuda_bus *L, const gs_fp3 *ap) {
     for (uint32_t g = 0; g < L->n_groups; g++) {
         h[o.grp_first + g] = L->group_first[g];
         h[o.grp_size + g] = L->group_size[g];
     }
     for (uint32_t i = 0; i < L->n_inters; i++) {
         h[o.off + i] = L->out_off[i];
-        h[o.width + i] = air->inters[i].width;
-        h[o.neg + i] = air->inters[i].sign < 0;
-        h[o.bus + i] = gs_fp_from_u64(air->inters[i].bus);
+        h[o.width + i] = L->inters[i].width;
+        h[o.neg + i] = L->inters[i].receives != 0;
+        h[o.bus + i] = gs_fp_from_u64(L->inters[i].bus);
     }
-    memcpy(h + o.ap, ap, (GS_AIR_MAX_TUPLE + 1) * sizeof(gs_fp3));
+    memcpy(h + o.ap, ap, (GS_CUDA_MAX_TUPLE + 1) * sizeof(gs_fp3));
 }
 
-bus_tables bind_bus(const uint64_t *base, const bus_offsets &o, const gs_logup *L, gs_fp3 z) {
+bus_tables bind_bus(const uint64_t *base, const bus_offsets &o, const gs_cuda_bus *L, gs_fp3 z) {
     bus_tables t;
     t.grp_first = base + o.grp_first;
     t.grp_size = base + o.grp_size;
@@ -646,11 +647,11 @@ struct quot_plan {
     quot_args A;
 };
 
-gs_status quot_plan_make(quot_plan *P, const gs_quotient_args *a) {
-    const gs_air *air = a->air;
-    const gs_logup *L = a->logup;
-    const gs_air_program *pt = &air->prog_trans, *pi = &air->prog_inter;
-    uint32_t nt = air->n_trans, nb = air->n_bounds, nl = L ? L->n_groups + 3 : 0;
+gs_status quot_plan_make(quot_plan *P, const gs_cuda_quotient_args *a) {
+    const gs_cuda_air *air = a->air;
+    const gs_cuda_bus *L = a->bus;
+    const gs_cuda_program *pt = &air->trans, *pi = &air->inter;
+    uint32_t nt = air->n_trans, nb = a->n_bounds, nl = L ? L->n_groups + 3 : 0;
     size_t n = (size_t)1 << a->log_n, B = (size_t)1 << a->log_blowup, N = n * B;
     for (uint32_t b = 0; b < nb; b++)
         if (a->bound_cols[b] >= air->num_cols || a->bound_rows[b] >= n) return GS_ERR_INVALID_ARG;
@@ -689,9 +690,9 @@ gs_status quot_plan_make(quot_plan *P, const gs_quotient_args *a) {
     P->words = ly.words;
     h = (uint64_t *)calloc(ly.words + 1, sizeof(uint64_t));
     if (!h) goto out;
-    if (pt->n_insns) memcpy(h + P->o_tins, pt->insns, pt->n_insns * sizeof(gs_air_insn));
+    if (pt->n_insns) memcpy(h + P->o_tins, pt->insns, pt->n_insns * sizeof(gs_cuda_insn));
     if (pt->n_consts) memcpy(h + P->o_tcon, pt->consts, pt->n_consts * sizeof(gs_fp));
-    if (L && pi->n_insns) memcpy(h + P->o_iins, pi->insns, pi->n_insns * sizeof(gs_air_insn));
+    if (L && pi->n_insns) memcpy(h + P->o_iins, pi->insns, pi->n_insns * sizeof(gs_cuda_insn));
     if (L && pi->n_consts) memcpy(h + P->o_icon, pi->consts, pi->n_consts * sizeof(gs_fp));
     if (air->num_public) memcpy(h + P->o_pub, a->pub, air->num_public * sizeof(gs_fp));
     memcpy(h + P->o_alpha, a->alpha_pows, ((size_t)nt + nb + nl) * sizeof(gs_fp3));
@@ -724,7 +725,7 @@ gs_status quot_plan_make(quot_plan *P, const gs_quotient_args *a) {
             memcpy(h + P->o_balpha + 3 * (size_t)at, &a->alpha_pows[nt + b], sizeof(gs_fp3));
         }
     }
-    if (L) fill_bus(h, P->bo, L, air, a->bus_alpha_pows);
+    if (L) fill_bus(h, P->bo, L, a->bus_alpha_pows);
     {
         quot_args &A = P->A;
         memset(&A, 0, sizeof A);
@@ -749,7 +750,7 @@ out:
 }
 
 /* Points the plan's table pointers into `base` (device or host image). */
-void quot_bind(quot_plan *P, const gs_quotient_args *a, const uint64_t *base) {
+void quot_bind(quot_plan *P, const gs_cuda_quotient_args *a, const uint64_t *base) {
     quot_args &A = P->A;
     A.t_insns = base + P->o_tins;
     A.t_consts = base + P->o_tcon;
@@ -757,28 +758,28 @@ void quot_bind(quot_plan *P, const gs_quotient_args *a, const uint64_t *base) {
     A.i_consts = base + P->o_icon;
     A.pub = base + P->o_pub;
     A.alpha = (const gs_fp3 *)(base + P->o_alpha);
-    A.lap = A.alpha + a->air->n_trans + a->air->n_bounds;
+    A.lap = A.alpha + a->air->n_trans + a->n_bounds;
     A.zinv = base + P->o_zinv;
     A.pts = base + P->o_pts;
     A.bg_start = base + P->o_bgs;
     A.b_col = base + P->o_bcol;
     A.b_val = base + P->o_bval;
     A.b_alpha = (const gs_fp3 *)(base + P->o_balpha);
-    if (a->logup) A.bt = bind_bus(base, P->bo, a->logup, a->bus_z);
+    if (a->bus) A.bt = bind_bus(base, P->bo, a->bus, a->bus_z);
 }
 
 gs_status quot_check(const uint64_t *d_out, const uint64_t *d_lde, const uint64_t *d_aux_lde,
-                     const gs_quotient_args *a) {
-    if (!a || !d_out || !d_lde || !a->air || !a->air->finalized) return GS_ERR_INVALID_ARG;
-    const gs_air *air = a->air;
-    const gs_logup *L = a->logup;
-    uint32_t nt = air->n_trans, nb = air->n_bounds;
+                     const gs_cuda_quotient_args *a) {
+    if (!a || !d_out || !d_lde || !a->air) return GS_ERR_INVALID_ARG;
+    const gs_cuda_air *air = a->air;
+    const gs_cuda_bus *L = a->bus;
+    uint32_t nt = air->n_trans, nb = a->n_bounds;
     if (a->log_n + a->log_blowup > GS_FP_TWO_ADICITY || a->shift >= GS_FP_P || !a->alpha_pows)
         return GS_ERR_INVALID_ARG;
     if (nb && (!a->bound_cols || !a->bound_rows || !a->bound_vals)) return GS_ERR_INVALID_ARG;
     if (air->num_public && !a->pub) return GS_ERR_INVALID_ARG;
-    if (nt && air->prog_trans.n_out != nt) return GS_ERR_INVALID_ARG;
-    if (nt) GS_TRY(check_program(air, &air->prog_trans));
+    if (nt && air->trans.n_out != nt) return GS_ERR_INVALID_ARG;
+    if (nt) GS_TRY(check_program(air, &air->trans));
     if (L) {
         if (!d_aux_lde || !a->bus_alpha_pows) return GS_ERR_INVALID_ARG;
         GS_TRY(check_logup(L, air));
@@ -798,9 +799,9 @@ struct aux_plan {
     aux_args A;
 };
 
-gs_status aux_plan_make(aux_plan *P, const gs_logup *L, const gs_air *air, unsigned log_n,
+gs_status aux_plan_make(aux_plan *P, const gs_cuda_bus *L, const gs_cuda_air *air, unsigned log_n,
                         const gs_fp *pub, gs_fp3 z, gs_fp3 alpha) {
-    const gs_air_program *pi = &air->prog_inter;
+    const gs_cuda_program *pi = &air->inter;
     size_t n = (size_t)1 << log_n;
     layout ly;
     P->o_status = ly.take(4); /* zero-fingerprint flag, sigma */
@@ -811,12 +812,12 @@ gs_status aux_plan_make(aux_plan *P, const gs_logup *L, const gs_air *air, unsig
     P->table_words = round_up(ly.words);
     uint64_t *h = (uint64_t *)calloc(P->table_words, sizeof(uint64_t));
     if (!h) return GS_ERR_NOMEM;
-    if (pi->n_insns) memcpy(h + P->o_iins, pi->insns, pi->n_insns * sizeof(gs_air_insn));
+    if (pi->n_insns) memcpy(h + P->o_iins, pi->insns, pi->n_insns * sizeof(gs_cuda_insn));
     if (pi->n_consts) memcpy(h + P->o_icon, pi->consts, pi->n_consts * sizeof(gs_fp));
     if (air->num_public) memcpy(h + P->o_pub, pub, air->num_public * sizeof(gs_fp));
-    gs_fp3 ap[GS_AIR_MAX_TUPLE + 1];
-    gs_fp3_powers(ap, alpha, GS_AIR_MAX_TUPLE + 1);
-    fill_bus(h, P->bo, L, air, ap);
+    gs_fp3 ap[GS_CUDA_MAX_TUPLE + 1];
+    gs_fp3_powers(ap, alpha, GS_CUDA_MAX_TUPLE + 1);
+    fill_bus(h, P->bo, L, ap);
     aux_args &A = P->A;
     memset(&A, 0, sizeof A);
     A.n = n;
@@ -832,7 +833,7 @@ gs_status aux_plan_make(aux_plan *P, const gs_logup *L, const gs_air *air, unsig
     return GS_OK;
 }
 
-void aux_bind(aux_plan *P, const gs_logup *L, const uint64_t *base) {
+void aux_bind(aux_plan *P, const gs_cuda_bus *L, const uint64_t *base) {
     aux_args &A = P->A;
     A.i_insns = base + P->o_iins;
     A.i_consts = base + P->o_icon;
@@ -842,9 +843,9 @@ void aux_bind(aux_plan *P, const gs_logup *L, const uint64_t *base) {
 
 } // namespace
 
-extern "C" gs_status gs_cuda_quotient(uint64_t *d_out, const uint64_t *d_lde,
-                                      const uint64_t *d_aux_lde, const gs_quotient_args *a,
-                                      void *stream) {
+extern "C" gs_status gs_cuda_quotient_eval(uint64_t *d_out, const uint64_t *d_lde,
+                                           const uint64_t *d_aux_lde,
+                                           const gs_cuda_quotient_args *a, void *stream) {
     GS_TRY(quot_check(d_out, d_lde, d_aux_lde, a));
     cudaStream_t s = (cudaStream_t)stream;
     quot_plan P;
@@ -859,7 +860,7 @@ extern "C" gs_status gs_cuda_quotient(uint64_t *d_out, const uint64_t *d_lde,
     if (st != GS_OK) return d ? cleanup(st, gs_cuda_counted_free_async(d, s), "cudaFreeAsync") : st;
     quot_bind(&P, a, d);
     quot_args &A = P.A;
-    A.lde = d_lde, A.aux = a->logup ? d_aux_lde : NULL, A.out = d_out;
+    A.lde = d_lde, A.aux = a->bus ? d_aux_lde : NULL, A.out = d_out;
     A.scratch = P.scratch_words ? d + table_words : NULL;
     switch (P.tier) {
     case 32: quotient_kernel<32><<<P.blocks, ROW_THREADS, 0, s>>>(A); break;
@@ -870,11 +871,11 @@ extern "C" gs_status gs_cuda_quotient(uint64_t *d_out, const uint64_t *d_lde,
     return cleanup(st, gs_cuda_counted_free_async(d, s), "cudaFreeAsync (quotient tables)");
 }
 
-extern "C" gs_status gs_cuda_logup_aux(uint64_t *d_aux, gs_fp3 *sigma, const gs_logup *L,
-                                       const gs_air *air, const uint64_t *d_trace,
+extern "C" gs_status gs_cuda_aux_trace(uint64_t *d_aux, gs_fp3 *sigma, const gs_cuda_air *air,
+                                       const gs_cuda_bus *L, const uint64_t *d_trace,
                                        unsigned log_n, const gs_fp *pub, gs_fp3 z, gs_fp3 alpha,
                                        void *stream) {
-    if (!d_aux || !sigma || !L || !air || !air->finalized || !d_trace ||
+    if (!d_aux || !sigma || !L || !air || !d_trace ||
         log_n > GS_FP_TWO_ADICITY || (air->num_public && !pub))
         return GS_ERR_INVALID_ARG;
     GS_TRY(check_logup(L, air));

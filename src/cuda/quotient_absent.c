@@ -2,16 +2,16 @@
  * entry points of src/cuda/quotient.h report GS_ERR_NO_DEVICE. */
 #include "cuda/quotient.h"
 
-gs_status gs_cuda_quotient(uint64_t *d_out, const uint64_t *d_lde, const uint64_t *d_aux_lde,
-                           const gs_quotient_args *a, void *stream) {
+gs_status gs_cuda_quotient_eval(uint64_t *d_out, const uint64_t *d_lde, const uint64_t *d_aux_lde,
+                                const gs_cuda_quotient_args *a, void *stream) {
     (void)d_out, (void)d_lde, (void)d_aux_lde, (void)a, (void)stream;
     return GS_ERR_NO_DEVICE;
 }
 
-gs_status gs_cuda_logup_aux(uint64_t *d_aux, gs_fp3 *sigma, const gs_logup *L,
-                            const gs_air *air, const uint64_t *d_trace, unsigned log_n,
+gs_status gs_cuda_aux_trace(uint64_t *d_aux, gs_fp3 *sigma, const gs_cuda_air *air,
+                            const gs_cuda_bus *bus, const uint64_t *d_trace, unsigned log_n,
                             const gs_fp *pub, gs_fp3 z, gs_fp3 alpha, void *stream) {
-    (void)d_aux, (void)sigma, (void)L, (void)air, (void)d_trace, (void)log_n, (void)pub;
+    (void)d_aux, (void)sigma, (void)air, (void)bus, (void)d_trace, (void)log_n, (void)pub;
     (void)z, (void)alpha, (void)stream;
     return GS_ERR_NO_DEVICE;
 }

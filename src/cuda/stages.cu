@@ -17,7 +17,8 @@
  *     s1 = sum_c b_c t_c - k1 + sum_j b_(2C+j) chunk_j + sum_j b'_j aux_j,
  *     s2 = b_C sum_c b_c t_c - k2 + sum_j b''_j aux_j,
  *   as cpu_deep. 1/(x - z) = q(x) / m(x) with q quadratic over Fp3 and m the
- *   norm cubic over Fp (backend/inv_lin.h, shared with the CPU), so the row value is
+ *   norm cubic over Fp (backend/inv_lin.h, shared with the CPU: field
+ *   arithmetic only, the one header this file takes from above), so the row value is
  *     f = (s1 q1 m2 + s2 q2 m1) / (m1 m2)
  *   with a single Fp denominator per row, and the thread's DEEP_ROWS
  *   denominators share one gs_fp_inv (Montgomery's trick): ~130 Fp products
@@ -45,7 +46,9 @@
  *   hashed by its thread and rejected (a thread only stops past a value
  *   `best` had, which is never below the final one), so the answer is the
  *   smallest valid nonce, deterministically. One Keccak-f[1600] per nonce
- *   (the 42-byte message fits one block); ~3.5 G nonces/s on an H200. */
+ *   (the 42-byte message fits one block); ~3.5 G nonces/s on an H200. The
+ *   34-byte prefix is the caller's (the transcript's encoding stays in
+ *   src/transcript; src/backend/cuda.c builds it). */
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -57,8 +60,6 @@
 #include "cuda/stages.h"
 #include "gstark/cuda.h"
 #include "gstark/field.h"
-#include "gstark/transcript.h"
-#include "transcript/transcript_internal.h"
 
 static_assert(sizeof(gs_fp3) == 24, "an Fp3 value is three limbs on host and device alike");
 
@@ -354,7 +355,8 @@ eval_plan eval_plan_make(size_t cols, size_t len) {
 /* ---- grinding ---- */
 
 struct pow_prefix {
-    uint64_t lane[4]; /* the transcript state S as four little-endian lanes */
+    uint64_t lane[4]; /* prefix bytes 0..31 (the transcript state S) as four LE lanes */
+    uint64_t head;    /* prefix bytes 32, 33 (tag, bits) in the low 16 bits */
 };
 
 struct grind_result {
@@ -367,15 +369,15 @@ __device__ __forceinline__ uint64_t bswap64(uint64_t v) {
     return ((uint64_t)__byte_perm(lo, 0, 0x0123) << 32) | __byte_perm(hi, 0, 0x0123);
 }
 
-/* Whether H(S || 0x30 || u8 bits || u64le(nonce)) starts with `bits` zero
- * bits (1 <= bits <= 64), the digest read big-endian as in pow.c. The 42
- * bytes are lanes 0..5 (byte 32 = tag, 33 = bits, 34..41 = nonce), padded
- * with 0x01 at byte 42 and 0x80 at byte 135. */
+/* Whether H(prefix || u64le(nonce)) starts with `bits` zero bits
+ * (1 <= bits <= 64), the digest read big-endian as in pow.c. The 42 bytes
+ * are lanes 0..5 (bytes 32, 33 = the prefix's last two, 34..41 = nonce),
+ * padded with 0x01 at byte 42 and 0x80 at byte 135. */
 __device__ __forceinline__ bool pow_ok(const pow_prefix &pre, unsigned bits, uint64_t nonce) {
     uint64_t s[25];
 #pragma unroll
     for (int i = 0; i < 4; i++) s[i] = pre.lane[i];
-    s[4] = (uint64_t)GS_TT_POW_HASH | ((uint64_t)bits << 8) | (nonce << 16);
+    s[4] = pre.head | (nonce << 16);
     s[5] = (nonce >> 48) | (0x01ull << 16);
 #pragma unroll
     for (int i = 6; i < 25; i++) s[i] = 0;
@@ -412,11 +414,18 @@ gs_status grind_blocks(unsigned *blocks) {
     return GS_OK;
 }
 
-/* The search itself: *found and *best from the device; t is not touched. */
-gs_status grind_search(int *found, uint64_t *best, const gs_transcript *t, unsigned bits,
+uint64_t load_le64(const uint8_t *p) {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+/* The search itself: *found and *best from the device. */
+gs_status grind_search(int *found, uint64_t *best, const uint8_t *prefix, unsigned bits,
                        cudaStream_t s) {
     pow_prefix pre;
-    for (int i = 0; i < 4; i++) pre.lane[i] = gs_tr_load_le64(t->state.b + 8 * i);
+    for (int i = 0; i < 4; i++) pre.lane[i] = load_le64(prefix + 8 * i);
+    pre.head = (uint64_t)prefix[32] | ((uint64_t)prefix[33] << 8);
     unsigned blocks = 0;
     GS_TRY(grind_blocks(&blocks));
     grind_result host = {~0ull, 0}, *d_res = NULL;
@@ -464,9 +473,9 @@ extern "C" gs_status gs_cuda_fold(uint64_t *d_out, const uint64_t *d_in, unsigne
     return gs_cuda_launched("fold_kernel");
 }
 
-extern "C" gs_status gs_cuda_deep(uint64_t *d_out, const uint64_t *d_trace,
-                                  const uint64_t *d_chunks, const uint64_t *d_aux,
-                                  const gs_deep_args *a, void *stream) {
+extern "C" gs_status gs_cuda_deep_word(uint64_t *d_out, const uint64_t *d_trace,
+                                       const uint64_t *d_chunks, const uint64_t *d_aux,
+                                       const gs_cuda_deep_args *a, void *stream) {
     if (!a || !d_out || !a->beta_pows || a->log_size > GS_FP_TWO_ADICITY) return GS_ERR_INVALID_ARG;
     if ((a->cols && !d_trace) || (a->chunks && !d_chunks) || (a->aux_cols && !d_aux))
         return GS_ERR_INVALID_ARG;
@@ -563,25 +572,14 @@ extern "C" gs_status gs_cuda_eval_at(gs_fp3 *out, const uint64_t *d_coeffs, size
     return st != GS_OK ? st : w;
 }
 
-extern "C" gs_status gs_cuda_grind(gs_transcript *t, unsigned bits, uint64_t *nonce,
-                                   void *stream) {
-    if (!t || !nonce || bits > 64) return GS_ERR_INVALID_ARG;
-    if (bits == 0) { /* every nonce is valid: 0, as gs_transcript_grind */
-        GS_TRY(gs_transcript_check_pow(t, 0, 0));
-        *nonce = 0;
-        return GS_OK;
-    }
+extern "C" gs_status gs_cuda_pow_search(int *found, uint64_t *nonce, const uint8_t *prefix,
+                                        unsigned bits, void *stream) {
+    if (!found || !nonce || !prefix || bits == 0 || bits > 64) return GS_ERR_INVALID_ARG;
     (void)cudaGetLastError();
-    int found = 0;
+    int f = 0;
     uint64_t best = 0;
-    GS_TRY(grind_search(&found, &best, t, bits, as_stream(stream)));
-    if (!found) return GS_ERR_EXHAUSTED;
-    /* Absorbs exactly as gs_transcript_grind, after checking the nonce on the
-     * host (one hash): a device that disagrees with the CPU is a failure. */
-    gs_status s = gs_transcript_check_pow(t, bits, best);
-    if (s == GS_ERR_POW)
-        return gs_cuda_check(cudaErrorUnknown, "grind: the device's nonce fails the host check");
-    GS_TRY(s);
+    GS_TRY(grind_search(&f, &best, prefix, bits, as_stream(stream)));
+    *found = f;
     *nonce = best;
     return GS_OK;
 }

@@ -7,9 +7,11 @@
  *
  * All d_* are device pointers on the current device; `stream` is a
  * cudaStream_t (NULL = the legacy default stream). Layouts as in
- * src/backend/backend.h (an Fp3 column is three Fp columns c0, c1, c2).
+ * src/backend/backend.h (an Fp3 column is three Fp columns c0, c1, c2), but
+ * the arguments are plain: field elements, sizes and the structs below, and
+ * src/backend/cuda.c adapts the backend's (gs_deep_args, gs_transcript).
  * Work is enqueued on `stream`; the functions that return host values
- * (eval_at, grind) synchronize the stream before returning. Temporaries are
+ * (eval_at, pow_search) synchronize the stream before returning. Temporaries are
  * stream-ordered (cudaMallocAsync / cudaFreeAsync on `stream`) and are
  * released on every path, errors included.
  *
@@ -21,7 +23,11 @@
 #ifndef GSTARK_CUDA_STAGES_H
 #define GSTARK_CUDA_STAGES_H
 
-#include "backend/backend.h" /* gs_deep_args, gs_fp, gs_fp3, gs_transcript */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gstark/field.h"
+#include "gstark/status.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,6 +41,16 @@ extern "C" {
 gs_status gs_cuda_fold(uint64_t *d_out, const uint64_t *d_in, unsigned log_size, gs_fp shift,
                        gs_fp3 gamma, void *stream);
 
+/* The DEEP composition's inputs (gs_deep_args, docs/protocol.md "DEEP"). */
+typedef struct gs_cuda_deep_args {
+    unsigned log_size; /* the LDE domain, N = 2^log_size */
+    gs_fp shift;
+    uint32_t cols, chunks, aux_cols;
+    gs_fp3 z, zw;
+    gs_fp3 k1, k2;           /* the constant parts at z and z w */
+    const gs_fp3 *beta_pows; /* 2 * cols + chunks + 2 * aux_cols */
+} gs_cuda_deep_args;
+
 /* The DEEP word (cpu_deep) over the LDE domain shift * <w_N>, N = 2^a->log_size
  * (<= 32): d_trace a->cols Fp columns of N, d_chunks 3 * a->chunks, d_aux
  * 3 * a->aux_cols (NULL when aux_cols is 0), d_out 3 columns of N. The
@@ -43,21 +59,44 @@ gs_status gs_cuda_fold(uint64_t *d_out, const uint64_t *d_in, unsigned log_size,
  * private copy goes to the device). z and z w must lie outside the domain
  * (always so in the protocol); if one is inside, the CPU and the device both
  * divide by zero and their outputs may differ. */
-gs_status gs_cuda_deep(uint64_t *d_out, const uint64_t *d_trace, const uint64_t *d_chunks,
-                       const uint64_t *d_aux, const gs_deep_args *a, void *stream);
+gs_status gs_cuda_deep_word(uint64_t *d_out, const uint64_t *d_trace, const uint64_t *d_chunks,
+                            const uint64_t *d_aux, const gs_cuda_deep_args *a, void *stream);
 
 /* out[c] = sum_i d_coeffs[c * len + i] x^i for c < cols (cpu_eval_at); out is
  * host memory. cols = 0 or len = 0 touch no device (len = 0 gives zeros). */
 gs_status gs_cuda_eval_at(gs_fp3 *out, const uint64_t *d_coeffs, size_t cols, size_t len,
                           gs_fp3 x, void *stream);
 
-/* gs_transcript_grind on the device: the smallest nonce whose pow hash has
- * `bits` leading zero bits, then absorbed into t as gs_transcript_grind does
- * (through gs_transcript_check_pow, which also re-checks the nonce on the
- * host). bits 0 gives nonce 0 without touching the device; bits > 64 or a
- * NULL t or nonce is GS_ERR_INVALID_ARG; GS_ERR_EXHAUSTED if no nonce below
- * 2^64 is valid. On any error t and *nonce are unchanged. */
-gs_status gs_cuda_grind(gs_transcript *t, unsigned bits, uint64_t *nonce, void *stream);
+/* The proof-of-work search: the smallest nonce n whose hash
+ * Keccak-256(prefix || u64le(n)) (42 bytes), read big-endian, starts with
+ * `bits` zero bits, 1 <= bits <= 64 (pow.c's rule). *found = 0 if no nonce
+ * below 2^64 is valid. The transcript's pow hash has the prefix
+ * S || 0x30 || u8 bits (include/gstark/transcript.h); the caller builds it.
+ * Synchronizes the stream. GS_ERR_INVALID_ARG for a NULL pointer or bits
+ * out of range. */
+#define GS_CUDA_POW_PREFIX 34u
+gs_status gs_cuda_pow_search(int *found, uint64_t *nonce, const uint8_t *prefix, unsigned bits,
+                             void *stream);
+
+/* Transitional: DEEP and grinding on the backend's types, defined in
+ * src/backend/cuda.c (which adapts them to the functions above), declared
+ * here only because tests/test_cuda_stages.c calls them through this header.
+ * The structs are named by tag, never defined here: src/cuda/ does not
+ * include the layers above it. To move to a backend header once the test
+ * includes one.
+ *
+ * gs_cuda_deep: gs_cuda_deep_word on a gs_deep_args. gs_cuda_grind:
+ * gs_transcript_grind on the device, the nonce then absorbed into t as
+ * gs_transcript_grind does (through gs_transcript_check_pow, which also
+ * re-checks it on the host: a nonce that fails is GS_ERR_CUDA). bits 0 gives
+ * nonce 0 without touching the device; bits > 64 or a NULL t or nonce is
+ * GS_ERR_INVALID_ARG; GS_ERR_EXHAUSTED if no nonce below 2^64 is valid. On
+ * any error t and *nonce are unchanged. */
+struct gs_deep_args;
+struct gs_transcript;
+gs_status gs_cuda_deep(uint64_t *d_out, const uint64_t *d_trace, const uint64_t *d_chunks,
+                       const uint64_t *d_aux, const struct gs_deep_args *a, void *stream);
+gs_status gs_cuda_grind(struct gs_transcript *t, unsigned bits, uint64_t *nonce, void *stream);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
 /* Built instead of src/cuda/stages.cu when CUDA is not compiled in: every
- * entry point of src/cuda/stages.h reports GS_ERR_NO_DEVICE. */
+ * entry point of src/cuda/stages.h defined in src/cuda/ reports
+ * GS_ERR_NO_DEVICE. */
 #include "cuda/stages.h"
 
 gs_status gs_cuda_fold(uint64_t *d_out, const uint64_t *d_in, unsigned log_size, gs_fp shift,
@@ -8,8 +9,8 @@ gs_status gs_cuda_fold(uint64_t *d_out, const uint64_t *d_in, unsigned log_size,
     return GS_ERR_NO_DEVICE;
 }
 
-gs_status gs_cuda_deep(uint64_t *d_out, const uint64_t *d_trace, const uint64_t *d_chunks,
-                       const uint64_t *d_aux, const gs_deep_args *a, void *stream) {
+gs_status gs_cuda_deep_word(uint64_t *d_out, const uint64_t *d_trace, const uint64_t *d_chunks,
+                            const uint64_t *d_aux, const gs_cuda_deep_args *a, void *stream) {
     (void)d_out, (void)d_trace, (void)d_chunks, (void)d_aux, (void)a, (void)stream;
     return GS_ERR_NO_DEVICE;
 }
@@ -20,7 +21,8 @@ gs_status gs_cuda_eval_at(gs_fp3 *out, const uint64_t *d_coeffs, size_t cols, si
     return GS_ERR_NO_DEVICE;
 }
 
-gs_status gs_cuda_grind(gs_transcript *t, unsigned bits, uint64_t *nonce, void *stream) {
-    (void)t, (void)bits, (void)nonce, (void)stream;
+gs_status gs_cuda_pow_search(int *found, uint64_t *nonce, const uint8_t *prefix, unsigned bits,
+                             void *stream) {
+    (void)found, (void)nonce, (void)prefix, (void)bits, (void)stream;
     return GS_ERR_NO_DEVICE;
 }
