@@ -25,10 +25,10 @@ VATTR static inline __m256i v256_canon(__m256i x) {
 
 VATTR static inline __m256i v256_reduce(__m256i hi, __m256i lo) {
     const __m256i eps = _mm256_set1_epi64x((long long)GS_FP_EPSILON);
-    __m256i hi_hi = _mm256_srli_epi64(hi, 32), hi_lo = _mm256_and_si256(hi, eps);
+    __m256i hi_hi = _mm256_srli_epi64(hi, 32);
     __m256i t0 = _mm256_sub_epi64(lo, hi_hi); /* lo - hi_hi 2^96 */
     t0 = _mm256_sub_epi64(t0, _mm256_and_si256(v256_lt(lo, hi_hi), eps));
-    __m256i t1 = _mm256_sub_epi64(_mm256_slli_epi64(hi_lo, 32), hi_lo); /* hi_lo 2^64 */
+    __m256i t1 = _mm256_mul_epu32(hi, eps); /* hi_lo 2^64 = hi_lo (2^32 - 1): low halves */
     __m256i r = _mm256_add_epi64(t0, t1);
     r = _mm256_add_epi64(r, _mm256_and_si256(v256_lt(r, t1), eps));
     return v256_canon(r);

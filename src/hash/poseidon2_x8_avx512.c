@@ -15,10 +15,10 @@
 VATTR static inline __m512i v512_reduce(__m512i hi, __m512i lo) {
     const __m512i eps = _mm512_set1_epi64((long long)GS_FP_EPSILON);
     const __m512i p = _mm512_set1_epi64((long long)GS_FP_P);
-    __m512i hi_hi = _mm512_srli_epi64(hi, 32), hi_lo = _mm512_and_si512(hi, eps);
+    __m512i hi_hi = _mm512_srli_epi64(hi, 32);
     __m512i t0 = _mm512_sub_epi64(lo, hi_hi); /* lo - hi_hi 2^96 */
     t0 = _mm512_mask_sub_epi64(t0, _mm512_cmplt_epu64_mask(lo, hi_hi), t0, eps);
-    __m512i t1 = _mm512_sub_epi64(_mm512_slli_epi64(hi_lo, 32), hi_lo); /* hi_lo 2^64 */
+    __m512i t1 = _mm512_mul_epu32(hi, eps); /* hi_lo 2^64 = hi_lo (2^32 - 1): low halves */
     __m512i r = _mm512_add_epi64(t0, t1);
     r = _mm512_mask_add_epi64(r, _mm512_cmplt_epu64_mask(r, t1), r, eps);
     return _mm512_mask_sub_epi64(r, _mm512_cmpge_epu64_mask(r, p), r, p);
@@ -32,7 +32,8 @@ VATTR static inline __m512i v512_mul(__m512i a, __m512i b) {
     /* (ll >> 32) + lh and (t mod 2^32) + hl fit in 64 bits: (2^32 - 1)^2 + 2^32 - 1 < 2^64 */
     __m512i t = _mm512_add_epi64(_mm512_srli_epi64(ll, 32), lh);
     __m512i u = _mm512_add_epi64(_mm512_and_si512(t, m32), hl);
-    __m512i lo = _mm512_or_si512(_mm512_slli_epi64(u, 32), _mm512_and_si512(ll, m32));
+    /* lo = (u << 32) | (ll & m32): one vpternlogq */
+    __m512i lo = _mm512_ternarylogic_epi64(_mm512_slli_epi64(u, 32), ll, m32, 0xF8);
     __m512i hi = _mm512_add_epi64(hh, _mm512_add_epi64(_mm512_srli_epi64(t, 32),
                                                        _mm512_srli_epi64(u, 32)));
     return v512_reduce(hi, lo);
