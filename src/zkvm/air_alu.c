@@ -171,18 +171,25 @@ typedef struct {
     gs_fp *col[C_NUM];
 } alu_job;
 
+/* The table is fresh zero pages (zk_table_alloc): zeros are not written, so
+ * a column that stays 0 costs no page faults. */
+static inline void set_nz(gs_fp *cell, gs_fp v) {
+    if (v) *cell = v;
+}
+#define SET(c, v) set_nz(&col[c][r], (v))
+
 static void alu_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
     const alu_job *j = ctx;
     gs_fp *const *col = j->col;
     for (size_t r = begin; r < end; r++) {
         uint32_t op = j->req[r].op, a = j->req[r].a, b = j->req[r].b;
         uint32_t c = zk_alu_ref(op, a, b), d = 0, carry = 0;
-        col[C_SEL + op - 1][r] = 1;
+        SET(C_SEL + op - 1, 1);
         for (uint32_t k = 0; k < 4; k++) {
-            col[C_A + k][r] = (a >> (8 * k)) & 0xffu;
-            col[C_B + k][r] = (b >> (8 * k)) & 0xffu;
+            SET(C_A + k, (a >> (8 * k)) & 0xffu);
+            SET(C_B + k, (b >> (8 * k)) & 0xffu);
         }
-        col[C_C][r] = c;
+        SET(C_C, c);
         switch (op) {
         case ZK_ALU_ADD: d = c, carry = (uint32_t)(((uint64_t)a + b) >> 32); break;
         case ZK_ALU_SUB: d = c, carry = a < b; break;
@@ -190,28 +197,32 @@ static void alu_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
         case ZK_ALU_SLT: {
             uint32_t sa = a >> 31, sb = b >> 31;
             d = (a ^ 0x80000000u) - (b ^ 0x80000000u), carry = c;
-            col[C_SA][r] = sa, col[C_SB][r] = sb;
+            SET(C_SA, sa);
+            SET(C_SB, sb);
             for (uint32_t k = 0; k < 4; k++) zk_byte(lk, ZK_BYTE_RANGE, a >> (8 * k), b >> (8 * k));
             zk_byte(lk, ZK_BYTE_RANGE, 2 * (a >> 24) - 256 * sa, 2 * (b >> 24) - 256 * sb);
             break;
         }
-        case ZK_ALU_EQ: col[C_INV][r] = gs_fp_sub(a, b); break; /* inverted below */
+        case ZK_ALU_EQ: SET(C_INV, gs_fp_sub(a, b)); break; /* inverted below */
         default: { /* XOR OR AND */
             unsigned bop = op == ZK_ALU_AND ? ZK_BYTE_AND : op == ZK_ALU_OR ? ZK_BYTE_OR : ZK_BYTE_XOR;
             for (uint32_t k = 0; k < 4; k++) {
-                col[C_R + k][r] = (c >> (8 * k)) & 0xffu;
+                SET(C_R + k, (c >> (8 * k)) & 0xffu);
                 zk_byte(lk, bop, a >> (8 * k), b >> (8 * k));
             }
         }
         }
         if (op == ZK_ALU_ADD || op == ZK_ALU_SUB || op == ZK_ALU_SLT || op == ZK_ALU_SLTU) {
-            col[C_DLO][r] = d & 0xffffu, col[C_DHI][r] = d >> 16;
+            SET(C_DLO, d & 0xffffu);
+            SET(C_DHI, d >> 16);
             zk_range16(lk, d), zk_range16(lk, d >> 16);
         }
-        col[C_CARRY][r] = carry;
+        SET(C_CARRY, carry);
     }
     zk_inv_in_place(j->col[C_INV] + begin, end - begin); /* EQ: 1 / (a - b), or 0 */
 }
+
+#undef SET
 
 gs_status zk_alu_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
     size_t rows = 0;

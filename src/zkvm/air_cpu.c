@@ -292,7 +292,7 @@ gs_air *zk_cpu_air(void) {
  * (registers' values and last access times) is the caller's: the row
  * carries what it needs. */
 static void cpu_row_values(gs_fp *v, const zk_cpu_row_t *r) {
-    memset(v, 0, CPU_COLS * sizeof *v);
+    const uint32_t f = r->prog.flags;
     v[CPU_CLK] = gs_fp_from_u64(r->clk);
     v[CPU_ACTIVE] = 1;
     v[CPU_PC] = r->prog.pc;
@@ -301,12 +301,12 @@ static void cpu_row_values(gs_fp *v, const zk_cpu_row_t *r) {
     v[CPU_RS1] = r->prog.rs1;
     v[CPU_RS2] = r->prog.rs2;
     v[CPU_IMM] = zk_prog_imm_fp(&r->prog);
-    for (unsigned k = 0; k < ZK_F_COUNT; k++) v[CPU_F0 + k] = (r->prog.flags >> k) & 1u;
+    for (unsigned k = 0; k < ZK_F_COUNT; k++) v[CPU_F0 + k] = (f >> k) & 1u;
     v[CPU_A] = r->a;
     v[CPU_B] = r->b;
     v[CPU_C] = r->c;
     v[CPU_R] = r->r;
-    v[CPU_TAKEN] = (r->prog.flags & ZK_F_NEG) ? 1u - r->r : r->r; /* NEG: branches only */
+    v[CPU_TAKEN] = (f & ZK_F_NEG) ? 1u - r->r : r->r; /* NEG: branches only */
     uint64_t ts = 4 * r->clk;
     v[CPU_A_TS] = gs_fp_from_u64(r->a_ts);
     v[CPU_A_LO] = (ts + ZK_TS_RS1 - r->a_ts - 1) & 0xffff;
@@ -314,27 +314,25 @@ static void cpu_row_values(gs_fp *v, const zk_cpu_row_t *r) {
     v[CPU_B_TS] = gs_fp_from_u64(r->b_ts);
     v[CPU_B_LO] = (ts + ZK_TS_RS2 - r->b_ts - 1) & 0xffff;
     v[CPU_B_HI] = gs_fp_from_u64((ts + ZK_TS_RS2 - r->b_ts - 1) >> 16);
-    if (r->prog.flags & ZK_F_WR) {
-        v[CPU_D_PREV] = r->d_prev;
-        v[CPU_D_TS] = gs_fp_from_u64(r->d_ts);
-        v[CPU_D_LO] = (ts + ZK_TS_RD - r->d_ts - 1) & 0xffff;
-        v[CPU_D_HI] = gs_fp_from_u64((ts + ZK_TS_RD - r->d_ts - 1) >> 16);
-    }
-    if (r->prog.flags & ZK_F_ECALL) {
-        v[CPU_E_EXIT] = r->a == GS_ZKVM_SYS_EXIT;
-        v[CPU_E_READ] = r->a == GS_ZKVM_SYS_READ;
-        v[CPU_E_WRITE] = r->a == GS_ZKVM_SYS_WRITE;
-    }
-    if (r->prog.flags & ZK_F_JALR) {
-        uint64_t s = (uint64_t)r->a + r->prog.imm;
-        v[CPU_J_LOW] = s & 1;
-        v[CPU_J_CARRY] = s >> 32;
-    }
+    const int wr = (f & ZK_F_WR) != 0, ecall = (f & ZK_F_ECALL) != 0, jalr = (f & ZK_F_JALR) != 0;
+    v[CPU_D_PREV] = wr ? r->d_prev : 0;
+    v[CPU_D_TS] = wr ? gs_fp_from_u64(r->d_ts) : 0;
+    v[CPU_D_LO] = wr ? (ts + ZK_TS_RD - r->d_ts - 1) & 0xffff : 0;
+    v[CPU_D_HI] = wr ? gs_fp_from_u64((ts + ZK_TS_RD - r->d_ts - 1) >> 16) : 0;
+    v[CPU_E_EXIT] = ecall && r->a == GS_ZKVM_SYS_EXIT;
+    v[CPU_E_READ] = ecall && r->a == GS_ZKVM_SYS_READ;
+    v[CPU_E_WRITE] = ecall && r->a == GS_ZKVM_SYS_WRITE;
+    uint64_t s = (uint64_t)r->a + r->prog.imm;
+    v[CPU_J_LOW] = jalr ? s & 1 : 0;
+    v[CPU_J_CARRY] = jalr ? s >> 32 : 0;
 }
 
 /* Rows are built row-major in a small block (L1-sized) and written column
  * by column, so each column gets a contiguous run instead of one scattered
- * store per row and column. */
+ * store per row and column. A run of zeros is not written: the table is
+ * fresh zero pages (zk_table_alloc), and a column that stays 0 (the flags
+ * of kinds a program never runs, the ecall and jalr columns) then costs no
+ * page faults at all. */
 #define ROW_BLOCK 32u
 
 void zk_cpu_set_rows(zk_table *t, uint64_t first, const zk_cpu_row_t *rows, size_t m) {
@@ -344,6 +342,9 @@ void zk_cpu_set_rows(zk_table *t, uint64_t first, const zk_cpu_row_t *rows, size
         size_t k_end = m - b < ROW_BLOCK ? m - b : ROW_BLOCK;
         for (size_t k = 0; k < k_end; k++) cpu_row_values(v[k], &rows[b + k]);
         for (size_t c = 0; c < CPU_COLS; c++) {
+            gs_fp any = 0;
+            for (size_t k = 0; k < k_end; k++) any |= v[k][c];
+            if (!any) continue;
             gs_fp *dst = t->cols + c * n + first + b;
             for (size_t k = 0; k < k_end; k++) dst[k] = v[k][c];
         }

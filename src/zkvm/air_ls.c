@@ -224,46 +224,54 @@ typedef struct {
     gs_fp *c[LS_COLS];
 } ls_job;
 
+/* The table is fresh zero pages (zk_table_alloc): zeros are not written, so
+ * a column that stays 0 (the flags of ops a program never uses, the
+ * offsets of word accesses) costs no page faults. */
+static inline void set_nz(gs_fp *cell, gs_fp v) {
+    if (v) *cell = v;
+}
+#define SET(col, v) set_nz(&c[col][r], (v))
+
 static void ls_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
     const ls_job *j = ctx;
     gs_fp *const *c = j->c;
     for (size_t r = begin; r < end; r++) {
         if (r >= j->n) { /* padding: p = 2^0 */
-            c[C_P][r] = 1;
+            SET(C_P, 1);
             continue;
         }
         const zk_ls_req *q = &j->req[r];
         const uint32_t op = q->op;
         const int store = op >= ZK_LS_SB;
-        c[op - 1][r] = 1;
-        c[C_BASE][r] = q->base, c[C_IMM][r] = q->imm, c[C_VAL][r] = q->val;
-        c[C_RES][r] = q->res, c[C_CLK][r] = gs_fp_from_u64(q->clk);
+        SET(op - 1, 1);
+        SET(C_BASE, q->base), SET(C_IMM, q->imm), SET(C_VAL, q->val);
+        SET(C_RES, q->res), SET(C_CLK, gs_fp_from_u64(q->clk));
 
         const uint64_t sum = (uint64_t)q->base + q->imm;
         const uint32_t addr = (uint32_t)sum, off = addr & 3u;
-        c[C_CARRY][r] = sum >> 32;
-        c[C_ALO][r] = addr & 0xffffu, c[C_AHI][r] = addr >> 16;
-        c[C_O0][r] = off & 1u, c[C_O1][r] = off >> 1;
+        SET(C_CARRY, sum >> 32);
+        SET(C_ALO, addr & 0xffffu), SET(C_AHI, addr >> 16);
+        SET(C_O0, off & 1u), SET(C_O1, off >> 1);
 
         uint32_t by[4];
         for (unsigned k = 0; k < 4; k++) by[k] = (q->before >> (8 * k)) & 0xffu;
-        for (unsigned k = 0; k < 4; k++) c[C_B0 + k][r] = by[k];
-        c[C_W][r] = q->w, c[C_AFTER][r] = q->after;
+        for (unsigned k = 0; k < 4; k++) SET(C_B0 + k, by[k]);
+        SET(C_W, q->w), SET(C_AFTER, q->after);
         /* the gap as a field element: a ts_prev >= ts wraps, and its high
          * part falls outside the range table */
         const gs_fp ts = gs_fp_add(gs_fp_mul(4, gs_fp_from_u64(q->clk)), ZK_TS_MEM);
         const gs_fp d = gs_fp_sub(gs_fp_sub(ts, gs_fp_from_u64(q->ts_prev)), 1);
-        c[C_DLO][r] = d & 0xffffu, c[C_DHI][r] = d >> 16;
+        SET(C_DLO, d & 0xffffu), SET(C_DHI, d >> 16);
 
-        c[C_V0][r] = q->val & 0xffu, c[C_V1][r] = (q->val >> 8) & 0xffu;
-        c[C_VHI][r] = q->val >> 16;
+        SET(C_V0, q->val & 0xffu), SET(C_V1, (q->val >> 8) & 0xffu);
+        SET(C_VHI, q->val >> 16);
 
         const uint32_t hlo = by[off & 2u], hhi = by[(off & 2u) + 1];
         const uint32_t bsel = by[off];
-        c[C_HLO][r] = hlo, c[C_HHI][r] = hhi, c[C_BSEL][r] = bsel;
-        c[C_P][r] = (gs_fp)1 << (8 * off);
+        SET(C_HLO, hlo), SET(C_HHI, hhi), SET(C_BSEL, bsel);
+        SET(C_P, (gs_fp)1 << (8 * off));
         uint32_t top = op == ZK_LS_LB ? bsel : op == ZK_LS_LH ? hhi : 0;
-        c[C_S][r] = top >> 7, c[C_X][r] = top & 0x7fu;
+        SET(C_S, top >> 7), SET(C_X, top & 0x7fu);
 
         zk_range16(lk, addr & 0xffffu);
         zk_range16(lk, (uint32_t)(d & 0xffffu));
@@ -277,6 +285,8 @@ static void ls_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
         }
     }
 }
+
+#undef SET
 
 gs_status zk_ls_fill(zk_table *out, const zk_ls_req *req, size_t n, zk_lookups *lk) {
     for (size_t i = 0; i < n; i++)

@@ -78,7 +78,11 @@ static gs_air *finish(gs_air *A) {
 }
 
 /* ---- fill shorthands ---- */
-static void put(zk_table *t, uint32_t c, size_t row, gs_fp v) { zk_col(t, c)[row] = v; }
+/* The table is fresh zero pages (zk_table_alloc): zeros are not written, so
+ * a column that stays 0 costs no page faults. */
+static void put(zk_table *t, uint32_t c, size_t row, gs_fp v) {
+    if (v) zk_col(t, c)[row] = v;
+}
 static void put_word(zk_table *t, uint32_t lo, size_t row, uint32_t v) {
     put(t, lo, row, v & 0xffffu);
     put(t, lo + 1, row, v >> 16);

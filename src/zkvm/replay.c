@@ -293,8 +293,8 @@ static void pad_rows(void *ctx, size_t begin, size_t end) {
 
 /* Replays the trace into the CPU rows and the chips' requests. */
 static gs_status replay_run(replay *rp, zk_table *cpu, const gs_zkvm_program *p, const zk_image *im,
-                            const gs_zkvm_trace *tr, const uint8_t *input, uint64_t in_len, char *msg,
-                            size_t cap) {
+                            const gs_zkvm_trace *tr, const uint8_t *input, uint64_t in_len,
+                            double *state_s, char *msg, size_t cap) {
     const uint64_t n = tr->n_steps, chunks = (n + CHUNK - 1) / CHUNK;
     rp->text_lo = im->text_lo, rp->text_hi = im->text_hi;
     rp->prog = malloc((p->n ? p->n : 1) * sizeof *rp->prog);
@@ -312,7 +312,9 @@ static gs_status replay_run(replay *rp, zk_table *cpu, const gs_zkvm_program *p,
         return GS_ERR_NOMEM;
     for (uint32_t s = 0; s < p->n; s++) zk_prog_row(&rp->prog[s], p, s);
     memcpy(rp->mem + im->lo, im->words, (size_t)(im->hi - im->lo));
+    double t0 = now_s();
     GS_TRY(replay_state(rp, p, tr, input, msg, cap));
+    *state_s = now_s() - t0;
     for (unsigned c = 0; c < CH_NUM; c++)
         if (!(rp->chip[c] = malloc((rp->n_chip[c] ? rp->n_chip[c] : 1) * sizeof *rp->chip[c])))
             return GS_ERR_NOMEM;
@@ -381,10 +383,10 @@ static gs_status memory_tables(zk_run_tables *rt, const replay *rp, const zk_ima
 gs_status zk_build_tables(zk_run_tables *rt, const gs_zkvm_program *p, const zk_image *im,
                           const gs_zkvm_trace *tr, const gs_zkvm_vm *vm, const uint8_t *input,
                           uint64_t in_len, zk_trace_times *tt, char *msg, size_t cap) {
-    double t0 = now_s(), t1 = t0, t2 = t0;
+    double t0 = now_s(), t1 = t0, t2 = t0, state_s = 0;
     replay rp;
     memset(&rp, 0, sizeof rp);
-    gs_status s = replay_run(&rp, &rt->t[ZK_T_CPU], p, im, tr, input, in_len, msg, cap);
+    gs_status s = replay_run(&rp, &rt->t[ZK_T_CPU], p, im, tr, input, in_len, &state_s, msg, cap);
     t1 = now_s();
     if (s == GS_OK) s = memory_tables(rt, &rp, im, vm, msg, cap);
     t2 = now_s();
@@ -413,7 +415,7 @@ gs_status zk_build_tables(zk_run_tables *rt, const gs_zkvm_program *p, const zk_
     FILL(ZK_T_BYTE, zk_byte_fill(&rt->t[ZK_T_BYTE], rp.lk));
 #undef FILL
 out:
-    if (tt) tt->replay = t1 - t0, tt->memory = t2 - t1, tt->fills = now_s() - t2;
+    if (tt) tt->replay = t1 - t0, tt->state = state_s, tt->memory = t2 - t1, tt->fills = now_s() - t2;
     replay_free(&rp);
     return s;
 }

@@ -161,6 +161,7 @@ gs_status zk_build_tables(zk_run_tables *rt, const gs_zkvm_program *p, const zk_
 struct zk_trace_times {
     double exec;   /* the traced run */
     double replay; /* the replay: CPU rows and the chips' requests */
+    double state;  /* of which its sequential pass (registers' and words' timestamps) */
     double memory; /* the image and fresh tables, the final-state check */
     double fills;  /* the chips' and the lookup tables' fills */
     double total;
