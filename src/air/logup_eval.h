@@ -33,9 +33,9 @@
  *   GS_LU_AUX_NEXT(c, j)  the same on the next row
  *   GS_LU_GROUP(c, g, v)  takes group g's constraint value v
  *
- * The order of the operations below is the proof's: field arithmetic is
- * exact, so any order gives the same values, but this one is what every
- * backend runs. */
+ * Field arithmetic is exact and canonical, so any order of these operations
+ * gives the same values; every evaluator runs this one (the order the three
+ * copies this file replaced had). No include guard: a template. */
 #include "gstark/field.h"
 
 /* d_i = z - (bus_i + sum_k alpha^(k+1) v_(i,k)). */
