@@ -3,7 +3,8 @@
  *      and 4096 states per call through every bulk path this CPU has;
  *   2. leaf hashing: 2^16 rows of 8 and of 64 field elements, row-major, and the 64-element rows
  *      of a column-major matrix (the Merkle trees' layout), through every bulk path, with
- *      Keccak-256 (gs_hash_many, best path) over the same rows' bytes in the same run;
+ *      Keccak-256 (gs_hash_many, best path) over rows of the same length in the same run
+ *      (row-major for both layouts: gs_hash_many has no element stride);
  *   3. 2-to-1 compressions (a Merkle level of 2^16 pairs) per bulk path, with Keccak-256 of the
  *      same 64-byte pairs.
  * The table's keccak/p2 is how many times faster Keccak-256 is (the JSON's ratio_to_keccak is
@@ -160,8 +161,8 @@ static void bench_rows(void) {
     gs_digest *kout = malloc(n * sizeof *kout);
     if (!m || !out || !kout) goto done;
     fill(m, n * 64);
-    printf("\nLeaf hashing, 2^%d rows (Keccak-256: gs_hash_many over the same rows' 8-byte "
-           "limbs, row-major, path %s)\n", LOG_ROWS,
+    printf("\nLeaf hashing, 2^%d rows (Keccak-256: gs_hash_many over row-major rows of the "
+           "same length, 8-byte limbs, path %s)\n", LOG_ROWS,
            gs_keccak_many_name(gs_keccak_many_best()));
     printf("  %-9s %-12s %-12s %12s %12s %14s %12s\n", "rows", "layout", "path", "Mrows/s",
            "Melem/s", "keccak Mrows/s", "keccak/p2");
