@@ -119,7 +119,8 @@ static void bench_permutations(void) {
         perm_row(w, "one state", time_fn(run_perm, &a, 0.05));
         for (int impl = 0; impl < GS_P2_IMPL_COUNT; impl++) {
             if (!gs_p2_available((gs_p2_impl)impl)) {
-                printf("  w%-3u %-22s %14s\n", w, gs_p2_name((gs_p2_impl)impl), "(not on this CPU)");
+                printf("  w%-3u %-22s %14s\n", w, gs_p2_name((gs_p2_impl)impl),
+                       "(not on this CPU)");
                 continue;
             }
             perm_arg b = {impl, w, st, N};

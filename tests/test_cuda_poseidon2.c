@@ -101,7 +101,8 @@ static void check_rows(size_t n, size_t len, int col_major, size_t pad) {
         CHECK_OK(gs_cuda_poseidon2_hash_rows(d_out, d, n, len, rs, cs, NULL));
         CHECK_OK(gs_cuda_merkle_dev_copy(got, d_out, n * sizeof *got));
         char what[96];
-        snprintf(what, sizeof what, "rows %zu x %zu %s", n, len, col_major ? "col-major" : "row-major");
+        snprintf(what, sizeof what, "rows %zu x %zu %s", n, len,
+                 col_major ? "col-major" : "row-major");
         CHECK(gs_test_same_values(what, want[0].v, got[0].v, 4 * n, 4));
         g_rows_checked += n;
     }
@@ -137,7 +138,8 @@ static void test_compress(void) {
         void *d_out = NULL;
         CHECK_OK(gs_cuda_merkle_dev_alloc(&d_out, n * sizeof *got));
         if (d && d_out) {
-            CHECK_OK(gs_cuda_poseidon2_compress_many(d_out, (const gs_poseidon2_digest *)d, n, NULL));
+            CHECK_OK(
+                gs_cuda_poseidon2_compress_many(d_out, (const gs_poseidon2_digest *)d, n, NULL));
             CHECK_OK(gs_cuda_merkle_dev_copy(got, d_out, n * sizeof *got));
             CHECK(gs_test_same_values("compress", want[0].v, got[0].v, 4 * n, 4));
         }

@@ -95,7 +95,8 @@ static void test_vectors(void) {
         for (unsigned k = 0; k < 9; k++)
             for (unsigned i = 0; i < 12; i++) st[12 * k + i] = i;
         gs_p2_permute_w12_many_with((gs_p2_impl)impl, st, 9);
-        for (unsigned k = 0; k < 9; k++) check_vector("w12 range, bulk", st + 12 * k, HL_W12_RANGE, 12);
+        for (unsigned k = 0; k < 9; k++)
+            check_vector("w12 range, bulk", st + 12 * k, HL_W12_RANGE, 12);
         for (unsigned k = 0; k < 9; k++)
             for (unsigned i = 0; i < 8; i++) st[8 * k + i] = k & 1 ? P3_W8_RANDOM_IN[i] : i;
         gs_p2_permute_w8_many_with((gs_p2_impl)impl, st, 9);
@@ -155,7 +156,8 @@ static void test_lazy_layers(void) {
     for (int rep = 0; rep < 300; rep++) {
         gs_fp a[12], b[12];
         if (rep < 3) {
-            for (int i = 0; i < 12; i++) a[i] = rep == 0 ? GS_FP_P - 1 : rep == 1 ? 0 : GS_FP_EPSILON;
+            for (int i = 0; i < 12; i++)
+                a[i] = rep == 0 ? GS_FP_P - 1 : rep == 1 ? 0 : GS_FP_EPSILON;
         } else {
             random_fps(a, 12);
         }
@@ -209,7 +211,8 @@ static void test_hash_rows(void) {
     size_t cap = (size_t)MAXROWS * (MAXLEN + PADDING) + 8;
     gs_fp *m = malloc(cap * sizeof *m);
     gs_poseidon2_digest want[MAXROWS], got[MAXROWS];
-    for (size_t i = 0; i < cap; i++) m[i] = (i % 7 == 3) ? GS_FP_P + (gs_test_u64() % GS_FP_EPSILON) : gs_test_fp();
+    for (size_t i = 0; i < cap; i++)
+        m[i] = (i % 7 == 3) ? GS_FP_P + (gs_test_u64() % GS_FP_EPSILON) : gs_test_fp();
     size_t rows_checked = 0;
     for (int impl = 0; impl < GS_P2_IMPL_COUNT; impl++) {
         if (!gs_p2_available((gs_p2_impl)impl)) continue;
@@ -252,7 +255,8 @@ static void test_compress_many(void) {
         if (!gs_p2_available((gs_p2_impl)impl)) continue;
         for (size_t n = 0; n <= MAXN; n++) {
             random_fps(in[0].v, 2 * n * 4);
-            for (size_t i = 0; i < n; i++) gs_poseidon2_compress(&want[i], &in[2 * i], &in[2 * i + 1]);
+            for (size_t i = 0; i < n; i++)
+                gs_poseidon2_compress(&want[i], &in[2 * i], &in[2 * i + 1]);
             gs_p2_compress_many_with((gs_p2_impl)impl, got, in, n);
             CHECK(n == 0 || memcmp(want, got, n * sizeof *got) == 0);
             /* in place: a Merkle level halved */

@@ -40,7 +40,9 @@ static inline gs_fp red_small(p2_u128 x) {
     return r - (gs_fp_mask_(r >= GS_FP_P) & GS_FP_P);
 }
 
-static inline gs_fp red_wide(p2_u128 x) { return gs_fp_reduce128((uint64_t)(x >> 64), (uint64_t)x); }
+static inline gs_fp red_wide(p2_u128 x) {
+    return gs_fp_reduce128((uint64_t)(x >> 64), (uint64_t)x);
+}
 #include "hash/poseidon2_round.h"
 
 void gs_poseidon2_permute_w8(gs_fp st[8]) {
