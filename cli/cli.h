@@ -212,14 +212,12 @@ typedef struct cli_proved {
 void cli_print_proved(const cli_print *pr, const cli_proved *x);
 
 /* The bytes of a table's proof by part (what inspect prints). */
-typedef struct {
-    size_t commits, ood, final, trace_q, chunk_q, fri_q, aux_q, total;
-} cli_parts;
-void cli_table_parts(cli_parts *out, const gs_proof *p);
+typedef gs_proof_parts cli_parts;
 
 /* ---- a proof file, single- or multi-table (cli/load.c) ---- */
 typedef struct cli_loaded {
-    int multi;                /* a version-2 (multi-table) file */
+    int multi;                /* a multi-table file (version 2, or 3 with MHDR) */
+    uint32_t version;         /* the file's format version (0 for a proof not read from a file) */
     gs_proof *single;         /* the parsed proof: one of these two */
     gs_multi_proof *mp;
     const gs_proof *tables;   /* its tables (one for a single-table proof) */

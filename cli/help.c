@@ -82,6 +82,8 @@ static void help_prove(FILE *f) {
             "  --grinding G         proof-of-work bits (default 20, 0..40); above %u bits the\n"
             "                       expected work (2^G hashes) is refused without --allow-slow\n"
             "  --allow-slow         accept --grinding above %u\n"
+            "  --fri-arity K        FRI folds by K = 2, 4, 8 or 16 per committed layer (default 8)\n"
+            "  --final-degree D     FRI stops at degree < D, a power of two up to 2^20 (default 256)\n"
             "  --no-check           do not check the trace first (a wrong trace then gives a\n"
             "                       proof that does not verify)\n"
             "\n"

@@ -21,7 +21,7 @@ static void print_single(const cli_loaded *L, int all) {
     cli_hex(fp, &p->air_fingerprint);
     cli_safe(d, sizeof d, p->air_desc);
     cli_parts pt;
-    cli_table_parts(&pt, p);
+    pt = gs_proof_table_parts(p);
     printf("  statement   %s, 2^%u rows x %u columns, %u public inputs\n", d, p->log_n,
            t->num_cols, p->num_public);
     printf("  public      ");
@@ -48,7 +48,7 @@ static void print_multi(const cli_loaded *L, int all) {
         char d[sizeof p->air_desc];
         cli_safe(d, sizeof d, p->air_desc);
         cli_parts pt;
-        cli_table_parts(&pt, p);
+        pt = gs_proof_table_parts(p);
         sum += pt.total;
         printf("  %-5u %-40s   2^%-2u %6u %5u %6u %10zu\n", i, d, p->log_n, p->table.num_cols,
                p->table.aux_cols, p->table.num_chunks, pt.total);
@@ -100,7 +100,7 @@ int cli_inspect(int argc, char **argv) {
         printf("{\"command\":\"inspect\",\"file\":");
         cli_json_str(stdout, path);
         printf(",\"bytes\":%zu,\"format_version\":%u,\"multi\":%s,", L.bytes,
-               L.multi ? GS_PROOF_VERSION_MULTI : GS_PROOF_VERSION, L.multi ? "true" : "false");
+               L.version, L.multi ? "true" : "false");
         cli_json_proof(stdout, &L, 1);
         printf("}\n");
     } else {
@@ -109,9 +109,9 @@ int cli_inspect(int argc, char **argv) {
         cli_hex(hex, &L.statement);
         if (L.multi)
             printf("gstark multi-table proof, format version %u, %u tables, %zu bytes\n",
-                   GS_PROOF_VERSION_MULTI, L.n, L.bytes);
+                   L.version, L.n, L.bytes);
         else
-            printf("gstark proof, format version %u, %zu bytes\n", GS_PROOF_VERSION, L.bytes);
+            printf("gstark proof, format version %u, %zu bytes\n", L.version, L.bytes);
         printf("  parameters  blowup %u, %u queries, %u grinding bits, final degree < %u, fold "
                "by %u\n", 1u << q->log_blowup, q->num_queries, q->grinding_bits,
                1u << q->log_final, 1u << q->log_arity);

@@ -20,12 +20,19 @@ int cli_load_buf(cli_loaded *L, const char *path, const uint8_t *buf, size_t len
     memset(L, 0, sizeof *L);
     const char *name = strcmp(path, "-") ? path : "standard input";
     L->bytes = len;
+    uint32_t version = gs_proof_file_version(buf, len);
+    if (version > GS_PROOF_VERSION_COMPACT) {
+        cli_err("%s: proof format version %u is newer than this gstark reads (versions 1 to %u)",
+                name, version, GS_PROOF_VERSION_COMPACT);
+        return malformed;
+    }
     L->multi = gs_proof_file_kind(buf, len) == 2;
     gs_status s = L->multi ? gs_multi_proof_parse(&L->mp, buf, len)
                            : gs_proof_parse(&L->single, buf, len);
     int rc = cli_parse_result(name, s);
     if (rc != CLI_OK) return rc == CLI_REJECTED ? malformed : rc;
     cli_loaded_view(L, L->single, L->mp, len);
+    L->version = version;
     return CLI_OK;
 }
 
@@ -88,7 +95,7 @@ void cli_json_proof(FILE *f, const cli_loaded *L, int parts) {
         cli_json_pub(f, p->pub, p->num_public);
         if (parts) {
             cli_parts pt;
-            cli_table_parts(&pt, p);
+            pt = gs_proof_table_parts(p);
             fprintf(f, ",\"chunks\":%u,\"fri_layers\":%u,\"queries_drawn\":%u,\"bytes\":%zu",
                     p->table.num_chunks, p->table.num_layers, p->table.num_queries, pt.total);
         }

@@ -14,7 +14,7 @@
 enum {
     OPT_AIR = 256, OPT_PRESET, OPT_SHRINK, OPT_TABLES_PARALLEL, OPT_MEM_BUDGET, OPT_STRICT_BUDGET,
     OPT_REPORT, OPT_METRICS, OPT_BACKEND, OPT_NO_FALLBACK, OPT_DEVICE_MEM_BUDGET, OPT_LOG_ROWS,
-    OPT_COLS, OPT_DEGREE, OPT_SEED, OPT_BLOWUP, OPT_SECURITY, OPT_QUERIES, OPT_GRINDING,
+    OPT_COLS, OPT_DEGREE, OPT_SEED, OPT_BLOWUP, OPT_SECURITY, OPT_QUERIES, OPT_GRINDING, OPT_FRI_ARITY, OPT_FINAL_DEGREE,
     OPT_ALLOW_SLOW, OPT_THREADS, OPT_NO_CHECK, OPT_JSON, OPT_ELF, OPT_INPUT, OPT_MAX_CYCLES, OPT_END
 };
 
@@ -38,6 +38,8 @@ static const struct option prove_opts[] = {
     {"security", required_argument, NULL, OPT_SECURITY},
     {"queries", required_argument, NULL, OPT_QUERIES},
     {"grinding", required_argument, NULL, OPT_GRINDING},
+    {"fri-arity", required_argument, NULL, OPT_FRI_ARITY},
+    {"final-degree", required_argument, NULL, OPT_FINAL_DEGREE},
     {"allow-slow", no_argument, NULL, OPT_ALLOW_SLOW},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"no-check", no_argument, NULL, OPT_NO_CHECK},
@@ -72,7 +74,7 @@ typedef struct prove_args {
     unsigned char given[OPT_END - 256];
     const char *air, *out, *preset, *metrics, *backend, *elf, *input;
     unsigned long shrink, tables_parallel, log_rows, cols, degree, seed, blowup, security, queries,
-        grinding, threads, max_cycles;
+        grinding, threads, max_cycles, fri_arity, final_degree;
     size_t mem_budget, dev_budget;
     int strict_budget, report, no_fallback, allow_slow, no_check;
     cli_print pr;
@@ -122,6 +124,20 @@ static int parse(prove_args *a, int argc, char **argv) {
         case OPT_SECURITY: ok = cli_parse_uint(name, optarg, 1, 100000, &a->security); break;
         case OPT_QUERIES: ok = cli_parse_uint(name, optarg, 1, 1024, &a->queries); break;
         case OPT_GRINDING: ok = cli_parse_uint(name, optarg, 0, 40, &a->grinding); break;
+        case OPT_FRI_ARITY:
+            ok = cli_parse_uint(name, optarg, 2, 1ul << GS_MAX_LOG_ARITY, &a->fri_arity);
+            if (ok && (a->fri_arity & (a->fri_arity - 1))) {
+                cli_err("--fri-arity must be 2, 4, 8 or 16 (got %lu)", a->fri_arity);
+                ok = 0;
+            }
+            break;
+        case OPT_FINAL_DEGREE:
+            ok = cli_parse_uint(name, optarg, 1, 1ul << 20, &a->final_degree);
+            if (ok && (a->final_degree & (a->final_degree - 1))) {
+                cli_err("--final-degree must be a power of two, 1 .. 2^20 (got %lu)", a->final_degree);
+                ok = 0;
+            }
+            break;
         case OPT_ALLOW_SLOW: a->allow_slow = 1; break;
         case OPT_THREADS: ok = cli_parse_uint(name, optarg, 1, 256, &a->threads); break;
         case OPT_NO_CHECK: a->no_check = 1; break;
@@ -268,6 +284,10 @@ static int params(gs_params *par, const prove_args *a) {
     par->log_blowup = 0;
     while ((1ul << par->log_blowup) < a->blowup) par->log_blowup++;
     par->grinding_bits = (uint32_t)a->grinding;
+    if (a->fri_arity)
+        for (par->log_arity = 1; (1ul << par->log_arity) < a->fri_arity; par->log_arity++) {}
+    if (a->final_degree)
+        for (par->log_final = 0; (1ul << par->log_final) < a->final_degree; par->log_final++) {}
     if (a->queries) {
         par->num_queries = (uint32_t)a->queries;
     } else {

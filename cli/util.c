@@ -213,17 +213,3 @@ void cli_print_backend(FILE *f, const gs_prove_stats *st) {
     fprintf(f, "\n");
 }
 
-void cli_table_parts(cli_parts *o, const gs_proof *p) {
-    const gs_table_proof *t = &p->table;
-    size_t Q = t->num_queries, D = sizeof(gs_digest), logN = p->log_n + p->params.log_blowup;
-    size_t fri_path = 0, A = t->aux_cols;
-    for (uint32_t l = 0; l < t->num_layers; l++) fri_path += logN - 1 - l;
-    o->commits = (2 + (A ? 1 : 0)) * D + t->num_layers * D;
-    o->ood = (2 * (size_t)t->num_cols + t->num_chunks + 2 * A + (A ? 1 : 0)) * 24;
-    o->final = (size_t)t->final_len * 24;
-    o->trace_q = Q * (t->num_cols * 8 + logN * D);
-    o->chunk_q = Q * (t->num_chunks * 24 + logN * D);
-    o->fri_q = Q * (t->num_layers * 48 + fri_path * D);
-    o->aux_q = A ? Q * (A * 24 + logN * D) : 0;
-    o->total = o->commits + o->ood + o->final + o->trace_q + o->chunk_q + o->fri_q + o->aux_q;
-}

@@ -344,7 +344,7 @@ int cli_zkvm_inspect(const char *path, const uint8_t *buf, size_t len, int verbo
         char d[sizeof p->air_desc];
         cli_safe(d, sizeof d, p->air_desc);
         cli_parts pt;
-        cli_table_parts(&pt, p);
+        pt = gs_proof_table_parts(p);
         sum += pt.total;
         printf("  %-5u %-16s   2^%-2u %6u %5u %6u %10zu\n", i, d, p->log_n, p->table.num_cols,
                p->table.aux_cols, p->num_public, pt.total);

@@ -2,7 +2,7 @@
 """An independent computation of gstark's provable security level.
 
 Reads the grid `test_security --dump` prints (log_blowup, queries, grinding,
-log_n, batched polynomials, the C code's log2 error, its bits) and recomputes
+log_n, batched polynomials, log_final, log_arity, the C code's log2 error, its bits) and recomputes
 the soundness error from the terms in docs/protocol.md ("Security") with
 Python's Decimal at 40 digits, summing the probabilities directly (no log
 domain) and taking the best proximity parameter m in 3..4096. Fails unless
@@ -24,18 +24,20 @@ def log2(x):
     return x.ln() / LN2
 
 
-def error(log_blowup, queries, grinding, log_n, polys, m):
+def error(log_blowup, queries, grinding, log_n, polys, log_final, log_arity, m):
     rho = Decimal(2) ** -log_blowup
     sr = rho.sqrt()
     n_lde = Decimal(2) ** (log_n + log_blowup)
-    layers = max(log_n - 7, 0)
+    folds = max(log_n - log_final, 0)
+    arities = [min(log_arity, folds - i) for i in range(0, folds, log_arity)]
     drawn = min(queries, 2 ** (log_n + log_blowup))
     mh = Decimal(m) + Decimal("0.5")
     alpha = (1 + Decimal(1) / (2 * m)) * sr
     lst = mh / sr
     ca = mh**7 / (3 * rho * sr) * n_lde**2 / FIELD
     e = (polys - 1) * ca
-    e += layers * ca + layers * (2 * m + 1) * (n_lde + 1) * 2 / (sr * FIELD)
+    for a in arities:  # per FRI layer folding 2^a words by powers of gamma
+        e += (2**a - 1) * ca + (2 * m + 1) * (n_lde + 1) * 2**a / (sr * FIELD)
     e += lst * Decimal(2) ** 33 / FIELD
     e += lst * 128 * Decimal(2) ** log_n / FIELD
     e += 2 * Decimal(2) ** 37 * Decimal(2) ** log_n / FIELD
@@ -43,8 +45,8 @@ def error(log_blowup, queries, grinding, log_n, polys, m):
     return e
 
 
-def best_log2(lb, q, g, log_n, polys):
-    errs = [error(lb, q, g, log_n, polys, m) for m in range(3, 4097)]
+def best_log2(lb, q, g, log_n, polys, lf, la):
+    errs = [error(lb, q, g, log_n, polys, lf, la, m) for m in range(3, 4097)]
     return log2(min(errs))
 
 
@@ -53,13 +55,13 @@ def main():
     rows = [line.split() for line in out.splitlines() if line.strip()]
     bad = 0
     for r in rows:
-        lb, q, g, log_n, polys = (int(x) for x in r[:5])
-        c_log2, c_bits = Decimal(r[5]), int(r[6])
-        want = best_log2(lb, q, g, log_n, polys)
+        lb, q, g, log_n, polys, lf, la = (int(x) for x in r[:7])
+        c_log2, c_bits = Decimal(r[7]), int(r[8])
+        want = best_log2(lb, q, g, log_n, polys, lf, la)
         bits = max(0, min(HASH_CAP, int((-want).to_integral_value(rounding="ROUND_FLOOR"))))
         if abs(want - c_log2) > Decimal("1e-6") or bits != c_bits:
             bad += 1
-            print(f"MISMATCH lb={lb} q={q} g={g} log_n={log_n} polys={polys}: "
+            print(f"MISMATCH lb={lb} q={q} g={g} log_n={log_n} polys={polys} final={lf} arity={la}: "
                   f"C {c_log2} ({c_bits} bits), reference {want:.9f} ({bits} bits)")
     print(f"{len(rows)} grid points, {bad} mismatches")
     return 1 if bad or not rows else 0

@@ -39,7 +39,7 @@ static gs_proof *prove_fib(unsigned log_n, gs_fp a0, gs_fp a1, gs_params par, co
 
 static uint8_t *to_bytes(const gs_proof *p, size_t *len) {
     uint8_t *b = NULL;
-    gs_status s = gs_proof_serialize(&b, len, p);
+    gs_status s = gs_proof_serialize_as(&b, len, p, GS_PROOF_VERSION);
     if (s != GS_OK) fprintf(stderr, "serialize: %s\n", gs_status_str(s));
     CHECK(s == GS_OK);
     return b;
@@ -444,7 +444,7 @@ static void test_serialize_invalid(void) {
         __typeof__(field) keep_ = (field);                                           \
         (field) = (bad);                                                             \
         b = &g_byte_sentinel, len = 7;                                               \
-        gs_status s_ = gs_proof_serialize(&b, &len, p);                              \
+        gs_status s_ = gs_proof_serialize_as(&b, &len, p, GS_PROOF_VERSION);                              \
         if (s_ != GS_ERR_INVALID_ARG) fprintf(stderr, "serialize %s: %s\n", what, gs_status_str(s_)); \
         CHECK(s_ == GS_ERR_INVALID_ARG && b == NULL && len == 0);                    \
         if (s_ == GS_OK) free(b);                                                    \

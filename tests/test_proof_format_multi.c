@@ -54,7 +54,7 @@ static gs_multi_proof *small_proof(uint64_t seed) {
 
 static uint8_t *to_bytes(const gs_multi_proof *p, size_t *len) {
     uint8_t *b = NULL;
-    gs_status s = gs_multi_proof_serialize(&b, len, p);
+    gs_status s = gs_multi_proof_serialize_as(&b, len, p, GS_PROOF_VERSION_MULTI);
     if (s != GS_OK) fprintf(stderr, "serialize: %s\n", gs_status_str(s));
     CHECK(s == GS_OK);
     return b;
@@ -575,7 +575,7 @@ static void test_serialize_invalid(void) {
         __typeof__(field) keep_ = (field);                                           \
         (field) = (bad);                                                             \
         b = &g_byte_sentinel, len = 7;                                               \
-        gs_status s_ = gs_multi_proof_serialize(&b, &len, p);                        \
+        gs_status s_ = gs_multi_proof_serialize_as(&b, &len, p, GS_PROOF_VERSION_MULTI);                        \
         if (s_ != GS_ERR_INVALID_ARG) fprintf(stderr, "serialize %s: %s\n", what, gs_status_str(s_)); \
         CHECK(s_ == GS_ERR_INVALID_ARG && b == NULL && len == 0);                    \
         if (s_ == GS_OK) free(b);                                                    \
@@ -730,8 +730,8 @@ static void test_kinds(void) {
         s = &g_single_sentinel;
         CHECK(gs_proof_parse(&s, c2, l2) == GS_ERR_PROOF_FORMAT && s == NULL);
         /* Junk. */
-        wr32(c1 + 8, 3);
-        CHECK(gs_proof_file_kind(c1, l1) == 0);
+        wr32(c1 + 8, GS_PROOF_VERSION_COMPACT + 1);
+        CHECK(gs_proof_file_kind(c1, l1) == 0 && gs_proof_file_version(c1, l1) == GS_PROOF_VERSION_COMPACT + 1);
         wr32(c1 + 8, 0);
         CHECK(gs_proof_file_kind(c1, l1) == 0);
         c2[0] = 'g';

@@ -93,17 +93,20 @@ static void dump(void) {
     static const uint32_t lbs[] = {1, 2, 3, 6}, qs[] = {1, 54, 400}, gs[] = {0, 20};
     static const unsigned logns[] = {1, 16, 27};
     static const uint32_t polys[] = {1, 500};
+    static const uint32_t fri[][2] = {{7, 1}, {2, 4}}; /* log_final, log_arity (a partial last layer) */
     for (size_t a = 0; a < 4; a++)
         for (size_t b = 0; b < 3; b++)
             for (size_t c = 0; c < 2; c++)
                 for (size_t d = 0; d < 3; d++)
-                    for (size_t e = 0; e < 2; e++) {
-                        gs_params p = {lbs[a], 7, gs[c], qs[b], 1};
-                        if (logns[d] + lbs[a] > 30) continue;
-                        printf("%u %u %u %u %u %.9f %u\n", p.log_blowup, p.num_queries, p.grinding_bits,
-                               logns[d], polys[e], gs_security_table_log2_error(&p, logns[d], polys[e]),
-                               gs_params_security_provable(&p, logns[d], polys[e]));
-                    }
+                    for (size_t e = 0; e < 2; e++)
+                        for (size_t f = 0; f < 2; f++) {
+                            gs_params p = {lbs[a], fri[f][0], gs[c], qs[b], fri[f][1]};
+                            if (logns[d] + lbs[a] > 30) continue;
+                            printf("%u %u %u %u %u %u %u %.9f %u\n", p.log_blowup, p.num_queries,
+                                   p.grinding_bits, logns[d], polys[e], p.log_final, p.log_arity,
+                                   gs_security_table_log2_error(&p, logns[d], polys[e]),
+                                   gs_params_security_provable(&p, logns[d], polys[e]));
+                        }
 }
 
 int main(int argc, char **argv) {

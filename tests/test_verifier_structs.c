@@ -135,8 +135,14 @@ static void edit_absent_aux(const subject *s, const char *field, gs_table_proof 
 static void edit_entry(const subject *s, gs_proof *p) {
     gs_table_proof *t = &p->table;
     size_t Q = t->num_queries, C = t->num_cols, K = t->num_chunks, L = t->num_layers, A = t->aux_cols;
-    size_t logN = p->log_n + p->params.log_blowup, fri_path = 0;
-    for (size_t l = 0; l < L; l++) fri_path += logN - 1 - l;
+    /* FRI layer l folds a_l = min(arity, folds left) times: its leaves hold
+     * 3 x 2^a_l elements, its paths are log N - l log_arity - a_l long. */
+    size_t logN = p->log_n + p->params.log_blowup, fri_path = 0, fri_row = 0;
+    size_t la = p->params.log_arity, folds = p->log_n > p->params.log_final ? p->log_n - p->params.log_final : 0;
+    for (size_t l = 0; l < L; l++) {
+        size_t a = folds - l * la < la ? folds - l * la : la;
+        fri_path += logN - l * la - a, fri_row += (size_t)3 << a;
+    }
 
     edit_digest(s, "air_fingerprint", &p->air_fingerprint);
     edit_u32(s, "log_n", &p->log_n);
@@ -166,8 +172,14 @@ static void edit_entry(const subject *s, gs_proof *p) {
     edit_digests(s, "trace_paths", &t->trace_paths, Q * logN, 1);
     edit_fp(s, "chunk_rows", &t->chunk_rows, Q * 3 * K);
     edit_digests(s, "chunk_paths", &t->chunk_paths, Q * logN, 1);
-    edit_fp(s, "fri_rows", &t->fri_rows, Q * L * 6);
+    edit_fp(s, "fri_rows", &t->fri_rows, Q * fri_row);
     edit_digests(s, "fri_paths", &t->fri_paths, Q * fri_path, 1);
+    /* The positions a version 3 file is indexed by: each must be the drawn one. */
+    for (size_t k = 0; k < Q; k += Q / 3 + 1) {
+        uint32_t old = t->query_pos[k];
+        t->query_pos[k] = old ^ 1, expect_reject(s, "query_pos", k, "another position");
+        t->query_pos[k] = old;
+    }
     if (A) {
         edit_digest(s, "aux_root", &t->aux_root);
         gs_fp3 *bs = &t->bus_sum;

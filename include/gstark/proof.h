@@ -20,6 +20,7 @@ extern "C" {
 #define GS_PROOF_MAGIC "GSTARKPF" /* 8 bytes */
 #define GS_PROOF_VERSION 1u       /* a single-table proof file (gs_proof) */
 #define GS_PROOF_VERSION_MULTI 2u /* a multi-table proof file (gs_multi_proof) */
+#define GS_PROOF_VERSION_COMPACT 3u /* either, openings batched (what the serializers write) */
 #define GS_PROOF_MAX_TABLES 4096u /* tables in a version-2 file (as GS_MAX_TABLES, prover.h) */
 
 /* Protocol parameters, all written in the proof header. */
@@ -28,9 +29,10 @@ typedef struct gs_params {
     uint32_t log_final;     /* FRI stops when the degree bound is <= 2^log_final; default 7 */
     uint32_t grinding_bits; /* proof of work before the queries; 0..40, default 20 */
     uint32_t num_queries;   /* FRI queries; 1..1024 */
-    uint32_t log_arity;     /* FRI folding arity 2^log_arity; only 1 (fold by 2) today */
+    uint32_t log_arity;     /* FRI folding arity 2^log_arity: 1..GS_MAX_LOG_ARITY (2..16) */
 } gs_params;
 
+#define GS_MAX_LOG_ARITY 4u /* FRI folds by at most 16 */
 #define GS_MIN_SECURITY_BITS 80u /* the verifier refuses proofs below this */
 #define GS_DEFAULT_SECURITY_BITS 128u
 /* Collision resistance of the commitment hash (Keccak-256: 256 / 2 bits).
@@ -89,8 +91,10 @@ typedef struct gs_table_proof {
     gs_digest *trace_paths; /* Q x log N */
     gs_fp *chunk_rows;      /* Q x 3K (chunk j's coefficients c0, c1, c2 at 3j..3j+2) */
     gs_digest *chunk_paths; /* Q x log N */
-    gs_fp *fri_rows;        /* Q x L x 6: each layer's leaf */
-    gs_digest *fri_paths;   /* Q x sum over layers l of (log N - 1 - l) */
+    gs_fp *fri_rows;        /* Q x sum over layers of 3 x 2^a_l: each layer's leaf (a_l its folds) */
+    gs_digest *fri_paths;   /* Q x sum over layers l of (log N_l - a_l) */
+    uint32_t *query_pos;    /* Q: the drawn positions; what version 3 files are indexed by
+                               (NULL in a proof parsed from a version 1 or 2 file) */
     /* LogUp (multi-table proofs only; A = 0 and these empty otherwise). */
     uint32_t aux_cols;      /* A: aux columns in Fp3 */
     gs_digest aux_root;
@@ -139,13 +143,20 @@ unsigned gs_multi_proof_security_provable(const gs_multi_proof *p);
 gs_digest gs_proof_statement_digest(const gs_proof *p);
 gs_digest gs_multi_proof_statement_digest(const gs_multi_proof *p);
 
-/* Serialize to a newly allocated buffer (*out, *len); free() it. */
+/* Serialize to a newly allocated buffer (*out, *len); free() it. Writes
+ * version 3 (GS_PROOF_VERSION_COMPACT: each distinct opened leaf and each
+ * Merkle node once, indexed by the query positions, so p->table.query_pos
+ * must be set, as the prover sets it). */
 gs_status gs_proof_serialize(uint8_t **out, size_t *len, const gs_proof *p);
+/* The same in a chosen version: GS_PROOF_VERSION (1, full paths per query,
+ * readable by older verifiers; FRI folding by 2 only) or
+ * GS_PROOF_VERSION_COMPACT; GS_ERR_INVALID_ARG otherwise. */
+gs_status gs_proof_serialize_as(uint8_t **out, size_t *len, const gs_proof *p, uint32_t version);
 /* Parse; GS_ERR_PROOF_FORMAT on any malformed input, never a read past
  * buf[len) and never an allocation larger than the input justifies. */
 gs_status gs_proof_parse(gs_proof **out, const uint8_t *buf, size_t len);
 
-/* The multi-table file (version 2, docs/proof-format.md): the params once,
+/* The multi-table file (version 3, or 2 with _as; docs/proof-format.md): the params once,
  * then per table its statement, sub-proof and LogUp part. Serialize returns
  * GS_ERR_INVALID_ARG for a struct it could not write so that it parses (as
  * gs_proof_serialize, and also: num_tables outside 1..GS_PROOF_MAX_TABLES, an
@@ -157,11 +168,27 @@ gs_status gs_proof_parse(gs_proof **out, const uint8_t *buf, size_t len);
  * gs_multi_proof_parse, or a version-2 file given to gs_proof_parse, is
  * GS_ERR_PROOF_FORMAT. */
 gs_status gs_multi_proof_serialize(uint8_t **out, size_t *len, const gs_multi_proof *p);
+gs_status gs_multi_proof_serialize_as(uint8_t **out, size_t *len, const gs_multi_proof *p,
+                                      uint32_t version); /* 2 or GS_PROOF_VERSION_COMPACT */
 gs_status gs_multi_proof_parse(gs_multi_proof **out, const uint8_t *buf, size_t len);
 
-/* 1 for a single-table proof file (version 1), 2 for a multi-table one
- * (version 2), 0 otherwise (only magic and version are looked at). */
+/* The bytes a table's sub-proof takes in a file, by part: the commitments,
+ * the out-of-domain values (and bus sum), the final polynomial, and the
+ * openings of each tree (rows and Merkle nodes). Version 3 sizes when the
+ * proof has its query positions, version 1/2 sizes otherwise. Statements,
+ * counts and section headers are not counted. Zero for a shape out of range. */
+typedef struct gs_proof_parts {
+    size_t commits, ood, final, trace_q, chunk_q, fri_q, aux_q, total;
+} gs_proof_parts;
+gs_proof_parts gs_proof_table_parts(const gs_proof *p);
+
+/* 1 for a single-table proof file (version 1, or 3 with a HEAD section
+ * first), 2 for a multi-table one (version 2, or 3 with MHDR first), 0
+ * otherwise (only magic, version and that tag are looked at). */
 int gs_proof_file_kind(const uint8_t *buf, size_t len);
+/* The version field of a file with gstark's magic (any value, so that a
+ * caller can name a version it cannot read); 0 without the magic. */
+uint32_t gs_proof_file_version(const uint8_t *buf, size_t len);
 
 #ifdef __cplusplus
 }

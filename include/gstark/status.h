@@ -44,7 +44,8 @@ typedef enum gs_status {
     GS_ERR_PROOF_AUX_PATH = 31,  /* a LogUp aux opening does not match its commitment */
     GS_ERR_PROOF_BUS = 32,       /* the tables' bus sums do not add to zero */
     GS_ERR_CANCELLED = 33,       /* the work was cancelled before it finished */
-    GS_ERR_PROOF_FIXED = 34      /* a preprocessed column's values at z or z w are not the known ones */
+    GS_ERR_PROOF_FIXED = 34,     /* a preprocessed column's values at z or z w are not the known ones */
+    GS_ERR_PROOF_QUERIES = 35    /* the proof's query positions are not the drawn ones */
 } gs_status;
 
 /* A short, static, human-readable description ("ok", "out of memory", ...).

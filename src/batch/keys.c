@@ -135,7 +135,7 @@ size_t bp_proof_estimate(const gs_claim *c) {
         }
         size_t aux = gs_air_num_interactions(sh.airs[t]);
         size_t per_q = 8 * (size_t)cols + 24 * (size_t)s.chunks + 24 * aux +
-                       32 * (size_t)s.log_size * (aux ? 3 : 2) + 48 * (size_t)s.layers +
+                       32 * (size_t)s.log_size * (aux ? 3 : 2) + 8 * s.fri_row_len +
                        32 * s.fri_path_len;
         size_t b = (size_t)s.queries * per_q + 48 * (size_t)cols + 24 * (size_t)s.chunks +
                    48 * aux + 32 * ((size_t)s.layers + 3) + 24 * (size_t)s.final_len +

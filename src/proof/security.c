@@ -8,7 +8,7 @@
 #include "proof/shape.h"
 
 gs_params gs_params_default(unsigned security_bits) {
-    gs_params p = {2, 7, 20, 0, 1};
+    gs_params p = {2, 8, 20, 0, 3}; /* blowup 4, final degree < 256, fold by 8 */
     if (security_bits > GS_MAX_SECURITY_BITS) security_bits = GS_MAX_SECURITY_BITS;
     unsigned need = security_bits > p.grinding_bits ? security_bits - p.grinding_bits : 1;
     p.num_queries = (need + p.log_blowup - 1) / p.log_blowup;
@@ -51,7 +51,6 @@ double gs_security_table_log2_error(const gs_params *p, unsigned log_n, uint32_t
     const double field = 3.0 * log2((double)GS_FP_P); /* log2 |Fp3| */
     const double log_rho = -(double)p->log_blowup, log_sqrt_rho = log_rho / 2;
     const double log_N = s.log_size; /* the LDE domain, where FRI's first word lives */
-    const double rounds = s.layers;  /* folds by 2, each one a random combination */
     double best = 0.0;
     for (unsigned m = 3; m <= 4096; m++) {
         double mh = m + 0.5;
@@ -64,11 +63,13 @@ double gs_security_table_log2_error(const gs_params *p, unsigned log_n, uint32_t
         /* DEEP batching of num_polys words by powers of beta: a curve of degree
          * num_polys - 1 (BCI+20 Thm 1.6). */
         double e = num_polys > 1 ? log2((double)num_polys - 1) + log_ca : -INFINITY;
-        /* FRI commit phase (BCI+20 Thm 8.3): per fold the line term, plus
-         * (2m + 1)(N + 1) * arity / (sqrt(rho) |F|). */
-        if (rounds > 0) {
-            e = log2_add(e, log2(rounds) + log_ca);
-            e = log2_add(e, log2(rounds) + log2(2.0 * m + 1) + log2(exp2(log_N) + 1) + 1 - log_sqrt_rho - field);
+        /* FRI commit phase (BCI+20 Thm 8.3): per layer folding 2^a words
+         * by powers of gamma, the curve term (2^a - 1) times the line term,
+         * plus (2m + 1)(N + 1) * 2^a / (sqrt(rho) |F|). */
+        for (uint32_t l = 0; l < s.layers; l++) {
+            double a = gs_fri_folds(&s, l);
+            e = log2_add(e, log2(exp2(a) - 1) + log_ca);
+            e = log2_add(e, log2(2.0 * m + 1) + log2(exp2(log_N) + 1) + a - log_sqrt_rho - field);
         }
         /* DEEP-ALI (ethSTARK, Haboeck 2022/1216 sec. 5): over the list, the
          * constraint combination (below 2^GS_SEC_LOG2_MAX_CONSTRAINTS terms) and the

@@ -4,41 +4,49 @@
  *     "GSTARKPF" | u32 1 | section "HEAD" | section "TABL"
  *   version 2, many tables:
  *     "GSTARKPF" | u32 2 | section "MHDR" | num_tables x section "MTBL"
+ *   version 3, either: the same sections, told apart by the first tag;
+ *     the openings batched (each distinct leaf and each Merkle node once,
+ *     indexed by the query positions the file carries)
  *   section = 4-byte tag | u64 body length | body
  *
  * All integers are little-endian; field elements are canonical u64s. The
  * parser reads through a bounded cursor: every count is checked against the
  * shape the header implies (gs_shape_make) and against the bytes left in its
  * section before anything is allocated, so an allocation never exceeds the
- * bytes of input that fill it. The serializer writes exactly what the parser
- * reads: parse(serialize(p)) serializes to the same bytes.
+ * bytes of input that fill it (the expanded openings of version 3 are
+ * bounded by the shape: Q x the row and path sizes). The serializer writes
+ * exactly what the parser reads: parse(serialize(p)) serializes to the same
+ * bytes.
  *
- * Both versions are built from the same pieces: the parameters, a table's
+ * All versions are built from the same pieces: the parameters, a table's
  * statement (fingerprint, description, height, public inputs) and its
- * sub-proof (version 1's TABL body); version 2 adds each table's LogUp part
- * after its sub-proof. */
+ * sub-proof; the multi-table form adds each table's LogUp part after its
+ * sub-proof. Only the openings differ between versions. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "gstark/merkle.h"
 #include "gstark/proof.h"
+#include "merkle/multipath.h"
 #include "proof/shape.h"
 
 #define MAGIC_BYTES 8u
 #define SECTION_HDR 12u /* tag (4) + body length (8) */
-#define PARAMS_BYTES 20u /* five u32 */
 #define MAX_COLS 65536u
 #define MAX_CHUNKS 65536u
-#define MAX_AUX 65536u /* version 2: the parser does not know the AIR, so A is capped */
+#define MAX_AUX 65536u /* multi-table: the parser does not know the AIR, so A is capped */
 #define MAX_PUBLIC (1u << 20)
 #define MAX_DESC 127u
 #define FP3_BYTES 24u
 
-/* The smallest MTBL section a valid version-2 file can hold: log N >= 2,
+/* The smallest MTBL section a valid multi-table file can hold: log N >= 2,
  * C = K = 1, no FRI layer, F = 1, Q = 1, A = 0, no description, no public
- * input. Statement 44 + sub-proof 92 + 24 (2 + 1) + 24 + (8 + 2 * 32 * 2 + 24)
- * + aux count 4 = 396, plus the section header. The parser checks
- * num_tables x this against the input before it allocates the entries. */
-#define MIN_TABLE_SECTION (SECTION_HDR + 396u)
+ * input. Version 2: statement 44 + sub-proof 92 + 24 (2 + 1) + 24 + (8 + 2
+ * * 32 * 2 + 24) + aux count 4 = 396; version 3 (one position, the rows,
+ * no node counted): 44 + 92 + 72 + 24 + 4 + 32 + 4 = 272. The parser
+ * checks num_tables x this against the input before it allocates. */
+#define MIN_TABLE_SECTION_V2 (SECTION_HDR + 396u)
+#define MIN_TABLE_SECTION_V3 (SECTION_HDR + 272u)
 
 /* In memory as on the wire: the parser's "count x sizeof <= bytes left" bound
  * is then exactly "the input holds the array". */
@@ -50,24 +58,25 @@ static const uint8_t TAG_TABL[4] = {'T', 'A', 'B', 'L'};
 static const uint8_t TAG_MHDR[4] = {'M', 'H', 'D', 'R'};
 static const uint8_t TAG_MTBL[4] = {'M', 'T', 'B', 'L'};
 
-/* ---- sizes ---- */
-
 /* Validates what the header implies and fills the shape: the parameters and
  * trace height must give a shape for these column and chunk counts. log_n and
- * log_blowup are bounded first so that gs_shape_make's sum cannot wrap. */
-static int shape_for(gs_shape *s, const gs_params *par, uint32_t log_n, uint32_t cols,
-                     uint32_t chunks) {
+ * log_blowup are bounded first so that gs_shape_make's sum cannot wrap.
+ * Versions 1 and 2 fold by 2 only. */
+static int shape_for(gs_shape *s, const gs_params *par, uint32_t version, uint32_t log_n,
+                     uint32_t cols, uint32_t chunks) {
     if (log_n < 1 || log_n > GS_MAX_LOG_LDE || par->log_blowup < 1 || par->log_blowup > 6)
         return 0;
     if (cols < 1 || cols > MAX_COLS || chunks < 1 || chunks > MAX_CHUNKS) return 0;
+    if (version < GS_PROOF_VERSION_COMPACT && par->log_arity != 1) return 0;
     return gs_shape_make(s, par, log_n, cols, chunks) == GS_OK;
 }
 
-/* Element counts of the query arrays. With the caps above none can overflow
- * 64 bits: Q <= 1024, C, K, A <= 2^16, log N <= 30, fri_path_len < 30 * 30. */
+/* Element counts of the per-query arrays in memory (what versions 1 and 2
+ * write as they are). With the caps above none can overflow 64 bits: Q <=
+ * 1024, C, K, A <= 2^16, log N <= 30, fri_path_len < 30 x 30. */
 typedef struct {
     uint64_t trace_rows, trace_paths, chunk_rows, chunk_paths, fri_rows, fri_paths;
-    uint64_t aux_rows, aux_paths; /* with s->aux (version 2) */
+    uint64_t aux_rows, aux_paths; /* with s->aux */
 } counts;
 
 static counts counts_of(const gs_shape *s) {
@@ -77,125 +86,218 @@ static counts counts_of(const gs_shape *s) {
     c.trace_paths = Q * s->log_size;
     c.chunk_rows = Q * 3u * s->chunks;
     c.chunk_paths = Q * s->log_size;
-    c.fri_rows = Q * s->layers * 6u;
+    c.fri_rows = Q * (uint64_t)s->fri_row_len;
     c.fri_paths = Q * (uint64_t)s->fri_path_len;
     c.aux_rows = Q * 3u * s->aux;
     c.aux_paths = s->aux ? Q * s->log_size : 0;
     return c;
 }
 
-/* A table's statement: fingerprint, description, height, public inputs. */
-static uint64_t statement_bytes(size_t desc_len, uint32_t num_public) {
-    return GS_DIGEST_BYTES + 4 + desc_len + 4 + 4 + 8 * (uint64_t)num_public;
+/* The trees a query opens, in file order, each with its row width, depth and
+ * where its rows and paths sit in the table proof. FRI layer l's leaf is
+ * q mod 2^depth; every other tree's is q. */
+typedef struct {
+    size_t width;
+    unsigned depth;
+    gs_fp *rows;  /* row k at rows + k * stride */
+    gs_digest *paths; /* path k at paths + k * pstride */
+    size_t stride, pstride;
+} tree_open;
+
+/* Fills o (room for 3 + layers trees) and returns the count; the LogUp
+ * tree comes last when s->aux. */
+static size_t trees_of(tree_open *o, const gs_table_proof *t, const gs_shape *s) {
+    size_t n = 0, row_off = 0, path_off = 0;
+    o[n++] = (tree_open){s->cols, s->log_size, t->trace_rows, t->trace_paths, s->cols, s->log_size};
+    o[n++] = (tree_open){3 * (size_t)s->chunks, s->log_size, t->chunk_rows, t->chunk_paths,
+                         3 * (size_t)s->chunks, s->log_size};
+    for (uint32_t l = 0; l < s->layers; l++) {
+        unsigned a = gs_fri_folds(s, l), depth = gs_fri_log_size(s, l) - a;
+        o[n++] = (tree_open){(size_t)3 << a, depth, t->fri_rows ? t->fri_rows + row_off : NULL,
+                             t->fri_paths ? t->fri_paths + path_off : NULL, s->fri_row_len,
+                             s->fri_path_len};
+        row_off += (size_t)3 << a, path_off += depth;
+    }
+    if (s->aux)
+        o[n++] = (tree_open){3 * (size_t)s->aux, s->log_size, t->aux_rows, t->aux_paths,
+                             3 * (size_t)s->aux, s->log_size};
+    return n;
 }
 
-static uint64_t head_body_bytes(size_t desc_len, uint32_t num_public) {
-    return PARAMS_BYTES + statement_bytes(desc_len, num_public);
-}
-
-/* Version 1's TABL body. */
-static uint64_t table_body_bytes(const gs_shape *s) {
-    counts c = counts_of(s);
-    return 4 + 4 + 2 * GS_DIGEST_BYTES + FP3_BYTES * (2 * (uint64_t)s->cols + s->chunks) + 4 +
-           GS_DIGEST_BYTES * (uint64_t)s->layers + 4 + FP3_BYTES * (uint64_t)s->final_len + 8 + 4 +
-           8 * (c.trace_rows + c.chunk_rows + c.fri_rows) +
-           GS_DIGEST_BYTES * (c.trace_paths + c.chunk_paths + c.fri_paths);
-}
-
-/* The LogUp part (version 2): the count A, and with A > 0 the rest. */
-static uint64_t logup_bytes(const gs_shape *s) {
-    if (!s->aux) return 4;
-    counts c = counts_of(s);
-    return 4 + GS_DIGEST_BYTES + FP3_BYTES + FP3_BYTES * 2 * (uint64_t)s->aux + 8 * c.aux_rows +
-           GS_DIGEST_BYTES * c.aux_paths;
+/* Query k's leaf in a tree of depth d: its position mod 2^d. */
+static void leaves_of(size_t *leaf, const uint32_t *pos, size_t Q, unsigned depth) {
+    for (size_t k = 0; k < Q; k++) leaf[k] = pos[k] & (((size_t)1 << depth) - 1);
 }
 
 /* ---- writing ---- */
 
-static uint8_t *put_u32(uint8_t *w, uint32_t v) {
-    for (int i = 0; i < 4; i++) w[i] = (uint8_t)(v >> (8 * i));
-    return w + 4;
+/* A growing output buffer; a failed growth sticks (ok = 0). */
+typedef struct {
+    uint8_t *b;
+    size_t len, cap;
+    int ok;
+} wbuf;
+
+static uint8_t *room(wbuf *w, size_t n) {
+    if (!w->ok) return NULL;
+    if (n > w->cap - w->len) {
+        size_t cap = w->cap ? w->cap : 4096;
+        while (cap - w->len < n) {
+            if (cap > SIZE_MAX / 2) {
+                w->ok = 0;
+                return NULL;
+            }
+            cap *= 2;
+        }
+        uint8_t *nb = realloc(w->b, cap);
+        if (!nb) {
+            w->ok = 0;
+            return NULL;
+        }
+        w->b = nb, w->cap = cap;
+    }
+    uint8_t *p = w->b + w->len;
+    w->len += n;
+    return p;
 }
 
-static uint8_t *put_u64(uint8_t *w, uint64_t v) {
-    for (int i = 0; i < 8; i++) w[i] = (uint8_t)(v >> (8 * i));
-    return w + 8;
+static void put_bytes(wbuf *w, const void *b, size_t n) {
+    uint8_t *p = room(w, n);
+    if (p && n) memcpy(p, b, n);
 }
 
-static uint8_t *put_bytes(uint8_t *w, const void *b, size_t n) {
-    if (n) memcpy(w, b, n);
-    return w + n;
+static void put_u32(wbuf *w, uint32_t v) {
+    uint8_t *p = room(w, 4);
+    for (int i = 0; p && i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
-static uint8_t *put_fps(uint8_t *w, const gs_fp *v, uint64_t n) {
-    for (uint64_t i = 0; i < n; i++) w = put_u64(w, v[i]);
-    return w;
+static void put_u64(wbuf *w, uint64_t v) {
+    uint8_t *p = room(w, 8);
+    for (int i = 0; p && i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
-static uint8_t *put_fp3s(uint8_t *w, const gs_fp3 *v, uint64_t n) {
-    for (uint64_t i = 0; i < n; i++) w = put_fps(w, v[i].c, 3);
-    return w;
+static void put_fps(wbuf *w, const gs_fp *v, uint64_t n) {
+    for (uint64_t i = 0; i < n; i++) put_u64(w, v[i]);
 }
 
-static uint8_t *put_digests(uint8_t *w, const gs_digest *d, uint64_t n) {
-    return put_bytes(w, d, (size_t)n * GS_DIGEST_BYTES);
+static void put_fp3s(wbuf *w, const gs_fp3 *v, uint64_t n) {
+    for (uint64_t i = 0; i < n; i++) put_fps(w, v[i].c, 3);
 }
 
-static uint8_t *put_section(uint8_t *w, const uint8_t tag[4], uint64_t len) {
-    w = put_bytes(w, tag, 4);
-    return put_u64(w, len);
+static void put_digests(wbuf *w, const gs_digest *d, uint64_t n) {
+    put_bytes(w, d, (size_t)n * GS_DIGEST_BYTES);
 }
 
-static uint8_t *put_params(uint8_t *w, const gs_params *q) {
-    w = put_u32(w, q->log_blowup);
-    w = put_u32(w, q->log_final);
-    w = put_u32(w, q->grinding_bits);
-    w = put_u32(w, q->num_queries);
-    return put_u32(w, q->log_arity);
+/* A section header whose length end_section fills in; returns its offset. */
+static size_t begin_section(wbuf *w, const uint8_t tag[4]) {
+    size_t at = w->len;
+    put_bytes(w, tag, 4);
+    put_u64(w, 0);
+    return at;
 }
 
-static uint8_t *put_statement(uint8_t *w, const gs_proof *p, size_t desc_len) {
-    w = put_bytes(w, p->air_fingerprint.b, GS_DIGEST_BYTES);
-    w = put_u32(w, (uint32_t)desc_len);
-    w = put_bytes(w, p->air_desc, desc_len);
-    w = put_u32(w, p->log_n);
-    w = put_u32(w, p->num_public);
-    return put_fps(w, p->pub, p->num_public);
+static void end_section(wbuf *w, size_t at) {
+    if (!w->ok) return;
+    uint64_t len = w->len - at - SECTION_HDR;
+    for (int i = 0; i < 8; i++) w->b[at + 4 + i] = (uint8_t)(len >> (8 * i));
 }
 
-static uint8_t *put_subproof(uint8_t *w, const gs_table_proof *t, const gs_shape *s) {
+static void put_params(wbuf *w, const gs_params *q) {
+    put_u32(w, q->log_blowup);
+    put_u32(w, q->log_final);
+    put_u32(w, q->grinding_bits);
+    put_u32(w, q->num_queries);
+    put_u32(w, q->log_arity);
+}
+
+static void put_statement(wbuf *w, const gs_proof *p, size_t desc_len) {
+    put_bytes(w, p->air_fingerprint.b, GS_DIGEST_BYTES);
+    put_u32(w, (uint32_t)desc_len);
+    put_bytes(w, p->air_desc, desc_len);
+    put_u32(w, p->log_n);
+    put_u32(w, p->num_public);
+    put_fps(w, p->pub, p->num_public);
+}
+
+/* Version 3's openings of one tree: the distinct leaves' rows, ascending,
+ * then the Merkle nodes (merkle/multipath.h). GS_ERR_INVALID_ARG if two
+ * queries of one leaf disagree. */
+static gs_status put_opening(wbuf *w, const tree_open *o, const uint32_t *pos, size_t Q) {
+    size_t *leaf = calloc(2 * Q + 1, sizeof *leaf), *uniq = leaf + Q;
+    gs_digest *paths = malloc((Q * o->depth + 1) * sizeof *paths);
+    gs_digest *nodes = malloc((Q * o->depth + 1) * sizeof *nodes);
+    gs_status r = leaf && paths && nodes ? GS_OK : GS_ERR_NOMEM;
+    if (r == GS_OK) {
+        leaves_of(leaf, pos, Q, o->depth);
+        size_t nu = gs_mpath_unique(uniq, leaf, Q);
+        for (size_t j = 0; r == GS_OK && j < nu; j++) {
+            const gs_fp *row = NULL;
+            for (size_t k = 0; r == GS_OK && k < Q; k++) {
+                if (leaf[k] != uniq[j]) continue;
+                const gs_fp *e = o->rows + k * o->stride;
+                if (!row) row = e;
+                else if (memcmp(row, e, o->width * sizeof *row) != 0) r = GS_ERR_INVALID_ARG;
+            }
+            put_fps(w, row, o->width);
+        }
+        for (size_t k = 0; k < Q; k++)
+            memcpy(paths + k * o->depth, o->paths + k * o->pstride, o->depth * sizeof *paths);
+        if (r == GS_OK) r = gs_mpath_compress(nodes, leaf, Q, paths, o->depth);
+        if (r == GS_OK) put_digests(w, nodes, gs_mpath_count(uniq, nu, o->depth));
+    }
+    free(leaf), free(paths), free(nodes);
+    return r;
+}
+
+/* The sub-proof without its openings, then the openings (all but the LogUp
+ * tree's, which put_logup writes). */
+static gs_status put_subproof(wbuf *w, const gs_table_proof *t, const gs_shape *s, uint32_t version) {
     counts c = counts_of(s);
-    w = put_u32(w, t->num_cols);
-    w = put_u32(w, t->num_chunks);
-    w = put_bytes(w, t->trace_root.b, GS_DIGEST_BYTES);
-    w = put_bytes(w, t->chunk_root.b, GS_DIGEST_BYTES);
-    w = put_fp3s(w, t->ood_cur, s->cols);
-    w = put_fp3s(w, t->ood_next, s->cols);
-    w = put_fp3s(w, t->ood_chunks, s->chunks);
-    w = put_u32(w, t->num_layers);
-    w = put_digests(w, t->fri_roots, s->layers);
-    w = put_u32(w, t->final_len);
-    w = put_fp3s(w, t->final_poly, s->final_len);
-    w = put_u64(w, t->pow_nonce);
-    w = put_u32(w, t->num_queries);
-    w = put_fps(w, t->trace_rows, c.trace_rows);
-    w = put_digests(w, t->trace_paths, c.trace_paths);
-    w = put_fps(w, t->chunk_rows, c.chunk_rows);
-    w = put_digests(w, t->chunk_paths, c.chunk_paths);
-    w = put_fps(w, t->fri_rows, c.fri_rows);
-    return put_digests(w, t->fri_paths, c.fri_paths);
+    put_u32(w, t->num_cols);
+    put_u32(w, t->num_chunks);
+    put_bytes(w, t->trace_root.b, GS_DIGEST_BYTES);
+    put_bytes(w, t->chunk_root.b, GS_DIGEST_BYTES);
+    put_fp3s(w, t->ood_cur, s->cols);
+    put_fp3s(w, t->ood_next, s->cols);
+    put_fp3s(w, t->ood_chunks, s->chunks);
+    put_u32(w, t->num_layers);
+    put_digests(w, t->fri_roots, s->layers);
+    put_u32(w, t->final_len);
+    put_fp3s(w, t->final_poly, s->final_len);
+    put_u64(w, t->pow_nonce);
+    put_u32(w, t->num_queries);
+    if (version < GS_PROOF_VERSION_COMPACT) {
+        put_fps(w, t->trace_rows, c.trace_rows);
+        put_digests(w, t->trace_paths, c.trace_paths);
+        put_fps(w, t->chunk_rows, c.chunk_rows);
+        put_digests(w, t->chunk_paths, c.chunk_paths);
+        put_fps(w, t->fri_rows, c.fri_rows);
+        put_digests(w, t->fri_paths, c.fri_paths);
+        return GS_OK;
+    }
+    for (uint32_t k = 0; k < s->queries; k++) put_u32(w, t->query_pos[k]);
+    tree_open o[3 + 32];
+    size_t n = trees_of(o, t, s) - (s->aux ? 1 : 0);
+    for (size_t i = 0; i < n; i++) GS_TRY(put_opening(w, &o[i], t->query_pos, s->queries));
+    return GS_OK;
 }
 
-static uint8_t *put_logup(uint8_t *w, const gs_table_proof *t, const gs_shape *s) {
-    w = put_u32(w, s->aux);
-    if (!s->aux) return w;
+static gs_status put_logup(wbuf *w, const gs_table_proof *t, const gs_shape *s, uint32_t version) {
+    put_u32(w, s->aux);
+    if (!s->aux) return GS_OK;
     counts c = counts_of(s);
-    w = put_bytes(w, t->aux_root.b, GS_DIGEST_BYTES);
-    w = put_fp3s(w, &t->bus_sum, 1);
-    w = put_fp3s(w, t->ood_aux_cur, s->aux);
-    w = put_fp3s(w, t->ood_aux_next, s->aux);
-    w = put_fps(w, t->aux_rows, c.aux_rows);
-    return put_digests(w, t->aux_paths, c.aux_paths);
+    put_bytes(w, t->aux_root.b, GS_DIGEST_BYTES);
+    put_fp3s(w, &t->bus_sum, 1);
+    put_fp3s(w, t->ood_aux_cur, s->aux);
+    put_fp3s(w, t->ood_aux_next, s->aux);
+    if (version < GS_PROOF_VERSION_COMPACT) {
+        put_fps(w, t->aux_rows, c.aux_rows);
+        put_digests(w, t->aux_paths, c.aux_paths);
+        return GS_OK;
+    }
+    tree_open o[3 + 32];
+    size_t n = trees_of(o, t, s);
+    return put_opening(w, &o[n - 1], t->query_pos, s->queries);
 }
 
 static int canonical(const gs_fp *v, uint64_t n) {
@@ -208,7 +310,7 @@ static int canonical(const gs_fp *v, uint64_t n) {
 #define PRESENT(ptr, n) ((n) == 0 || (ptr) != NULL)
 
 /* The statement and sub-proof of p can be written so that they parse. */
-static int struct_ok(const gs_proof *p, gs_shape *s, size_t *desc_len) {
+static int struct_ok(const gs_proof *p, uint32_t version, gs_shape *s, size_t *desc_len) {
     const gs_table_proof *t = &p->table;
     const char *nul = memchr(p->air_desc, 0, sizeof p->air_desc);
     if (!nul) return 0;
@@ -216,7 +318,7 @@ static int struct_ok(const gs_proof *p, gs_shape *s, size_t *desc_len) {
     if (p->num_public > MAX_PUBLIC || !PRESENT(p->pub, p->num_public) ||
         !canonical(p->pub, p->num_public))
         return 0;
-    if (!shape_for(s, &p->params, p->log_n, t->num_cols, t->num_chunks)) return 0;
+    if (!shape_for(s, &p->params, version, p->log_n, t->num_cols, t->num_chunks)) return 0;
     if (t->num_layers != s->layers || t->final_len != s->final_len || t->num_queries != s->queries)
         return 0;
     counts c = counts_of(s);
@@ -227,6 +329,11 @@ static int struct_ok(const gs_proof *p, gs_shape *s, size_t *desc_len) {
         !PRESENT(t->chunk_paths, c.chunk_paths) || !PRESENT(t->fri_rows, c.fri_rows) ||
         !PRESENT(t->fri_paths, c.fri_paths))
         return 0;
+    if (version >= GS_PROOF_VERSION_COMPACT) {
+        if (!t->query_pos) return 0;
+        for (uint32_t k = 0; k < s->queries; k++)
+            if ((uint64_t)t->query_pos[k] >> s->log_size) return 0;
+    }
     return canonical(t->ood_cur->c, 3 * (uint64_t)s->cols) &&
            canonical(t->ood_next->c, 3 * (uint64_t)s->cols) &&
            canonical(t->ood_chunks->c, 3 * (uint64_t)s->chunks) &&
@@ -252,84 +359,122 @@ static int logup_ok(const gs_table_proof *t, gs_shape *s) {
            canonical(t->ood_aux_next->c, 3 * (uint64_t)s->aux) && canonical(t->aux_rows, c.aux_rows);
 }
 
-gs_status gs_proof_serialize(uint8_t **out, size_t *len, const gs_proof *p) {
-    if (out) *out = NULL;
-    if (len) *len = 0;
-    if (!out || !len || !p) return GS_ERR_INVALID_ARG;
-    gs_shape s;
-    size_t desc_len;
-    if (!struct_ok(p, &s, &desc_len)) return GS_ERR_INVALID_ARG;
-    uint64_t head = head_body_bytes(desc_len, p->num_public), table = table_body_bytes(&s);
-    uint64_t total = MAGIC_BYTES + 4 + SECTION_HDR + head + SECTION_HDR + table;
-    if (total > SIZE_MAX) return GS_ERR_NOMEM;
-    uint8_t *buf = malloc((size_t)total), *w = buf;
-    if (!buf) return GS_ERR_NOMEM;
-
-    w = put_bytes(w, GS_PROOF_MAGIC, MAGIC_BYTES);
-    w = put_u32(w, GS_PROOF_VERSION);
-    w = put_section(w, TAG_HEAD, head);
-    w = put_params(w, &p->params);
-    w = put_statement(w, p, desc_len);
-    w = put_section(w, TAG_TABL, table);
-    w = put_subproof(w, &p->table, &s);
-
-    if ((uint64_t)(w - buf) != total) { /* the size formulas and the writer disagree */
-        free(buf);
-        return GS_ERR_INVALID_ARG;
+/* Hands the buffer over (or frees it and reports why not). */
+static gs_status finish(wbuf *w, gs_status st, uint8_t **out, size_t *len) {
+    if (st == GS_OK && !w->ok) st = GS_ERR_NOMEM;
+    if (st != GS_OK) {
+        free(w->b);
+        return st;
     }
-    *out = buf;
-    *len = (size_t)total;
+    *out = w->b;
+    *len = w->len;
     return GS_OK;
 }
 
-gs_status gs_multi_proof_serialize(uint8_t **out, size_t *len, const gs_multi_proof *p) {
+gs_status gs_proof_serialize_as(uint8_t **out, size_t *len, const gs_proof *p, uint32_t version) {
     if (out) *out = NULL;
     if (len) *len = 0;
-    if (!out || !len || !p) return GS_ERR_INVALID_ARG;
+    if (!out || !len || !p || (version != GS_PROOF_VERSION && version != GS_PROOF_VERSION_COMPACT))
+        return GS_ERR_INVALID_ARG;
+    gs_shape s;
+    size_t desc_len;
+    if (!struct_ok(p, version, &s, &desc_len)) return GS_ERR_INVALID_ARG;
+    wbuf w = {NULL, 0, 0, 1};
+    put_bytes(&w, GS_PROOF_MAGIC, MAGIC_BYTES);
+    put_u32(&w, version);
+    size_t at = begin_section(&w, TAG_HEAD);
+    put_params(&w, &p->params);
+    put_statement(&w, p, desc_len);
+    end_section(&w, at);
+    at = begin_section(&w, TAG_TABL);
+    gs_status st = put_subproof(&w, &p->table, &s, version);
+    end_section(&w, at);
+    return finish(&w, st, out, len);
+}
+
+gs_status gs_proof_serialize(uint8_t **out, size_t *len, const gs_proof *p) {
+    return gs_proof_serialize_as(out, len, p, GS_PROOF_VERSION_COMPACT);
+}
+
+gs_status gs_multi_proof_serialize_as(uint8_t **out, size_t *len, const gs_multi_proof *p,
+                                      uint32_t version) {
+    if (out) *out = NULL;
+    if (len) *len = 0;
+    if (!out || !len || !p ||
+        (version != GS_PROOF_VERSION_MULTI && version != GS_PROOF_VERSION_COMPACT))
+        return GS_ERR_INVALID_ARG;
     uint32_t n = p->num_tables;
     if (n < 1 || n > GS_PROOF_MAX_TABLES || !p->tables) return GS_ERR_INVALID_ARG;
     gs_shape *s = malloc(n * sizeof *s);
     size_t *desc = malloc(n * sizeof *desc);
-    uint64_t total = MAGIC_BYTES + 4 + SECTION_HDR + PARAMS_BYTES + 4;
     gs_status st = s && desc ? GS_OK : GS_ERR_NOMEM;
     for (uint32_t i = 0; st == GS_OK && i < n; i++) {
         const gs_proof *e = &p->tables[i];
         /* Every entry's params are the shared ones: the file holds them once. */
-        if (memcmp(&e->params, &p->params, sizeof p->params) != 0 || !struct_ok(e, &s[i], &desc[i]) ||
-            !logup_ok(&e->table, &s[i]))
+        if (memcmp(&e->params, &p->params, sizeof p->params) != 0 ||
+            !struct_ok(e, version, &s[i], &desc[i]) || !logup_ok(&e->table, &s[i]))
             st = GS_ERR_INVALID_ARG;
-        else
-            total += SECTION_HDR + statement_bytes(desc[i], e->num_public) + table_body_bytes(&s[i]) +
-                     logup_bytes(&s[i]);
     }
-    if (st == GS_OK && total > SIZE_MAX) st = GS_ERR_NOMEM;
-    uint8_t *buf = st == GS_OK ? malloc((size_t)total) : NULL, *w = buf;
-    if (st == GS_OK && !buf) st = GS_ERR_NOMEM;
+    wbuf w = {NULL, 0, 0, 1};
     if (st == GS_OK) {
-        w = put_bytes(w, GS_PROOF_MAGIC, MAGIC_BYTES);
-        w = put_u32(w, GS_PROOF_VERSION_MULTI);
-        w = put_section(w, TAG_MHDR, PARAMS_BYTES + 4);
-        w = put_params(w, &p->params);
-        w = put_u32(w, n);
-        for (uint32_t i = 0; i < n; i++) {
+        put_bytes(&w, GS_PROOF_MAGIC, MAGIC_BYTES);
+        put_u32(&w, version);
+        size_t at = begin_section(&w, TAG_MHDR);
+        put_params(&w, &p->params);
+        put_u32(&w, n);
+        end_section(&w, at);
+        for (uint32_t i = 0; st == GS_OK && i < n; i++) {
             const gs_proof *e = &p->tables[i];
-            w = put_section(w, TAG_MTBL,
-                            statement_bytes(desc[i], e->num_public) + table_body_bytes(&s[i]) +
-                                logup_bytes(&s[i]));
-            w = put_statement(w, e, desc[i]);
-            w = put_subproof(w, &e->table, &s[i]);
-            w = put_logup(w, &e->table, &s[i]);
+            at = begin_section(&w, TAG_MTBL);
+            put_statement(&w, e, desc[i]);
+            st = put_subproof(&w, &e->table, &s[i], version);
+            if (st == GS_OK) st = put_logup(&w, &e->table, &s[i], version);
+            end_section(&w, at);
         }
-        if ((uint64_t)(w - buf) != total) st = GS_ERR_INVALID_ARG; /* formulas and writer disagree */
     }
     free(s), free(desc);
-    if (st != GS_OK) {
-        free(buf);
-        return st;
-    }
-    *out = buf;
-    *len = (size_t)total;
-    return GS_OK;
+    return finish(&w, st, out, len);
+}
+
+gs_status gs_multi_proof_serialize(uint8_t **out, size_t *len, const gs_multi_proof *p) {
+    return gs_multi_proof_serialize_as(out, len, p, GS_PROOF_VERSION_COMPACT);
+}
+
+/* ---- sizes ---- */
+
+/* The bytes of one tree's openings: version 3's distinct rows and nodes, or
+ * Q full rows and paths. */
+static size_t opening_bytes(const tree_open *o, const uint32_t *pos, size_t Q) {
+    if (!pos) return Q * (o->width * 8 + (size_t)o->depth * GS_DIGEST_BYTES);
+    size_t *leaf = calloc(2 * Q + 1, sizeof *leaf), *uniq = leaf + Q;
+    if (!leaf) return 0;
+    leaves_of(leaf, pos, Q, o->depth);
+    size_t nu = gs_mpath_unique(uniq, leaf, Q);
+    size_t bytes = nu * o->width * 8 + gs_mpath_count(uniq, nu, o->depth) * GS_DIGEST_BYTES;
+    free(leaf);
+    return bytes;
+}
+
+gs_proof_parts gs_proof_table_parts(const gs_proof *p) {
+    gs_proof_parts o = {0};
+    const gs_table_proof *t = &p->table;
+    gs_shape s;
+    if (!shape_for(&s, &p->params, GS_PROOF_VERSION_COMPACT, p->log_n, t->num_cols, t->num_chunks) ||
+        t->aux_cols > MAX_AUX)
+        return o;
+    s.aux = t->aux_cols;
+    size_t D = GS_DIGEST_BYTES, A = s.aux, Q = s.queries;
+    o.commits = (2 + (A ? 1 : 0) + (size_t)s.layers) * D;
+    o.ood = (2 * (size_t)s.cols + s.chunks + 2 * A + (A ? 1 : 0)) * FP3_BYTES;
+    o.final = (size_t)s.final_len * FP3_BYTES;
+    tree_open tr[3 + 32];
+    size_t n = trees_of(tr, t, &s);
+    o.trace_q = opening_bytes(&tr[0], t->query_pos, Q) + (t->query_pos ? 4 * Q : 0);
+    o.chunk_q = opening_bytes(&tr[1], t->query_pos, Q);
+    for (uint32_t l = 0; l < s.layers; l++) o.fri_q += opening_bytes(&tr[2 + l], t->query_pos, Q);
+    o.aux_q = A ? opening_bytes(&tr[n - 1], t->query_pos, Q) : 0;
+    o.total = o.commits + o.ood + o.final + o.trace_q + o.chunk_q + o.fri_q + o.aux_q;
+    return o;
 }
 
 /* ---- reading ---- */
@@ -420,7 +565,7 @@ static int get_params(rd *r, gs_params *q) {
 
 /* A table's statement, after p->params is set: fingerprint, description,
  * height (which with the parameters must give a shape), public inputs. */
-static gs_status parse_statement(gs_proof *p, rd *r) {
+static gs_status parse_statement(gs_proof *p, rd *r, uint32_t version) {
     uint32_t desc_len;
     if (!get_bytes(r, p->air_fingerprint.b, GS_DIGEST_BYTES) || !get_u32(r, &desc_len) ||
         desc_len > MAX_DESC || !get_bytes(r, p->air_desc, desc_len) ||
@@ -428,23 +573,69 @@ static gs_status parse_statement(gs_proof *p, rd *r) {
         return GS_ERR_PROOF_FORMAT;
     /* The parameters and height alone must already give a shape. */
     gs_shape s;
-    if (!shape_for(&s, &p->params, p->log_n, 1, 1)) return GS_ERR_PROOF_FORMAT;
+    if (!shape_for(&s, &p->params, version, p->log_n, 1, 1)) return GS_ERR_PROOF_FORMAT;
     if (!get_u32(r, &p->num_public) || p->num_public > MAX_PUBLIC) return GS_ERR_PROOF_FORMAT;
     return get_fps(r, &p->pub, p->num_public);
 }
 
-static gs_status parse_head(gs_proof *p, rd *r) {
+static gs_status parse_head(gs_proof *p, rd *r, uint32_t version) {
     if (!get_params(r, &p->params)) return GS_ERR_PROOF_FORMAT;
-    GS_TRY(parse_statement(p, r));
+    GS_TRY(parse_statement(p, r, version));
     return r->left == 0 ? GS_OK : GS_ERR_PROOF_FORMAT;
 }
 
-/* Version 1's TABL body (without the end-of-section check); fills *s. */
-static gs_status parse_subproof(gs_proof *p, rd *r, gs_shape *s) {
+/* Version 3's openings of one tree (put_opening's form) into the table
+ * proof's per-query rows and paths, which the caller allocated. */
+static gs_status get_opening(rd *r, const tree_open *o, const uint32_t *pos, size_t Q) {
+    size_t *leaf = calloc(2 * Q + 1, sizeof *leaf), *uniq = leaf + Q;
+    gs_fp *rows = NULL;
+    gs_digest *hashes = NULL, *nodes = NULL, *paths = malloc((Q * o->depth + 1) * sizeof *paths);
+    gs_status st = leaf && paths ? GS_OK : GS_ERR_NOMEM;
+    size_t nu = 0;
+    if (st == GS_OK) {
+        leaves_of(leaf, pos, Q, o->depth);
+        nu = gs_mpath_unique(uniq, leaf, Q);
+        st = alloc_checked((void **)&rows, r, (uint64_t)nu * o->width, sizeof(gs_fp));
+    }
+    if (st == GS_OK && !read_fps(r, rows, (uint64_t)nu * o->width)) st = GS_ERR_PROOF_FORMAT;
+    if (st == GS_OK) st = get_digests(r, &nodes, gs_mpath_count(uniq, nu, o->depth));
+    if (st == GS_OK && !(hashes = malloc(nu * sizeof *hashes))) st = GS_ERR_NOMEM;
+    for (size_t j = 0; st == GS_OK && j < nu; j++)
+        gs_merkle_leaf(GS_HASH_KECCAK256, &hashes[j], rows + j * o->width, o->width);
+    if (st == GS_OK)
+        st = gs_mpath_expand(paths, leaf, Q, uniq, hashes, nu, nodes, o->depth, GS_HASH_KECCAK256);
+    for (size_t k = 0, j; st == GS_OK && k < Q; k++) {
+        for (j = 0; uniq[j] != leaf[k]; j++) {} /* present: uniq holds every leaf */
+        memcpy(o->rows + k * o->stride, rows + j * o->width, o->width * sizeof *rows);
+        memcpy(o->paths + k * o->pstride, paths + k * o->depth, o->depth * sizeof *paths);
+    }
+    free(leaf), free(rows), free(hashes), free(nodes), free(paths);
+    return st;
+}
+
+/* Allocates the per-query arrays that version 3 fills from its openings:
+ * bounded by the shape (Q <= 1024 rows and paths per tree), not by the
+ * input, which holds each distinct row once. */
+static gs_status alloc_openings(gs_table_proof *t, const gs_shape *s) {
+    counts c = counts_of(s);
+    t->trace_rows = malloc(c.trace_rows * sizeof(gs_fp));
+    t->trace_paths = malloc(c.trace_paths * sizeof(gs_digest));
+    t->chunk_rows = malloc(c.chunk_rows * sizeof(gs_fp));
+    t->chunk_paths = malloc(c.chunk_paths * sizeof(gs_digest));
+    t->fri_rows = malloc((c.fri_rows + 1) * sizeof(gs_fp));
+    t->fri_paths = malloc((c.fri_paths + 1) * sizeof(gs_digest));
+    return t->trace_rows && t->trace_paths && t->chunk_rows && t->chunk_paths && t->fri_rows &&
+                   t->fri_paths
+               ? GS_OK
+               : GS_ERR_NOMEM;
+}
+
+/* The TABL body (without the end-of-section check); fills *s. */
+static gs_status parse_subproof(gs_proof *p, rd *r, gs_shape *s, uint32_t version) {
     gs_table_proof *t = &p->table;
     uint32_t v;
     if (!get_u32(r, &t->num_cols) || !get_u32(r, &t->num_chunks) ||
-        !shape_for(s, &p->params, p->log_n, t->num_cols, t->num_chunks) ||
+        !shape_for(s, &p->params, version, p->log_n, t->num_cols, t->num_chunks) ||
         !get_bytes(r, t->trace_root.b, GS_DIGEST_BYTES) ||
         !get_bytes(r, t->chunk_root.b, GS_DIGEST_BYTES))
         return GS_ERR_PROOF_FORMAT;
@@ -460,24 +651,34 @@ static gs_status parse_subproof(gs_proof *p, rd *r, gs_shape *s) {
     GS_TRY(get_fp3s(r, &t->final_poly, s->final_len));
     if (!get_u64(r, &t->pow_nonce) || !get_count(r, &v, s->queries)) return GS_ERR_PROOF_FORMAT;
     t->num_queries = v;
-    GS_TRY(get_fps(r, &t->trace_rows, c.trace_rows));
-    GS_TRY(get_digests(r, &t->trace_paths, c.trace_paths));
-    GS_TRY(get_fps(r, &t->chunk_rows, c.chunk_rows));
-    GS_TRY(get_digests(r, &t->chunk_paths, c.chunk_paths));
-    GS_TRY(get_fps(r, &t->fri_rows, c.fri_rows));
-    GS_TRY(get_digests(r, &t->fri_paths, c.fri_paths));
+    if (version < GS_PROOF_VERSION_COMPACT) {
+        GS_TRY(get_fps(r, &t->trace_rows, c.trace_rows));
+        GS_TRY(get_digests(r, &t->trace_paths, c.trace_paths));
+        GS_TRY(get_fps(r, &t->chunk_rows, c.chunk_rows));
+        GS_TRY(get_digests(r, &t->chunk_paths, c.chunk_paths));
+        GS_TRY(get_fps(r, &t->fri_rows, c.fri_rows));
+        return get_digests(r, &t->fri_paths, c.fri_paths);
+    }
+    GS_TRY(alloc_checked((void **)&t->query_pos, r, s->queries, 4));
+    for (uint32_t k = 0; k < s->queries; k++)
+        if (!get_u32(r, &t->query_pos[k]) || (uint64_t)t->query_pos[k] >> s->log_size)
+            return GS_ERR_PROOF_FORMAT;
+    GS_TRY(alloc_openings(t, s));
+    tree_open o[3 + 32];
+    size_t n = trees_of(o, t, s);
+    for (size_t i = 0; i < n; i++) GS_TRY(get_opening(r, &o[i], t->query_pos, s->queries));
     return GS_OK;
 }
 
-static gs_status parse_table(gs_proof *p, rd *r) {
+static gs_status parse_table(gs_proof *p, rd *r, uint32_t version) {
     gs_shape s;
-    GS_TRY(parse_subproof(p, r, &s));
+    GS_TRY(parse_subproof(p, r, &s, version));
     return r->left == 0 ? GS_OK : GS_ERR_PROOF_FORMAT;
 }
 
-/* Version 2's LogUp part, after the sub-proof that gave *s. With A = 0 the
- * aux arrays stay NULL and aux_root, bus_sum zero. */
-static gs_status parse_logup(gs_table_proof *t, rd *r, gs_shape *s) {
+/* The LogUp part, after the sub-proof that gave *s. With A = 0 the aux
+ * arrays stay NULL and aux_root, bus_sum zero. */
+static gs_status parse_logup(gs_table_proof *t, rd *r, gs_shape *s, uint32_t version) {
     if (!get_u32(r, &t->aux_cols) || t->aux_cols > MAX_AUX) return GS_ERR_PROOF_FORMAT;
     s->aux = t->aux_cols;
     if (!s->aux) return GS_OK;
@@ -486,8 +687,16 @@ static gs_status parse_logup(gs_table_proof *t, rd *r, gs_shape *s) {
         return GS_ERR_PROOF_FORMAT;
     GS_TRY(get_fp3s(r, &t->ood_aux_cur, s->aux));
     GS_TRY(get_fp3s(r, &t->ood_aux_next, s->aux));
-    GS_TRY(get_fps(r, &t->aux_rows, c.aux_rows));
-    return get_digests(r, &t->aux_paths, c.aux_paths);
+    if (version < GS_PROOF_VERSION_COMPACT) {
+        GS_TRY(get_fps(r, &t->aux_rows, c.aux_rows));
+        return get_digests(r, &t->aux_paths, c.aux_paths);
+    }
+    t->aux_rows = malloc(c.aux_rows * sizeof(gs_fp));
+    t->aux_paths = malloc(c.aux_paths * sizeof(gs_digest));
+    if (!t->aux_rows || !t->aux_paths) return GS_ERR_NOMEM;
+    tree_open o[3 + 32];
+    size_t n = trees_of(o, t, s);
+    return get_opening(r, &o[n - 1], t->query_pos, s->queries);
 }
 
 /* Magic and version; r moves past them. */
@@ -497,12 +706,25 @@ static int get_preamble(rd *r, uint32_t *version) {
            get_u32(r, version);
 }
 
+/* Version 3 holds either kind: the first section's tag tells which. */
+static int compact_kind(const rd *r) {
+    if (r->left < 4) return 0;
+    return !memcmp(r->p, TAG_HEAD, 4) ? 1 : !memcmp(r->p, TAG_MHDR, 4) ? 2 : 0;
+}
+
 int gs_proof_file_kind(const uint8_t *buf, size_t len) {
     if (!buf) return 0;
     rd r = {buf, len};
     uint32_t version;
     if (!get_preamble(&r, &version)) return 0;
+    if (version == GS_PROOF_VERSION_COMPACT) return compact_kind(&r);
     return version == GS_PROOF_VERSION ? 1 : version == GS_PROOF_VERSION_MULTI ? 2 : 0;
+}
+
+uint32_t gs_proof_file_version(const uint8_t *buf, size_t len) {
+    rd r = {buf, buf ? len : 0};
+    uint32_t version;
+    return get_preamble(&r, &version) ? version : 0;
 }
 
 gs_status gs_proof_parse(gs_proof **out, const uint8_t *buf, size_t len) {
@@ -511,14 +733,15 @@ gs_status gs_proof_parse(gs_proof **out, const uint8_t *buf, size_t len) {
     if (!buf && len) return GS_ERR_INVALID_ARG;
     rd r = {buf, len}, head, table;
     uint32_t version;
-    if (!get_preamble(&r, &version) || version != GS_PROOF_VERSION ||
+    if (!get_preamble(&r, &version) ||
+        (version != GS_PROOF_VERSION && version != GS_PROOF_VERSION_COMPACT) ||
         !get_section(&r, TAG_HEAD, &head))
         return GS_ERR_PROOF_FORMAT;
     gs_proof *p = calloc(1, sizeof *p);
     if (!p) return GS_ERR_NOMEM;
-    gs_status st = parse_head(p, &head);
+    gs_status st = parse_head(p, &head, version);
     if (st == GS_OK && !get_section(&r, TAG_TABL, &table)) st = GS_ERR_PROOF_FORMAT;
-    if (st == GS_OK) st = parse_table(p, &table);
+    if (st == GS_OK) st = parse_table(p, &table, version);
     if (st == GS_OK && r.left != 0) st = GS_ERR_PROOF_FORMAT; /* trailing bytes */
     if (st != GS_OK) {
         gs_proof_free(p);
@@ -529,11 +752,11 @@ gs_status gs_proof_parse(gs_proof **out, const uint8_t *buf, size_t len) {
 }
 
 /* One MTBL body into entry e (whose params are set). */
-static gs_status parse_multi_table(gs_proof *e, rd *r) {
+static gs_status parse_multi_table(gs_proof *e, rd *r, uint32_t version) {
     gs_shape s;
-    GS_TRY(parse_statement(e, r));
-    GS_TRY(parse_subproof(e, r, &s));
-    GS_TRY(parse_logup(&e->table, r, &s));
+    GS_TRY(parse_statement(e, r, version));
+    GS_TRY(parse_subproof(e, r, &s, version));
+    GS_TRY(parse_logup(&e->table, r, &s, version));
     return r->left == 0 ? GS_OK : GS_ERR_PROOF_FORMAT;
 }
 
@@ -545,10 +768,13 @@ gs_status gs_multi_proof_parse(gs_multi_proof **out, const uint8_t *buf, size_t 
     uint32_t version, n;
     gs_params par;
     gs_shape s;
-    if (!get_preamble(&r, &version) || version != GS_PROOF_VERSION_MULTI ||
+    if (!get_preamble(&r, &version) ||
+        (version != GS_PROOF_VERSION_MULTI && version != GS_PROOF_VERSION_COMPACT) ||
         !get_section(&r, TAG_MHDR, &head) || !get_params(&head, &par) || !get_u32(&head, &n) ||
-        head.left != 0 || !shape_for(&s, &par, 1, 1, 1) || n < 1 || n > GS_PROOF_MAX_TABLES ||
-        n > r.left / MIN_TABLE_SECTION /* before the entries are allocated */)
+        head.left != 0 || !shape_for(&s, &par, version, 1, 1, 1) || n < 1 ||
+        n > GS_PROOF_MAX_TABLES ||
+        n > r.left / (version == GS_PROOF_VERSION_MULTI ? MIN_TABLE_SECTION_V2
+                                                        : MIN_TABLE_SECTION_V3) /* before the entries are allocated */)
         return GS_ERR_PROOF_FORMAT;
     gs_multi_proof *p = calloc(1, sizeof *p);
     gs_proof *tables = p ? calloc(n, sizeof *tables) : NULL;
@@ -562,7 +788,7 @@ gs_status gs_multi_proof_parse(gs_multi_proof **out, const uint8_t *buf, size_t 
     gs_status st = GS_OK;
     for (uint32_t i = 0; st == GS_OK && i < n; i++) {
         tables[i].params = par;
-        st = get_section(&r, TAG_MTBL, &table) ? parse_multi_table(&tables[i], &table)
+        st = get_section(&r, TAG_MTBL, &table) ? parse_multi_table(&tables[i], &table, version)
                                                : GS_ERR_PROOF_FORMAT;
     }
     if (st == GS_OK && r.left != 0) st = GS_ERR_PROOF_FORMAT; /* trailing bytes */

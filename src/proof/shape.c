@@ -2,7 +2,7 @@
 
 gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_t cols,
                         uint32_t chunks) {
-    if (!p || p->log_blowup < 1 || p->log_blowup > 6 || p->log_arity != 1 || p->log_final > 20 ||
+    if (!p || p->log_blowup < 1 || p->log_blowup > 6 || p->log_arity < 1 || p->log_arity > GS_MAX_LOG_ARITY || p->log_final > 20 ||
         p->num_queries < 1 || p->num_queries > 1024 || p->grinding_bits > 40 || log_n < 1 ||
         log_n > GS_MAX_LOG_LDE - p->log_blowup /* log_blowup <= 6 here */ || cols < 1 || chunks < 1)
         return GS_ERR_INVALID_ARG;
@@ -12,12 +12,17 @@ gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_
     s->cols = cols;
     s->chunks = chunks;
     s->aux = 0;
-    s->layers = log_n > p->log_final ? log_n - p->log_final : 0;
-    s->final_len = 1u << (log_n - s->layers);
+    s->log_arity = p->log_arity;
+    s->folds = log_n > p->log_final ? log_n - p->log_final : 0;
+    s->layers = (s->folds + p->log_arity - 1) / p->log_arity;
+    s->final_len = 1u << (log_n - s->folds);
     size_t N = (size_t)1 << s->log_size;
     s->queries = p->num_queries < N ? p->num_queries : (uint32_t)N;
-    s->fri_path_len = 0;
-    for (uint32_t l = 0; l < s->layers; l++) s->fri_path_len += s->log_size - 1 - l;
+    s->fri_path_len = s->fri_row_len = 0;
+    for (uint32_t l = 0; l < s->layers; l++) {
+        s->fri_path_len += gs_fri_log_size(s, l) - gs_fri_folds(s, l);
+        s->fri_row_len += (size_t)3 << gs_fri_folds(s, l);
+    }
     return GS_OK;
 }
 

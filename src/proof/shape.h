@@ -16,11 +16,26 @@ typedef struct gs_shape {
     unsigned log_n, log_blowup, log_size; /* trace, blowup, LDE domain N = 2^log_size */
     uint32_t cols, chunks;
     uint32_t aux;            /* LogUp aux columns (Fp3); set by the caller, 0 by default */
-    uint32_t layers;         /* FRI folds with a committed layer */
+    uint32_t layers;         /* committed FRI layers */
+    uint32_t log_arity;      /* each layer folds 2^log_arity to 1 (the last one maybe less) */
+    uint32_t folds;          /* folds by 2 over all layers: log_n - log_final, or 0 */
     uint32_t final_len;      /* coefficients of the final polynomial */
     uint32_t queries;        /* drawn: min(num_queries, N) */
-    size_t fri_path_len;     /* digests per query over all layers */
+    size_t fri_path_len;     /* digests per query over all layers (one path a layer) */
+    size_t fri_row_len;      /* field elements per query over all layers (one leaf a layer) */
 } gs_shape;
+
+/* FRI layer l < s->layers: its word lives on a domain of 2^gs_fri_log_size
+ * points; it folds gs_fri_folds times (by 2, with gamma, gamma^2, gamma^4,
+ * ...), so its tree has 2^(log size - folds) leaves, leaf j holding the
+ * 2^folds values at j + i 2^(log size - folds) (docs/protocol.md, "FRI"). */
+static inline unsigned gs_fri_log_size(const gs_shape *s, uint32_t l) {
+    return s->log_size - l * s->log_arity;
+}
+static inline unsigned gs_fri_folds(const gs_shape *s, uint32_t l) {
+    unsigned left = s->folds - l * s->log_arity;
+    return left < s->log_arity ? left : s->log_arity;
+}
 
 /* GS_ERR_INVALID_ARG if the parameters and sizes cannot make a proof. */
 gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_t cols,

@@ -39,10 +39,13 @@ gs_status gs_estimate_table(gs_mem_estimate *out, const gs_air *air, unsigned lo
     size_t quot = 3 * N * fp;
     size_t at_quotient = out->main_commit + aux_coeffs + aux_held + chunk_coeffs +
                          (quot > chunk_held ? quot : chunk_held);
-    size_t fri = 0, size = N; /* the DEEP word and the FRI layers with their trees */
-    for (uint32_t l = 0; l <= s.layers; l++, size /= 2) {
-        fri += 3 * size * fp;
-        if (l < s.layers) fri += gs_merkle_tree_bytes(s.log_size - 1 - l);
+    /* The DEEP word and the FRI layers with their trees, and the words a
+     * layer folds through on its way to the next (at most N/2 + N/4 at once). */
+    size_t fri = 3 * (N / 2 + N / 4) * fp;
+    for (uint32_t l = 0; l <= s.layers; l++) {
+        unsigned ls = l < s.layers ? gs_fri_log_size(&s, l) : s.log_size - s.folds;
+        fri += 3 * ((size_t)1 << ls) * fp;
+        if (l < s.layers) fri += gs_merkle_tree_bytes(ls - gs_fri_folds(&s, l));
     }
     size_t at_fri = C * N * fp + tree + aux_held + chunk_held + fri;
     size_t peak = at_quotient > at_fri ? at_quotient : at_fri;

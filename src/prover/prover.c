@@ -108,8 +108,9 @@ static gs_status table_alloc(gs_table_proof *t, const gs_shape *s) {
     t->trace_paths = calloc(Q * s->log_size, sizeof(gs_digest));
     t->chunk_rows = calloc(Q * 3 * s->chunks, sizeof(gs_fp));
     t->chunk_paths = calloc(Q * s->log_size, sizeof(gs_digest));
-    t->fri_rows = calloc(Q * s->layers * 6 + 1, sizeof(gs_fp));
+    t->fri_rows = calloc(Q * s->fri_row_len + 1, sizeof(gs_fp));
     t->fri_paths = calloc(Q * s->fri_path_len + 1, sizeof(gs_digest));
+    t->query_pos = calloc(Q, sizeof(uint32_t));
     t->aux_cols = s->aux;
     if (s->aux) {
         t->ood_aux_cur = calloc(s->aux, sizeof(gs_fp3));
@@ -120,17 +121,19 @@ static gs_status table_alloc(gs_table_proof *t, const gs_shape *s) {
     }
     if (!t->ood_cur || !t->ood_next || !t->ood_chunks || !t->fri_roots || !t->final_poly ||
         !t->trace_rows || !t->trace_paths || !t->chunk_rows || !t->chunk_paths || !t->fri_rows ||
-        !t->fri_paths)
+        !t->fri_paths || !t->query_pos)
         return GS_ERR_NOMEM;
     return GS_OK;
 }
 
 /* The openings for the drawn query positions: trace and chunk rows at q, and
- * at each FRI layer l the leaf (q mod N_l) mod N_l / 2. */
+ * at each FRI layer l the leaf q mod 2^(log N_l - a_l) (gs_fri_log_size,
+ * gs_fri_folds). */
 static gs_status open_queries(prover_state *st, gs_table_proof *t, const size_t *qs) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
     size_t Q = s->queries, N = (size_t)1 << s->log_size;
+    for (size_t k = 0; k < Q; k++) t->query_pos[k] = (uint32_t)qs[k];
     GS_TRY(be->iface->gather(be, t->trace_rows, &st->lde, s->cols, N, qs, Q));
     GS_TRY(be->iface->open(be, st->trace_c, t->trace_paths, qs, Q));
     GS_TRY(be->iface->gather(be, t->chunk_rows, &st->chunk_lde, 3 * s->chunks, N, qs, Q));
@@ -141,21 +144,22 @@ static gs_status open_queries(prover_state *st, gs_table_proof *t, const size_t 
     }
     if (!s->layers) return GS_OK;
     size_t *leaf = malloc(Q * sizeof *leaf);
-    gs_fp *rows = malloc(Q * 6 * sizeof *rows);
+    gs_fp *rows = malloc(Q * ((size_t)3 << s->log_arity) * sizeof *rows);
     gs_digest *paths = malloc(Q * s->log_size * sizeof *paths);
     gs_status r = leaf && rows && paths ? GS_OK : GS_ERR_NOMEM;
-    size_t path_off = 0;
+    size_t path_off = 0, row_off = 0;
     for (uint32_t l = 0; r == GS_OK && l < s->layers; l++) {
-        size_t half = N >> (l + 1), depth = s->log_size - 1 - l;
-        for (size_t k = 0; k < Q; k++) leaf[k] = qs[k] & (half - 1);
-        r = be->iface->gather(be, rows, &st->layers[l], 6, half, leaf, Q);
+        unsigned depth = gs_fri_log_size(s, l) - gs_fri_folds(s, l);
+        size_t width = (size_t)3 << gs_fri_folds(s, l), leaves = (size_t)1 << depth;
+        for (size_t k = 0; k < Q; k++) leaf[k] = qs[k] & (leaves - 1);
+        r = be->iface->gather(be, rows, &st->layers[l], width, leaves, leaf, Q);
         if (r == GS_OK) r = be->iface->open(be, st->layer_c[l], paths, leaf, Q);
         for (size_t k = 0; r == GS_OK && k < Q; k++) {
-            memcpy(t->fri_rows + (k * s->layers + l) * 6, rows + k * 6, 6 * sizeof(gs_fp));
+            memcpy(t->fri_rows + k * s->fri_row_len + row_off, rows + k * width, width * sizeof(gs_fp));
             memcpy(t->fri_paths + k * s->fri_path_len + path_off, paths + k * depth,
                    depth * sizeof(gs_digest));
         }
-        path_off += depth;
+        path_off += depth, row_off += width;
     }
     free(leaf), free(rows), free(paths);
     return r;
@@ -277,20 +281,35 @@ static gs_status round_ood(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp3
     return GS_OK;
 }
 
-/* FRI: commit, draw gamma, fold, for every layer; then the final polynomial. */
+/* FRI: for every layer, commit (leaves of 2^a values, a its folds), draw
+ * gamma, fold a times by 2 with gamma, gamma^2, gamma^4, ... (one fold by
+ * 2^a: sum_i gamma^i f_i); then the final polynomial. */
 static gs_status round_fri(prover_state *st, gs_table_proof *t, gs_transcript *tr, gs_fp shift) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
     unsigned log_size = s->log_size;
     gs_fp sh = shift;
-    for (uint32_t l = 0; l < s->layers; l++, log_size--, sh = gs_fp_sqr(sh)) {
-        size_t half = (size_t)1 << (log_size - 1);
-        GS_TRY(be->iface->commit(be, st->mem, &st->layer_c[l], &st->layers[l], 6, half, log_size - 1));
+    for (uint32_t l = 0; l < s->layers; l++) {
+        unsigned a = gs_fri_folds(s, l);
+        size_t leaves = (size_t)1 << (log_size - a);
+        GS_TRY(be->iface->commit(be, st->mem, &st->layer_c[l], &st->layers[l], (size_t)3 << a,
+                                 leaves, log_size - a));
         GS_TRY(be->iface->root(be, st->layer_c[l], &t->fri_roots[l]));
         gs_transcript_absorb_digest(tr, "fri_root", &t->fri_roots[l]);
         gs_fp3 gamma = gs_transcript_squeeze_fp3(tr, "fri_gamma");
-        GS_TRY(alloc_fp(st, &st->layers[l + 1], 3 * half));
-        GS_TRY(be->iface->fold(be, &st->layers[l + 1], &st->layers[l], log_size, sh, gamma));
+        /* Intermediate words (a > 1) live in tmp, each freed once folded. */
+        gs_buf tmp[2] = {{0}, {0}};
+        gs_buf *in = &st->layers[l];
+        gs_status r = GS_OK;
+        for (unsigned i = 0; r == GS_OK && i < a; i++, log_size--) {
+            gs_buf *out = i + 1 == a ? &st->layers[l + 1] : &tmp[i & 1];
+            r = alloc_fp(st, out, (size_t)3 << (log_size - 1));
+            if (r == GS_OK) r = be->iface->fold(be, out, in, log_size, sh, gamma);
+            if (in != &st->layers[l]) be->iface->free(be, in);
+            in = out, sh = gs_fp_sqr(sh), gamma = gs_fp3_sqr(gamma);
+        }
+        be->iface->free(be, &tmp[0]), be->iface->free(be, &tmp[1]);
+        GS_TRY(r);
     }
     /* The last word's coefficients over its coset; the polynomial has degree
      * < final_len when the trace is valid; the verifier checks the rest. */

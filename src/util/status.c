@@ -37,6 +37,7 @@ const char *gs_status_str(gs_status s) {
     case GS_ERR_PROOF_FRI_FOLD: return "proof: FRI fold check failed";
     case GS_ERR_PROOF_FRI_FINAL: return "proof: FRI final polynomial check failed";
     case GS_ERR_PROOF_FIXED: return "proof: a preprocessed column disagrees with its known values";
+    case GS_ERR_PROOF_QUERIES: return "proof: the query positions are not the drawn ones";
     }
     return "unknown status";
 }

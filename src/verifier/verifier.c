@@ -69,7 +69,7 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s) 
     if (!fp_ok(p->pub, p->num_public) || !fp3_ok(t->ood_cur, s->cols) ||
         !fp3_ok(t->ood_next, s->cols) || !fp3_ok(t->ood_chunks, s->chunks) ||
         !fp3_ok(t->final_poly, s->final_len) || !fp_ok(t->trace_rows, Q * s->cols) ||
-        !fp_ok(t->chunk_rows, Q * 3 * s->chunks) || !fp_ok(t->fri_rows, Q * s->layers * 6))
+        !fp_ok(t->chunk_rows, Q * 3 * s->chunks) || !fp_ok(t->fri_rows, Q * s->fri_row_len))
         return GS_ERR_PROOF_FORMAT;
     return GS_OK;
 }
@@ -160,7 +160,6 @@ static gs_status check_query(const gs_proof *p, const gs_shape *s, const query_c
                              size_t q) {
     const gs_table_proof *t = &p->table;
     gs_fp shift = GS_FP_GENERATOR;
-    size_t N = (size_t)1 << s->log_size;
     const gs_fp *trow = t->trace_rows + k * s->cols, *crow = t->chunk_rows + k * 3 * s->chunks;
     if (gs_merkle_verify(GS_HASH_KECCAK256, &t->trace_root, s->log_size, q, trow, s->cols,
                          t->trace_paths + k * s->log_size) != GS_OK)
@@ -189,27 +188,41 @@ static gs_status check_query(const gs_proof *p, const gs_shape *s, const query_c
     }
     gs_fp3 val = gs_fp3_add(gs_fp3_mul(s1, gs_fp3_inv(gs_fp3_sub(x, qc->z))),
                             gs_fp3_mul(s2, gs_fp3_inv(gs_fp3_sub(x, qc->zw))));
-    /* FRI: at layer l the position is q mod N_l; its leaf pairs it with the
-     * position N_l / 2 away. */
-    const gs_fp *rows = t->fri_rows + k * s->layers * 6;
+    /* FRI: at layer l (domain N_l = 2^gs_fri_log_size, a = gs_fri_folds) the
+     * position is q mod N_l; its leaf, q mod M with M = N_l / 2^a, holds the
+     * 2^a values at leaf + i M, which fold a times by 2 (gamma, gamma^2, ...)
+     * into the next layer's value at the position leaf. */
+    const gs_fp *row = t->fri_rows + k * s->fri_row_len;
     const gs_digest *path = t->fri_paths + k * s->fri_path_len;
-    size_t pos = q, size = N;
+    size_t pos = q;
     gs_fp sh = shift, inv2 = gs_fp_inv(2);
-    for (uint32_t l = 0; l < s->layers; l++, size /= 2, sh = gs_fp_sqr(sh)) {
-        size_t half = size / 2, leaf = pos & (half - 1);
-        unsigned depth = s->log_size - 1 - l;
-        const gs_fp *row = rows + l * 6;
-        if (gs_merkle_verify(GS_HASH_KECCAK256, &t->fri_roots[l], depth, leaf, row, 6, path) != GS_OK)
+    gs_fp3 v[1u << GS_MAX_LOG_ARITY];
+    for (uint32_t l = 0; l < s->layers; l++) {
+        unsigned log_size = gs_fri_log_size(s, l), a = gs_fri_folds(s, l), depth = log_size - a;
+        size_t width = (size_t)1 << a, M = (size_t)1 << depth, leaf = pos & (M - 1);
+        if (gs_merkle_verify(GS_HASH_KECCAK256, &t->fri_roots[l], depth, leaf, row, 3 * width,
+                             path) != GS_OK)
             return GS_ERR_PROOF_FRI_PATH;
-        path += depth;
-        gs_fp3 lo = gs_fp3_make(row[0], row[2], row[4]), hi = gs_fp3_make(row[1], row[3], row[5]);
-        if (!gs_fp3_eq(pos < half ? lo : hi, val)) return l ? GS_ERR_PROOF_FRI_FOLD : GS_ERR_PROOF_DEEP;
-        gs_fp xl = gs_fp_mul(sh, gs_fp_pow(gs_fp_root_of_unity(s->log_size - l), leaf));
-        gs_fp3 odd = gs_fp3_mul(qc->gammas[l], gs_fp3_mul_fp(gs_fp3_sub(lo, hi), gs_fp_inv(xl)));
-        val = gs_fp3_mul_fp(gs_fp3_add(gs_fp3_add(lo, hi), odd), inv2);
+        for (size_t i = 0; i < width; i++) v[i] = gs_fp3_make(row[i], row[width + i], row[2 * width + i]);
+        if (!gs_fp3_eq(v[pos >> depth], val)) return l ? GS_ERR_PROOF_FRI_FOLD : GS_ERR_PROOF_DEEP;
+        path += depth, row += 3 * width;
+        /* After j folds v[i] is the value at leaf + i M on shift^(2^j) <w_(N_l / 2^j)>;
+         * it pairs with v[i + half], half the domain away. */
+        gs_fp3 g = qc->gammas[l];
+        for (unsigned j = 0; j < a; j++, log_size--, sh = gs_fp_sqr(sh), g = gs_fp3_sqr(g)) {
+            size_t half = width >> (j + 1);
+            gs_fp w = gs_fp_root_of_unity(log_size);
+            for (size_t i = 0; i < half; i++) {
+                gs_fp xi = gs_fp_mul(sh, gs_fp_pow(w, leaf + i * M));
+                gs_fp3 lo = v[i], hi = v[i + half];
+                gs_fp3 odd = gs_fp3_mul(g, gs_fp3_mul_fp(gs_fp3_sub(lo, hi), gs_fp_inv(xi)));
+                v[i] = gs_fp3_mul_fp(gs_fp3_add(gs_fp3_add(lo, hi), odd), inv2);
+            }
+        }
+        val = v[0];
         pos = leaf;
     }
-    gs_fp3 xf = gs_fp3_from_fp(gs_fp_mul(sh, gs_fp_pow(gs_fp_root_of_unity(s->log_size - s->layers), pos)));
+    gs_fp3 xf = gs_fp3_from_fp(gs_fp_mul(sh, gs_fp_pow(gs_fp_root_of_unity(s->log_size - s->folds), pos)));
     gs_fp3 pv = gs_fp3_zero();
     for (uint32_t i = t->final_len; i-- > 0;) pv = gs_fp3_add(gs_fp3_mul(pv, xf), t->final_poly[i]);
     if (!gs_fp3_eq(pv, val)) return s->layers ? GS_ERR_PROOF_FRI_FINAL : GS_ERR_PROOF_DEEP;
@@ -264,6 +277,10 @@ static gs_status verify_chain(const gs_air *air, const gs_proof *p, const gs_sha
     if (r == GS_OK) r = check_ood(air, p, &s, alpha, qc.z, bc);
     if (r == GS_OK) r = gs_fixed_check_ood(p, fx->table, fx->cols, fx->num, qc.z, qc.zw);
     if (r == GS_OK) gs_deep_constants(&qc.k1, &qc.k2, qc.beta_pows, t);
+    /* A version 3 file is indexed by the positions it carries: they must be
+     * the drawn ones. */
+    for (size_t k = 0; r == GS_OK && t->query_pos && k < s.queries; k++)
+        if (t->query_pos[k] != qs[k]) r = GS_ERR_PROOF_QUERIES;
     for (size_t k = 0; r == GS_OK && k < s.queries; k++) r = check_query(p, &s, &qc, k, qs[k]);
     free(qc.beta_pows), free(qc.gammas), free(qs);
     return r;

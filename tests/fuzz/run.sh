@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the proof parsers and verifiers for N seconds in all, split between
-# two targets: tests/fuzz/fuzz_proof.c (version-1 files, the Fibonacci AIR)
-# and tests/fuzz/fuzz_multi.c (version-2 multi-table files, the statement of
+# two targets: tests/fuzz/fuzz_proof.c (version-1 and 3 files, the Fibonacci AIR)
+# and tests/fuzz/fuzz_multi.c (version-2 and 3 multi-table files, the statement of
 # tests/fuzz/multi_stmt.h); a tenth of the time (2..10 s) goes first to
 # tests/fuzz/fuzz_elf.c (the zkVM's ELF loader and executor).
 #
@@ -59,7 +59,8 @@ echo "fuzz: $("$cc" --version | head -n1)"
 # warn where the project compiler does not.
 CC="$cc" cmake -S "$root" -B "$build" -DGS_FUZZ=ON -DGS_CUDA=OFF -DGS_WERROR=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$(nproc 2>/dev/null || echo 2)" \
-    --target fuzz_proof fuzz_multi fuzz_elf test_proof_format test_proof_format_multi test_zkvm_exec >/dev/null
+    --target fuzz_proof fuzz_multi fuzz_elf test_proof_format test_proof_format_multi test_proof_format_v3 \
+        test_zkvm_exec >/dev/null
 
 # ---- corpora ----
 corpus="$build/corpus"
@@ -69,6 +70,7 @@ cp "$root/tests/golden/fib_small.proof" "$corpus/golden_fib_small.proof"
 "$build/test_proof_format" --write-seeds "$corpus" >/dev/null
 cp "$root/tests/golden/multi_small.proof" "$corpus_multi/golden_multi_small.proof"
 "$build/test_proof_format_multi" --write-seeds "$corpus_multi" >/dev/null
+"$build/test_proof_format_v3" --write-seeds "$corpus" "$corpus_multi" >/dev/null
 corpus_elf="$build/corpus-elf"
 mkdir -p "$corpus_elf"
 for k in 1 2 3 4 5 6 7 8 echo fault loop exit3; do
