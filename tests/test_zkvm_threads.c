@@ -1,8 +1,7 @@
 /* A run's tables and proof do not depend on the host thread count
  * (DESIGN.md section 2; src/zkvm/replay.c): trace generation (the replay's
  * chunks, the chips' parallel fills and their per-thread lookup counts) and
- * the proof bytes (of the first and the last) are compared for 1, 2 and 3
- * threads, on runs long enough
+ * the proof bytes are compared for 1, 2 and 3 threads, on runs long enough
  * to cross many replay chunks and to split every large fill: a Fibonacci
  * loop, a memory loop (loads, stores, mul) and a mixed program that reads
  * its input, writes output every 256 iterations, and runs every chip (byte
@@ -147,16 +146,21 @@ static void check_proofs(const prog_case *pc) {
 
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
-    prog_case cases[3] = {{.name = "fib", .p = fib_loop(9000)},
-                          {.name = "mem", .p = mem_loop(3500)},
-                          {.name = "mixed", .p = mixed_loop(1500), .in_len = 200}};
-    for (size_t i = 0; i < cases[2].in_len; i++) cases[2].in[i] = (uint8_t)gs_test_u64();
-    for (size_t c = 0; c < 3; c++) {
+    /* about 2^14.5 cycles each: 3 replay chunks (2^13 cycles) or more, and
+     * fills of more than 2 ZK_FILL_GRAIN rows */
+    /* proofs: fib and mixed; tables only (fast): mem, and a mixed run long
+     * enough to split the shift, mul and div fills too */
+    prog_case cases[4] = {{.name = "fib", .p = fib_loop(4500)},
+                          {.name = "mixed", .p = mixed_loop(800), .in_len = 200},
+                          {.name = "mem", .p = mem_loop(2000)},
+                          {.name = "mixed+", .p = mixed_loop(4200), .in_len = 200}};
+    for (size_t i = 0; i < 200; i++) cases[1].in[i] = cases[3].in[i] = (uint8_t)gs_test_u64();
+    for (size_t c = 0; c < 4; c++) {
         CHECK(cases[c].p != NULL);
         if (!cases[c].p) continue;
         check_tables(&cases[c]);
-        if (c != 1) check_proofs(&cases[c]); /* the memory loop's tables suffice */
+        if (c < 2) check_proofs(&cases[c]);
     }
-    for (size_t c = 0; c < 3; c++) gs_zkvm_program_free(cases[c].p);
+    for (size_t c = 0; c < 4; c++) gs_zkvm_program_free(cases[c].p);
     return gs_test_done();
 }
