@@ -63,7 +63,7 @@ P2_FN void P2_NAME(m4)(P2W *y, const P2T *x) {
 
 /* s <- M_E s, width w (a multiple of 4, at most 12: every output sums at most 64 inputs). */
 P2_FN void P2_NAME(external)(P2T *s, unsigned w) {
-    P2W y[12], col[4];
+    P2W y[12] = {0}, col[4]; /* zeroed: gcc 13 cannot see that w >= 4 */
     for (unsigned c = 0; c < w; c += 4) P2_NAME(m4)(y + c, s + c);
     for (unsigned l = 0; l < 4; l++) {
         col[l] = y[l];
