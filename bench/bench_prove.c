@@ -23,12 +23,13 @@
  * --json: one JSON object per proof row on stdout (the table goes to stderr);
  * see bench_util.h. Statements are "<name> lg=<log rows> <backend>".
  *
- * usage: bench_prove [--quick] [--max-log N] [--threads T] [--air fib|mix|synth|heights|sched|all]
+ * usage: bench_prove [--quick] [--max-log N] [--fib-log N] [--threads T] [--air fib|mix|synth|heights|sched|all]
  *                    [--security BITS] [--grinding G] [--vm-shrink K] [--skew-shrink K]
  *                    [--backend cpu|cuda|both] [--json] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "bench_util.h"
 #include "gstark/gstark.h"
@@ -40,6 +41,14 @@ static void reset_peak_rss(void) {
         fputs("5", f);
         fclose(f);
     }
+}
+
+/* System (kernel) CPU seconds of the process so far: page faults and
+ * mapping work show here. */
+static double sys_seconds(void) {
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (double)u.ru_stime.tv_sec + (double)u.ru_stime.tv_usec / 1e6;
 }
 
 static double peak_rss_mb(void) {
@@ -88,7 +97,7 @@ static double fft_cost(const gs_air *air, unsigned log_n) {
 /* The JSON line of one proof row (single or multi-table). */
 static void json_row(const char *name, const char *lg, const char *be, double t_trace, const gs_prove_stats *st,
                      double other, double verify_ms, size_t bytes, double cells, double fft, double rss,
-                     uint32_t cols) {
+                     double sys, uint32_t cols) {
     if (!bench_json_out) return;
     char stmt[96];
     snprintf(stmt, sizeof stmt, "%s lg=%s %s", name, lg, be);
@@ -107,6 +116,7 @@ static void json_row(const char *name, const char *lg, const char *be, double t_
     bench_json_metric(&r, "proof_bytes", (double)bytes, "B");
     bench_json_metric(&r, "throughput_mcells_s", cells / st->total / 1e6, "Mcells/s");
     bench_json_metric(&r, "peak_rss_mb", rss, "MiB");
+    bench_json_metric(&r, "sys_s", sys, "s");
     bench_json_metric(&r, "device_peak_mb", (double)st->device_peak_bytes / 1048576.0, "MiB");
     bench_json_metric(&r, "device_busy_pct", st->total > 0 ? 100.0 * st->device_busy / st->total : 0, "%");
     bench_json_metric(&r, "cpu_fallbacks", st->cpu_fallbacks, "count");
@@ -119,12 +129,13 @@ static void row_on(const char *name, gs_workload *w, double t_trace, const gs_pa
     gs_prove_opts opts = {.air_desc = name, .stats = &st, .backend = g_kinds[k]};
     gs_proof *p = NULL;
     reset_peak_rss();
+    double sys0 = sys_seconds();
     gs_status s = gs_prove(&p, w->air, w->trace, w->log_n, w->pub, par, &opts);
     if (s != GS_OK) {
         printf("%-22s prove failed: %s\n", name, gs_status_str(s));
         return;
     }
-    double rss = peak_rss_mb();
+    double rss = peak_rss_mb(), sys = sys_seconds() - sys0;
     uint8_t *bytes = NULL;
     size_t len = 0;
     s = gs_proof_serialize(&bytes, &len, p);
@@ -134,10 +145,10 @@ static void row_on(const char *name, gs_workload *w, double t_trace, const gs_pa
     double cells = (double)gs_air_num_cols(w->air) * (double)((size_t)1 << w->log_n);
     double fft = fft_cost(w->air, w->log_n);
     double other = st.total - (st.check + st.commit + st.quotient + st.ood + st.deep + st.fri + st.queries);
-    printf("%-22s %2u %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.1f %8.2f %8.1f %4s %7.1f %5.1f %2u %s\n",
+    printf("%-22s %2u %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.1f %8.2f %8.1f %5.1f %4s %7.1f %5.1f %2u %s\n",
            name, w->log_n, gs_air_num_cols(w->air), t_trace, st.total, st.check, st.commit,
            st.quotient, st.ood, st.deep, st.fri, st.queries, other, 1e3 * (v1 - v0),
-           s == GS_OK ? len : 0, fft / 1e6, cells / st.total / 1e6, rss, st.backend,
+           s == GS_OK ? len : 0, fft / 1e6, cells / st.total / 1e6, rss, 100.0 * sys / st.total, st.backend,
            (double)st.device_peak_bytes / 1048576.0, 100.0 * st.device_busy / st.total,
            st.cpu_fallbacks, vs == GS_OK ? "ok" : gs_status_str(vs));
     fflush(stdout);
@@ -145,7 +156,7 @@ static void row_on(const char *name, gs_workload *w, double t_trace, const gs_pa
     snprintf(lg, sizeof lg, "%u", w->log_n);
     if (vs == GS_OK)
         json_row(name, lg, st.backend, t_trace, &st, other, 1e3 * (v1 - v0), s == GS_OK ? len : 0, cells, fft,
-                 rss, gs_air_num_cols(w->air));
+                 rss, sys, gs_air_num_cols(w->air));
     compare_note(cmp, k, st.total, s == GS_OK ? bytes : NULL, len);
     if (s != GS_OK) free(bytes);
     gs_proof_free(p);
@@ -194,11 +205,12 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
         gs_prove_opts opts = {.stats = &st, .table_stats = ts, .backend = g_kinds[k]};
         gs_multi_proof *mp = NULL;
         reset_peak_rss();
+        double sys0 = sys_seconds();
         gs_status s = gs_prove_multi(&mp, in, n, par, &opts);
         if (s != GS_OK) {
             printf("%s shrink %u: prove failed: %s\n", preset, shrink, gs_status_str(s));
         } else {
-            double rss = peak_rss_mb();
+            double rss = peak_rss_mb(), sys = sys_seconds() - sys0;
             uint8_t *bytes = NULL;
             size_t len = 0;
             gs_status ss = gs_multi_proof_serialize(&bytes, &len, mp);
@@ -208,14 +220,14 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
             char name[48];
             snprintf(name, sizeof name, "synth %s /%u", preset, shrink);
             double other = st.total - (st.check + st.commit + st.quotient + st.ood + st.deep + st.fri + st.queries);
-            printf("%-22s %2s %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.1f %8.2f %8.1f %4s %7.1f %5.1f %2u %s\n",
+            printf("%-22s %2s %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.1f %8.2f %8.1f %5.1f %4s %7.1f %5.1f %2u %s\n",
                    name, "-", n, t_trace, st.total, st.check, st.commit, st.quotient, st.ood, st.deep,
                    st.fri, st.queries, other, 1e3 * (v1 - v0), ss == GS_OK ? len : 0, fft / 1e6,
-                   cells / st.total / 1e6, rss, st.backend, (double)st.device_peak_bytes / 1048576.0,
+                   cells / st.total / 1e6, rss, 100.0 * sys / st.total, st.backend, (double)st.device_peak_bytes / 1048576.0,
                    100.0 * st.device_busy / st.total, st.cpu_fallbacks, vs == GS_OK ? "ok" : gs_status_str(vs));
             if (vs == GS_OK)
                 json_row(name, "-", st.backend, t_trace, &st, other, 1e3 * (v1 - v0), ss == GS_OK ? len : 0,
-                         cells, fft, rss, n);
+                         cells, fft, rss, sys, n);
             for (uint32_t i = 0; i < n; i++)
                 printf("  table %-14s %2u %5u         %8.3f |        %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f        | aux %u, fftM %.3f\n",
                        gs_air_name(airs[i]), w.tables[i].log_n, gs_air_num_cols(airs[i]), ts[i].total,
@@ -267,13 +279,14 @@ static void sched_rows(const char *preset, unsigned shrink, const gs_params *par
 }
 
 int main(int argc, char **argv) {
-    unsigned max_log = 22, threads = 0, security = 128, grinding = 20, vm_shrink = 1, skew_shrink = 0;
+    unsigned max_log = 22, fib_log = 0, threads = 0, security = 128, grinding = 20, vm_shrink = 1, skew_shrink = 0;
     int quick = 0, json = 0;
     const char *which = "all";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--json")) json = 1;
         else if (!strcmp(argv[i], "--max-log") && i + 1 < argc) max_log = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--fib-log") && i + 1 < argc) fib_log = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc) threads = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--air") && i + 1 < argc) which = argv[++i];
         else if (!strcmp(argv[i], "--security") && i + 1 < argc) security = (unsigned)atoi(argv[++i]);
@@ -286,7 +299,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "both"))
             g_kinds[1] = GS_BACKEND_CUDA, g_nkinds = 2, i++;
         else {
-            fprintf(stderr, "usage: bench_prove [--quick] [--max-log N] [--threads T] "
+            fprintf(stderr, "usage: bench_prove [--quick] [--max-log N] [--fib-log N] [--threads T] "
                             "[--air fib|mix|synth|heights|sched|all] [--security BITS] [--grinding G] "
                             "[--vm-shrink K] [--skew-shrink K] [--backend cpu|cuda|both] [--json]\n");
             return 2;
@@ -323,11 +336,14 @@ int main(int argc, char **argv) {
            gs_threads_get(), 1u << par.log_blowup, par.num_queries, par.grinding_bits,
            gs_params_security(&par));
     if (cuda_init > 0) printf("CUDA set-up (context, pools, twiddles; a warm-up proof, untimed below): %.3f s\n", cuda_init);
-    printf("%-22s %2s %5s %7s %8s | %6s %6s %6s %6s %6s %6s %6s %6s | %7s %8s %8s %8s %8s %4s %7s %5s %2s\n",
+    printf("%-22s %2s %5s %7s %8s | %6s %6s %6s %6s %6s %6s %6s %6s | %7s %8s %8s %8s %8s %5s %4s %7s %5s %2s\n",
            "statement", "lg", "cols", "trace_s", "prove_s", "check", "commit", "quot", "ood", "deep", "fri",
-           "query", "other", "verif_ms", "bytes", "fftM", "Mcells/s", "peakMB", "be", "devMB", "busy%", "fb");
+           "query", "other", "verif_ms", "bytes", "fftM", "Mcells/s", "peakMB", "sys%", "be", "devMB", "busy%",
+           "fb");
     if (!strcmp(which, "all") || !strcmp(which, "fib"))
-        for (unsigned lg = 16; lg <= max_log && lg <= 24; lg += 2) {
+        /* --fib-log N: that one height (odd ones too, e.g. the tall narrow 2^23). */
+        for (unsigned lg = fib_log ? fib_log : 16; fib_log ? lg == fib_log : lg <= max_log && lg <= 24;
+             lg += 2) {
             gs_workload w = {0};
             reset_peak_rss();
             double t0 = bench_now();

@@ -276,6 +276,8 @@ static void test_tampering(void) {
             if (q) CHECK(gs_verify(g_fib, q, 0) == GS_ERR_PROOF_QUERIES);
             gs_proof_free(q);
         }
+        wr32(b + at, keep0), wr32(b + at + 4, keep0); /* repeated: drawn positions are distinct */
+        CHECK(gs_proof_parse(&q, b, len) == GS_ERR_PROOF_FORMAT && !q);
         wr32(b + at, keep0), wr32(b + at + 4, keep1);
     }
     /* Unknown versions are named, not read. */

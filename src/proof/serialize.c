@@ -613,11 +613,13 @@ static gs_status get_opening(rd *r, const tree_open *o, const uint32_t *pos, siz
     return st;
 }
 
-/* Allocates the per-query arrays that version 3 fills from its openings:
- * bounded by the shape (Q <= 1024 rows and paths per tree), not by the
- * input, which holds each distinct row once. */
-static gs_status alloc_openings(gs_table_proof *t, const gs_shape *s) {
+/* Allocates the per-query arrays that version 3 fills from its openings.
+ * The positions are distinct, so the input must hold all Q trace and chunk
+ * rows; the FRI leaves (at most 48 elements) and the paths are bounded by
+ * the shape: Q <= 1024 times at most 30 digests a tree. */
+static gs_status alloc_openings(gs_table_proof *t, const gs_shape *s, const rd *r) {
     counts c = counts_of(s);
+    if (c.trace_rows + c.chunk_rows > r->left / sizeof(gs_fp)) return GS_ERR_PROOF_FORMAT;
     t->trace_rows = malloc(c.trace_rows * sizeof(gs_fp));
     t->trace_paths = malloc(c.trace_paths * sizeof(gs_digest));
     t->chunk_rows = malloc(c.chunk_rows * sizeof(gs_fp));
@@ -628,6 +630,17 @@ static gs_status alloc_openings(gs_table_proof *t, const gs_shape *s) {
                    t->fri_paths
                ? GS_OK
                : GS_ERR_NOMEM;
+}
+
+/* The drawn positions are distinct (gs_transcript_squeeze_indices), so a
+ * file's must be: GS_ERR_PROOF_FORMAT otherwise. */
+static gs_status distinct_positions(const uint32_t *pos, size_t Q) {
+    size_t *idx = malloc(2 * Q * sizeof *idx);
+    if (!idx) return GS_ERR_NOMEM;
+    for (size_t k = 0; k < Q; k++) idx[k] = pos[k];
+    size_t nu = gs_mpath_unique(idx + Q, idx, Q);
+    free(idx);
+    return nu == Q ? GS_OK : GS_ERR_PROOF_FORMAT;
 }
 
 /* The TABL body (without the end-of-section check); fills *s. */
@@ -663,7 +676,8 @@ static gs_status parse_subproof(gs_proof *p, rd *r, gs_shape *s, uint32_t versio
     for (uint32_t k = 0; k < s->queries; k++)
         if (!get_u32(r, &t->query_pos[k]) || (uint64_t)t->query_pos[k] >> s->log_size)
             return GS_ERR_PROOF_FORMAT;
-    GS_TRY(alloc_openings(t, s));
+    GS_TRY(distinct_positions(t->query_pos, s->queries));
+    GS_TRY(alloc_openings(t, s, r));
     tree_open o[3 + 32];
     size_t n = trees_of(o, t, s);
     for (size_t i = 0; i < n; i++) GS_TRY(get_opening(r, &o[i], t->query_pos, s->queries));
@@ -691,6 +705,7 @@ static gs_status parse_logup(gs_table_proof *t, rd *r, gs_shape *s, uint32_t ver
         GS_TRY(get_fps(r, &t->aux_rows, c.aux_rows));
         return get_digests(r, &t->aux_paths, c.aux_paths);
     }
+    if (c.aux_rows > r->left / sizeof(gs_fp)) return GS_ERR_PROOF_FORMAT; /* distinct rows */
     t->aux_rows = malloc(c.aux_rows * sizeof(gs_fp));
     t->aux_paths = malloc(c.aux_paths * sizeof(gs_digest));
     if (!t->aux_rows || !t->aux_paths) return GS_ERR_NOMEM;
