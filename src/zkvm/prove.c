@@ -1,7 +1,7 @@
 /* Proving and verifying a run (docs/zkvm.md, "Proving a run"): execute with
- * the trace recorded, replay the trace into the tables' requests and
- * traces, prove them as one multi-table statement; the verifier rebuilds the
- * program's fixed columns from the program it is given. */
+ * the trace recorded, replay the trace into the tables' requests and traces
+ * (src/zkvm/replay.c), prove them as one multi-table statement; the verifier
+ * rebuilds the program's fixed columns from the program it is given. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

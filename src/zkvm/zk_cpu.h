@@ -138,37 +138,36 @@ gs_status zk_prove_tampered(struct gs_zkvm_proof **out, const gs_zkvm_program *p
                             const struct gs_prove_opts *opts, zk_tamper_fn fn, void *ctx,
                             char *msg, size_t msg_cap);
 
-/* A run's tables and publics (the CPU's are the caller's: the claim). */
-typedef struct zk_run_tables {
-    zk_table t[ZK_T_NUM];
-    gs_fp cpu_pub[ZK_CPU_NUM_PUBLIC], fresh_pub[ZK_FRESH_NUM_PUBLIC], io_pub[ZK_IO_NUM_PUBLIC];
-} zk_run_tables;
-extern const char *const zk_table_names[ZK_T_NUM]; /* their air_desc */
-struct zk_trace_times;
-/* Replays a run's trace (vm: the machine after the run, im: the program's
- * image) into every table but the CPU's publics (src/zkvm/replay.c). The
- * tables are the same for every thread count. On failure the tables filled
- * so far are left in rt for the caller to free. */
-gs_status zk_build_tables(zk_run_tables *rt, const gs_zkvm_program *p, const zk_image *im,
-                          const gs_zkvm_trace *tr, const gs_zkvm_vm *vm, const uint8_t *input,
-                          uint64_t in_len, struct zk_trace_times *tt, char *msg, size_t cap);
-
 /* Trace generation alone, for the benchmark and the thread-count tests
  * (src/zkvm/prove.c): runs the program with the trace recorded and fills
  * every table exactly as gs_zkvm_prove does before it proves them. t[ZK_T_NUM]
  * receives the tables (the caller frees each t[k].cols, also on failure);
- * times, if not NULL, the phases' wall seconds (they add up to total). */
-struct zk_trace_times {
+ * times, if not NULL, the phases' wall seconds (exec, replay, memory and
+ * fills add up to total, less the frees; state is part of replay). */
+typedef struct zk_trace_times {
     double exec;   /* the traced run */
     double replay; /* the replay: CPU rows and the chips' requests */
     double state;  /* of which its sequential pass (registers' and words' timestamps) */
     double memory; /* the image and fresh tables, the final-state check */
     double fills;  /* the chips' and the lookup tables' fills */
     double total;
-};
-typedef struct zk_trace_times zk_trace_times;
+} zk_trace_times;
 gs_status zk_trace_run(zk_table *t, const gs_zkvm_program *p, const uint8_t *input, size_t in_len,
                        uint64_t max_cycles, zk_trace_times *times, char *msg, size_t msg_cap);
+
+/* A run's tables and publics (the CPU's are the caller's: the claim). */
+typedef struct zk_run_tables {
+    zk_table t[ZK_T_NUM];
+    gs_fp cpu_pub[ZK_CPU_NUM_PUBLIC], fresh_pub[ZK_FRESH_NUM_PUBLIC], io_pub[ZK_IO_NUM_PUBLIC];
+} zk_run_tables;
+extern const char *const zk_table_names[ZK_T_NUM]; /* their air_desc */
+/* Replays a run's trace (vm: the machine after the run, im: the program's
+ * image) into every table but the CPU's publics (src/zkvm/replay.c). The
+ * tables are the same for every thread count. On failure the tables filled
+ * so far are left in rt for the caller to free. */
+gs_status zk_build_tables(zk_run_tables *rt, const gs_zkvm_program *p, const zk_image *im,
+                          const gs_zkvm_trace *tr, const gs_zkvm_vm *vm, const uint8_t *input,
+                          uint64_t in_len, zk_trace_times *tt, char *msg, size_t cap);
 
 /* Prints the tuples that do not cancel (src/zkvm/debug.c). */
 struct gs_table_input;
