@@ -300,6 +300,55 @@ static void test_bad_args(void) {
 
 /* Every allocation of commit failing in turn gives GS_ERR_NOMEM and no leak
  * (ASan checks the leaks), whatever the thread count. */
+/* Trees that keep only their upper levels: every kept node equal to the
+ * naive tree's, the same root, paths hashed again from the rows equal to the
+ * full tree's, and no way to open them without the rows. */
+static void test_skip(void) {
+    static const unsigned logs[] = {0, 1, 3, 7, 12};
+    static const size_t colss[] = {1, 2, 3, 24, 70};
+    size_t trees = 0;
+    for (size_t a = 0; a < sizeof logs / sizeof logs[0]; a++)
+        for (size_t b = 0; b < sizeof colss / sizeof colss[0]; b++)
+            for (unsigned skip = 0; skip <= GS_MERKLE_MAX_SKIP + 1; skip++) {
+                unsigned lg = logs[a];
+                size_t cols = colss[b], n = (size_t)1 << lg, stride = n + 5;
+                gs_fp *m = malloc(cols * stride * sizeof *m);
+                for (size_t i = 0; i < cols * stride; i++) m[i] = gs_test_below(GS_FP_P);
+                gs_digest *ref = naive_tree(m, cols, stride, lg);
+                gs_merkle_tree *full = NULL, *t = NULL;
+                CHECK(gs_merkle_commit(&full, GS_HASH_KECCAK256, m, cols, stride, lg) == GS_OK);
+                CHECK(gs_merkle_commit_skip(&t, GS_HASH_KECCAK256, m, cols, stride, lg, skip) == GS_OK);
+                if (!t || !full) continue;
+                unsigned kept = skip > GS_MERKLE_MAX_SKIP ? GS_MERKLE_MAX_SKIP : skip;
+                if (kept > lg) kept = lg;
+                CHECK(gs_merkle_skip(t) == kept);
+                gs_digest r1 = gs_merkle_root(t), r2 = gs_merkle_root(full);
+                CHECK(same_digest(&r1, &r2));
+                size_t at = 0;
+                for (unsigned l = 0; l <= lg; l++)
+                    for (size_t i = 0; i < (n >> l); i++, at++) {
+                        const gs_digest *d = gs_merkle_node(t, l, i);
+                        CHECK(l < kept ? d == NULL : d && same_digest(d, &ref[at]));
+                    }
+                size_t idx[6] = {0, n - 1, n / 2, gs_test_below(n), gs_test_below(n), 0};
+                gs_digest *p1 = calloc(6 * lg + 1, sizeof *p1), *p2 = calloc(6 * lg + 1, sizeof *p2);
+                CHECK(gs_merkle_open(full, p1, idx, 6) == GS_OK);
+                CHECK(gs_merkle_open_rows(t, m, cols, stride, p2, idx, 6) == GS_OK);
+                CHECK(memcmp(p1, p2, 6 * lg * sizeof *p1) == 0);
+                CHECK(gs_merkle_open(t, p2, idx, 6) == (kept ? GS_ERR_INVALID_ARG : GS_OK));
+                if (kept) CHECK(gs_merkle_open_rows(t, NULL, cols, stride, p2, idx, 6) == GS_ERR_INVALID_ARG);
+                CHECK_EQ_U64(gs_merkle_tree_bytes_skip(lg, kept),
+                             (((size_t)2 << (lg - kept)) - 1) * 32 + gs_merkle_tree_bytes(0) - 32);
+                trees++;
+                free(p1), free(p2), free(ref), free(m);
+                gs_merkle_free(t), gs_merkle_free(full);
+            }
+    /* The CPU backend's rule: narrow matrices keep an eighth, wide ones all. */
+    CHECK(gs_merkle_skip_for(2) == 3 && gs_merkle_skip_for(3) == 3 && gs_merkle_skip_for(24) == 1 &&
+          gs_merkle_skip_for(32) == 0);
+    printf("skip: %zu trees keeping only their upper levels match the full trees\n", trees);
+}
+
 static void test_nomem(void) {
     size_t cols = 5, n = (size_t)1 << 12;
     gs_fp *m = random_matrix(cols, n);
@@ -343,5 +392,6 @@ int main(int argc, char **argv) {
     test_vectors();
     test_bad_args();
     test_nomem();
+    test_skip();
     return gs_test_done();
 }

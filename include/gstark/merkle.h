@@ -34,6 +34,20 @@ typedef struct gs_merkle_tree gs_merkle_tree;
  * argument out of range, GS_ERR_NOMEM if memory runs out. */
 gs_status gs_merkle_commit(gs_merkle_tree **out, gs_hash_id id, const gs_fp *m, size_t cols,
                            size_t col_stride, unsigned log_rows);
+/* The same tree keeping only the levels skip..log_rows (skip is capped at
+ * GS_MERKLE_MAX_SKIP and at log_rows): 2^(log_rows - skip + 1) - 1 digests
+ * instead of 2^(log_rows + 1) - 1, the lower levels hashed again from the
+ * rows when a path is opened (gs_merkle_open_rows). Same nodes, same root. */
+#define GS_MERKLE_MAX_SKIP 6u
+/* The skip the CPU backend commits with for a matrix of `cols` columns: while
+ * a kept level costs more than a quarter of the rows it covers (64 / 2^skip
+ * bytes a row against 8 cols), up to 3. A narrow matrix (2 or 3 columns)
+ * keeps an eighth of its tree, a FRI layer of 8-point leaves (24 columns)
+ * half, a trace of 32 columns or more all of it; an opening then hashes at
+ * most 8 rows again. */
+unsigned gs_merkle_skip_for(size_t cols);
+gs_status gs_merkle_commit_skip(gs_merkle_tree **out, gs_hash_id id, const gs_fp *m, size_t cols,
+                                size_t col_stride, unsigned log_rows, unsigned skip);
 /* The same tree from 2^log_rows precomputed leaf digests (a backend that
  * hashed the rows itself, or leaves that are not plain rows). */
 gs_status gs_merkle_commit_leaves(gs_merkle_tree **out, gs_hash_id id, const gs_digest *leaves,
@@ -44,17 +58,25 @@ void gs_merkle_free(gs_merkle_tree *t); /* NULL is a no-op */
  * log_rows > GS_MERKLE_MAX_LOG_ROWS. Commit allocates this plus per-thread
  * scratch of a few hundred KiB. */
 size_t gs_merkle_tree_bytes(unsigned log_rows);
+size_t gs_merkle_tree_bytes_skip(unsigned log_rows, unsigned skip); /* for gs_merkle_commit_skip */
 
 gs_digest gs_merkle_root(const gs_merkle_tree *t);
 unsigned gs_merkle_depth(const gs_merkle_tree *t);
 /* Node i of level `level` (0 = leaves, depth = root), or NULL if out of
- * range. Level l holds 2^(depth - l) nodes, stored contiguously. */
+ * range or not stored (below the skip). Level l holds 2^(depth - l) nodes,
+ * stored contiguously. */
 const gs_digest *gs_merkle_node(const gs_merkle_tree *t, unsigned level, size_t i);
+unsigned gs_merkle_skip(const gs_merkle_tree *t); /* levels not stored (0 for gs_merkle_commit) */
 
 /* Authentication paths for n leaf indices: paths[k * depth + l] is the
  * sibling at level l (0 = leaves) of leaf idx[k]. GS_ERR_INVALID_ARG if an
  * index is out of range (then nothing is written). */
 gs_status gs_merkle_open(const gs_merkle_tree *t, gs_digest *paths, const size_t *idx, size_t n);
+/* The same for any tree, given the matrix it was committed from (needed when
+ * levels were skipped; ignored otherwise): GS_ERR_INVALID_ARG also for a
+ * skipping tree without the matrix, GS_ERR_NOMEM. */
+gs_status gs_merkle_open_rows(const gs_merkle_tree *t, const gs_fp *m, size_t cols, size_t col_stride,
+                              gs_digest *paths, const size_t *idx, size_t n);
 
 /* The leaf digest of one row of `cols` values. */
 void gs_merkle_leaf(gs_hash_id id, gs_digest *out, const gs_fp *row, size_t cols);

@@ -66,6 +66,12 @@ typedef struct gs_mem_estimate {
 } gs_mem_estimate;
 gs_status gs_estimate_table(gs_mem_estimate *out, const gs_air *air, unsigned log_n,
                             const gs_params *params);
+/* The same for the backend the table will run on: GS_BACKEND_CPU counts the
+ * CPU backend's Merkle trees, which keep only their upper levels
+ * (gs_merkle_skip_for); CUDA and AUTO count every level, an upper bound on
+ * either backend (what gs_estimate_table gives). */
+gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned log_n,
+                               const gs_params *params, gs_backend_kind kind);
 
 typedef struct gs_prove_opts {
     int skip_check;        /* 0 (default): refuse a trace that does not satisfy the AIR */

@@ -73,7 +73,9 @@ typedef struct gs_backend_iface {
      * shift * <w_{n B}>. */
     gs_status (*lde)(gs_backend *be, gs_buf *out, const gs_buf *coeffs, size_t cols,
                      unsigned log_n, unsigned log_blowup, gs_fp shift);
-    /* The tree is charged to `acct` until commit_free. */
+    /* The tree is charged to `acct` until commit_free. The matrix m must stay
+     * allocated and unchanged until then: a backend may keep only the upper
+     * levels and hash rows again when opening (the CPU backend does). */
     gs_status (*commit)(gs_backend *be, gs_mem *acct, gs_bcommit **out, const gs_buf *m,
                         size_t cols, size_t col_stride, unsigned log_rows);
     gs_status (*root)(gs_backend *be, const gs_bcommit *c, gs_digest *out);

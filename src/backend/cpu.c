@@ -64,11 +64,16 @@ static gs_status cpu_lde(gs_backend *be, gs_buf *out, const gs_buf *coeffs, size
                                     GS_ORDER_NATURAL);
 }
 
-/* A CPU commitment: the tree and what it is charged to. */
+/* A CPU commitment: the tree, what it is charged to, and the matrix it was
+ * committed from (the backend interface keeps a committed matrix alive and
+ * unchanged until its tree is freed), from which an opening hashes the
+ * levels the tree does not keep (gs_merkle_skip_for). */
 struct gs_bcommit {
     gs_merkle_tree *tree;
     gs_mem *acct;
     size_t bytes;
+    const gs_fp *m;
+    size_t cols, col_stride;
 };
 
 static gs_status cpu_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, const gs_buf *m,
@@ -76,13 +81,15 @@ static gs_status cpu_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, cons
     (void)be;
     gs_bcommit *c = malloc(sizeof *c);
     if (!c) return GS_ERR_NOMEM;
-    gs_status s = gs_merkle_commit(&c->tree, GS_HASH_KECCAK256, m->ptr, cols, col_stride, log_rows);
+    gs_status s = gs_merkle_commit_skip(&c->tree, GS_HASH_KECCAK256, m->ptr, cols, col_stride, log_rows,
+                                        gs_merkle_skip_for(cols));
     if (s != GS_OK) {
         free(c);
         return s;
     }
     c->acct = acct;
-    c->bytes = gs_merkle_tree_bytes(log_rows);
+    c->bytes = gs_merkle_tree_bytes_skip(log_rows, gs_merkle_skip(c->tree));
+    c->m = m->ptr, c->cols = cols, c->col_stride = col_stride;
     gs_mem_charge(acct, c->bytes);
     *out = c;
     return GS_OK;
@@ -97,7 +104,7 @@ static gs_status cpu_root(gs_backend *be, const gs_bcommit *c, gs_digest *out) {
 static gs_status cpu_open(gs_backend *be, const gs_bcommit *c, gs_digest *paths,
                           const size_t *idx, size_t n) {
     (void)be;
-    return gs_merkle_open(c->tree, paths, idx, n);
+    return gs_merkle_open_rows(c->tree, c->m, c->cols, c->col_stride, paths, idx, n);
 }
 
 static void cpu_commit_free(gs_backend *be, gs_bcommit *c) {

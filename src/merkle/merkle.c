@@ -52,22 +52,32 @@ void *gs_merkle_alloc(size_t size) {
     return aligned_alloc(64, (size + 63) & ~(size_t)63);
 }
 
-size_t gs_merkle_tree_bytes(unsigned log_rows) {
+size_t gs_merkle_tree_bytes_skip(unsigned log_rows, unsigned skip) {
     if (log_rows > GS_MERKLE_MAX_LOG_ROWS) return 0;
-    uint64_t n = ((uint64_t)2 << log_rows) - 1;
+    if (skip > log_rows) skip = log_rows;
+    uint64_t n = ((uint64_t)2 << (log_rows - skip)) - 1;
     if (n > SIZE_MAX / GS_DIGEST_BYTES) return 0; /* 32-bit hosts */
     return (size_t)n * GS_DIGEST_BYTES + sizeof(struct gs_merkle_tree);
 }
 
-static gs_status tree_new(gs_merkle_tree **out, gs_hash_id id, unsigned log_rows) {
-    if (gs_merkle_tree_bytes(log_rows) == 0) return GS_ERR_NOMEM;
+size_t gs_merkle_tree_bytes(unsigned log_rows) { return gs_merkle_tree_bytes_skip(log_rows, 0); }
+
+unsigned gs_merkle_skip_for(size_t cols) {
+    unsigned skip = 0;
+    while (skip < 3 && ((size_t)64 >> skip) * 4 > cols * 8) skip++;
+    return skip;
+}
+
+static gs_status tree_new(gs_merkle_tree **out, gs_hash_id id, unsigned log_rows, unsigned skip) {
+    if (gs_merkle_tree_bytes_skip(log_rows, skip) == 0) return GS_ERR_NOMEM;
     gs_merkle_tree *t = gs_merkle_alloc(sizeof *t);
     if (!t) return GS_ERR_NOMEM;
     t->id = id;
     t->depth = log_rows;
+    t->skip = skip;
     /* The nodes are pages of their own (util/pages.h): a freed tree leaves
      * the process, so RSS follows what the accountant charges for it. */
-    size_t bytes = (((size_t)2 << log_rows) - 1) * sizeof(gs_digest);
+    size_t bytes = (((size_t)2 << (log_rows - skip)) - 1) * sizeof(gs_digest);
     t->nodes = fail_injected() ? NULL : gs_pages_alloc(bytes);
     if (!t->nodes) {
         free(t);
@@ -90,8 +100,9 @@ typedef struct {
     const gs_fp *m; /* NULL: leaves are already in level 0 */
     size_t cols, stride, rowbytes;
     unsigned depth, h; /* subtrees of 2^h leaves */
+    unsigned skip;     /* levels below it are not stored (skip <= h) */
+    const gs_merkle_tree *tree; /* its nodes are written */
     size_t tile;       /* rows per gathered tile, divides 2^h */
-    gs_digest *nodes;
     unsigned level; /* for reduce_range: the level being written */
     atomic_int nomem;
 } build_ctx;
@@ -109,37 +120,45 @@ static void gather(uint8_t *buf, const build_ctx *c, size_t row0, size_t n, int 
     }
 }
 
-/* Nodes [b, e) of level `level` from their children in level - 1. */
+/* Nodes [b, e) of level `level` (stored) from their children in level - 1. */
 static void reduce(const build_ctx *c, unsigned level, size_t b, size_t e) {
-    const gs_digest *in = c->nodes + gs_merkle_level_offset(c->depth, level - 1);
-    gs_digest *out = c->nodes + gs_merkle_level_offset(c->depth, level);
+    const gs_digest *in = gs_merkle_level(c->tree, level - 1);
+    gs_digest *out = gs_merkle_level(c->tree, level);
     gs_hash_many(c->id, out + b, (const uint8_t *)(in + 2 * b), 2 * GS_DIGEST_BYTES,
                  2 * GS_DIGEST_BYTES, e - b);
+}
+
+/* Subtree s's levels 0..h: a level below skip lives in the thread's scratch
+ * (laid out as a tree of depth h), the others in the tree. */
+static gs_digest *sub_level(const build_ctx *c, gs_digest *scratch, size_t s, unsigned l) {
+    if (l < c->skip) return scratch + gs_merkle_level_offset(c->h, l);
+    return gs_merkle_level(c->tree, l) + (s << (c->h - l));
 }
 
 static void build_subtrees(void *p, size_t b, size_t e) {
     build_ctx *c = p;
     uint8_t *buf = NULL;
-    if (c->m) {
-        buf = gs_merkle_alloc(c->tile * c->rowbytes);
-        if (!buf) {
-            atomic_store(&c->nomem, 1);
-            return;
-        }
+    gs_digest *scratch = NULL;
+    if (c->m) buf = gs_merkle_alloc(c->tile * c->rowbytes);
+    if (c->skip) scratch = gs_merkle_alloc(((size_t)2 << c->h) * sizeof(gs_digest));
+    if ((c->m && !buf) || (c->skip && !scratch)) {
+        atomic_store(&c->nomem, 1);
+        free(buf), free(scratch);
+        return;
     }
     size_t rows = (size_t)1 << c->h;
     for (size_t s = b; s < e; s++) {
         size_t row0 = s << c->h;
+        gs_digest *leaves = sub_level(c, scratch, s, 0);
         for (size_t r = 0; buf && r < rows; r += c->tile) {
             gather(buf, c, row0 + r, c->tile, r + c->tile < rows || s + 1 < e);
-            gs_hash_many(c->id, c->nodes + row0 + r, buf, c->rowbytes, c->rowbytes, c->tile);
+            gs_hash_many(c->id, leaves + r, buf, c->rowbytes, c->rowbytes, c->tile);
         }
-        for (unsigned l = 1; l <= c->h; l++) {
-            size_t n = (size_t)1 << (c->h - l);
-            reduce(c, l, s * n, (s + 1) * n);
-        }
+        for (unsigned l = 1; l <= c->h; l++)
+            gs_hash_many(c->id, sub_level(c, scratch, s, l), (const uint8_t *)sub_level(c, scratch, s, l - 1),
+                         2 * GS_DIGEST_BYTES, 2 * GS_DIGEST_BYTES, (size_t)1 << (c->h - l));
     }
-    free(buf);
+    free(buf), free(scratch);
 }
 
 static void reduce_range(void *p, size_t b, size_t e) {
@@ -175,7 +194,7 @@ static gs_status build(build_ctx *c) {
     if (h > d) h = d;
     /* Enough subtrees for every thread, as long as each keeps a whole tile. */
     unsigned threads = gs_threads_get();
-    while (h > log_tile && d - h < 16 && ((size_t)1 << (d - h)) < threads) h--;
+    while (h > log_tile && h > c->skip && d - h < 16 && ((size_t)1 << (d - h)) < threads) h--;
     c->h = h;
     c->tile = (size_t)1 << log_tile;
 
@@ -188,16 +207,19 @@ static gs_status build(build_ctx *c) {
     return GS_OK;
 }
 
-gs_status gs_merkle_commit(gs_merkle_tree **out, gs_hash_id id, const gs_fp *m, size_t cols,
-                           size_t col_stride, unsigned log_rows) {
+gs_status gs_merkle_commit_skip(gs_merkle_tree **out, gs_hash_id id, const gs_fp *m, size_t cols,
+                                size_t col_stride, unsigned log_rows, unsigned skip) {
     if (out) *out = NULL;
     if (!out || !m || cols == 0 || log_rows > GS_MERKLE_MAX_LOG_ROWS) return GS_ERR_INVALID_ARG;
     if ((uint64_t)col_stride < ((uint64_t)1 << log_rows)) return GS_ERR_INVALID_ARG;
     if (cols > SIZE_MAX / 8 / 512) return GS_ERR_INVALID_ARG; /* a tile's bytes overflow */
+    /* Never more than a subtree's first tile (64 rows) below the stored levels. */
+    if (skip > GS_MERKLE_MAX_SKIP) skip = GS_MERKLE_MAX_SKIP;
+    if (skip > log_rows) skip = log_rows;
     gs_merkle_tree *t;
-    GS_TRY(tree_new(&t, id, log_rows));
+    GS_TRY(tree_new(&t, id, log_rows, skip));
     build_ctx c = {.id = id, .m = m, .cols = cols, .stride = col_stride, .rowbytes = cols * 8,
-                   .depth = log_rows, .nodes = t->nodes};
+                   .depth = log_rows, .skip = skip, .tree = t};
     atomic_init(&c.nomem, 0);
     gs_status s = build(&c);
     if (s != GS_OK) {
@@ -208,14 +230,19 @@ gs_status gs_merkle_commit(gs_merkle_tree **out, gs_hash_id id, const gs_fp *m, 
     return GS_OK;
 }
 
+gs_status gs_merkle_commit(gs_merkle_tree **out, gs_hash_id id, const gs_fp *m, size_t cols,
+                           size_t col_stride, unsigned log_rows) {
+    return gs_merkle_commit_skip(out, id, m, cols, col_stride, log_rows, 0);
+}
+
 gs_status gs_merkle_commit_leaves(gs_merkle_tree **out, gs_hash_id id, const gs_digest *leaves,
                                   unsigned log_rows) {
     if (out) *out = NULL;
     if (!out || !leaves || log_rows > GS_MERKLE_MAX_LOG_ROWS) return GS_ERR_INVALID_ARG;
     gs_merkle_tree *t;
-    GS_TRY(tree_new(&t, id, log_rows));
+    GS_TRY(tree_new(&t, id, log_rows, 0));
     memcpy(t->nodes, leaves, ((size_t)1 << log_rows) * sizeof(gs_digest));
-    build_ctx c = {.id = id, .m = NULL, .depth = log_rows, .nodes = t->nodes};
+    build_ctx c = {.id = id, .m = NULL, .depth = log_rows, .tree = t};
     atomic_init(&c.nomem, 0);
     gs_status s = build(&c);
     if (s != GS_OK) {
@@ -234,12 +261,15 @@ gs_digest gs_merkle_root(const gs_merkle_tree *t) {
         memset(&z, 0, sizeof z);
         return z;
     }
-    return t->nodes[gs_merkle_level_offset(t->depth, t->depth)];
+    return *gs_merkle_level(t, t->depth);
 }
 
 unsigned gs_merkle_depth(const gs_merkle_tree *t) { return t ? t->depth : 0; }
 
 const gs_digest *gs_merkle_node(const gs_merkle_tree *t, unsigned level, size_t i) {
-    if (!t || level > t->depth || (uint64_t)i >= ((uint64_t)1 << (t->depth - level))) return NULL;
-    return t->nodes + gs_merkle_level_offset(t->depth, level) + i;
+    if (!t || level > t->depth || level < t->skip || (uint64_t)i >= ((uint64_t)1 << (t->depth - level)))
+        return NULL;
+    return gs_merkle_level(t, level) + i;
 }
+
+unsigned gs_merkle_skip(const gs_merkle_tree *t) { return t ? t->skip : 0; }

@@ -8,19 +8,28 @@
 
 #include "gstark/merkle.h"
 
-/* Every node of every level, leaves first: level l (2^(depth - l) nodes)
- * starts at node 2^(depth+1) - 2^(depth-l+1), so the two children of node j
- * of level l+1 are the 64 contiguous bytes of nodes 2j, 2j+1 of level l. */
+/* Every node of the levels skip..depth, lowest first: level l (2^(depth -
+ * l) nodes) starts at gs_merkle_level_offset(depth - skip, l - skip), so the
+ * two children of node j of level l+1 are the 64 contiguous bytes of nodes
+ * 2j, 2j+1 of level l. The levels below skip (the leaves first) are not
+ * kept: an opening hashes them again from the rows (gs_merkle_open_rows). */
 struct gs_merkle_tree {
     gs_hash_id id;
-    unsigned depth;
+    unsigned depth, skip;
     gs_digest *nodes;
 };
+
+/* Level l (>= t->skip) of a tree. */
+static inline gs_digest *gs_merkle_level(const struct gs_merkle_tree *t, unsigned l);
 
 _Static_assert(sizeof(gs_digest) == GS_DIGEST_BYTES, "gs_digest must be exactly its bytes");
 
 static inline size_t gs_merkle_level_offset(unsigned depth, unsigned level) {
     return ((size_t)2 << depth) - ((size_t)2 << (depth - level));
+}
+
+static inline gs_digest *gs_merkle_level(const struct gs_merkle_tree *t, unsigned l) {
+    return t->nodes + gs_merkle_level_offset(t->depth - t->skip, l - t->skip);
 }
 
 static inline void gs_merkle_store_le64(uint8_t *p, uint64_t v) {

@@ -3,20 +3,49 @@
  * way to the root. Verification hashes exactly depth pairs whatever the
  * index (the side is chosen by copying, not by branching) and compares the
  * whole root before answering. */
+#include <stdlib.h>
+
 #include "merkle/merkle_internal.h"
 
 #define LEAF_CHUNK 64u /* values per hasher update in gs_merkle_leaf */
 
 gs_status gs_merkle_open(const gs_merkle_tree *t, gs_digest *paths, const size_t *idx, size_t n) {
+    if (t && t->skip) return GS_ERR_INVALID_ARG; /* needs the rows: gs_merkle_open_rows */
+    return gs_merkle_open_rows(t, NULL, 0, 0, paths, idx, n);
+}
+
+gs_status gs_merkle_open_rows(const gs_merkle_tree *t, const gs_fp *m, size_t cols, size_t col_stride,
+                              gs_digest *paths, const size_t *idx, size_t n) {
     if (!t || (n && (!idx || (t->depth && !paths)))) return GS_ERR_INVALID_ARG;
-    unsigned d = t->depth;
+    unsigned d = t->depth, s = t->skip;
+    if (s && (!m || !cols || (uint64_t)col_stride < ((uint64_t)1 << d))) return GS_ERR_INVALID_ARG;
     for (size_t k = 0; k < n; k++)
         if ((uint64_t)idx[k] >> d) return GS_ERR_INVALID_ARG;
+    /* The 2^s leaves under the query's level-s node, hashed again and
+     * reduced in a small tree of depth s (levels as in the stored tree). */
+    gs_digest sub[2 << GS_MERKLE_MAX_SKIP];
+    gs_fp *row = s ? malloc(cols * sizeof *row) : NULL;
+    if (s && !row) return GS_ERR_NOMEM;
     for (size_t k = 0; k < n; k++) {
         size_t i = idx[k];
-        for (unsigned l = 0; l < d; l++)
-            paths[k * d + l] = t->nodes[gs_merkle_level_offset(d, l) + ((i >> l) ^ 1)];
+        if (s) {
+            size_t base = i >> s << s;
+            for (size_t j = 0; j < ((size_t)1 << s); j++) {
+                for (size_t c = 0; c < cols; c++) row[c] = m[c * col_stride + base + j];
+                gs_merkle_leaf(t->id, &sub[j], row, cols);
+            }
+            for (unsigned l = 1; l < s; l++) {
+                gs_digest *lo = sub + gs_merkle_level_offset(s, l - 1), *up = sub + gs_merkle_level_offset(s, l);
+                for (size_t j = 0; j < ((size_t)1 << (s - l)); j++) gs_hash_pair(t->id, &up[j], &lo[2 * j], &lo[2 * j + 1]);
+            }
+        }
+        for (unsigned l = 0; l < d; l++) {
+            size_t sib = (i >> l) ^ 1;
+            paths[k * d + l] = l < s ? sub[gs_merkle_level_offset(s, l) + (sib & (((size_t)1 << (s - l)) - 1))]
+                                     : gs_merkle_level(t, l)[sib];
+        }
     }
+    free(row);
     return GS_OK;
 }
 

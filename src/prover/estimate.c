@@ -21,8 +21,19 @@
 #include "gstark/prover.h"
 #include "proof/shape.h"
 
+/* A tree over `cols` columns of 2^log_rows: the CPU backend keeps only its
+ * upper levels (gs_merkle_skip_for), the device every level. */
+static size_t tree_bytes(unsigned log_rows, size_t cols, int cpu) {
+    return gs_merkle_tree_bytes_skip(log_rows, cpu ? gs_merkle_skip_for(cols) : 0);
+}
+
 gs_status gs_estimate_table(gs_mem_estimate *out, const gs_air *air, unsigned log_n,
                             const gs_params *params) {
+    return gs_estimate_table_on(out, air, log_n, params, GS_BACKEND_AUTO);
+}
+
+gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned log_n,
+                               const gs_params *params, gs_backend_kind kind) {
     if (!out || !air) return GS_ERR_INVALID_ARG;
     gs_shape s;
     GS_TRY(gs_shape_make(&s, params, log_n, gs_air_num_cols(air), gs_air_num_chunks(air)));
@@ -31,11 +42,11 @@ gs_status gs_estimate_table(gs_mem_estimate *out, const gs_air *air, unsigned lo
     size_t A = L.aux_cols;
     gs_logup_free(&L);
     size_t n = (size_t)1 << s.log_n, N = (size_t)1 << s.log_size, fp = sizeof(gs_fp);
-    size_t tree = gs_merkle_tree_bytes(s.log_size);
-    size_t C = s.cols, K = s.chunks;
+    int cpu = kind == GS_BACKEND_CPU;
+    size_t C = s.cols, K = s.chunks, tree = tree_bytes(s.log_size, C, cpu);
     out->main_commit = C * n * fp + C * N * fp + tree; /* coefficients, LDE, tree */
-    size_t aux_coeffs = 3 * A * n * fp, aux_held = A ? 3 * A * N * fp + tree : 0;
-    size_t chunk_coeffs = 3 * K * n * fp, chunk_held = 3 * K * N * fp + tree;
+    size_t aux_coeffs = 3 * A * n * fp, aux_held = A ? 3 * A * N * fp + tree_bytes(s.log_size, 3 * A, cpu) : 0;
+    size_t chunk_coeffs = 3 * K * n * fp, chunk_held = 3 * K * N * fp + tree_bytes(s.log_size, 3 * K, cpu);
     size_t quot = 3 * N * fp;
     size_t at_quotient = out->main_commit + aux_coeffs + aux_held + chunk_coeffs +
                          (quot > chunk_held ? quot : chunk_held);
@@ -45,7 +56,8 @@ gs_status gs_estimate_table(gs_mem_estimate *out, const gs_air *air, unsigned lo
     for (uint32_t l = 0; l <= s.layers; l++) {
         unsigned ls = l < s.layers ? gs_fri_log_size(&s, l) : s.log_size - s.folds;
         fri += 3 * ((size_t)1 << ls) * fp;
-        if (l < s.layers) fri += gs_merkle_tree_bytes(ls - gs_fri_folds(&s, l));
+        if (l < s.layers)
+            fri += tree_bytes(ls - gs_fri_folds(&s, l), (size_t)3 << gs_fri_folds(&s, l), cpu);
     }
     size_t at_fri = C * N * fp + tree + aux_held + chunk_held + fri;
     size_t peak = at_quotient > at_fri ? at_quotient : at_fri;

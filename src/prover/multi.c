@@ -188,7 +188,8 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
     /* The estimates first: the budget rule (which tables go lean, which
      * overrun) is decided before anything is set up (trace checks) or proven. */
     for (uint32_t i = 0; r == GS_OK && i < n; i++) {
-        r = gs_estimate_table(&est[i], tables[i].air, tables[i].log_n, params);
+        r = gs_estimate_table_on(&est[i], tables[i].air, tables[i].log_n, params,
+                                 rb.cuda ? GS_BACKEND_CUDA : GS_BACKEND_CPU);
         order[i] = i;
     }
     /* The gate meters what the tables charge: device bytes on CUDA (the

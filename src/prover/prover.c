@@ -525,7 +525,7 @@ gs_status gs_prover_prove(gs_prover *pv, gs_proof **out, const gs_air *air, cons
     trace_check chk = {0};
     gs_mem_estimate est;
     int lean = 0;
-    if (r == GS_OK) r = gs_estimate_table(&est, air, log_n, params);
+    if (r == GS_OK) r = gs_estimate_table_on(&est, air, log_n, params, rb.cuda ? GS_BACKEND_CUDA : GS_BACKEND_CPU);
     if (r == GS_OK)
         r = gs_prover_budget_check(ps, opts->obs, &est, &lean, 1, pv->mem_budget,
                                    gs_prover_input_bytes(&one, 1, &rb), opts->strict_budget);
