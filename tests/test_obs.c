@@ -946,7 +946,12 @@ static void *stress_main(void *p) {
         gs_obs_set_device(a->o, c, i & 1);
         gs_obs_end(a->o, c, 1);
         gs_obs_end(a->o, s, 2);
-        if (i % 50 == 0) gs_obs_progress_add(a->o, 1, 0);
+        if (i % 50 == 0) {
+            gs_obs_progress_add(a->o, 1, 0);
+            gs_obs_device_op d = {.op = ph[i % 3], .device = 0, .lane = a->table, .table = a->table,
+                                  .start_ns = (uint64_t)i, .end_ns = (uint64_t)i + 1};
+            (void)gs_obs_add_device_ops(a->o, &d, 1); /* counted after the join */
+        }
         if (i % 50 == 49) gs_obs_progress_add(a->o, 0, 1);
     }
     return NULL;
@@ -968,6 +973,7 @@ static void test_stress(void) {
     for (int r = 0; r < 20; r++) {
         CHECK(gs_obs_report(o, sink) == GS_OK);
         CHECK(gs_obs_write_metrics(o, sink) == GS_OK);
+        CHECK(gs_obs_write_chrome_trace(o, sink) == GS_OK);
         gs_obs_summary s;
         CHECK(gs_obs_summarize(o, &s) == GS_OK);
         uint64_t sum = 0;
@@ -985,6 +991,7 @@ static void test_stress(void) {
     size_t n;
     CHECK(gs_obs_snapshot(o, &all, &n, NULL) == GS_OK);
     CHECK(n == 1 + 2 * STRESS_THREADS * STRESS_ITERS);
+    CHECK(gs_obs_device_op_count(o) == STRESS_THREADS * (STRESS_ITERS / 50));
     for (size_t i = 0; i < n; i++) {
         CHECK(all[i].done);
         if (all[i].parent >= 0) {
