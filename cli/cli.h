@@ -157,6 +157,7 @@ typedef struct cli_sched {
     int strict_budget;
     int report;               /* print the timing report */
     const char *metrics;      /* write JSON-lines metrics here (NULL: no) */
+    const char *timeline;     /* write the Chrome-trace timeline here (NULL: no) */
     gs_backend_kind backend;
     int no_fallback;
     size_t device_budget;     /* 0: default */
@@ -170,6 +171,10 @@ int cli_prove_failed(gs_status s, const gs_prove_stats *st);
 /* --metrics: the obs's JSON lines as one buffer, written by the output rules
  * like the proof; CLI_OK or CLI_USAGE (message printed). */
 int cli_write_metrics(const char *path, const gs_obs *obs);
+/* --timeline: gs_obs_write_chrome_trace's JSON, written the same way. */
+int cli_write_timeline(const char *path, const gs_obs *obs);
+/* Both, as asked for in sc (metrics, then the timeline); CLI_OK or CLI_USAGE. */
+int cli_write_obs_files(const cli_sched *sc, const gs_obs *obs);
 
 /* gstark prove --elf (cli/zkvm.c). */
 typedef struct cli_zkvm_run {

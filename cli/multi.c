@@ -6,20 +6,37 @@
 
 #include "cli.h"
 
-int cli_write_metrics(const char *path, const gs_obs *obs) {
+/* What gs_obs writes to a stream, into memory, then to path by the output
+ * rules (atomic for a regular file): never a half-written file. */
+static int write_obs(const char *path, const gs_obs *obs, const char *what,
+                     gs_status (*fn)(const gs_obs *, FILE *)) {
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
-    gs_status s = m ? gs_obs_write_metrics(obs, m) : GS_ERR_NOMEM;
+    gs_status s = m ? fn(obs, m) : GS_ERR_NOMEM;
     if (m && fclose(m) != 0 && s == GS_OK) s = GS_ERR_NOMEM;
     int rc = CLI_OK;
     if (s != GS_OK) {
-        cli_err("writing metrics to %s: %s", path, gs_status_str(s));
+        cli_err("writing %s to %s: %s", what, path, gs_status_str(s));
         rc = CLI_USAGE;
     } else {
         rc = cli_out_write(path, (const uint8_t *)buf, len);
     }
     free(buf);
+    return rc;
+}
+
+int cli_write_metrics(const char *path, const gs_obs *obs) {
+    return write_obs(path, obs, "metrics", gs_obs_write_metrics);
+}
+
+int cli_write_timeline(const char *path, const gs_obs *obs) {
+    return write_obs(path, obs, "the timeline", gs_obs_write_chrome_trace);
+}
+
+int cli_write_obs_files(const cli_sched *sc, const gs_obs *obs) {
+    int rc = sc->metrics ? cli_write_metrics(sc->metrics, obs) : CLI_OK;
+    if (rc == CLI_OK && sc->timeline) rc = cli_write_timeline(sc->timeline, obs);
     return rc;
 }
 
@@ -68,7 +85,7 @@ int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs
     } else {
         rc = cli_out_write(out, bytes, len);
     }
-    if (rc == CLI_OK && sc->metrics) rc = cli_write_metrics(sc->metrics, obs);
+    if (rc == CLI_OK) rc = cli_write_obs_files(sc, obs);
     if (rc == CLI_OK) {
         char name[64];
         snprintf(name, sizeof name, "synth preset=%s shrink=%u", preset, shrink);

@@ -15,7 +15,8 @@ enum {
     OPT_AIR = 256, OPT_PRESET, OPT_SHRINK, OPT_TABLES_PARALLEL, OPT_MEM_BUDGET, OPT_STRICT_BUDGET,
     OPT_REPORT, OPT_METRICS, OPT_BACKEND, OPT_NO_FALLBACK, OPT_DEVICE_MEM_BUDGET, OPT_LOG_ROWS,
     OPT_COLS, OPT_DEGREE, OPT_SEED, OPT_BLOWUP, OPT_SECURITY, OPT_QUERIES, OPT_GRINDING, OPT_FRI_ARITY, OPT_FINAL_DEGREE,
-    OPT_ALLOW_SLOW, OPT_THREADS, OPT_NO_CHECK, OPT_JSON, OPT_ELF, OPT_INPUT, OPT_MAX_CYCLES, OPT_END
+    OPT_ALLOW_SLOW, OPT_THREADS, OPT_NO_CHECK, OPT_JSON, OPT_ELF, OPT_INPUT, OPT_MAX_CYCLES,
+    OPT_TIMELINE, OPT_END
 };
 
 static const struct option prove_opts[] = {
@@ -27,6 +28,7 @@ static const struct option prove_opts[] = {
     {"strict-budget", no_argument, NULL, OPT_STRICT_BUDGET},
     {"report", no_argument, NULL, OPT_REPORT},
     {"metrics", required_argument, NULL, OPT_METRICS},
+    {"timeline", required_argument, NULL, OPT_TIMELINE},
     {"backend", required_argument, NULL, OPT_BACKEND},
     {"no-fallback", no_argument, NULL, OPT_NO_FALLBACK},
     {"device-mem-budget", required_argument, NULL, OPT_DEVICE_MEM_BUDGET},
@@ -72,7 +74,7 @@ static const struct {
 
 typedef struct prove_args {
     unsigned char given[OPT_END - 256];
-    const char *air, *out, *preset, *metrics, *backend, *elf, *input;
+    const char *air, *out, *preset, *metrics, *timeline, *backend, *elf, *input;
     unsigned long shrink, tables_parallel, log_rows, cols, degree, seed, blowup, security, queries,
         grinding, threads, max_cycles, fri_arity, final_degree;
     size_t mem_budget, dev_budget;
@@ -97,6 +99,7 @@ static int parse(prove_args *a, int argc, char **argv) {
         case OPT_STRICT_BUDGET: a->strict_budget = 1; break;
         case OPT_REPORT: a->report = 1; break;
         case OPT_METRICS: a->metrics = optarg; break;
+        case OPT_TIMELINE: a->timeline = optarg; break;
         case OPT_BACKEND: a->backend = optarg; break;
         case OPT_NO_FALLBACK: a->no_fallback = 1; break;
         case OPT_DEVICE_MEM_BUDGET:
@@ -231,6 +234,14 @@ static int check(prove_args *a, unsigned *air) {
         if (!cli_out_check("--metrics", a->metrics, 0)) return CLI_USAGE;
         if (!strcmp(a->metrics, a->out)) {
             cli_err("--metrics and -o name the same file");
+            return CLI_USAGE;
+        }
+    }
+    if (a->timeline) {
+        if (!cli_out_check("--timeline", a->timeline, 0)) return CLI_USAGE;
+        if (!strcmp(a->timeline, a->out) || (a->metrics && !strcmp(a->timeline, a->metrics))) {
+            cli_err("--timeline and %s name the same file",
+                    !strcmp(a->timeline, a->out) ? "-o" : "--metrics");
             return CLI_USAGE;
         }
     }
@@ -394,7 +405,6 @@ static int prove_single(const prove_args *a, unsigned air, const gs_params *par,
     if (s == GS_OK && a->pr.quiet) cli_hush_begin(&h, obs);
     if (s == GS_OK) s = gs_prove(&proof, w.air, w.trace, w.log_n, w.pub, par, &opts);
     cli_hush_end(&h, obs);
-    gs_obs_free(obs);
     int rc = CLI_OK;
     uint8_t *bytes = NULL;
     size_t len = 0;
@@ -405,6 +415,8 @@ static int prove_single(const prove_args *a, unsigned air, const gs_params *par,
     } else {
         rc = cli_out_write(a->out, bytes, len);
     }
+    if (rc == CLI_OK) rc = cli_write_obs_files(sc, obs);
+    gs_obs_free(obs);
     if (rc == CLI_OK) {
         cli_proved x = {.name = desc, .single = proof, .st = &st, .trace_s = t1 - t0,
                         .cells = (size_t)gs_air_num_cols(w.air) << w.log_n, .out = a->out,
@@ -428,6 +440,7 @@ int cli_prove(int argc, char **argv) {
     if (a.threads) gs_threads_set((unsigned)a.threads);
     cli_sched sc = {.tables_parallel = (unsigned)a.tables_parallel, .mem_budget = a.mem_budget,
                     .strict_budget = a.strict_budget, .report = a.report, .metrics = a.metrics,
+                    .timeline = a.timeline,
                     .backend = !strcmp(a.backend, "cpu")    ? GS_BACKEND_CPU
                                : !strcmp(a.backend, "cuda") ? GS_BACKEND_CUDA
                                                             : GS_BACKEND_AUTO,

@@ -141,7 +141,7 @@ int cli_zkvm_prove(const cli_zkvm_run *z, const gs_params *par, int no_check,
     } else {
         rc = cli_out_write(out, bytes, len);
     }
-    if (rc == CLI_OK && sc->metrics) rc = cli_write_metrics(sc->metrics, obs);
+    if (rc == CLI_OK) rc = cli_write_obs_files(sc, obs);
     if (rc == CLI_OK) {
         char name[300], safe[256];
         cli_safe(safe, sizeof safe, strcmp(z->elf, "-") ? z->elf : "standard input");

@@ -1,6 +1,7 @@
 /* Observability (include/gstark/obs.h): span nesting across threads, lanes,
  * the report's exact sums (against a brute-force attribution), the metrics
- * lines, progress silence, warnings and the budget note, NULL no-ops, and
+ * lines, the timeline (Chrome trace: exact times, tracks, order, escaping),
+ * progress silence, warnings and the budget note, NULL no-ops, and
  * concurrent use (run under TSan). */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -800,6 +801,132 @@ static void test_warnings(void) {
     gs_obs_free(o);
 }
 
+/* ---- the timeline (Chrome trace) ---- */
+
+/* The event of f's text whose "name" is name and whose fields include
+ * `has` (a substring of the event's line), or NULL. Events are one a line. */
+static const char *trace_event(const char *text, const char *name, const char *has) {
+    char key[96];
+    snprintf(key, sizeof key, "\"name\":\"%s\"", name);
+    for (const char *line = text; line && *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        char buf[512];
+        if (len < sizeof buf) {
+            memcpy(buf, line, len);
+            buf[len] = 0;
+            if (strstr(buf, key) && (!has || strstr(buf, has))) return line;
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    return NULL;
+}
+
+static void test_chrome_trace(void) {
+    /* NULL: an empty trace */
+    FILE *f = tmpfile();
+    CHECK(gs_obs_write_chrome_trace(NULL, f) == GS_OK);
+    char *text = slurp(f);
+    fclose(f);
+    CHECK(strcmp(text, "{\"traceEvents\":[\n],\"displayTimeUnit\":\"ms\"}\n") == 0);
+    free(text);
+    CHECK(gs_obs_write_chrome_trace(NULL, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_obs_add_device_ops(NULL, NULL, 3) == GS_OK);
+    CHECK(gs_obs_device_op_count(NULL) == 0);
+
+    at(1000);
+    gs_obs *o;
+    CHECK(gs_obs_new_with_clock(&o, fake_clock, NULL) == GS_OK);
+    at(1000 + 1 * MS);
+    int64_t top = gs_obs_begin(o, "main commits", -1, 0, 0);
+    at(1000 + 1 * MS + 1);
+    int64_t c0 = gs_obs_begin(o, "commit", 0, 1024, 2);
+    at(1000 + 3 * MS + 500);
+    gs_obs_end(o, c0, 77);
+    /* a worker thread's span under top, still open when the trace is written */
+    solo_arg a = {o, "commit\"q\"", 1, top, -1};
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, solo_main, &a) == 0);
+    pthread_join(th, NULL);
+    at(1000 + 5 * MS);
+    gs_obs_end(o, top, 0);
+
+    gs_obs_device_op ops[3] = {
+        {.op = "lde", .device = 0, .lane = 1, .table = 0, .start_ns = 2 * MS, .end_ns = 2 * MS + 250},
+        {.op = "upload", .device = 0, .lane = 0, .table = 0, .start_ns = 1500 * 1000, .end_ns = 1600 * 1000},
+        {.op = "fold", .device = 2, .lane = 0, .table = -1, .start_ns = 9, .end_ns = 3}, /* end < start */
+    };
+    gs_obs_device_op bad = {.op = NULL};
+    CHECK(gs_obs_add_device_ops(o, &bad, 1) == GS_ERR_INVALID_ARG);
+    CHECK(gs_obs_add_device_ops(o, ops, 3) == GS_OK);
+    CHECK(gs_obs_device_op_count(o) == 3);
+    gs_obs_device_op *got = NULL;
+    size_t n = 0;
+    CHECK(gs_obs_device_ops(o, &got, &n) == GS_OK && n == 3);
+    if (got && n == 3) {
+        CHECK(strcmp(got[0].op, "lde") == 0 && got[0].op != ops[0].op); /* copied */
+        CHECK(got[1].start_ns == 1500 * 1000 && got[1].end_ns == 1600 * 1000 && got[1].lane == 0);
+        CHECK(got[2].start_ns == 9 && got[2].end_ns == 9 && got[2].table == -1);
+    }
+    free(got);
+    /* the device ops are not spans: the report and the metrics do not see them */
+    CHECK(gs_obs_span_count(o) == 3);
+
+    at(1000 + 6 * MS);
+    f = tmpfile();
+    CHECK(gs_obs_write_chrome_trace(o, f) == GS_OK);
+    text = slurp(f);
+    fclose(f);
+    CHECK(strncmp(text, "{\"traceEvents\":[", 16) == 0);
+    CHECK(strstr(text, "\n],\"displayTimeUnit\":\"ms\"}\n") != NULL);
+    /* tracks named */
+    CHECK(trace_event(text, "process_name", "\"pid\":1,\"tid\":0,") &&
+          trace_event(text, "process_name", "{\"name\":\"gstark host\"}"));
+    CHECK(trace_event(text, "thread_name", "{\"name\":\"host thread 0\"}"));
+    CHECK(trace_event(text, "thread_name", "\"pid\":1,\"tid\":2,\"name\":\"thread_name\",\"args\":{\"name\":\"host thread 1\"}"));
+    CHECK(trace_event(text, "process_name", "\"pid\":2,\"tid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"gstark cuda:0\"}"));
+    CHECK(trace_event(text, "process_name", "{\"name\":\"gstark cuda:2\"}"));
+    CHECK(trace_event(text, "thread_name", "\"pid\":2,\"tid\":2,\"name\":\"thread_name\",\"args\":{\"name\":\"cuda:0 lane 1 (stream)\"}"));
+    CHECK(trace_event(text, "thread_name", "\"pid\":4,\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":\"cuda:2 lane 0 (stream)\"}"));
+    /* spans: microseconds with nanosecond decimals, args */
+    CHECK(trace_event(text, "main commits",
+                      "\"cat\":\"host\",\"pid\":1,\"tid\":1,\"ts\":1000.000,\"dur\":4000.000,"
+                      "\"args\":{\"span\":0,\"parent\":-1,\"table\":-1,"));
+    CHECK(trace_event(text, "commit",
+                      "\"ts\":1000.001,\"dur\":2000.499,\"args\":{\"span\":1,\"parent\":0,"
+                      "\"table\":0,\"rows\":1024,\"cols\":2,\"bytes\":77,\"device\":-1}}"));
+    /* the open span on the worker's lane: escaped, up to the moment of writing */
+    CHECK(trace_event(text, "commit\\\"q\\\"",
+                      "\"tid\":2,\"ts\":3000.500,\"dur\":2999.500,\"args\":{\"span\":2,\"parent\":0,"
+                      "\"table\":1,"));
+    CHECK(trace_event(text, "commit\\\"q\\\"", "\"open\":true}}"));
+    /* device operations */
+    CHECK(trace_event(text, "lde", "\"cat\":\"device\",\"pid\":2,\"tid\":2,\"ts\":2000.000,"
+                                   "\"dur\":0.250,\"args\":{\"table\":0,\"lane\":1}}"));
+    CHECK(trace_event(text, "upload", "\"pid\":2,\"tid\":1,\"ts\":1500.000,\"dur\":100.000,"));
+    CHECK(trace_event(text, "fold", "\"pid\":4,\"tid\":1,\"ts\":0.009,\"dur\":0.000,"
+                                    "\"args\":{\"table\":-1,\"lane\":0}}"));
+    /* sorted by start, parents before children: fold, main commits, commit, upload, lde, open */
+    const char *order[] = {"fold", "main commits", "commit", "upload", "lde", "commit\\\"q\\\""};
+    const char *prev = text;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        const char *e = trace_event(text, order[i], "\"ph\":\"X\"");
+        CHECK(e && e > prev);
+        if (e) prev = e;
+    }
+    /* metadata first, then the X events */
+    CHECK(strstr(text, "{\"ph\":\"X\"") > strstr(text, "thread_name"));
+    free(text);
+    /* the metrics are unchanged by device operations: one line per finished span */
+    f = tmpfile();
+    CHECK(gs_obs_write_metrics(o, f) == GS_OK);
+    text = slurp(f);
+    fclose(f);
+    CHECK(!strstr(text, "lde") && !strstr(text, "upload"));
+    free(text);
+    gs_obs_free(o);
+}
+
 /* ---- concurrent use (the point of running under TSan) ---- */
 
 #define STRESS_THREADS 8
@@ -819,7 +946,12 @@ static void *stress_main(void *p) {
         gs_obs_set_device(a->o, c, i & 1);
         gs_obs_end(a->o, c, 1);
         gs_obs_end(a->o, s, 2);
-        if (i % 50 == 0) gs_obs_progress_add(a->o, 1, 0);
+        if (i % 50 == 0) {
+            gs_obs_progress_add(a->o, 1, 0);
+            gs_obs_device_op d = {.op = ph[i % 3], .device = 0, .lane = a->table, .table = a->table,
+                                  .start_ns = (uint64_t)i, .end_ns = (uint64_t)i + 1};
+            (void)gs_obs_add_device_ops(a->o, &d, 1); /* counted after the join */
+        }
         if (i % 50 == 49) gs_obs_progress_add(a->o, 0, 1);
     }
     return NULL;
@@ -841,6 +973,7 @@ static void test_stress(void) {
     for (int r = 0; r < 20; r++) {
         CHECK(gs_obs_report(o, sink) == GS_OK);
         CHECK(gs_obs_write_metrics(o, sink) == GS_OK);
+        CHECK(gs_obs_write_chrome_trace(o, sink) == GS_OK);
         gs_obs_summary s;
         CHECK(gs_obs_summarize(o, &s) == GS_OK);
         uint64_t sum = 0;
@@ -858,6 +991,7 @@ static void test_stress(void) {
     size_t n;
     CHECK(gs_obs_snapshot(o, &all, &n, NULL) == GS_OK);
     CHECK(n == 1 + 2 * STRESS_THREADS * STRESS_ITERS);
+    CHECK(gs_obs_device_op_count(o) == STRESS_THREADS * (STRESS_ITERS / 50));
     for (size_t i = 0; i < n; i++) {
         CHECK(all[i].done);
         if (all[i].parent >= 0) {
@@ -885,6 +1019,7 @@ int main(int argc, char **argv) {
     test_metrics();
     test_progress();
     test_warnings();
+    test_chrome_trace();
     test_stress();
     return gs_test_done();
 }

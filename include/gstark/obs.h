@@ -200,6 +200,52 @@ int gs_obs_budget_get(const gs_obs *o, gs_obs_budget *out);
  * A NULL o writes nothing. GS_ERR_IO if the stream reports an error. */
 gs_status gs_obs_write_metrics(const gs_obs *o, FILE *f);
 
+/* Device operations: what ran on a device and when, on the obs's time base
+ * (ns since gs_obs_new). The prover adds one per device operation of a
+ * proof (upload, interpolate, lde, commit, quotient, deep, fold, gather,
+ * grind, ...) at the end of the proof, from the CUDA events around each
+ * operation, their reference event placed on the host clock when the proof
+ * began (to a few microseconds: the device is idle then). They are not
+ * spans: the report and the metrics leave them out; the timeline shows
+ * them, one track per device lane (stream). */
+typedef struct gs_obs_device_op {
+    const char *op;            /* the operation's name (copied by add; owned by the gs_obs after) */
+    int32_t device;            /* the CUDA device index */
+    int32_t lane;              /* the device lane (one stream each) it ran on */
+    int32_t table;             /* the table it was for, -1 if none */
+    uint64_t start_ns, end_ns; /* since gs_obs_new; end_ns < start_ns is taken as start_ns */
+} gs_obs_device_op;
+/* Records n operations. GS_OK for a NULL o (nothing recorded),
+ * GS_ERR_INVALID_ARG for a NULL op name, GS_ERR_NOMEM. */
+gs_status gs_obs_add_device_ops(gs_obs *o, const gs_obs_device_op *ops, size_t n);
+size_t gs_obs_device_op_count(const gs_obs *o); /* 0 for NULL */
+/* All of them, in the order added (free(*out) after; names owned by o). */
+gs_status gs_obs_device_ops(const gs_obs *o, gs_obs_device_op **out, size_t *n);
+
+/* The timeline (gs_obs_write_chrome_trace): the spans and the device
+ * operations as one Chrome trace (the Trace Event Format, which Perfetto
+ * and chrome://tracing open), one JSON object:
+ *   {"traceEvents":[...],"displayTimeUnit":"ms"}
+ * Events, timestamps and durations in microseconds since gs_obs_new (three
+ * decimals: nanoseconds):
+ *   - "M" (metadata) events naming the processes and threads: pid 1 is
+ *     "gstark host", with one thread per obs lane (tid = lane + 1, named
+ *     "host thread L"); pid 2 + D is "gstark cuda:D" for each CUDA device D
+ *     that ran an operation, with one thread per device lane (tid = lane +
+ *     1, named "cuda:D lane L (stream)").
+ *   - an "X" (complete) event per span, cat "host": name the phase, args
+ *     span, parent, table, rows, cols, bytes, device (and "open":true for a
+ *     span still open, which then ends at the moment of writing). Spans of
+ *     one lane nest (obs.h, "Spans and workers"), so each host track shows
+ *     the proof's phases with the per-table spans inside them.
+ *   - an "X" event per device operation, cat "device": name the operation,
+ *     args table and lane.
+ * Events are sorted by start, then longest first (parents before their
+ * children). Without device operations (a CPU run) there are host tracks
+ * only. A NULL o writes an empty trace. GS_ERR_IO if the stream reports an
+ * error, GS_ERR_NOMEM. */
+gs_status gs_obs_write_chrome_trace(const gs_obs *o, FILE *f);
+
 /* Progress on stderr. enabled: 1 always, 0 never, -1 if stderr is a terminal. */
 void gs_obs_progress_init(gs_obs *o, uint32_t tables_total, int enabled);
 /* The same on another stream (tests; enabled -1 tests isatty(fileno(f))). */

@@ -201,9 +201,11 @@ typedef struct {
      * stream, after the buffer's last use. */
     void *stream;
     gs_cuda_stage *stage;
-    /* timing: an event pair around each operation, given to the device's
-     * busy log at destroy */
-    void **marks;
+    unsigned lane;
+    int32_t table; /* the table this object proves (-1: none), for the busy log */
+    /* timing: an event pair around each operation, named, given to the
+     * device's busy log at destroy */
+    gs_device_mark *marks;
     size_t n_marks, cap_marks;
 } cuda_ctx;
 
@@ -221,37 +223,35 @@ static cuda_ctx *ctx_of(gs_backend *be) { return be->ctx; }
 static gs_status use_lane(cuda_ctx *c) {
     void *stream;
     gs_cuda_stage *stage;
-    GS_TRY(gs_device_lane(c->dev, &stream, &stage));
-    c->stream = stream, c->stage = stage;
+    unsigned lane = 0;
+    GS_TRY(gs_device_lane(c->dev, &stream, &stage, &lane));
+    c->stream = stream, c->stage = stage, c->lane = lane;
     return GS_OK;
 }
 
-/* Records a timing event on the stream (the start or the end of an
- * operation). Timing is best effort: a failure here only loses the mark, and
- * mark_end drops a start whose end could not be recorded. */
-static void mark(cuda_ctx *c) {
+/* An operation between two timing events on the lane's stream, named op (a
+ * static string: the timeline's name for it): t = mark_start(c, op), then
+ * return mark_end(c, t, status). Timing is best effort: a failure only
+ * loses the operation's entry (mark_start returns SIZE_MAX then, and
+ * mark_end drops a start whose end could not be recorded). */
+static size_t mark_start(cuda_ctx *c, const char *op) {
     if (c->n_marks == c->cap_marks) {
         size_t cap = c->cap_marks ? 2 * c->cap_marks : 64;
-        void **m = realloc(c->marks, cap * sizeof *m);
-        if (!m) return;
+        gs_device_mark *m = realloc(c->marks, cap * sizeof *m);
+        if (!m) return SIZE_MAX;
         c->marks = m, c->cap_marks = cap;
     }
-    if (gs_cuda_mark(&c->marks[c->n_marks], c->stream) == GS_OK) c->n_marks++;
+    gs_device_mark *m = &c->marks[c->n_marks];
+    *m = (gs_device_mark){.op = op, .lane = c->lane, .table = c->table};
+    if (gs_cuda_mark(&m->start, c->stream) != GS_OK) return SIZE_MAX;
+    return c->n_marks;
 }
 
-/* An operation between two timing marks: t = mark_start(c), then
- * return mark_end(c, t, status). The marks stay in (start, end) pairs. */
-static size_t mark_start(cuda_ctx *c) {
-    size_t n0 = c->n_marks;
-    mark(c);
-    return n0;
-}
-
-static gs_status mark_end(cuda_ctx *c, size_t n0, gs_status s) {
-    if (c->n_marks == n0 + 1) {
-        mark(c);
-        if (c->n_marks == n0 + 1) gs_cuda_mark_free(c->marks[--c->n_marks]);
-    }
+static gs_status mark_end(cuda_ctx *c, size_t t, gs_status s) {
+    if (t != c->n_marks) return s; /* the start was not recorded */
+    gs_device_mark *m = &c->marks[t];
+    if (gs_cuda_mark(&m->end, c->stream) == GS_OK) c->n_marks++;
+    else gs_cuda_mark_free(m->start);
     return s;
 }
 
@@ -295,7 +295,7 @@ static gs_status cuda_upload(gs_backend *be, gs_buf *dst, const void *src, size_
     cuda_ctx *c = ctx_of(be);
     if (bytes > dst->bytes) return GS_ERR_INVALID_ARG;
     GS_TRY(use_lane(c));
-    size_t t = mark_start(c);
+    size_t t = mark_start(c, "upload");
     return mark_end(c, t, gs_cuda_stage_upload(c->stage, dst->ptr, src, bytes, c->stream));
 }
 
@@ -305,7 +305,7 @@ static gs_status cuda_copy(gs_backend *be, gs_buf *dst, size_t dst_off, const gs
     if ((dst_off + n) * e > dst->bytes || (src_off + n) * e > src->bytes) return GS_ERR_INVALID_ARG;
     cuda_ctx *c = ctx_of(be);
     GS_TRY(use_lane(c));
-    size_t t = mark_start(c);
+    size_t t = mark_start(c, "copy");
     return mark_end(c, t, gs_cuda_d2d_async((gs_fp *)dst->ptr + dst_off,
                                             (const gs_fp *)src->ptr + src_off, n * e, c->stream));
 }
@@ -316,7 +316,7 @@ static gs_status cuda_interpolate(gs_backend *be, gs_buf *v, size_t cols, unsign
     size_t n = (size_t)1 << log_n;
     if (cols * n * sizeof(gs_fp) > v->bytes || shift == 0) return GS_ERR_INVALID_ARG;
     GS_TRY(use_lane(c));
-    size_t t = mark_start(c);
+    size_t t = mark_start(c, "interpolate");
     gs_status s = gs_cuda_ntt_inverse_batch(v->ptr, cols, log_n, c->stream);
     /* Evaluations on shift <w>: the inverse NTT gives the coefficients of
      * P(shift y); coefficient i times shift^-i gives P's. */
@@ -332,7 +332,7 @@ static gs_status cuda_lde(gs_backend *be, gs_buf *out, const gs_buf *coeffs, siz
         return GS_ERR_INVALID_ARG;
     cuda_ctx *c = ctx_of(be);
     GS_TRY(use_lane(c));
-    size_t t = mark_start(c);
+    size_t t = mark_start(c, "lde");
     return mark_end(c, t, gs_cuda_lde_coset_from_coeffs(out->ptr, coeffs->ptr, cols, log_n,
                                                         log_blowup, shift, GS_ORDER_NATURAL,
                                                         c->stream));
@@ -352,7 +352,7 @@ static gs_status cuda_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, con
     gs_status s = use_lane(c);
     if (s == GS_OK) s = charge(c, acct, cc->bytes);
     if (s == GS_OK) {
-        size_t t = mark_start(c);
+        size_t t = mark_start(c, "commit");
         s = mark_end(c, t, gs_cuda_merkle_commit(&cc->tree, m->ptr, cols, col_stride, log_rows,
                                                  c->stream));
         if (s != GS_OK) uncharge(c, acct, cc->bytes);
@@ -393,7 +393,7 @@ static gs_status cuda_gather(gs_backend *be, gs_fp *out, const gs_buf *m, size_t
             return GS_ERR_INVALID_ARG;
     cuda_ctx *c = ctx_of(be);
     GS_TRY(use_lane(c));
-    size_t t = mark_start(c);
+    size_t t = mark_start(c, "gather");
     return mark_end(c, t, gs_cuda_gather_rows(out, m->ptr, cols, col_stride, idx, n, c->stream));
 }
 
@@ -408,7 +408,7 @@ static gs_status cuda_logup_aux(gs_backend *be, gs_buf *aux, gs_fp3 *sigma, cons
     gs_buf d_trace;
     GS_TRY(cuda_alloc(be, NULL, &d_trace, (size_t)gs_air_num_cols(air) * sizeof(gs_fp) << log_n));
     GS_TRY(use_lane(c));
-    size_t t = mark_start(c);
+    size_t t = mark_start(c, "aux trace");
     gs_status s = gs_cuda_stage_upload(c->stage, d_trace.ptr, trace, d_trace.bytes, c->stream);
     if (s == GS_OK)
         s = gs_cuda_logup_aux(aux->ptr, sigma, L, air, d_trace.ptr, log_n, pub, z, alpha, c->stream);
@@ -426,7 +426,7 @@ static gs_status cuda_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
         (a->logup && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->logup->aux_cols * N * sizeof(gs_fp))))
         return GS_ERR_INVALID_ARG;
     GS_TRY(use_lane(c));
-    size_t t = mark_start(c);
+    size_t t = mark_start(c, "quotient");
     return mark_end(c, t, gs_cuda_quotient(out->ptr, lde->ptr, a->logup ? aux_lde->ptr : NULL, a,
                                            c->stream));
 }
@@ -436,7 +436,7 @@ static gs_status cuda_eval_at(gs_backend *be, gs_fp3 *out, const gs_buf *coeffs,
     cuda_ctx *c = ctx_of(be);
     if (coeffs->bytes < cols * len * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
     GS_TRY(use_lane(c));
-    size_t t = mark_start(c);
+    size_t t = mark_start(c, "ood eval");
     return mark_end(c, t, gs_cuda_eval_at(out, coeffs->ptr, cols, len, x, c->stream));
 }
 
@@ -449,7 +449,7 @@ static gs_status cuda_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
         (a->aux_cols && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->aux_cols * N * e)))
         return GS_ERR_INVALID_ARG;
     GS_TRY(use_lane(c));
-    size_t t = mark_start(c);
+    size_t t = mark_start(c, "deep");
     return mark_end(c, t, gs_cuda_deep(out->ptr, trace_lde->ptr, chunk_lde->ptr,
                                        a->aux_cols ? aux_lde->ptr : NULL, a, c->stream));
 }
@@ -462,7 +462,7 @@ static gs_status cuda_fold(gs_backend *be, gs_buf *out, const gs_buf *in, unsign
     if (out->bytes < 3 * H * sizeof(gs_fp) || in->bytes < 6 * H * sizeof(gs_fp))
         return GS_ERR_INVALID_ARG;
     GS_TRY(use_lane(c));
-    size_t t = mark_start(c);
+    size_t t = mark_start(c, "fold");
     return mark_end(c, t, gs_cuda_fold(out->ptr, in->ptr, log_size, shift, gamma, c->stream));
 }
 
@@ -472,7 +472,7 @@ static gs_status cuda_grind(gs_backend *be, gs_transcript *t, unsigned bits, uin
     cuda_ctx *c = ctx_of(be);
     if (bits < 16) return gs_transcript_grind(t, bits, nonce);
     GS_TRY(use_lane(c));
-    size_t m = mark_start(c);
+    size_t m = mark_start(c, "grind");
     return mark_end(c, m, gs_cuda_grind(t, bits, nonce, c->stream));
 }
 
@@ -507,7 +507,7 @@ static const gs_backend_iface cuda_iface = {
     .destroy = cuda_destroy,
 };
 
-gs_status gs_backend_cuda_new(gs_backend **out, gs_device *dev) {
+gs_status gs_backend_cuda_new(gs_backend **out, gs_device *dev, int32_t table) {
     *out = NULL;
     if (!dev || gs_device_kind_of(dev) != GS_DEVICE_CUDA) return GS_ERR_INVALID_ARG;
     gs_backend *be = calloc(1, sizeof *be);
@@ -517,6 +517,7 @@ gs_status gs_backend_cuda_new(gs_backend **out, gs_device *dev) {
         return GS_ERR_NOMEM;
     }
     c->dev = dev;
+    c->table = table < 0 ? -1 : table;
     c->dev_acct = gs_device_account(dev);
     c->budget = gs_device_budget(dev);
     be->iface = &cuda_iface;

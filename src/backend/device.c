@@ -32,7 +32,7 @@
 typedef struct {
     void *ref;
     pthread_mutex_t mu;
-    double *iv; /* start, end pairs in ms after ref */
+    gs_device_op *ops; /* intervals in ms after ref, with their names */
     size_t n, cap;
 } busy_log;
 
@@ -99,18 +99,23 @@ static void busy_free(busy_log *l) {
     if (!l) return;
     gs_cuda_mark_free(l->ref);
     pthread_mutex_destroy(&l->mu);
-    free(l->iv);
+    free(l->ops);
     free(l);
 }
 
-static void busy_add(busy_log *l, double start, double end) {
+static void busy_add(busy_log *l, const gs_device_mark *m, double start, double end) {
     pthread_mutex_lock(&l->mu);
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 256;
-        double *iv = realloc(l->iv, 2 * cap * sizeof *iv);
-        if (iv) l->iv = iv, l->cap = cap;
+        gs_device_op *ops = realloc(l->ops, cap * sizeof *ops);
+        if (ops) l->ops = ops, l->cap = cap;
     }
-    if (l->n < l->cap) l->iv[2 * l->n] = start, l->iv[2 * l->n + 1] = end, l->n++;
+    if (l->n < l->cap)
+        l->ops[l->n++] = (gs_device_op){.op = m->op ? m->op : "device",
+                                        .lane = m->lane,
+                                        .table = m->table,
+                                        .start_ms = start,
+                                        .end_ms = end};
     pthread_mutex_unlock(&l->mu);
 }
 
@@ -142,9 +147,28 @@ double gs_device_busy_union(double *iv, size_t n, double lo, double hi) {
 static double busy_seconds(busy_log *l) {
     if (!l) return 0;
     pthread_mutex_lock(&l->mu);
-    double ms = gs_device_busy_union(l->iv, l->n, -HUGE_VAL, HUGE_VAL);
+    double *iv = l->n ? malloc(2 * l->n * sizeof *iv) : NULL;
+    for (size_t i = 0; iv && i < l->n; i++)
+        iv[2 * i] = l->ops[i].start_ms, iv[2 * i + 1] = l->ops[i].end_ms;
+    double ms = iv ? gs_device_busy_union(iv, l->n, -HUGE_VAL, HUGE_VAL) : 0;
     pthread_mutex_unlock(&l->mu);
+    free(iv);
     return ms / 1e3;
+}
+
+gs_status gs_device_ops(gs_device *d, gs_device_op **ops, size_t *n) {
+    *ops = NULL, *n = 0;
+    busy_log *l = d ? d->busy : NULL;
+    if (!l) return GS_OK;
+    pthread_mutex_lock(&l->mu);
+    gs_device_op *a = l->n ? malloc(l->n * sizeof *a) : NULL;
+    size_t cnt = a ? l->n : 0;
+    if (a) memcpy(a, l->ops, cnt * sizeof *a);
+    int lost = l->n && !a;
+    pthread_mutex_unlock(&l->mu);
+    if (lost) return GS_ERR_NOMEM;
+    *ops = a, *n = cnt;
+    return GS_OK;
 }
 
 /* ---- the windows: one per CUDA device index, process-wide ---- */
@@ -213,14 +237,14 @@ gs_status gs_device_window_end(int index, double *busy_s, double *span_s) {
 /* Adds the marks' intervals to the window open on `index`, if one is. The
  * marks are complete when the busy log has timed them; the lock keeps the
  * reference event alive while they are timed against it. */
-static void window_add(int index, void **marks, size_t n) {
-    if (index < 0 || (unsigned)index >= GS_DEVICE_MAX_WINDOWS || n < 2) return;
+static void window_add(int index, const gs_device_mark *marks, size_t n) {
+    if (index < 0 || (unsigned)index >= GS_DEVICE_MAX_WINDOWS || n < 1) return;
     pthread_mutex_lock(&g_win_mu);
     window *w = &g_win[index];
-    for (size_t i = 0; w->open && !w->lost && i + 1 < n; i += 2) {
+    for (size_t i = 0; w->open && !w->lost && i < n; i++) {
         double a = 0, b = 0;
-        if (gs_cuda_mark_elapsed(&b, w->ref, marks[i + 1]) != GS_OK ||
-            gs_cuda_mark_elapsed(&a, w->ref, marks[i]) != GS_OK) {
+        if (gs_cuda_mark_elapsed(&b, w->ref, marks[i].end) != GS_OK ||
+            gs_cuda_mark_elapsed(&a, w->ref, marks[i].start) != GS_OK) {
             w->lost = 1;
             break;
         }
@@ -238,16 +262,20 @@ static void window_add(int index, void **marks, size_t n) {
     pthread_mutex_unlock(&g_win_mu);
 }
 
-void gs_device_busy_add(gs_device *d, void **marks, size_t n) {
+void gs_device_busy_add(gs_device *d, gs_device_mark *marks, size_t n) {
     busy_log *l = d ? d->busy : NULL;
-    for (size_t i = 0; l && i + 1 < n; i += 2) {
+    for (size_t i = 0; l && i < n; i++) {
         double a = 0, b = 0;
-        if (gs_cuda_mark_elapsed(&b, l->ref, marks[i + 1]) == GS_OK &&
-            gs_cuda_mark_elapsed(&a, l->ref, marks[i]) == GS_OK)
-            busy_add(l, a, b);
+        if (gs_cuda_mark_elapsed(&b, l->ref, marks[i].end) == GS_OK &&
+            gs_cuda_mark_elapsed(&a, l->ref, marks[i].start) == GS_OK)
+            busy_add(l, &marks[i], a, b);
     }
     if (d && d->kind == GS_DEVICE_CUDA) window_add(d->index, marks, n);
-    for (size_t i = 0; i < n; i++) gs_cuda_mark_free(marks[i]);
+    for (size_t i = 0; marks && i < n; i++) {
+        gs_cuda_mark_free(marks[i].start);
+        gs_cuda_mark_free(marks[i].end);
+        marks[i].start = marks[i].end = NULL;
+    }
 }
 
 /* ---- the object ---- */
@@ -352,7 +380,7 @@ gs_status gs_device_bind(gs_device *d, unsigned lane) {
 
 void gs_device_unbind(void) { t_bound.id = 0, t_bound.lane = 0; }
 
-gs_status gs_device_lane(gs_device *d, void **stream, gs_cuda_stage **stage) {
+gs_status gs_device_lane(gs_device *d, void **stream, gs_cuda_stage **stage, unsigned *lane_index) {
     *stream = NULL, *stage = NULL;
     if (!d || d->kind != GS_DEVICE_CUDA || t_bound.id != d->id) {
         gs_cuda_note_error("CUDA work on a thread not bound to its device");
@@ -365,6 +393,7 @@ gs_status gs_device_lane(gs_device *d, void **stream, gs_cuda_stage **stage) {
         if (r != GS_OK) return r; /* a stream made stays for the next try */
     }
     *stream = l->stream, *stage = l->stage;
+    if (lane_index) *lane_index = t_bound.lane;
     return GS_OK;
 }
 
@@ -374,7 +403,10 @@ void gs_device_begin(gs_device *d) {
     if (!l) return;
     pthread_mutex_lock(&l->mu);
     l->n = 0;
-    if (gs_cuda_mark_record(l->ref, NULL) != GS_OK) { /* timing only: lose it */
+    double zero = 0;
+    /* Recorded, then waited for (its elapsed time to itself waits for it). */
+    if (gs_cuda_mark_record(l->ref, NULL) != GS_OK ||
+        gs_cuda_mark_elapsed(&zero, l->ref, l->ref) != GS_OK) { /* timing only: lose it */
         pthread_mutex_unlock(&l->mu);
         busy_free(l);
         d->busy = NULL;
@@ -386,10 +418,10 @@ void gs_device_begin(gs_device *d) {
 size_t gs_device_peak(const gs_device *d) { return gs_mem_peak(d->acct); }
 double gs_device_busy_seconds(gs_device *d) { return busy_seconds(d->busy); }
 
-gs_status gs_device_backend_new(gs_backend **out, gs_device *d) {
+gs_status gs_device_backend_new(gs_backend **out, gs_device *d, int32_t table) {
     if (d->kind == GS_DEVICE_CPU) {
         *out = gs_backend_cpu();
         return GS_OK;
     }
-    return gs_backend_cuda_new(out, d);
+    return gs_backend_cuda_new(out, d, table);
 }

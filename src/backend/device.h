@@ -20,6 +20,7 @@
 #define GSTARK_BACKEND_DEVICE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gstark/mem.h"
 #include "gstark/status.h"
@@ -80,27 +81,53 @@ gs_status gs_device_bind(gs_device *d, unsigned lane);
 /* Forgets the calling thread's binding (its CUDA device stays current). */
 void gs_device_unbind(void);
 
-/* A proof starts: the account's peak and the busy log restart. */
+/* A proof starts: the account's peak and the busy log restart. The busy
+ * log's reference event is recorded and waited for (the device is idle at a
+ * proof's start, so it completes at once): the host clock read just before
+ * and just after the call brackets its device time, which is what puts the
+ * device operations on the host's time base (gs_device_ops). */
 void gs_device_begin(gs_device *d);
 size_t gs_device_peak(const gs_device *d);   /* most device bytes held since begin */
 double gs_device_busy_seconds(gs_device *d); /* the device's busy time since begin */
 
+/* One device operation of the busy log: its name (a static string of the
+ * backend's: "upload", "lde", ...), the lane (stream) and table it ran for,
+ * and its interval in ms after the reference event of gs_device_begin. */
+typedef struct gs_device_op {
+    const char *op;
+    unsigned lane;
+    int32_t table; /* -1: none */
+    double start_ms, end_ms;
+} gs_device_op;
+/* The operations logged since gs_device_begin (those of backend objects
+ * already released), in the order logged; free(*ops) after. None on the
+ * CPU or when timing was lost. GS_ERR_NOMEM. */
+gs_status gs_device_ops(gs_device *d, gs_device_op **ops, size_t *n);
+
 /* A backend object for one table on d: the process-wide CPU backend, or a
  * CUDA backend object charging d's account within its budget and using the
- * lane of whichever bound thread runs it (released with iface->destroy). */
-gs_status gs_device_backend_new(gs_backend **out, gs_device *d);
+ * lane of whichever bound thread runs it (released with iface->destroy).
+ * table: the table's index, for the busy log's operations (-1: none). */
+gs_status gs_device_backend_new(gs_backend **out, gs_device *d, int32_t table);
 
 /* ---- for the CUDA backend (src/backend/cuda.c) ---- */
 typedef struct gs_cuda_stage gs_cuda_stage;
 /* The calling thread's lane on d: its stream and staging pair, created on
- * first use. GS_ERR_CUDA (with the error text) when the thread is not bound
- * to d or the lane cannot be created. */
-gs_status gs_device_lane(gs_device *d, void **stream, gs_cuda_stage **stage);
+ * first use, and its index (lane may be NULL). GS_ERR_CUDA (with the error
+ * text) when the thread is not bound to d or the lane cannot be created. */
+gs_status gs_device_lane(gs_device *d, void **stream, gs_cuda_stage **stage, unsigned *lane);
 gs_mem *gs_device_account(gs_device *d); /* NULL on the CPU */
-/* Adds the device time between each pair (marks[2i], marks[2i + 1]) of
- * timing marks to the busy log (and to the window open on d's CUDA device,
- * if one is) and frees the marks. */
-void gs_device_busy_add(gs_device *d, void **marks, size_t n);
+/* One device operation between two timing marks (gs_cuda_mark) on a lane's
+ * stream: op is a static name, table -1 for none. */
+typedef struct gs_device_mark {
+    void *start, *end;
+    const char *op;
+    unsigned lane;
+    int32_t table;
+} gs_device_mark;
+/* Adds the device time of each of the n operations to the busy log (and to
+ * the window open on d's CUDA device, if one is) and frees their marks. */
+void gs_device_busy_add(gs_device *d, gs_device_mark *marks, size_t n);
 
 /* ---- the device's timeline over many proofs (a window) ----
  * The busy log above is one object's, over one proof. Several objects may

@@ -31,6 +31,12 @@ typedef struct {
 } span_rec;
 
 typedef struct {
+    uint32_t op; /* index into gs_obs.phases */
+    int32_t device, lane, table;
+    uint64_t start, end;
+} dev_rec;
+
+typedef struct {
     thread_tag *owner; /* holds a reference */
     int64_t top;       /* innermost open span, -1: idle */
 } obs_lane;
@@ -60,6 +66,9 @@ struct gs_obs {
     FILE *wf;
     int budget_set;
     gs_obs_budget budget;
+    /* device operations (under mu): op is an index into phases */
+    dev_rec *dops;
+    size_t n_dops, cap_dops;
 };
 
 /* ---- thread tags ---- */
@@ -152,6 +161,7 @@ void gs_obs_free(gs_obs *o) {
     for (size_t i = 0; i < o->n_phases; i++) free(o->phases[i]);
     for (size_t i = 0; i < o->n_warnings; i++) free(o->warnings[i]);
     free(o->warnings);
+    free(o->dops);
     free(o->lanes);
     free(o->phases);
     free(o->spans);
@@ -510,4 +520,66 @@ int gs_obs_budget_get(const gs_obs *o, gs_obs_budget *out) {
     if (set) *out = m->budget;
     pthread_mutex_unlock(&m->mu);
     return set;
+}
+
+/* ---- device operations ---- */
+
+gs_status gs_obs_add_device_ops(gs_obs *o, const gs_obs_device_op *ops, size_t n) {
+    if (!o) return GS_OK;
+    if (!ops && n) return GS_ERR_INVALID_ARG;
+    for (size_t i = 0; i < n; i++)
+        if (!ops[i].op) return GS_ERR_INVALID_ARG;
+    gs_status r = GS_OK;
+    pthread_mutex_lock(&o->mu);
+    if (!grow((void **)&o->dops, &o->cap_dops, o->n_dops + n, sizeof *o->dops)) r = GS_ERR_NOMEM;
+    for (size_t i = 0; r == GS_OK && i < n; i++) {
+        int64_t ph = intern_phase(o, ops[i].op);
+        if (ph < 0) {
+            r = GS_ERR_NOMEM;
+            break;
+        }
+        const gs_obs_device_op *d = &ops[i];
+        o->dops[o->n_dops++] = (dev_rec){.op = (uint32_t)ph,
+                                         .device = d->device < 0 ? -1 : d->device,
+                                         .lane = d->lane < 0 ? -1 : d->lane,
+                                         .table = d->table < 0 ? -1 : d->table,
+                                         .start = d->start_ns,
+                                         .end = d->end_ns > d->start_ns ? d->end_ns : d->start_ns};
+    }
+    pthread_mutex_unlock(&o->mu);
+    return r;
+}
+
+size_t gs_obs_device_op_count(const gs_obs *o) {
+    if (!o) return 0;
+    gs_obs *m = (gs_obs *)o;
+    pthread_mutex_lock(&m->mu);
+    size_t n = m->n_dops;
+    pthread_mutex_unlock(&m->mu);
+    return n;
+}
+
+gs_status gs_obs_device_ops(const gs_obs *o, gs_obs_device_op **out, size_t *n) {
+    if (!out || !n) return GS_ERR_INVALID_ARG;
+    *out = NULL;
+    *n = 0;
+    if (!o) return GS_OK;
+    gs_obs *m = (gs_obs *)o;
+    pthread_mutex_lock(&m->mu);
+    size_t cnt = m->n_dops;
+    gs_obs_device_op *a = cnt ? malloc(cnt * sizeof *a) : NULL;
+    for (size_t i = 0; a && i < cnt; i++) {
+        const dev_rec *d = &m->dops[i];
+        a[i] = (gs_obs_device_op){.op = m->phases[d->op],
+                                  .device = d->device,
+                                  .lane = d->lane,
+                                  .table = d->table,
+                                  .start_ns = d->start,
+                                  .end_ns = d->end};
+    }
+    pthread_mutex_unlock(&m->mu);
+    if (cnt && !a) return GS_ERR_NOMEM;
+    *out = a;
+    *n = cnt;
+    return GS_OK;
 }

@@ -7,6 +7,7 @@
 
 #include "gstark/obs.h"
 #include "gstark/size.h"
+#include "obs/obs_internal.h"
 
 #define NS_PER_MS UINT64_C(1000000)
 
@@ -302,7 +303,7 @@ gs_status gs_obs_report(const gs_obs *o, FILE *f) {
     return ferror(f) ? GS_ERR_IO : GS_OK;
 }
 
-static void put_json_string(FILE *f, const char *s) {
+void gs_obs_put_json_string(FILE *f, const char *s) {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if (*p == '"' || *p == '\\')
@@ -334,7 +335,7 @@ gs_status gs_obs_write_metrics(const gs_obs *o, FILE *f) {
         if (!s->done) continue;
         fprintf(f, "{\"span\":%zu,\"parent\":%" PRId64 ",\"table\":%" PRId32 ",\"phase\":", i,
                 s->parent, s->table);
-        put_json_string(f, s->phase);
+        gs_obs_put_json_string(f, s->phase);
         fprintf(f,
                 ",\"rows\":%" PRIu64 ",\"cols\":%" PRIu32 ",\"bytes\":%" PRIu64
                 ",\"worker\":%" PRId32 ",\"device\":%" PRId32 ",\"start\":",
@@ -360,7 +361,7 @@ gs_status gs_obs_write_metrics(const gs_obs *o, FILE *f) {
         const char *w = gs_obs_warning(o, i);
         if (!w) continue;
         fputs("{\"warning\":", f);
-        put_json_string(f, w);
+        gs_obs_put_json_string(f, w);
         fputs("}\n", f);
     }
     return ferror(f) ? GS_ERR_IO : GS_OK;

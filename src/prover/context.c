@@ -95,8 +95,36 @@ gs_status gs_prover_run_begin(run_backend *rb, gs_prover *pv, const gs_prove_opt
      * operation of the proof fail: its tables fall back to the CPU, or the
      * proof fails (the fallback rule). */
     (void)gs_device_bind(pv->dev, 0);
+    /* The reference event is recorded and waited for inside: its device
+     * time lies between these two host readings (microseconds apart). */
+    rb->obs = opts->obs;
+    uint64_t h0 = gs_obs_elapsed_ns(rb->obs);
     gs_device_begin(pv->dev);
+    uint64_t h1 = gs_obs_elapsed_ns(rb->obs);
+    rb->ref_ns = h0 + (h1 - h0) / 2;
     return GS_OK;
+}
+
+/* The device operations of the proof onto the obs's time base (timing only:
+ * an error loses them). */
+static void give_device_ops(const run_backend *rb) {
+    gs_device_op *ops = NULL;
+    size_t n = 0;
+    if (!rb->obs || gs_device_ops(rb->dev, &ops, &n) != GS_OK || !n) return;
+    gs_obs_device_op *o = malloc(n * sizeof *o);
+    for (size_t i = 0; o && i < n; i++) {
+        double a = (double)rb->ref_ns + ops[i].start_ms * 1e6;
+        double b = (double)rb->ref_ns + ops[i].end_ms * 1e6;
+        o[i] = (gs_obs_device_op){.op = ops[i].op,
+                                  .device = gs_device_index(rb->dev),
+                                  .lane = (int32_t)ops[i].lane,
+                                  .table = ops[i].table,
+                                  .start_ns = a > 0 ? (uint64_t)a : 0,
+                                  .end_ns = b > 0 ? (uint64_t)b : 0};
+    }
+    if (o) (void)gs_obs_add_device_ops(rb->obs, o, n);
+    free(o);
+    free(ops);
 }
 
 void gs_prover_run_end(run_backend *rb, gs_prove_stats *ps, gs_status r) {
@@ -104,6 +132,7 @@ void gs_prover_run_end(run_backend *rb, gs_prove_stats *ps, gs_status r) {
     ps->backend = gs_device_name(pv->dev);
     ps->device_peak_bytes = gs_device_peak(pv->dev);
     ps->device_busy = gs_device_busy_seconds(pv->dev);
+    give_device_ops(rb);
     if (r == GS_OK) pv->proofs++;
     gs_device_unbind();
     gs_threads_set_local(rb->caller_threads);

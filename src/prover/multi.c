@@ -78,7 +78,9 @@ static gs_status run_table(sched *pl, uint32_t i) {
     if (!pl->keep) { /* recompute the main commitment; it must give the same root */
         gs_digest root = p->table.trace_root;
         double c0 = gs_prover_now();
+        int64_t csp = gs_obs_begin(pl->obs, "commit", (int32_t)i, rows, cols);
         r = gs_prover_round_trace(st, &p->table, pl->in[i].trace, GS_FP_GENERATOR);
+        gs_obs_end(pl->obs, csp, gs_mem_peak(st->mem));
         t->commit += gs_prover_now() - c0;
         if (r == GS_OK && memcmp(&root, &p->table.trace_root, sizeof root) != 0) r = GS_ERR_INVALID_ARG;
     }

@@ -438,7 +438,7 @@ gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air
     st->dev = rb->dev;
     if (rb->cuda) {
         gs_backend *be;
-        gs_status r = gs_device_backend_new(&be, rb->dev);
+        gs_status r = gs_device_backend_new(&be, rb->dev, st->index);
         if (r != GS_OK) return r; /* host memory: no device work was tried */
         st->be = be;
     }
@@ -517,7 +517,8 @@ gs_status gs_prover_prove(gs_prover *pv, gs_proof **out, const gs_air *air, cons
     memset(ps, 0, sizeof *ps);
     run_backend rb;
     GS_TRY(gs_prover_run_begin(&rb, pv, opts));
-    prover_state st = {0};
+    int64_t check_span = gs_obs_begin(opts->obs, "check", -1, 0, 0);
+    prover_state st = {.obs = opts->obs};
     gs_proof *p = calloc(1, sizeof *p);
     gs_mem *run = NULL;
     gs_status r = p ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
@@ -534,15 +535,19 @@ gs_status gs_prover_prove(gs_prover *pv, gs_proof **out, const gs_air *air, cons
     st.lean = lean;
     if (r == GS_OK && rb.check_apart) gs_prover_check_start(&chk, &one, 1, pv->threads);
     ps->check = gs_prover_now() - start;
+    gs_obs_end(opts->obs, check_span, 0);
     gs_obs_progress_init(opts->obs, 1, -1); /* the progress line, on a terminal only */
     if (r == GS_OK) {
         gs_transcript tr;
         gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN);
         gs_statement_absorb(&tr, p);
         double t0 = gs_prover_now();
+        int64_t sp = gs_obs_begin(opts->obs, "commit", st.index, (uint64_t)1 << log_n,
+                                  gs_air_num_cols(air));
         r = gs_prover_round_trace(&st, &p->table, trace, GS_FP_GENERATOR);
         ps->commit = gs_prover_now() - t0;
         ps->commit_peak_bytes = gs_mem_peak(run);
+        gs_obs_end(opts->obs, sp, ps->commit_peak_bytes);
         if (r == GS_OK) {
             gs_obs_progress_add(opts->obs, 1, 0);
             gs_transcript_absorb_digest(&tr, "trace_root", &p->table.trace_root);

@@ -50,6 +50,8 @@ typedef struct {
     int cuda;
     int check_apart;  /* check mode with CUDA: the traces are checked on a thread (trace_check) */
     unsigned caller_threads; /* the calling thread's own count, restored at the end */
+    gs_obs *obs;             /* the proof's (opts->obs), or NULL */
+    uint64_t ref_ns;         /* the busy log's reference event on the obs's clock */
 } run_backend;
 
 /* A proof starts on pv: refuses an overlapping call (GS_ERR_INVALID_ARG),
@@ -57,7 +59,8 @@ typedef struct {
  * thread count and restarts the device's peak and busy log. */
 gs_status gs_prover_run_begin(run_backend *rb, gs_prover *pv, const gs_prove_opts *opts);
 /* The proof ends: fills stats' backend name, device peak and busy time (not
- * the fallback count; call after every table's backend is destroyed), counts
+ * the fallback count; call after every table's backend is destroyed), gives
+ * the device operations to the obs (on its time base, through ref_ns), counts
  * the proof when r is GS_OK, restores the calling thread and frees pv for the
  * next call. Not called when run_begin failed. */
 void gs_prover_run_end(run_backend *rb, gs_prove_stats *ps, gs_status r);
