@@ -168,6 +168,7 @@ int main(int argc, char **argv) {
     CHECK(air && trace);
     gs_params par = gs_params_default(80);
     par.grinding_bits = 16;
+    par.num_queries = 32; /* 32 x 2 + 16 = 80 bits: the verifier's minimum */
     gs_obs *o = NULL;
     CHECK(gs_obs_new(&o) == GS_OK);
     gs_prove_stats st = {0};
@@ -209,6 +210,7 @@ int main(int argc, char **argv) {
     gs_prove_opts mo = {.backend = GS_BACKEND_CUDA, .obs = o, .stats = &ms, .no_fallback = 1,
                         .tables_parallel = 2};
     par.grinding_bits = 0;
+    par.num_queries = 40; /* 40 x 2 = 80 bits */
     gs_multi_proof *mp = NULL;
     if (in) CHECK(gs_prove_multi(&mp, in, w.num_tables, &par, &mo) == GS_OK);
     printf("synth vm shrink 8 (%u tables), 2 at once, on cuda:0\n", w.num_tables);

@@ -175,7 +175,12 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
     if (opts->stats) memset(opts->stats, 0, sizeof *opts->stats);
     gs_prover_cfg cfg = cfg_from_opts(opts);
     gs_prover *pv = NULL;
-    GS_TRY(gs_prover_new(&pv, &cfg));
+    /* A one-shot proof makes its context (on CUDA: the device context, pools
+     * and twiddles): a span of its own, so a timeline shows where it went. */
+    int64_t sp = gs_obs_begin(opts->obs, "setup", -1, 0, 0);
+    gs_status made_ok = gs_prover_new(&pv, &cfg);
+    gs_obs_end(opts->obs, sp, 0);
+    GS_TRY(made_ok);
     double made = gs_prover_now() - start;
     gs_status r = gs_prover_prove(pv, out, air, trace, log_n, pub, params, opts);
     gs_prover_free(pv);
@@ -194,7 +199,12 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     if (opts->stats) memset(opts->stats, 0, sizeof *opts->stats);
     gs_prover_cfg cfg = cfg_from_opts(opts);
     gs_prover *pv = NULL;
-    GS_TRY(gs_prover_new(&pv, &cfg));
+    /* A one-shot proof makes its context (on CUDA: the device context, pools
+     * and twiddles): a span of its own, so a timeline shows where it went. */
+    int64_t sp = gs_obs_begin(opts->obs, "setup", -1, 0, 0);
+    gs_status made_ok = gs_prover_new(&pv, &cfg);
+    gs_obs_end(opts->obs, sp, 0);
+    GS_TRY(made_ok);
     double made = gs_prover_now() - start;
     gs_status r = gs_prover_prove_multi(pv, out, tables, n, params, opts);
     gs_prover_free(pv);
