@@ -245,6 +245,9 @@ static gs_status prove_run(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_z
     memset(&rt, 0, sizeof rt);
     zk_image im = {0};
     gs_zkvm_proof *zp = calloc(1, sizeof *zp);
+    /* The run and the tables: a span of their own on a timeline ("trace"). */
+    gs_obs *obs = opts ? opts->obs : NULL;
+    int64_t span = gs_obs_begin(obs, "trace", -1, 0, 0);
     gs_status s = zp ? traced_run(&r, p, input, in_len, max_cycles, msg, msg_cap) : GS_ERR_NOMEM;
     if (!zp) memset(&r, 0, sizeof r);
     if (s != GS_OK) goto out;
@@ -261,6 +264,7 @@ static gs_status prove_run(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_z
     if ((s = airs_make(airs)) != GS_OK) goto out;
     if ((s = build(&rt, p, &im, r.tr, r.vm, &r.claim, input, in_len, NULL, msg, msg_cap)) != GS_OK) goto out;
     traced_free(&r); /* the trace is no longer needed: its memory goes back before proving */
+    gs_obs_end(obs, span, 0), span = -1;
     if (fn) {
         gs_fp *pubs[ZK_T_NUM];
         for (unsigned t = 0; t < ZK_T_NUM; t++) pubs[t] = pub_of(&rt, t);
@@ -276,6 +280,7 @@ static gs_status prove_run(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_z
         snprintf(msg, msg_cap, "proving the run's tables failed: %s", gs_status_str(s));
     if (s == GS_OK && claim) *claim = r.claim;
 out:
+    gs_obs_end(obs, span, 0); /* a no-op when it ended above */
     if (s == GS_OK) *out = zp;
     else gs_zkvm_proof_free(zp);
     tables_free(&rt);
