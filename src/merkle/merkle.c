@@ -20,11 +20,21 @@
  * the tile buffer stays in L2.
  *
  * Cost: Keccak-256 permutations per row = ceil((cols * 8 + 1) / 136) for the
- * leaf plus ~1 for the node above it (64-byte messages take one). */
+ * leaf plus ~1 for the node above it (64-byte messages take one).
+ *
+ * Poseidon2 (gstark/hash.h): the same split, without the gather. A tile's
+ * rows go straight from the column-major matrix into the sponge
+ * (gs_poseidon2_hash_rows with row stride 1 and the column stride: field
+ * elements, no bytes), and each level is one gs_poseidon2_compress_many.
+ * Both write their digests as 4 u64 elements into the nodes, which on a
+ * little-endian host are the digests' bytes (a big-endian host converts).
+ * Cost per row: max(1, ceil(cols / 8)) width-12 permutations for the leaf
+ * plus ~1 width-8 permutation for the node above it. */
 #include <stdatomic.h>
 #include <stdlib.h>
 
 #include "gstark/parallel.h"
+#include "gstark/poseidon2.h"
 #include "merkle/merkle_internal.h"
 #include "util/pages.h"
 
@@ -109,10 +119,35 @@ static void gather(uint8_t *buf, const build_ctx *c, size_t row0, size_t n, int 
     }
 }
 
+_Static_assert(sizeof(gs_poseidon2_digest) == sizeof(gs_digest), "a Poseidon2 digest is 32 bytes");
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define P2_NATIVE_BYTES 1 /* a gs_poseidon2_digest in memory is its 32-byte form */
+#else
+#define P2_NATIVE_BYTES 0
+#endif
+
+/* Digests the Poseidon2 bulk calls wrote as elements, into their byte form. */
+static void p2_to_bytes(gs_digest *d, size_t n) {
+    for (size_t i = 0; !P2_NATIVE_BYTES && i < n; i++) {
+        gs_poseidon2_digest e;
+        memcpy(&e, &d[i], sizeof e);
+        gs_poseidon2_digest_to_bytes(&d[i], &e);
+    }
+}
+
 /* Nodes [b, e) of level `level` from their children in level - 1. */
 static void reduce(const build_ctx *c, unsigned level, size_t b, size_t e) {
     const gs_digest *in = c->nodes + gs_merkle_level_offset(c->depth, level - 1);
     gs_digest *out = c->nodes + gs_merkle_level_offset(c->depth, level);
+    if (c->id == GS_HASH_POSEIDON2) {
+        if (P2_NATIVE_BYTES)
+            gs_poseidon2_compress_many((gs_poseidon2_digest *)(void *)(out + b),
+                                       (const gs_poseidon2_digest *)(const void *)(in + 2 * b), e - b);
+        else
+            for (size_t i = b; i < e; i++) gs_hash_pair(c->id, &out[i], &in[2 * i], &in[2 * i + 1]);
+        return;
+    }
     gs_hash_many(c->id, out + b, (const uint8_t *)(in + 2 * b), 2 * GS_DIGEST_BYTES,
                  2 * GS_DIGEST_BYTES, e - b);
 }
@@ -120,7 +155,8 @@ static void reduce(const build_ctx *c, unsigned level, size_t b, size_t e) {
 static void build_subtrees(void *p, size_t b, size_t e) {
     build_ctx *c = p;
     uint8_t *buf = NULL;
-    if (c->m) {
+    int p2 = c->id == GS_HASH_POSEIDON2;
+    if (c->m && !p2) {
         buf = gs_merkle_alloc(c->tile * c->rowbytes);
         if (!buf) {
             atomic_store(&c->nomem, 1);
@@ -130,6 +166,12 @@ static void build_subtrees(void *p, size_t b, size_t e) {
     size_t rows = (size_t)1 << c->h;
     for (size_t s = b; s < e; s++) {
         size_t row0 = s << c->h;
+        for (size_t r = 0; p2 && c->m && r < rows; r += c->tile) {
+            gs_digest *leaves = c->nodes + row0 + r;
+            gs_poseidon2_hash_rows((gs_poseidon2_digest *)(void *)leaves, c->m + row0 + r, c->tile,
+                                   c->cols, 1, c->stride);
+            p2_to_bytes(leaves, c->tile);
+        }
         for (size_t r = 0; buf && r < rows; r += c->tile) {
             gather(buf, c, row0 + r, c->tile, r + c->tile < rows || s + 1 < e);
             gs_hash_many(c->id, c->nodes + row0 + r, buf, c->rowbytes, c->rowbytes, c->tile);
