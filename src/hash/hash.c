@@ -148,11 +148,11 @@ static void p2_bytes_many(gs_digest *out, const uint8_t *in, size_t len, size_t 
         for (size_t k = 0; k < m; k++) st[12 * k + P2_BYTES_TAG] = 1;
         for (size_t b = 0; b <= full; b++) {
             for (size_t k = 0; k < m; k++) {
-                const uint8_t *msg = in + (g + k) * stride + b * GS_POSEIDON2_BYTES_BLOCK;
+                const uint8_t *msg = in ? in + (g + k) * stride + b * GS_POSEIDON2_BYTES_BLOCK : in;
                 if (b < full) {
                     p2_add_block(st + 12 * k, msg);
                 } else {
-                    memcpy(last, msg, tail);
+                    if (tail) memcpy(last, msg, tail);
                     memset(last + tail, 0, sizeof last - tail);
                     last[tail] = 0x01;
                     p2_add_block(st + 12 * k, last);
