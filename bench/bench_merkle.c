@@ -3,6 +3,7 @@
  * 512 MiB (target: commit / keccak <= 1.3). Medians of repeated runs.
  *
  *   bench_merkle [--quick] [--max-log N] [--reps R] [--json]
+ *   bench_merkle --hash keccak|poseidon2|both [--quick] [--reps R] [--json]
  *
  * --json: one JSON object per row on stdout (the table goes to stderr): the
  * grid as "commit lg=<log rows> cols=<c> t=<threads>", the target rows as
@@ -10,12 +11,22 @@
  *
  * --quick: 2^16..2^18 rows, target shape 2^18 x 64 (128 MiB);
  * --max-log N: largest log2(rows) in the grid (default 20; shapes above
- * 2 GiB are skipped). */
+ * 2 GiB are skipped).
+ *
+ * --hash: instead of the above, commit time by hash (docs/hash.md): Keccak-256
+ * and/or Poseidon2 on 2^16 and 2^18 rows (--quick: 2^14, 2^16) of 8 and 64
+ * columns, the CPU at 1 thread and the default count, and the CUDA device
+ * when one is present (gs_cuda_merkle_commit_hash, the matrix already on the
+ * device, commit plus the root's copy back); with both hashes, each row's
+ * Poseidon2 / Keccak time. JSON statements "hash <name> lg=<l> cols=<c>
+ * t=<threads>" or "... gpu", metrics commit_s and mrows_s. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "bench_util.h"
+#include "gstark/cuda.h"
+#include "gstark/cuda_merkle.h"
 #include "gstark/merkle.h"
 #include "gstark/parallel.h"
 
@@ -40,14 +51,13 @@ static int reps_for(size_t bytes, int reps) {
     return 3;
 }
 
-static double time_commit(const gs_fp *m, size_t cols, unsigned log_rows, int reps,
-                          gs_digest *root) {
+static double time_commit_hash(gs_hash_id id, const gs_fp *m, size_t cols, unsigned log_rows,
+                               int reps, gs_digest *root) {
     double s[MAX_REPS];
     for (int r = 0; r < reps; r++) {
         gs_merkle_tree *t = NULL;
         double t0 = bench_now();
-        gs_status st = gs_merkle_commit(&t, GS_HASH_KECCAK256, m, cols, (size_t)1 << log_rows,
-                                        log_rows);
+        gs_status st = gs_merkle_commit(&t, id, m, cols, (size_t)1 << log_rows, log_rows);
         s[r] = bench_now() - t0;
         if (st != GS_OK) {
             fprintf(stderr, "commit failed: %s\n", gs_status_str(st));
@@ -57,6 +67,108 @@ static double time_commit(const gs_fp *m, size_t cols, unsigned log_rows, int re
         gs_merkle_free(t);
     }
     return bench_median(s, reps);
+}
+
+static double time_commit(const gs_fp *m, size_t cols, unsigned log_rows, int reps,
+                          gs_digest *root) {
+    return time_commit_hash(GS_HASH_KECCAK256, m, cols, log_rows, reps, root);
+}
+
+/* The device commit of a matrix already on the device, root copied back; < 0 on failure. */
+static double time_commit_gpu(gs_hash_id id, const uint64_t *d_m, size_t cols, unsigned log_rows,
+                              int reps, gs_digest *root) {
+    double s[MAX_REPS];
+    for (int r = 0; r <= reps; r++) { /* one warm-up */
+        gs_cuda_tree *t = NULL;
+        double t0 = bench_now();
+        gs_status st = gs_cuda_merkle_commit_hash(&t, id, d_m, cols, (size_t)1 << log_rows,
+                                                  log_rows, NULL);
+        if (st == GS_OK) st = gs_cuda_merkle_root(t, root);
+        double dt = bench_now() - t0;
+        gs_cuda_merkle_free(t);
+        if (st != GS_OK) {
+            fprintf(stderr, "device commit failed: %s (%s)\n", gs_status_str(st), gs_cuda_last_error());
+            return -1;
+        }
+        if (r) s[r - 1] = dt;
+    }
+    return bench_median(s, reps);
+}
+
+static void hash_row(const char *name, unsigned lg, size_t cols, const char *where, double t,
+                     double keccak_t) {
+    size_t rows = (size_t)1 << lg;
+    printf("%-10s 2^%-5u %5zu %8s %10.4f %10.3f", name, lg, cols, where, t, (double)rows / t / 1e6);
+    if (keccak_t > 0) printf(" %9.1fx", t / keccak_t);
+    printf("\n");
+    fflush(stdout);
+    char stmt[96];
+    snprintf(stmt, sizeof stmt, "hash %s lg=%u cols=%zu %s", name, lg, cols, where);
+    bench_jrow r;
+    bench_json_begin(&r, "bench_merkle", stmt);
+    bench_json_metric(&r, "commit_s", t, "s");
+    bench_json_metric(&r, "mrows_s", (double)rows / t / 1e6, "Mrows/s");
+    bench_json_end(&r);
+}
+
+/* --hash: commit time by hash on CPU (1 thread, the default count) and GPU. */
+static int compare_hashes(const char *which, int quick, int reps) {
+    int nh = 0;
+    gs_hash_id ids[2];
+    if (!strcmp(which, "keccak") || !strcmp(which, "both")) ids[nh++] = GS_HASH_KECCAK256;
+    if (!strcmp(which, "poseidon2") || !strcmp(which, "both")) ids[nh++] = GS_HASH_POSEIDON2;
+    if (!nh) {
+        fprintf(stderr, "--hash is keccak, poseidon2 or both\n");
+        return 2;
+    }
+    int gpu = gs_cuda_device_count() > 0;
+    unsigned threads_default = gs_threads_get();
+    printf("Merkle commit by hash (docs/hash.md), median of %s; CPU threads 1 and %u%s\n",
+           reps ? "--reps" : "3..7 runs", threads_default, gpu ? ", and the CUDA device" : "");
+    printf("%-10s %7s %5s %8s %10s %10s%s\n", "hash", "rows", "cols", "where", "commit_s", "Mrows/s",
+           nh == 2 ? "  p2/keccak" : "");
+    static const size_t COLS[] = {8, 64};
+    for (unsigned lg = quick ? 14 : 16; lg <= (quick ? 16u : 18u); lg += 2)
+        for (size_t ci = 0; ci < 2; ci++) {
+            size_t cols = COLS[ci], rows = (size_t)1 << lg, bytes = cols * rows * 8;
+            gs_fp *m = make_matrix(cols, rows);
+            if (!m) return 1;
+            int r = reps_for(bytes, reps);
+            unsigned ts[2] = {1, threads_default};
+            for (int ti = 0; ti < (threads_default > 1 ? 2 : 1); ti++) {
+                double tk = 0;
+                char where[16];
+                snprintf(where, sizeof where, "t=%u", ts[ti]);
+                for (int h = 0; h < nh; h++) {
+                    gs_threads_set(ts[ti]);
+                    double t = time_commit_hash(ids[h], m, cols, lg, r, NULL);
+                    gs_threads_set(0);
+                    if (ids[h] == GS_HASH_KECCAK256) tk = t;
+                    hash_row(gs_hash_name(ids[h]), lg, cols, where, t,
+                             ids[h] == GS_HASH_POSEIDON2 ? tk : 0);
+                }
+            }
+            void *d = NULL;
+            if (gpu && gs_cuda_merkle_dev_alloc(&d, bytes) == GS_OK &&
+                gs_cuda_merkle_dev_copy(d, m, bytes) == GS_OK) {
+                double tk = 0;
+                for (int h = 0; h < nh; h++) {
+                    gs_digest gr, cr;
+                    double t = time_commit_gpu(ids[h], d, cols, lg, r, &gr);
+                    if (t < 0) break;
+                    time_commit_hash(ids[h], m, cols, lg, 1, &cr);
+                    if (memcmp(&gr, &cr, sizeof gr) != 0)
+                        fprintf(stderr, "%s 2^%u x %zu: GPU and CPU roots DIFFER\n",
+                                gs_hash_name(ids[h]), lg, cols);
+                    if (ids[h] == GS_HASH_KECCAK256) tk = t;
+                    hash_row(gs_hash_name(ids[h]), lg, cols, "gpu", t,
+                             ids[h] == GS_HASH_POSEIDON2 ? tk : 0);
+                }
+            }
+            gs_cuda_merkle_dev_free(d);
+            free(m);
+        }
+    return 0;
 }
 
 static double time_keccak(const void *p, size_t bytes, int reps, uint8_t out[32]) {
@@ -82,12 +194,15 @@ static void json_row(const char *stmt, double t, size_t rows, size_t bytes, doub
 
 int main(int argc, char **argv) {
     int quick = 0, reps = 0, json = 0;
+    const char *hash = NULL;
     unsigned max_log = 20;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
             quick = 1;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = 1;
+        } else if (strcmp(argv[i], "--hash") == 0 && i + 1 < argc) {
+            hash = argv[++i];
         } else if (strcmp(argv[i], "--max-log") == 0 && i + 1 < argc) {
             max_log = (unsigned)strtoul(argv[++i], NULL, 10);
         } else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
@@ -95,11 +210,14 @@ int main(int argc, char **argv) {
             if (reps < 1) reps = 1;
             if (reps > MAX_REPS) reps = MAX_REPS;
         } else {
-            fprintf(stderr, "usage: %s [--quick] [--max-log N] [--reps R] [--json]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--max-log N] [--reps R] [--json]\n"
+                            "       %s --hash keccak|poseidon2|both [--quick] [--reps R] [--json]\n",
+                    argv[0], argv[0]);
             return 2;
         }
     }
     if (json && !bench_json_start()) return 1;
+    if (hash) return compare_hashes(hash, quick, reps);
     if (quick && max_log > 18) max_log = 18;
     unsigned threads_default = gs_threads_get();
     static const size_t COLS[] = {8, 64, 256};

@@ -103,6 +103,9 @@ int cli_unhex(gs_digest *out, const char *hex);
 /* A copy of untrusted text (a proof's air_desc) safe to print: bytes outside
  * printable ASCII become '?'. */
 void cli_safe(char *out, size_t cap, const char *in);
+/* A proof's params.hash as the library names it ("keccak256", "poseidon2"),
+ * "unknown" for an id it does not know. */
+const char *cli_hash_name(uint32_t hash);
 /* "80 bits (conjectured; 41 bits provable)" */
 void cli_security_str(char *out, size_t cap, unsigned conjectured, unsigned provable);
 /* The public inputs, "[1, 2, 3]"; with more than 8 and !all, the first 6,

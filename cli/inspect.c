@@ -115,6 +115,7 @@ int cli_inspect(int argc, char **argv) {
         printf("  parameters  blowup %u, %u queries, %u grinding bits, final degree < %u, fold "
                "by %u\n", 1u << q->log_blowup, q->num_queries, q->grinding_bits,
                1u << q->log_final, 1u << q->log_arity);
+        printf("  hash        %s (Merkle commitments and transcript)\n", cli_hash_name(q->hash));
         printf("  security    %s\n", sec);
         printf("  digest      %s (the statement; verify --statement pins it)\n", hex);
         if (L.multi) print_multi(&L, verbose);

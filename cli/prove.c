@@ -14,9 +14,9 @@
 enum {
     OPT_AIR = 256, OPT_PRESET, OPT_SHRINK, OPT_TABLES_PARALLEL, OPT_MEM_BUDGET, OPT_STRICT_BUDGET,
     OPT_REPORT, OPT_METRICS, OPT_BACKEND, OPT_NO_FALLBACK, OPT_DEVICE_MEM_BUDGET, OPT_LOG_ROWS,
-    OPT_COLS, OPT_DEGREE, OPT_SEED, OPT_BLOWUP, OPT_SECURITY, OPT_QUERIES, OPT_GRINDING, OPT_FRI_ARITY, OPT_FINAL_DEGREE,
-    OPT_ALLOW_SLOW, OPT_THREADS, OPT_NO_CHECK, OPT_JSON, OPT_ELF, OPT_INPUT, OPT_MAX_CYCLES,
-    OPT_TIMELINE, OPT_END
+    OPT_COLS, OPT_DEGREE, OPT_SEED, OPT_BLOWUP, OPT_SECURITY, OPT_QUERIES, OPT_GRINDING, OPT_FRI_ARITY,
+    OPT_FINAL_DEGREE, OPT_HASH, OPT_ALLOW_SLOW, OPT_THREADS, OPT_NO_CHECK, OPT_JSON, OPT_ELF, OPT_INPUT,
+    OPT_MAX_CYCLES, OPT_TIMELINE, OPT_END
 };
 
 static const struct option prove_opts[] = {
@@ -42,6 +42,7 @@ static const struct option prove_opts[] = {
     {"grinding", required_argument, NULL, OPT_GRINDING},
     {"fri-arity", required_argument, NULL, OPT_FRI_ARITY},
     {"final-degree", required_argument, NULL, OPT_FINAL_DEGREE},
+    {"hash", required_argument, NULL, OPT_HASH},
     {"allow-slow", no_argument, NULL, OPT_ALLOW_SLOW},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"no-check", no_argument, NULL, OPT_NO_CHECK},
@@ -75,6 +76,7 @@ static const struct {
 typedef struct prove_args {
     unsigned char given[OPT_END - 256];
     const char *air, *out, *preset, *metrics, *timeline, *backend, *elf, *input;
+    gs_hash_id hash; /* --hash: the commitments' and the transcript's hash */
     unsigned long shrink, tables_parallel, log_rows, cols, degree, seed, blowup, security, queries,
         grinding, threads, max_cycles, fri_arity, final_degree;
     size_t mem_budget, dev_budget;
@@ -131,6 +133,16 @@ static int parse(prove_args *a, int argc, char **argv) {
             ok = cli_parse_uint(name, optarg, 2, 1ul << GS_MAX_LOG_ARITY, &a->fri_arity);
             if (ok && (a->fri_arity & (a->fri_arity - 1))) {
                 cli_err("--fri-arity must be 2, 4, 8 or 16 (got %lu)", a->fri_arity);
+                ok = 0;
+            }
+            break;
+        case OPT_HASH:
+            if (!strcmp(optarg, "keccak") || !strcmp(optarg, "keccak256")) {
+                a->hash = GS_HASH_KECCAK256;
+            } else if (!strcmp(optarg, "poseidon2")) {
+                a->hash = GS_HASH_POSEIDON2;
+            } else {
+                cli_err("--hash is keccak or poseidon2 (got '%s')", optarg);
                 ok = 0;
             }
             break;
@@ -295,6 +307,7 @@ static int params(gs_params *par, const prove_args *a) {
     par->log_blowup = 0;
     while ((1ul << par->log_blowup) < a->blowup) par->log_blowup++;
     par->grinding_bits = (uint32_t)a->grinding;
+    par->hash = a->hash;
     if (a->fri_arity)
         for (par->log_arity = 1; (1ul << par->log_arity) < a->fri_arity; par->log_arity++) {}
     if (a->final_degree)

@@ -20,6 +20,7 @@ static void human(FILE *f, const cli_proved *x, const cli_loaded *L, int all) {
     if (x->extra) x->extra(f, 0, x->extra_ctx);
     fprintf(f, "  security   %s; blowup %u, %u queries, %u grinding bits\n", sec,
             1u << q->log_blowup, q->num_queries, q->grinding_bits);
+    fprintf(f, "  hash       %s\n", cli_hash_name(q->hash));
     fprintf(f, "  statement  %s\n", hex);
     for (uint32_t i = 0; i < L->n && (all || !x->extra); i++) {
         const gs_proof *p = &L->tables[i];

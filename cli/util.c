@@ -150,6 +150,11 @@ void cli_safe(char *out, size_t cap, const char *in) {
     if (cap) out[i] = '\0';
 }
 
+const char *cli_hash_name(uint32_t hash) {
+    const char *n = gs_hash_name((gs_hash_id)hash);
+    return n ? n : "unknown";
+}
+
 void cli_security_str(char *out, size_t cap, unsigned conjectured, unsigned provable) {
     snprintf(out, cap, "%u bits (conjectured; %u bits provable)", conjectured, provable);
 }

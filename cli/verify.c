@@ -34,6 +34,7 @@ static void print_human(FILE *f, const cli_loaded *L, const cli_table_info *info
         cli_table_name(name, sizeof name, p, info);
         fprintf(f, "valid: %s, 2^%u rows x %u columns\n", name, p->log_n, p->table.num_cols);
         fprintf(f, "  security   %s\n", sec);
+        fprintf(f, "  hash       %s\n", cli_hash_name(p->params.hash));
         fprintf(f, "  public     %u input%s ", p->num_public, p->num_public == 1 ? "" : "s");
         cli_print_pub(f, p->pub, p->num_public, all);
         fputc('\n', f);
@@ -41,6 +42,7 @@ static void print_human(FILE *f, const cli_loaded *L, const cli_table_info *info
         cli_loaded_name(name, sizeof name, L);
         fprintf(f, "valid: %s, %u tables\n", name, L->n);
         fprintf(f, "  security   %s\n", sec);
+        fprintf(f, "  hash       %s\n", cli_hash_name(L->params->hash));
         for (uint32_t i = 0; i < L->n; i++) {
             const gs_proof *p = &L->tables[i];
             cli_table_name(name, sizeof name, p, &info[i]);

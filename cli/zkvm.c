@@ -190,6 +190,7 @@ static void verify_human(FILE *f, const char *elf, const gs_zkvm_claim *c,
         fprintf(f, "  table %-4u %s: 2^%u rows x %u columns\n", i, d, p->log_n, p->table.num_cols);
     }
     fprintf(f, "  security   %s\n", sec);
+    fprintf(f, "  hash       %s\n", cli_hash_name(L->params->hash));
     fprintf(f, "  statement  %s\n", hex);
     fprintf(f, "  verified in %.1f ms\n", ms);
 }
@@ -329,6 +330,7 @@ int cli_zkvm_inspect(const char *path, const uint8_t *buf, size_t len, int verbo
     printf("  parameters  blowup %u, %u queries, %u grinding bits, final degree < %u, fold by %u\n",
            1u << q->log_blowup, q->num_queries, q->grinding_bits, 1u << q->log_final,
            1u << q->log_arity);
+    printf("  hash        %s (Merkle commitments and transcript)\n", cli_hash_name(q->hash));
     printf("  security    %s\n", sec);
     printf("  digest      %s (the statement; verify --statement pins it)\n", hs);
     printf("  input       %" PRIu64 " bytes, digest %s\n", zp->in_len, hi);

@@ -23,6 +23,23 @@ expect 0 "verify -- FILE" "$G" verify -- "$D/a.proof"
 expect 2 "an ambiguous prefix (--se: --security or --seed)" "$G" prove --se 80 -o "$D/x.proof"
 has "$D/err" "ambiguous option '--se'" "it says the prefix is ambiguous"
 
+# ---- --hash: the proof's hash, read back by verify and inspect ----
+expect 0 "prove --hash poseidon2" "$G" prove --air fib --log-rows 6 "${fast[@]}" --hash poseidon2 -o "$D/p2.proof"
+has "$D/out" "hash       poseidon2" "prove says the hash"
+expect 0 "verify a Poseidon2 proof" "$G" verify "$D/p2.proof"
+has "$D/out" "hash       poseidon2" "verify says the hash"
+expect 0 "inspect a Poseidon2 proof" "$G" inspect "$D/p2.proof"
+has "$D/out" "hash        poseidon2" "inspect says the hash"
+expect 0 "inspect --json a Poseidon2 proof" "$G" inspect --json "$D/p2.proof"
+has "$D/out" '"hash":"poseidon2"' "inspect --json has params.hash"
+expect 0 "prove --hash keccak (the default)" "$G" prove --air fib --log-rows 6 "${fast[@]}" --hash keccak -o "$D/k.proof"
+cmp -s "$D/a.proof" "$D/k.proof" || { echo "FAIL: --hash keccak differs from the default"; fail=1; }
+cmp -s "$D/a.proof" "$D/p2.proof" && { echo "FAIL: --hash poseidon2 gives the Keccak proof"; fail=1; }
+expect 0 "verify a Keccak proof says so" "$G" verify "$D/a.proof"
+has "$D/out" "hash       keccak256" "verify says keccak256"
+expect 2 "--hash sha256 is a usage error" "$G" prove --air fib --log-rows 6 "${fast[@]}" --hash sha256 -o "$D/x.proof"
+has "$D/err" "--hash is keccak or poseidon2" "it names the choices"
+
 # ---- help ----
 expect 0 "gstark help" "$G" help
 for w in prove verify inspect demo version "exit codes" "gstark help COMMAND" "conjectured"; do

@@ -145,6 +145,49 @@ static void check_shape(size_t cols, size_t stride, unsigned log_rows, size_t of
     g_cases++;
 }
 
+/* Poseidon2 trees (gs_cuda_merkle_commit_hash): the device tree equals gs_merkle_commit's
+ * with GS_HASH_POSEIDON2, root and paths, and a recommit keeps the hash. */
+static void test_poseidon2(unsigned max_log) {
+    static const size_t cols_list[] = {1, 3, 8, 9, 16, 17, 64};
+    size_t n = 0;
+    for (unsigned lr = 0; lr <= max_log; lr += (lr < 4 ? 1 : 3)) {
+        size_t rows = (size_t)1 << lr;
+        for (size_t ci = 0; ci < sizeof cols_list / sizeof cols_list[0]; ci++) {
+            size_t cols = cols_list[ci], stride = rows + (ci % 3);
+            if (rows * cols > ((size_t)1 << 22)) continue; /* the CPU reference's time */
+            snprintf(g_what_buf, sizeof g_what_buf, "poseidon2 2^%u x %zu stride %zu", lr, cols,
+                     stride);
+            g_what = g_what_buf;
+            matrix m;
+            if (!matrix_make(&m, cols, stride, lr, ci % 2)) {
+                CHECK(!"matrix_make");
+                return;
+            }
+            gs_merkle_tree *ct = NULL, *kt = NULL;
+            gs_cuda_tree *gt = NULL;
+            CHECK_OK(gs_merkle_commit(&ct, GS_HASH_POSEIDON2, m.h, cols, stride, lr));
+            CHECK_OK(gs_cuda_merkle_commit_hash(&gt, GS_HASH_POSEIDON2, m.d, cols, stride, lr, NULL));
+            if (ct && gt) compare_trees(ct, gt, 64);
+            /* Recommit (the same matrix): still Poseidon2, not Keccak-256. */
+            CHECK_OK(gs_merkle_commit(&kt, GS_HASH_KECCAK256, m.h, cols, stride, lr));
+            if (gt) {
+                CHECK_OK(gs_cuda_merkle_recommit(gt, m.d, cols, stride, NULL));
+                gs_digest r, c = gs_merkle_root(ct), k = gs_merkle_root(kt);
+                CHECK_OK(gs_cuda_merkle_root(gt, &r));
+                CHECK(!memcmp(&r, &c, sizeof r) && memcmp(&r, &k, sizeof r) != 0);
+            }
+            gs_cuda_merkle_free(gt);
+            gs_merkle_free(ct), gs_merkle_free(kt);
+            matrix_free(&m);
+            n++;
+        }
+    }
+    gs_cuda_tree *t = NULL;
+    CHECK(gs_cuda_merkle_commit_hash(&t, (gs_hash_id)2, NULL, 1, 1, 0, NULL) == GS_ERR_INVALID_ARG &&
+          !t);
+    printf("poseidon2: %zu shapes, device trees equal the CPU's\n", n);
+}
+
 /* Strides: equal to the row count, or a little or a lot more. */
 static size_t pick_stride(size_t rows, unsigned k) {
     switch (k % 5) {
@@ -473,6 +516,7 @@ int main(int argc, char **argv) {
     test_args();
     test_keccak_messages();
     test_shapes(quick ? 14 : 20);
+    test_poseidon2(quick ? 13 : 19);
     test_variants();
     test_leaves();
     test_streams();

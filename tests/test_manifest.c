@@ -151,8 +151,25 @@ static void test_valid(void) {
     CHECK(gs_claim_air_desc(desc, sizeof desc, b, 1) == GS_OK); /* 5001 rows: 4096 + 512 + ... */
     CHECK(gs_claim_air_desc(desc, sizeof desc, t, 0) == GS_OK && !strcmp(desc, "toy"));
     CHECK(gs_claim_air_desc(desc, 3, mx, 0) == GS_ERR_INVALID_ARG);
+    CHECK(a->params.hash == GS_HASH_KECCAK256 && b->params.hash == GS_HASH_KECCAK256);
     gs_manifest_free(m);
     gs_manifest_free(NULL);
+    /* params.hash: the proof's hash; "keccak" is the default's parameters exactly. */
+    m = parse_ok("{\"claims\": [{\"id\": \"p\", \"workload\": {\"air\": \"fib\", \"log_rows\": 4}, "
+                 "\"params\": {\"security\": 100, \"hash\": \"poseidon2\"}},"
+                 "{\"id\": \"k\", \"workload\": {\"air\": \"fib\", \"log_rows\": 4}, "
+                 "\"params\": {\"security\": 100, \"hash\": \"keccak\"}},"
+                 "{\"id\": \"d\", \"workload\": {\"air\": \"fib\", \"log_rows\": 4}, "
+                 "\"params\": {\"security\": 100}}]}");
+    if (m) {
+        CHECK(m->claims[0].params.hash == GS_HASH_POSEIDON2);
+        CHECK(m->claims[1].params.hash == GS_HASH_KECCAK256);
+        CHECK(!memcmp(&m->claims[1].params, &m->claims[2].params, sizeof(gs_params)));
+        gs_params p2 = m->claims[2].params;
+        p2.hash = GS_HASH_POSEIDON2;
+        CHECK(!memcmp(&m->claims[0].params, &p2, sizeof p2));
+    }
+    gs_manifest_free(m);
 }
 
 /* The tree under `node` as nested parentheses of claim indices. */
@@ -289,6 +306,8 @@ static void test_bad(void) {
         {PAR("{\"blowup\": 3}"), {"claim 'c': params.blowup: 3 is not a power of two", NULL}},
         {PAR("{\"blowup\": 128}"), {"claim 'c': params.blowup", "outside 2..64"}},
         {PAR("{\"queries\": 10}"), {"claim 'c': params: unknown key 'queries'", NULL}},
+        {PAR("{\"hash\": \"sha256\"}"), {"claim 'c': params.hash: 'sha256' is not keccak or poseidon2", NULL}},
+        {PAR("{\"hash\": 1}"), {"claim 'c': params.hash: expected a string", NULL}},
         {PAR("7"), {"claim 'c': params: expected an object", NULL}},
         /* joins */
         {JOINS("[]"), {"joins: empty", NULL}},

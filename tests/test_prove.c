@@ -30,7 +30,7 @@ static gs_fp *pow_trace(unsigned log_n, unsigned d, gs_fp x0) {
 }
 
 static gs_params test_params(unsigned log_blowup) {
-    gs_params p = {log_blowup, 3, 4, 0, 1};
+    gs_params p = {log_blowup, 3, 4, 0, 1, 0};
     p.num_queries = (80 - 4 + log_blowup - 1) / log_blowup;
     return p;
 }
@@ -117,7 +117,7 @@ static void test_tamper(void) {
     unsigned log_n = 8;
     gs_fp pub[4] = {1, 2, 0, 0};
     gs_fp *m = fib_trace(log_n, pub);
-    gs_params par = {2, 3, 0, 40, 1};
+    gs_params par = {2, 3, 0, 40, 1, 0};
     gs_proof *pf = NULL;
     CHECK(gs_prove(&pf, air, m, log_n, pub, &par, NULL) == GS_OK);
     CHECK(gs_verify(air, pf, 0) == GS_OK);
@@ -255,8 +255,8 @@ static void lie_at_z(const gs_air *air, const gs_proof *p, gs_table_proof *t, gs
     t->ood_chunks[K - 1] = gs_fp3_mul(gs_fp3_sub(total, rest), gs_fp3_inv(zjn));
 }
 
-static void test_cheating_prover(void) {
-    gs_params par = {2, 2, 0, 40, 1};
+static void test_cheating_prover(gs_hash_id hash) {
+    gs_params par = {2, 2, 0, 40, 1, hash};
     int by_kind[3] = {0, 0, 0};
     for (int round = 0; round < 12; round++) {
         par.log_arity = 1 + (uint32_t)(round / 3); /* every fold arity: 2, 4, 8, 16 */
@@ -285,8 +285,8 @@ static void test_cheating_prover(void) {
         free(m);
         gs_air_free(air);
     }
-    printf("cheating prover rejected: %d at DEEP, %d at a fold, %d at the final polynomial "
-           "(folds by 2, 4, 8 and 16)\n", by_kind[0], by_kind[1], by_kind[2]);
+    printf("cheating prover (%s) rejected: %d at DEEP, %d at a fold, %d at the final polynomial "
+           "(folds by 2, 4, 8 and 16)\n", gs_hash_name(hash), by_kind[0], by_kind[1], by_kind[2]);
     par.log_arity = 1;
     /* The hook itself is honest about valid witnesses: lying is only needed
      * for wrong ones. With a valid trace the rewritten value is the true one. */
@@ -298,6 +298,7 @@ static void test_cheating_prover(void) {
     CHECK(gs_prove(&pf, air, m, 6, pub, &par, NULL) == GS_OK);
     gs_prover_debug_ood = NULL;
     CHECK(pf && gs_verify(air, pf, 0) == GS_OK);
+    CHECK(pf && pf->params.hash == (uint32_t)hash);
     gs_proof_free(pf);
     free(m);
     gs_air_free(air);
@@ -310,6 +311,7 @@ int main(int argc, char **argv) {
     test_wrong_witness();
     test_tamper();
     test_threads();
-    test_cheating_prover();
+    test_cheating_prover(GS_HASH_KECCAK256);
+    test_cheating_prover(GS_HASH_POSEIDON2);
     return gs_test_done();
 }

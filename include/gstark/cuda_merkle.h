@@ -48,6 +48,16 @@ typedef struct gs_cuda_tree gs_cuda_tree; /* the whole tree stays on the device 
 /* Commit `cols` >= 1 columns of 2^log_rows values (log_rows <= 30). */
 gs_status gs_cuda_merkle_commit(gs_cuda_tree **out, const uint64_t *d_m, size_t cols,
                                 size_t col_stride, unsigned log_rows, void *stream);
+/* The same with the hash `id`: GS_HASH_KECCAK256 (what gs_cuda_merkle_commit
+ * does) or GS_HASH_POSEIDON2, whose tree is gs_merkle_commit's with that id
+ * (leaves through the Poseidon2 sponge over the field elements, nodes through
+ * its compression; gstark/merkle.h), built by the kernels of
+ * gstark/cuda_poseidon2.h. Recommit keeps the tree's hash. Another id is
+ * GS_ERR_INVALID_ARG. Leaf hashing alone (gs_cuda_merkle_hash_leaves) and the
+ * code forms below are Keccak-256's. */
+gs_status gs_cuda_merkle_commit_hash(gs_cuda_tree **out, gs_hash_id id, const uint64_t *d_m,
+                                     size_t cols, size_t col_stride, unsigned log_rows,
+                                     void *stream);
 /* The same into an existing tree of the same depth (log_rows of its
  * commit), reusing its device memory: no allocation, so nothing but kernels
  * is enqueued. The new commit is ordered after the tree's previous one.

@@ -1,7 +1,8 @@
 /* Poseidon2 (Goldilocks) on the CUDA device, the same functions as gstark/poseidon2.h computes
  * on the CPU (one definition of the rounds, src/hash/poseidon2_round.h, compiled for both):
  * rows through the sponge into digests, pairs of digests through the compression, and bare
- * permutations. A primitive for later wiring into the device Merkle trees; nothing uses it yet.
+ * permutations. The device Merkle trees of Poseidon2 proofs are built with these
+ * (gs_cuda_merkle_commit_hash, gstark/cuda_merkle.h).
  *
  * Memory: every pointer is memory the current device can read (and, for outputs, write): its
  * own device memory, managed memory or mapped pinned host memory; 8-byte aligned. A digest is

@@ -15,6 +15,7 @@
 #include "gstark/ntt.h"
 #include "gstark/obs.h"
 #include "gstark/parallel.h"
+#include "gstark/poseidon2.h"
 #include "gstark/proof.h"
 #include "gstark/sched.h"
 #include "gstark/size.h"

@@ -6,6 +6,11 @@
  *   bytes; values are canonical by the field contract and are hashed as they
  *   are, so a non-canonical value never matches a canonical commitment);
  * - node = H(left || right) (64 bytes in);
+ * with Poseidon2 (id GS_HASH_POSEIDON2, gstark/hash.h): leaf i =
+ * gs_poseidon2_hash of the row's field elements (no bytes; a value >= p is
+ * reduced, so callers check canonicity, as the proof parser does), node =
+ * gs_poseidon2_compress(left, right) (gs_hash_pair), digests in their
+ * 32-byte form;
  * - the number of rows is a power of two, 2^depth; a path for leaf i is the
  *   depth sibling digests from the leaf level up to (excluding) the root:
  *   path[l] is node (i >> l) ^ 1 of level l (level 0 = leaves).

@@ -1,7 +1,8 @@
 /* Poseidon2 over Goldilocks (p = 2^64 - 2^32 + 1): the permutation of widths 8 and 12, a
  * sponge that hashes field elements to a 4-element digest, a 2-to-1 compression of digests,
- * and the digest's 32-byte form. A primitive only: Merkle trees, the transcript and the proof
- * format do not use it yet. docs/hash.md has the construction and the rules in full.
+ * and the digest's 32-byte form. A proof may use it for its Merkle commitments and transcript
+ * (gs_params.hash = GS_HASH_POSEIDON2; the byte mode is in gstark/hash.h). docs/hash.md has the
+ * construction and the rules in full.
  *
  * Permutation: the Poseidon2 paper's (eprint 2023/323) with HorizenLabs' published Goldilocks
  * instances: x^7 S-box, R_F = 8 full rounds (4 + 4), R_P = 22 partial rounds, external matrix

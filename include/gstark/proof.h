@@ -30,6 +30,11 @@ typedef struct gs_params {
     uint32_t grinding_bits; /* proof of work before the queries; 0..40, default 20 */
     uint32_t num_queries;   /* FRI queries; 1..1024 */
     uint32_t log_arity;     /* FRI folding arity 2^log_arity: 1..GS_MAX_LOG_ARITY (2..16) */
+    /* The hash of every Merkle commitment and of the transcript, a gs_hash_id:
+     * GS_HASH_KECCAK256 (0, the default: zero-initialised parameters mean
+     * Keccak-256) or GS_HASH_POSEIDON2 (1); any other value is refused. Version
+     * 1 and 2 files are Keccak-256 only. */
+    uint32_t hash;
 } gs_params;
 
 #define GS_MAX_LOG_ARITY 4u /* FRI folds by at most 16 */

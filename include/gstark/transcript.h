@@ -1,7 +1,9 @@
 /* The Fiat-Shamir transcript: a hash chain with domain-separation labels.
  * docs/protocol.md ("Transcript") gives the exact byte encoding that every
  * prover, backend and verifier must reproduce; in short (S = the 32-byte
- * state, H = the hash, u64le = 8 bytes little-endian, || = concatenation):
+ * state, H = the transcript's hash over bytes: Keccak-256, or Poseidon2's
+ * byte mode of gstark/hash.h, the same encoding for both; u64le = 8 bytes
+ * little-endian, || = concatenation):
  *
  *   init:     S = H("gstark-transcript" || u64le(|domain|) || domain)
  *   absorb:   S = H(S || tag || u64le(|label|) || label || u64le(|data|) || data)

@@ -73,11 +73,13 @@ typedef struct gs_backend_iface {
      * shift * <w_{n B}>. */
     gs_status (*lde)(gs_backend *be, gs_buf *out, const gs_buf *coeffs, size_t cols,
                      unsigned log_n, unsigned log_blowup, gs_fp shift);
-    /* The tree is charged to `acct` until commit_free. The matrix m must stay
-     * allocated and unchanged until then: a backend may keep only the upper
-     * levels and hash rows again when opening (the CPU backend does). */
-    gs_status (*commit)(gs_backend *be, gs_mem *acct, gs_bcommit **out, const gs_buf *m,
-                        size_t cols, size_t col_stride, unsigned log_rows);
+    /* A Merkle tree (gstark/merkle.h's) over the rows with hash `hash` (a
+     * proof's params.hash); it is charged to `acct` until commit_free. The
+     * matrix m must stay allocated and unchanged until then: a backend may
+     * keep only the upper levels and hash rows again when opening (the CPU
+     * backend does). */
+    gs_status (*commit)(gs_backend *be, gs_mem *acct, gs_bcommit **out, gs_hash_id hash,
+                        const gs_buf *m, size_t cols, size_t col_stride, unsigned log_rows);
     gs_status (*root)(gs_backend *be, const gs_bcommit *c, gs_digest *out);
     gs_status (*open)(gs_backend *be, const gs_bcommit *c, gs_digest *paths, const size_t *idx,
                       size_t n);
@@ -104,6 +106,7 @@ typedef struct gs_backend_iface {
      * 3 columns of 2^(log_size - 1). */
     gs_status (*fold)(gs_backend *be, gs_buf *out, const gs_buf *in, unsigned log_size,
                       gs_fp shift, gs_fp3 gamma);
+    /* gs_transcript_grind's answer and effect, with the transcript's hash. */
     gs_status (*grind)(gs_backend *be, gs_transcript *t, unsigned bits, uint64_t *nonce);
     /* Releases the backend object (after every buffer and tree is freed);
      * the process-wide CPU backend ignores it. */

@@ -76,12 +76,12 @@ struct gs_bcommit {
     size_t cols, col_stride;
 };
 
-static gs_status cpu_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, const gs_buf *m,
-                            size_t cols, size_t col_stride, unsigned log_rows) {
+static gs_status cpu_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, gs_hash_id hash,
+                            const gs_buf *m, size_t cols, size_t col_stride, unsigned log_rows) {
     (void)be;
     gs_bcommit *c = malloc(sizeof *c);
     if (!c) return GS_ERR_NOMEM;
-    gs_status s = gs_merkle_commit_skip(&c->tree, GS_HASH_KECCAK256, m->ptr, cols, col_stride, log_rows,
+    gs_status s = gs_merkle_commit_skip(&c->tree, hash, m->ptr, cols, col_stride, log_rows,
                                         gs_merkle_skip_for(cols));
     if (s != GS_OK) {
         free(c);

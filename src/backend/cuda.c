@@ -165,6 +165,8 @@ gs_status gs_cuda_deep(uint64_t *d_out, const uint64_t *d_trace, const uint64_t 
 
 gs_status gs_cuda_grind(gs_transcript *t, unsigned bits, uint64_t *nonce, void *stream) {
     if (!t || !nonce || bits > 64) return GS_ERR_INVALID_ARG;
+    /* The device's pow hash is Keccak-256's: another transcript grinds on the host. */
+    if (t->id != GS_HASH_KECCAK256) return gs_transcript_grind(t, bits, nonce);
     if (bits == 0) { /* every nonce is valid: 0, as gs_transcript_grind */
         GS_TRY(gs_transcript_check_pow(t, 0, 0));
         *nonce = 0;
@@ -338,8 +340,8 @@ static gs_status cuda_lde(gs_backend *be, gs_buf *out, const gs_buf *coeffs, siz
                                                         c->stream));
 }
 
-static gs_status cuda_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, const gs_buf *m,
-                             size_t cols, size_t col_stride, unsigned log_rows) {
+static gs_status cuda_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, gs_hash_id hash,
+                             const gs_buf *m, size_t cols, size_t col_stride, unsigned log_rows) {
     cuda_ctx *c = ctx_of(be);
     *out = NULL;
     size_t rows = (size_t)1 << log_rows;
@@ -353,8 +355,8 @@ static gs_status cuda_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, con
     if (s == GS_OK) s = charge(c, acct, cc->bytes);
     if (s == GS_OK) {
         size_t t = mark_start(c, "commit");
-        s = mark_end(c, t, gs_cuda_merkle_commit(&cc->tree, m->ptr, cols, col_stride, log_rows,
-                                                 c->stream));
+        s = mark_end(c, t, gs_cuda_merkle_commit_hash(&cc->tree, hash, m->ptr, cols, col_stride,
+                                                      log_rows, c->stream));
         if (s != GS_OK) uncharge(c, acct, cc->bytes);
     }
     if (s != GS_OK) {
@@ -467,10 +469,12 @@ static gs_status cuda_fold(gs_backend *be, gs_buf *out, const gs_buf *in, unsign
 }
 
 /* Grinding on the device for 16 bits and more; below, the host's first
- * round of 1 Ki nonces finds it faster than a launch and its copy back. */
+ * round of 1 Ki nonces finds it faster than a launch and its copy back. The
+ * device search is Keccak-256's pow hash: a Poseidon2 transcript grinds on
+ * the host (the same smallest nonce, so the same proof). */
 static gs_status cuda_grind(gs_backend *be, gs_transcript *t, unsigned bits, uint64_t *nonce) {
     cuda_ctx *c = ctx_of(be);
-    if (bits < 16) return gs_transcript_grind(t, bits, nonce);
+    if (bits < 16 || t->id != GS_HASH_KECCAK256) return gs_transcript_grind(t, bits, nonce);
     GS_TRY(use_lane(c));
     size_t m = mark_start(c, "grind");
     return mark_end(c, m, gs_cuda_grind(t, bits, nonce, c->stream));

@@ -249,12 +249,24 @@ static gs_status parse_custom(gs_manifest_pc *p, const cJSON *w, const char *air
 
 static gs_status parse_params(gs_manifest_pc *p, const cJSON *par, gs_claim *c) {
     unsigned security = GS_DEFAULT_SECURITY_BITS, blowup = 4;
+    gs_hash_id hash = GS_HASH_KECCAK256;
     if (par) {
-        static const char *const keys[] = {"security", "blowup", NULL};
+        static const char *const keys[] = {"security", "blowup", "hash", NULL};
         if (!cJSON_IsObject(par)) return gs_manifest_fail(p, "params: expected an object, got %s", gs_manifest_type_name(par));
         GS_TRY(gs_manifest_check_keys(p, par, "params", keys));
         const cJSON *s = cJSON_GetObjectItemCaseSensitive(par, "security");
         const cJSON *b = cJSON_GetObjectItemCaseSensitive(par, "blowup");
+        const cJSON *h = cJSON_GetObjectItemCaseSensitive(par, "hash");
+        if (h) {
+            const char *name = NULL;
+            GS_TRY(get_string(p, h, "params.hash", &name));
+            if (!strcmp(name, "poseidon2")) hash = GS_HASH_POSEIDON2;
+            else if (strcmp(name, "keccak") && strcmp(name, "keccak256")) {
+                char sk[GS_MANIFEST_SAFE];
+                return gs_manifest_fail(p, "params.hash: '%s' is not keccak or poseidon2",
+                                        gs_manifest_safe(sk, name));
+            }
+        }
         if (s) GS_TRY(get_unsigned(p, s, "params.security", GS_MIN_SECURITY_BITS, GS_MAX_SECURITY_BITS, &security));
         if (b) {
             GS_TRY(get_unsigned(p, b, "params.blowup", 2, 64, &blowup));
@@ -266,6 +278,7 @@ static gs_status parse_params(gs_manifest_pc *p, const cJSON *par, gs_claim *c) 
     if (gs_params_for_security(&c->params, security) != GS_OK) return GS_ERR_INVALID_ARG;
     c->params.log_blowup = 0;
     while ((1u << c->params.log_blowup) < blowup) c->params.log_blowup++;
+    c->params.hash = hash;
     /* The least query count reaching the target, as `gstark prove` picks it. */
     for (c->params.num_queries = 1; c->params.num_queries < 1024; c->params.num_queries++)
         if (gs_params_security(&c->params) >= security) break;

@@ -39,7 +39,16 @@
  * (floor(cols/17) + 2) / (floor(cols/17) + 1): 1.25 for 64 columns, 2 for 8.
  *
  * Every kernel exists in each Keccak code form of src/cuda/keccak.cuh; a
- * process-wide choice (gs_cuda_keccak_variant_select) picks the set used. */
+ * process-wide choice (gs_cuda_keccak_variant_select) picks the set used.
+ *
+ * Poseidon2 trees (gs_cuda_merkle_commit_hash with GS_HASH_POSEIDON2): the
+ * same layout, filled by the kernels of src/cuda/poseidon2.cu: the leaves
+ * with gs_cuda_poseidon2_hash_rows over the columns (row stride 1: a warp
+ * reads 256 contiguous bytes of a column), then one
+ * gs_cuda_poseidon2_compress_many per level (level l - 1 into level l,
+ * disjoint ranges). A digest's 4 little-endian u64 elements are its bytes.
+ * Cost per row: max(1, ceil(cols / 8)) width-12 permutations for the leaf and
+ * ~1 width-8 permutation for the node above it. */
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -50,6 +59,7 @@
 #include "cuda/cuda_util.cuh"
 #include "cuda/keccak.cuh"
 #include "gstark/cuda_merkle.h"
+#include "gstark/cuda_poseidon2.h"
 
 static_assert(sizeof(size_t) == 8, "indices are copied to the device as 64-bit words");
 static_assert(sizeof(gs_digest) == 32, "a digest is 4 lanes");
@@ -342,6 +352,7 @@ gs_status launch_levels(const kernel_set &k, uint64_t *nodes, unsigned d, cudaSt
 } // namespace
 
 struct gs_cuda_tree {
+    gs_hash_id id;
     unsigned depth;
     int device;
     uint64_t *nodes;  /* 2^(depth+1) - 1 digests, 4 lanes each */
@@ -361,9 +372,19 @@ static gs_status enqueue_commit(gs_cuda_tree *t, const uint64_t *d_m, size_t col
                                 cudaStream_t s, int after_previous) {
     (void)cudaGetLastError(); /* a stale non-sticky error is not this launch's */
     if (after_previous) GS_CUDA_TRY(cudaStreamWaitEvent(s, t->done, 0));
-    const kernel_set &k = current_set();
-    GS_TRY(launch_leaves(k, t->nodes, d_m, cols, stride, t->depth, s));
-    GS_TRY(launch_levels(k, t->nodes, t->depth, s));
+    if (t->id == GS_HASH_POSEIDON2) {
+        const unsigned d = t->depth;
+        gs_poseidon2_digest *nodes = (gs_poseidon2_digest *)t->nodes;
+        GS_TRY(gs_cuda_poseidon2_hash_rows(nodes, d_m, (size_t)1 << d, cols, 1, stride, s));
+        for (unsigned l = 1; l <= d; l++)
+            GS_TRY(gs_cuda_poseidon2_compress_many(nodes + level_offset(d, l),
+                                                   nodes + level_offset(d, l - 1),
+                                                   (size_t)1 << (d - l), s));
+    } else {
+        const kernel_set &k = current_set();
+        GS_TRY(launch_leaves(k, t->nodes, d_m, cols, stride, t->depth, s));
+        GS_TRY(launch_levels(k, t->nodes, t->depth, s));
+    }
     GS_CUDA_TRY(cudaEventRecord(t->done, s));
     return GS_OK;
 }
@@ -387,12 +408,21 @@ extern "C" unsigned gs_cuda_merkle_depth(const gs_cuda_tree *t) { return t ? t->
 
 extern "C" gs_status gs_cuda_merkle_commit(gs_cuda_tree **out, const uint64_t *d_m, size_t cols,
                                            size_t col_stride, unsigned log_rows, void *stream) {
+    return gs_cuda_merkle_commit_hash(out, GS_HASH_KECCAK256, d_m, cols, col_stride, log_rows,
+                                      stream);
+}
+
+extern "C" gs_status gs_cuda_merkle_commit_hash(gs_cuda_tree **out, gs_hash_id id,
+                                                const uint64_t *d_m, size_t cols,
+                                                size_t col_stride, unsigned log_rows,
+                                                void *stream) {
     if (out) *out = NULL;
-    if (!out) return GS_ERR_INVALID_ARG;
+    if (!out || (id != GS_HASH_KECCAK256 && id != GS_HASH_POSEIDON2)) return GS_ERR_INVALID_ARG;
     int device;
     GS_TRY(check_matrix(&device, d_m, cols, col_stride, log_rows));
     gs_cuda_tree *t = (gs_cuda_tree *)calloc(1, sizeof *t);
     if (!t) return GS_ERR_NOMEM;
+    t->id = id;
     t->depth = log_rows;
     t->device = device;
     gs_status s = gs_cuda_check(cudaEventCreateWithFlags(&t->done, cudaEventDisableTiming),

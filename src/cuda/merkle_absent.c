@@ -10,6 +10,14 @@ gs_status gs_cuda_merkle_commit(gs_cuda_tree **out, const uint64_t *d_m, size_t 
     return GS_ERR_NO_DEVICE;
 }
 
+gs_status gs_cuda_merkle_commit_hash(gs_cuda_tree **out, gs_hash_id id, const uint64_t *d_m,
+                                     size_t cols, size_t col_stride, unsigned log_rows,
+                                     void *stream) {
+    (void)id, (void)d_m, (void)cols, (void)col_stride, (void)log_rows, (void)stream;
+    if (out) *out = NULL;
+    return GS_ERR_NO_DEVICE;
+}
+
 gs_status gs_cuda_merkle_recommit(gs_cuda_tree *t, const uint64_t *d_m, size_t cols,
                                   size_t col_stride, void *stream) {
     (void)t, (void)d_m, (void)cols, (void)col_stride, (void)stream;

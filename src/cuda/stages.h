@@ -91,7 +91,9 @@ gs_status gs_cuda_pow_search(int *found, uint64_t *nonce, const uint8_t *prefix,
  * re-checks it on the host: a nonce that fails is GS_ERR_CUDA). bits 0 gives
  * nonce 0 without touching the device; bits > 64 or a NULL t or nonce is
  * GS_ERR_INVALID_ARG; GS_ERR_EXHAUSTED if no nonce below 2^64 is valid. On
- * any error t and *nonce are unchanged. */
+ * any error t and *nonce are unchanged. The device searches with Keccak-256's
+ * pow hash only: a transcript of another hash is ground on the host
+ * (gs_transcript_grind itself). */
 struct gs_deep_args;
 struct gs_transcript;
 gs_status gs_cuda_deep(uint64_t *d_out, const uint64_t *d_trace, const uint64_t *d_chunks,

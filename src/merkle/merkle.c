@@ -20,11 +20,21 @@
  * the tile buffer stays in L2.
  *
  * Cost: Keccak-256 permutations per row = ceil((cols * 8 + 1) / 136) for the
- * leaf plus ~1 for the node above it (64-byte messages take one). */
+ * leaf plus ~1 for the node above it (64-byte messages take one).
+ *
+ * Poseidon2 (gstark/hash.h): the same split, without the gather. A tile's
+ * rows go straight from the column-major matrix into the sponge
+ * (gs_poseidon2_hash_rows with row stride 1 and the column stride: field
+ * elements, no bytes), and each level is one gs_poseidon2_compress_many.
+ * Both write their digests as 4 u64 elements into the nodes, which on a
+ * little-endian host are the digests' bytes (a big-endian host converts).
+ * Cost per row: max(1, ceil(cols / 8)) width-12 permutations for the leaf
+ * plus ~1 width-8 permutation for the node above it. */
 #include <stdatomic.h>
 #include <stdlib.h>
 
 #include "gstark/parallel.h"
+#include "gstark/poseidon2.h"
 #include "merkle/merkle_internal.h"
 #include "util/pages.h"
 
@@ -120,12 +130,39 @@ static void gather(uint8_t *buf, const build_ctx *c, size_t row0, size_t n, int 
     }
 }
 
+_Static_assert(sizeof(gs_poseidon2_digest) == sizeof(gs_digest), "a Poseidon2 digest is 32 bytes");
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define P2_NATIVE_BYTES 1 /* a gs_poseidon2_digest in memory is its 32-byte form */
+#else
+#define P2_NATIVE_BYTES 0
+#endif
+
+/* Digests the Poseidon2 bulk calls wrote as elements, into their byte form. */
+static void p2_to_bytes(gs_digest *d, size_t n) {
+    for (size_t i = 0; !P2_NATIVE_BYTES && i < n; i++) {
+        gs_poseidon2_digest e;
+        memcpy(&e, &d[i], sizeof e);
+        gs_poseidon2_digest_to_bytes(&d[i], &e);
+    }
+}
+
+/* out[i] = node(in[2i], in[2i + 1]) for i < n, with the tree's hash. */
+static void pairs(const build_ctx *c, gs_digest *out, const gs_digest *in, size_t n) {
+    if (c->id == GS_HASH_POSEIDON2) {
+        if (P2_NATIVE_BYTES)
+            gs_poseidon2_compress_many((gs_poseidon2_digest *)(void *)out,
+                                       (const gs_poseidon2_digest *)(const void *)in, n);
+        else
+            for (size_t i = 0; i < n; i++) gs_hash_pair(c->id, &out[i], &in[2 * i], &in[2 * i + 1]);
+        return;
+    }
+    gs_hash_many(c->id, out, (const uint8_t *)in, 2 * GS_DIGEST_BYTES, 2 * GS_DIGEST_BYTES, n);
+}
+
 /* Nodes [b, e) of level `level` (stored) from their children in level - 1. */
 static void reduce(const build_ctx *c, unsigned level, size_t b, size_t e) {
-    const gs_digest *in = gs_merkle_level(c->tree, level - 1);
-    gs_digest *out = gs_merkle_level(c->tree, level);
-    gs_hash_many(c->id, out + b, (const uint8_t *)(in + 2 * b), 2 * GS_DIGEST_BYTES,
-                 2 * GS_DIGEST_BYTES, e - b);
+    pairs(c, gs_merkle_level(c->tree, level) + b, gs_merkle_level(c->tree, level - 1) + 2 * b, e - b);
 }
 
 /* Subtree s's levels 0..h: a level below skip lives in the thread's scratch
@@ -139,9 +176,10 @@ static void build_subtrees(void *p, size_t b, size_t e) {
     build_ctx *c = p;
     uint8_t *buf = NULL;
     gs_digest *scratch = NULL;
-    if (c->m) buf = gs_merkle_alloc(c->tile * c->rowbytes);
+    int p2 = c->id == GS_HASH_POSEIDON2;
+    if (c->m && !p2) buf = gs_merkle_alloc(c->tile * c->rowbytes);
     if (c->skip) scratch = gs_merkle_alloc(((size_t)2 << c->h) * sizeof(gs_digest));
-    if ((c->m && !buf) || (c->skip && !scratch)) {
+    if ((c->m && !p2 && !buf) || (c->skip && !scratch)) {
         atomic_store(&c->nomem, 1);
         free(buf), free(scratch);
         return;
@@ -150,13 +188,17 @@ static void build_subtrees(void *p, size_t b, size_t e) {
     for (size_t s = b; s < e; s++) {
         size_t row0 = s << c->h;
         gs_digest *leaves = sub_level(c, scratch, s, 0);
+        for (size_t r = 0; p2 && c->m && r < rows; r += c->tile) {
+            gs_poseidon2_hash_rows((gs_poseidon2_digest *)(void *)(leaves + r), c->m + row0 + r, c->tile,
+                                   c->cols, 1, c->stride);
+            p2_to_bytes(leaves + r, c->tile);
+        }
         for (size_t r = 0; buf && r < rows; r += c->tile) {
             gather(buf, c, row0 + r, c->tile, r + c->tile < rows || s + 1 < e);
             gs_hash_many(c->id, leaves + r, buf, c->rowbytes, c->rowbytes, c->tile);
         }
         for (unsigned l = 1; l <= c->h; l++)
-            gs_hash_many(c->id, sub_level(c, scratch, s, l), (const uint8_t *)sub_level(c, scratch, s, l - 1),
-                         2 * GS_DIGEST_BYTES, 2 * GS_DIGEST_BYTES, (size_t)1 << (c->h - l));
+            pairs(c, sub_level(c, scratch, s, l), sub_level(c, scratch, s, l - 1), (size_t)1 << (c->h - l));
     }
     free(buf), free(scratch);
 }

@@ -5,6 +5,7 @@
  * whole root before answering. */
 #include <stdlib.h>
 
+#include "gstark/poseidon2.h"
 #include "merkle/merkle_internal.h"
 
 #define LEAF_CHUNK 64u /* values per hasher update in gs_merkle_leaf */
@@ -50,6 +51,12 @@ gs_status gs_merkle_open_rows(const gs_merkle_tree *t, const gs_fp *m, size_t co
 }
 
 void gs_merkle_leaf(gs_hash_id id, gs_digest *out, const gs_fp *row, size_t cols) {
+    if (id == GS_HASH_POSEIDON2) { /* the field elements themselves */
+        gs_poseidon2_digest d;
+        gs_poseidon2_hash(&d, row, cols);
+        gs_poseidon2_digest_to_bytes(out, &d);
+        return;
+    }
     uint8_t buf[LEAF_CHUNK * 8];
     if (cols <= LEAF_CHUNK) {
         for (size_t c = 0; c < cols; c++) gs_merkle_store_le64(buf + 8 * c, row[c]);
@@ -71,13 +78,13 @@ gs_status gs_merkle_verify_leaf(gs_hash_id id, const gs_digest *root, unsigned d
     if (!root || !leaf || (depth && !path) || depth > GS_MERKLE_MAX_LOG_ROWS)
         return GS_ERR_INVALID_ARG;
     if ((uint64_t)idx >> depth) return GS_ERR_INVALID_ARG;
-    uint8_t pair[2 * GS_DIGEST_BYTES];
+    gs_digest pair[2];
     gs_digest cur = *leaf;
     for (unsigned l = 0; l < depth; l++) {
         size_t right = ((uint64_t)idx >> l) & 1; /* cur is the right child */
-        memcpy(pair + GS_DIGEST_BYTES * right, cur.b, GS_DIGEST_BYTES);
-        memcpy(pair + GS_DIGEST_BYTES * (right ^ 1), path[l].b, GS_DIGEST_BYTES);
-        gs_hash(id, &cur, pair, sizeof pair);
+        pair[right] = cur;
+        pair[right ^ 1] = path[l];
+        gs_hash_pair(id, &cur, &pair[0], &pair[1]);
     }
     uint8_t diff = 0;
     for (unsigned i = 0; i < GS_DIGEST_BYTES; i++) diff |= (uint8_t)(cur.b[i] ^ root->b[i]);

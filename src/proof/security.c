@@ -8,7 +8,8 @@
 #include "proof/shape.h"
 
 gs_params gs_params_default(unsigned security_bits) {
-    gs_params p = {2, 8, 20, 0, 3}; /* blowup 4, final degree < 256, fold by 8 */
+    /* blowup 4, final degree < 256, fold by 8, Keccak-256 */
+    gs_params p = {.log_blowup = 2, .log_final = 8, .grinding_bits = 20, .num_queries = 0, .log_arity = 3, 0};
     if (security_bits > GS_MAX_SECURITY_BITS) security_bits = GS_MAX_SECURITY_BITS;
     unsigned need = security_bits > p.grinding_bits ? security_bits - p.grinding_bits : 1;
     p.num_queries = (need + p.log_blowup - 1) / p.log_blowup;
@@ -138,10 +139,19 @@ static void put_entry(gs_hasher *h, const gs_proof *e) {
     }
 }
 
+/* A hash other than Keccak-256 is bound by a longer tag and its id: "/hash"
+ * follows "gstark-statement-v1" where Keccak's digest has the kind (byte 0x01
+ * or 0x02), so the two inputs never coincide, and Keccak digests are those
+ * from before the choice of hash. The digest itself is always Keccak-256. */
 static void put_head(gs_hasher *h, uint32_t kind, const gs_params *q, uint32_t tables) {
     static const char tag[] = "gstark-statement-v1";
+    static const char tag_hash[] = "/hash";
     gs_hasher_init(h, GS_HASH_KECCAK256);
     gs_hasher_update(h, tag, sizeof tag - 1);
+    if (q->hash != GS_HASH_KECCAK256) {
+        gs_hasher_update(h, tag_hash, sizeof tag_hash - 1);
+        put_u32(h, q->hash);
+    }
     put_u32(h, kind);
     uint32_t params[5] = {q->log_blowup, q->log_final, q->grinding_bits, q->num_queries, q->log_arity};
     for (int i = 0; i < 5; i++) put_u32(h, params[i]);

@@ -6,7 +6,9 @@
  *     "GSTARKPF" | u32 2 | section "MHDR" | num_tables x section "MTBL"
  *   version 3, either: the same sections, told apart by the first tag;
  *     the openings batched (each distinct leaf and each Merkle node once,
- *     indexed by the query positions the file carries)
+ *     indexed by the query positions the file carries); a hash other than
+ *     Keccak-256 (params.hash) is a u32 at the end of HEAD or MHDR, absent
+ *     for Keccak-256 (so Keccak files are what they were before the choice)
  *   section = 4-byte tag | u64 body length | body
  *
  * All integers are little-endian; field elements are canonical u64s. The
@@ -26,6 +28,7 @@
 #include <string.h>
 
 #include "gstark/merkle.h"
+#include "gstark/poseidon2.h"
 #include "gstark/proof.h"
 #include "merkle/multipath.h"
 #include "proof/shape.h"
@@ -61,13 +64,14 @@ static const uint8_t TAG_MTBL[4] = {'M', 'T', 'B', 'L'};
 /* Validates what the header implies and fills the shape: the parameters and
  * trace height must give a shape for these column and chunk counts. log_n and
  * log_blowup are bounded first so that gs_shape_make's sum cannot wrap.
- * Versions 1 and 2 fold by 2 only. */
+ * Versions 1 and 2 fold by 2 only and hash with Keccak-256 only. */
 static int shape_for(gs_shape *s, const gs_params *par, uint32_t version, uint32_t log_n,
                      uint32_t cols, uint32_t chunks) {
     if (log_n < 1 || log_n > GS_MAX_LOG_LDE || par->log_blowup < 1 || par->log_blowup > 6)
         return 0;
     if (cols < 1 || cols > MAX_COLS || chunks < 1 || chunks > MAX_CHUNKS) return 0;
-    if (version < GS_PROOF_VERSION_COMPACT && par->log_arity != 1) return 0;
+    if (version < GS_PROOF_VERSION_COMPACT && (par->log_arity != 1 || par->hash != GS_HASH_KECCAK256))
+        return 0;
     return gs_shape_make(s, par, log_n, cols, chunks) == GS_OK;
 }
 
@@ -306,6 +310,17 @@ static int canonical(const gs_fp *v, uint64_t n) {
     return 1;
 }
 
+/* With Poseidon2, a digest is 4 canonical elements (gs_poseidon2_digest_from_bytes): a parsed
+ * proof has one encoding, as its field elements have. */
+static int digests_ok(gs_hash_id hash, const gs_digest *d, uint64_t n) {
+    if (hash != GS_HASH_POSEIDON2) return 1;
+    for (uint64_t i = 0; i < n; i++) {
+        gs_poseidon2_digest e;
+        if (gs_poseidon2_digest_from_bytes(&e, &d[i]) != GS_OK) return 0;
+    }
+    return 1;
+}
+
 /* An array the format writes must exist when it has elements. */
 #define PRESENT(ptr, n) ((n) == 0 || (ptr) != NULL)
 
@@ -338,6 +353,11 @@ static int struct_ok(const gs_proof *p, uint32_t version, gs_shape *s, size_t *d
            canonical(t->ood_next->c, 3 * (uint64_t)s->cols) &&
            canonical(t->ood_chunks->c, 3 * (uint64_t)s->chunks) &&
            canonical(t->final_poly->c, 3 * (uint64_t)s->final_len) &&
+           digests_ok(s->hash, &t->trace_root, 1) && digests_ok(s->hash, &t->chunk_root, 1) &&
+           digests_ok(s->hash, t->fri_roots, s->layers) &&
+           digests_ok(s->hash, t->trace_paths, c.trace_paths) &&
+           digests_ok(s->hash, t->chunk_paths, c.chunk_paths) &&
+           digests_ok(s->hash, t->fri_paths, c.fri_paths) &&
            canonical(t->trace_rows, c.trace_rows) && canonical(t->chunk_rows, c.chunk_rows) &&
            canonical(t->fri_rows, c.fri_rows);
 }
@@ -356,7 +376,8 @@ static int logup_ok(const gs_table_proof *t, gs_shape *s) {
     counts c = counts_of(s);
     if (!t->ood_aux_cur || !t->ood_aux_next || !t->aux_rows || !t->aux_paths) return 0;
     return canonical(t->bus_sum.c, 3) && canonical(t->ood_aux_cur->c, 3 * (uint64_t)s->aux) &&
-           canonical(t->ood_aux_next->c, 3 * (uint64_t)s->aux) && canonical(t->aux_rows, c.aux_rows);
+           canonical(t->ood_aux_next->c, 3 * (uint64_t)s->aux) && canonical(t->aux_rows, c.aux_rows) &&
+           digests_ok(s->hash, &t->aux_root, 1) && digests_ok(s->hash, t->aux_paths, c.aux_paths);
 }
 
 /* Hands the buffer over (or frees it and reports why not). */
@@ -385,6 +406,7 @@ gs_status gs_proof_serialize_as(uint8_t **out, size_t *len, const gs_proof *p, u
     size_t at = begin_section(&w, TAG_HEAD);
     put_params(&w, &p->params);
     put_statement(&w, p, desc_len);
+    if (p->params.hash != GS_HASH_KECCAK256) put_u32(&w, p->params.hash);
     end_section(&w, at);
     at = begin_section(&w, TAG_TABL);
     gs_status st = put_subproof(&w, &p->table, &s, version);
@@ -422,6 +444,7 @@ gs_status gs_multi_proof_serialize_as(uint8_t **out, size_t *len, const gs_multi
         size_t at = begin_section(&w, TAG_MHDR);
         put_params(&w, &p->params);
         put_u32(&w, n);
+        if (p->params.hash != GS_HASH_KECCAK256) put_u32(&w, p->params.hash);
         end_section(&w, at);
         for (uint32_t i = 0; st == GS_OK && i < n; i++) {
             const gs_proof *e = &p->tables[i];
@@ -578,15 +601,27 @@ static gs_status parse_statement(gs_proof *p, rd *r, uint32_t version) {
     return get_fps(r, &p->pub, p->num_public);
 }
 
+/* Version 3's optional hash id at the end of HEAD or MHDR (r holds what is
+ * left of the body): absent is Keccak-256; present, it must name another
+ * known hash (an explicit Keccak-256 would be a second encoding). */
+static int get_hash(rd *r, gs_params *q, uint32_t version) {
+    q->hash = GS_HASH_KECCAK256;
+    if (version < GS_PROOF_VERSION_COMPACT || r->left == 0) return 1;
+    return get_u32(r, &q->hash) && q->hash != GS_HASH_KECCAK256 && q->hash < GS_HASH_COUNT;
+}
+
 static gs_status parse_head(gs_proof *p, rd *r, uint32_t version) {
     if (!get_params(r, &p->params)) return GS_ERR_PROOF_FORMAT;
     GS_TRY(parse_statement(p, r, version));
+    if (!get_hash(r, &p->params, version)) return GS_ERR_PROOF_FORMAT;
     return r->left == 0 ? GS_OK : GS_ERR_PROOF_FORMAT;
 }
 
+
 /* Version 3's openings of one tree (put_opening's form) into the table
  * proof's per-query rows and paths, which the caller allocated. */
-static gs_status get_opening(rd *r, const tree_open *o, const uint32_t *pos, size_t Q) {
+static gs_status get_opening(rd *r, const tree_open *o, const uint32_t *pos, size_t Q,
+                             gs_hash_id hash) {
     size_t *leaf = calloc(2 * Q + 1, sizeof *leaf), *uniq = leaf + Q;
     gs_fp *rows = NULL;
     gs_digest *hashes = NULL, *nodes = NULL, *paths = malloc((Q * o->depth + 1) * sizeof *paths);
@@ -598,12 +633,14 @@ static gs_status get_opening(rd *r, const tree_open *o, const uint32_t *pos, siz
         st = alloc_checked((void **)&rows, r, (uint64_t)nu * o->width, sizeof(gs_fp));
     }
     if (st == GS_OK && !read_fps(r, rows, (uint64_t)nu * o->width)) st = GS_ERR_PROOF_FORMAT;
-    if (st == GS_OK) st = get_digests(r, &nodes, gs_mpath_count(uniq, nu, o->depth));
+    size_t nn = st == GS_OK ? gs_mpath_count(uniq, nu, o->depth) : 0;
+    if (st == GS_OK) st = get_digests(r, &nodes, nn);
+    if (st == GS_OK && !digests_ok(hash, nodes, nn)) st = GS_ERR_PROOF_FORMAT;
     if (st == GS_OK && !(hashes = malloc(nu * sizeof *hashes))) st = GS_ERR_NOMEM;
     for (size_t j = 0; st == GS_OK && j < nu; j++)
-        gs_merkle_leaf(GS_HASH_KECCAK256, &hashes[j], rows + j * o->width, o->width);
+        gs_merkle_leaf(hash, &hashes[j], rows + j * o->width, o->width);
     if (st == GS_OK)
-        st = gs_mpath_expand(paths, leaf, Q, uniq, hashes, nu, nodes, o->depth, GS_HASH_KECCAK256);
+        st = gs_mpath_expand(paths, leaf, Q, uniq, hashes, nu, nodes, o->depth, hash);
     for (size_t k = 0, j; st == GS_OK && k < Q; k++) {
         for (j = 0; uniq[j] != leaf[k]; j++) {} /* present: uniq holds every leaf */
         memcpy(o->rows + k * o->stride, rows + j * o->width, o->width * sizeof *rows);
@@ -659,6 +696,9 @@ static gs_status parse_subproof(gs_proof *p, rd *r, gs_shape *s, uint32_t versio
     if (!get_count(r, &v, s->layers)) return GS_ERR_PROOF_FORMAT;
     t->num_layers = v;
     GS_TRY(get_digests(r, &t->fri_roots, s->layers));
+    if (!digests_ok(s->hash, &t->trace_root, 1) || !digests_ok(s->hash, &t->chunk_root, 1) ||
+        !digests_ok(s->hash, t->fri_roots, s->layers))
+        return GS_ERR_PROOF_FORMAT;
     if (!get_count(r, &v, s->final_len)) return GS_ERR_PROOF_FORMAT;
     t->final_len = v;
     GS_TRY(get_fp3s(r, &t->final_poly, s->final_len));
@@ -680,7 +720,7 @@ static gs_status parse_subproof(gs_proof *p, rd *r, gs_shape *s, uint32_t versio
     GS_TRY(alloc_openings(t, s, r));
     tree_open o[3 + 32];
     size_t n = trees_of(o, t, s);
-    for (size_t i = 0; i < n; i++) GS_TRY(get_opening(r, &o[i], t->query_pos, s->queries));
+    for (size_t i = 0; i < n; i++) GS_TRY(get_opening(r, &o[i], t->query_pos, s->queries, s->hash));
     return GS_OK;
 }
 
@@ -697,7 +737,8 @@ static gs_status parse_logup(gs_table_proof *t, rd *r, gs_shape *s, uint32_t ver
     s->aux = t->aux_cols;
     if (!s->aux) return GS_OK;
     counts c = counts_of(s);
-    if (!get_bytes(r, t->aux_root.b, GS_DIGEST_BYTES) || !read_fps(r, t->bus_sum.c, 3))
+    if (!get_bytes(r, t->aux_root.b, GS_DIGEST_BYTES) || !digests_ok(s->hash, &t->aux_root, 1) ||
+        !read_fps(r, t->bus_sum.c, 3))
         return GS_ERR_PROOF_FORMAT;
     GS_TRY(get_fp3s(r, &t->ood_aux_cur, s->aux));
     GS_TRY(get_fp3s(r, &t->ood_aux_next, s->aux));
@@ -711,7 +752,7 @@ static gs_status parse_logup(gs_table_proof *t, rd *r, gs_shape *s, uint32_t ver
     if (!t->aux_rows || !t->aux_paths) return GS_ERR_NOMEM;
     tree_open o[3 + 32];
     size_t n = trees_of(o, t, s);
-    return get_opening(r, &o[n - 1], t->query_pos, s->queries);
+    return get_opening(r, &o[n - 1], t->query_pos, s->queries, s->hash);
 }
 
 /* Magic and version; r moves past them. */
@@ -781,12 +822,12 @@ gs_status gs_multi_proof_parse(gs_multi_proof **out, const uint8_t *buf, size_t 
     if (!buf && len) return GS_ERR_INVALID_ARG;
     rd r = {buf, len}, head, table;
     uint32_t version, n;
-    gs_params par;
+    gs_params par = {0};
     gs_shape s;
     if (!get_preamble(&r, &version) ||
         (version != GS_PROOF_VERSION_MULTI && version != GS_PROOF_VERSION_COMPACT) ||
         !get_section(&r, TAG_MHDR, &head) || !get_params(&head, &par) || !get_u32(&head, &n) ||
-        head.left != 0 || !shape_for(&s, &par, version, 1, 1, 1) || n < 1 ||
+        !get_hash(&head, &par, version) || head.left != 0 || !shape_for(&s, &par, version, 1, 1, 1) || n < 1 ||
         n > GS_PROOF_MAX_TABLES ||
         n > r.left / (version == GS_PROOF_VERSION_MULTI ? MIN_TABLE_SECTION_V2
                                                         : MIN_TABLE_SECTION_V3) /* before the entries are allocated */)

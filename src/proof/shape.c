@@ -4,8 +4,10 @@ gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_
                         uint32_t chunks) {
     if (!p || p->log_blowup < 1 || p->log_blowup > 6 || p->log_arity < 1 || p->log_arity > GS_MAX_LOG_ARITY || p->log_final > 20 ||
         p->num_queries < 1 || p->num_queries > 1024 || p->grinding_bits > 40 || log_n < 1 ||
-        log_n > GS_MAX_LOG_LDE - p->log_blowup /* log_blowup <= 6 here */ || cols < 1 || chunks < 1)
+        log_n > GS_MAX_LOG_LDE - p->log_blowup /* log_blowup <= 6 here */ || cols < 1 || chunks < 1 ||
+        p->hash >= GS_HASH_COUNT)
         return GS_ERR_INVALID_ARG;
+    s->hash = (gs_hash_id)p->hash;
     s->log_n = log_n;
     s->log_blowup = p->log_blowup;
     s->log_size = log_n + p->log_blowup;
@@ -32,6 +34,7 @@ void gs_statement_absorb(gs_transcript *t, const gs_proof *p) {
     const gs_params *q = &p->params;
     gs_fp params[5] = {q->log_blowup, q->log_final, q->grinding_bits, q->num_queries, q->log_arity};
     gs_transcript_absorb_fp(t, "params", params, 5);
+    if (q->hash != GS_HASH_KECCAK256) gs_transcript_absorb_u64(t, "hash", q->hash);
     gs_transcript_absorb_fp(t, "public", p->pub, p->num_public);
 }
 
@@ -39,6 +42,7 @@ void gs_multi_statement_absorb(gs_transcript *t, const gs_multi_proof *p) {
     const gs_params *q = &p->params;
     gs_fp params[5] = {q->log_blowup, q->log_final, q->grinding_bits, q->num_queries, q->log_arity};
     gs_transcript_absorb_fp(t, "params", params, 5);
+    if (q->hash != GS_HASH_KECCAK256) gs_transcript_absorb_u64(t, "hash", q->hash);
     gs_transcript_absorb_u64(t, "tables", p->num_tables);
     for (uint32_t i = 0; i < p->num_tables; i++) {
         const gs_proof *e = &p->tables[i];

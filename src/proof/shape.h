@@ -23,6 +23,7 @@ typedef struct gs_shape {
     uint32_t queries;        /* drawn: min(num_queries, N) */
     size_t fri_path_len;     /* digests per query over all layers (one path a layer) */
     size_t fri_row_len;      /* field elements per query over all layers (one leaf a layer) */
+    gs_hash_id hash;         /* the commitments' and the transcript's hash (params.hash) */
 } gs_shape;
 
 /* FRI layer l < s->layers: its word lives on a domain of 2^gs_fri_log_size
@@ -37,12 +38,15 @@ static inline unsigned gs_fri_folds(const gs_shape *s, uint32_t l) {
     return left < s->log_arity ? left : s->log_arity;
 }
 
-/* GS_ERR_INVALID_ARG if the parameters and sizes cannot make a proof. */
+/* GS_ERR_INVALID_ARG if the parameters and sizes cannot make a proof (an
+ * unknown hash id included). */
 gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_t cols,
                         uint32_t chunks);
 
 /* Absorbs the statement: AIR fingerprint, trace height, parameters, public
- * inputs (docs/protocol.md, "Transcript schedule"). */
+ * inputs (docs/protocol.md, "Transcript schedule"). A hash other than
+ * Keccak-256 is absorbed after the parameters (u64 "hash"); for Keccak-256
+ * nothing is, so Keccak proofs keep the bytes they had before the choice. */
 void gs_statement_absorb(gs_transcript *t, const gs_proof *p);
 
 /* The multi-table statement: params, table count, then per table its AIR

@@ -227,7 +227,7 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
     gs_obs_end(opts->obs, check_span, 0);
 
     gs_transcript tr;
-    gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN_MULTI);
+    gs_transcript_init(&tr, (gs_hash_id)params->hash, GS_TRANSCRIPT_DOMAIN_MULTI);
     bus_challenges bc = {gs_fp3_zero(), gs_fp3_zero()};
     int keep = gate_budget == GS_GATE_UNLIMITED || sum <= gate_budget;
     sched pl = {.dev = rb.dev, .st = st, .mp = mp, .in = tables, .est = est, .order = order,

@@ -176,7 +176,7 @@ static gs_status commit_main(prover_state *st, gs_table_proof *t, const gs_fp *t
     GS_TRY(be->iface->interpolate(be, &st->coeffs, s->cols, s->log_n, 1));
     GS_TRY(be->iface->lde(be, &st->lde, &st->coeffs, s->cols, s->log_n, s->log_blowup, shift));
     if (st->lean) be->iface->free(be, &st->coeffs); /* made again for the out-of-domain values */
-    GS_TRY(be->iface->commit(be, st->mem, &st->trace_c, &st->lde, s->cols, N, s->log_size));
+    GS_TRY(be->iface->commit(be, st->mem, &st->trace_c, s->hash, &st->lde, s->cols, N, s->log_size));
     return be->iface->root(be, st->trace_c, &t->trace_root);
 }
 
@@ -192,7 +192,7 @@ static gs_status round_aux(prover_state *st, gs_table_proof *t, const bus_challe
                                 st->pub, bc->z, bc->alpha));
     GS_TRY(be->iface->interpolate(be, &st->aux, A3, s->log_n, 1));
     GS_TRY(be->iface->lde(be, &st->aux_lde, &st->aux, A3, s->log_n, s->log_blowup, shift));
-    GS_TRY(be->iface->commit(be, st->mem, &st->aux_c, &st->aux_lde, A3, N, s->log_size));
+    GS_TRY(be->iface->commit(be, st->mem, &st->aux_c, s->hash, &st->aux_lde, A3, N, s->log_size));
     return be->iface->root(be, st->aux_c, &t->aux_root);
 }
 
@@ -234,7 +234,7 @@ static gs_status round_quotient(prover_state *st, gs_table_proof *t, const gs_ai
     if (r == GS_OK)
         r = be->iface->lde(be, &st->chunk_lde, &st->chunk_coeffs, 3 * s->chunks, s->log_n,
                            s->log_blowup, shift);
-    if (r == GS_OK) r = be->iface->commit(be, st->mem, &st->chunk_c, &st->chunk_lde, 3 * s->chunks, N, s->log_size);
+    if (r == GS_OK) r = be->iface->commit(be, st->mem, &st->chunk_c, s->hash, &st->chunk_lde, 3 * s->chunks, N, s->log_size);
     if (r == GS_OK) r = be->iface->root(be, st->chunk_c, &t->chunk_root);
     free(alpha_pows), free(bcols), free(brows), free(bvals);
     return r;
@@ -292,7 +292,7 @@ static gs_status round_fri(prover_state *st, gs_table_proof *t, gs_transcript *t
     for (uint32_t l = 0; l < s->layers; l++) {
         unsigned a = gs_fri_folds(s, l);
         size_t leaves = (size_t)1 << (log_size - a);
-        GS_TRY(be->iface->commit(be, st->mem, &st->layer_c[l], &st->layers[l], (size_t)3 << a,
+        GS_TRY(be->iface->commit(be, st->mem, &st->layer_c[l], s->hash, &st->layers[l], (size_t)3 << a,
                                  leaves, log_size - a));
         GS_TRY(be->iface->root(be, st->layer_c[l], &t->fri_roots[l]));
         gs_transcript_absorb_digest(tr, "fri_root", &t->fri_roots[l]);
@@ -539,7 +539,7 @@ gs_status gs_prover_prove(gs_prover *pv, gs_proof **out, const gs_air *air, cons
     gs_obs_progress_init(opts->obs, 1, -1); /* the progress line, on a terminal only */
     if (r == GS_OK) {
         gs_transcript tr;
-        gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN);
+        gs_transcript_init(&tr, (gs_hash_id)params->hash, GS_TRANSCRIPT_DOMAIN);
         gs_statement_absorb(&tr, p);
         double t0 = gs_prover_now();
         int64_t sp = gs_obs_begin(opts->obs, "commit", st.index, (uint64_t)1 << log_n,

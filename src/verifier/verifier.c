@@ -8,6 +8,7 @@
 
 #include "air/logup.h"
 #include "gstark/merkle.h"
+#include "gstark/poseidon2.h"
 #include "gstark/verifier.h"
 #include "proof/shape.h"
 #include "verifier/fixed.h"
@@ -21,6 +22,16 @@ static int fp_ok(const gs_fp *v, size_t n) {
 static int fp3_ok(const gs_fp3 *v, size_t n) { return fp_ok((const gs_fp *)v, 3 * n); }
 
 static int fp3_zero_canonical(gs_fp3 v) { return v.c[0] == 0 && v.c[1] == 0 && v.c[2] == 0; }
+
+/* Poseidon2 digests are 4 canonical elements: one encoding per digest, as the parser
+ * requires (Keccak-256 digests are any 32 bytes). */
+static int digests_ok(gs_hash_id hash, const gs_digest *d, size_t n) {
+    for (size_t i = 0; hash == GS_HASH_POSEIDON2 && i < n; i++) {
+        gs_poseidon2_digest e;
+        if (gs_poseidon2_digest_from_bytes(&e, &d[i]) != GS_OK) return 0;
+    }
+    return 1;
+}
 
 static int digest_is_zero(const gs_digest *d) {
     for (size_t i = 0; i < sizeof d->b; i++)
@@ -70,6 +81,14 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s) 
         !fp3_ok(t->ood_next, s->cols) || !fp3_ok(t->ood_chunks, s->chunks) ||
         !fp3_ok(t->final_poly, s->final_len) || !fp_ok(t->trace_rows, Q * s->cols) ||
         !fp_ok(t->chunk_rows, Q * 3 * s->chunks) || !fp_ok(t->fri_rows, Q * s->fri_row_len))
+        return GS_ERR_PROOF_FORMAT;
+    if (!digests_ok(s->hash, &t->trace_root, 1) || !digests_ok(s->hash, &t->chunk_root, 1) ||
+        !digests_ok(s->hash, t->fri_roots, s->layers) ||
+        !digests_ok(s->hash, t->trace_paths, Q * s->log_size) ||
+        !digests_ok(s->hash, t->chunk_paths, Q * s->log_size) ||
+        !digests_ok(s->hash, t->fri_paths, Q * s->fri_path_len) ||
+        (s->aux && (!digests_ok(s->hash, &t->aux_root, 1) ||
+                    !digests_ok(s->hash, t->aux_paths, Q * s->log_size))))
         return GS_ERR_PROOF_FORMAT;
     return GS_OK;
 }
@@ -161,14 +180,14 @@ static gs_status check_query(const gs_proof *p, const gs_shape *s, const query_c
     const gs_table_proof *t = &p->table;
     gs_fp shift = GS_FP_GENERATOR;
     const gs_fp *trow = t->trace_rows + k * s->cols, *crow = t->chunk_rows + k * 3 * s->chunks;
-    if (gs_merkle_verify(GS_HASH_KECCAK256, &t->trace_root, s->log_size, q, trow, s->cols,
+    if (gs_merkle_verify(s->hash, &t->trace_root, s->log_size, q, trow, s->cols,
                          t->trace_paths + k * s->log_size) != GS_OK)
         return GS_ERR_PROOF_TRACE_PATH;
-    if (gs_merkle_verify(GS_HASH_KECCAK256, &t->chunk_root, s->log_size, q, crow, 3 * s->chunks,
+    if (gs_merkle_verify(s->hash, &t->chunk_root, s->log_size, q, crow, 3 * s->chunks,
                          t->chunk_paths + k * s->log_size) != GS_OK)
         return GS_ERR_PROOF_CHUNK_PATH;
     const gs_fp *arow = s->aux ? t->aux_rows + k * 3 * s->aux : NULL;
-    if (s->aux && gs_merkle_verify(GS_HASH_KECCAK256, &t->aux_root, s->log_size, q, arow,
+    if (s->aux && gs_merkle_verify(s->hash, &t->aux_root, s->log_size, q, arow,
                                    3 * s->aux, t->aux_paths + k * s->log_size) != GS_OK)
         return GS_ERR_PROOF_AUX_PATH;
     /* DEEP: (S1(x) - K1) / (x - z) + (S2(x) - K2) / (x - z w). */
@@ -200,7 +219,7 @@ static gs_status check_query(const gs_proof *p, const gs_shape *s, const query_c
     for (uint32_t l = 0; l < s->layers; l++) {
         unsigned log_size = gs_fri_log_size(s, l), a = gs_fri_folds(s, l), depth = log_size - a;
         size_t width = (size_t)1 << a, M = (size_t)1 << depth, leaf = pos & (M - 1);
-        if (gs_merkle_verify(GS_HASH_KECCAK256, &t->fri_roots[l], depth, leaf, row, 3 * width,
+        if (gs_merkle_verify(s->hash, &t->fri_roots[l], depth, leaf, row, 3 * width,
                              path) != GS_OK)
             return GS_ERR_PROOF_FRI_PATH;
         for (size_t i = 0; i < width; i++) v[i] = gs_fp3_make(row[i], row[width + i], row[2 * width + i]);
@@ -305,7 +324,7 @@ gs_status gs_verify_fixed(const gs_air *air, const gs_proof *p, const gs_fixed_c
     GS_TRY(check_shape(air, p, &s));
     GS_TRY(gs_fixed_check_heights(p, fixed, num_fixed));
     gs_transcript tr;
-    gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN);
+    gs_transcript_init(&tr, (gs_hash_id)p->params.hash, GS_TRANSCRIPT_DOMAIN);
     gs_statement_absorb(&tr, p);
     gs_transcript_absorb_digest(&tr, "trace_root", &p->table.trace_root);
     fixed_ctx fx = {fixed, num_fixed, 0};
@@ -343,7 +362,7 @@ gs_status gs_verify_multi_fixed(const gs_air *const *airs, uint32_t n, const gs_
     }
     if (r == GS_OK) r = gs_fixed_check_heights(mp->tables, fixed, num_fixed);
     gs_transcript tr;
-    gs_transcript_init(&tr, GS_HASH_KECCAK256, GS_TRANSCRIPT_DOMAIN_MULTI);
+    gs_transcript_init(&tr, (gs_hash_id)mp->params.hash, GS_TRANSCRIPT_DOMAIN_MULTI);
     if (r == GS_OK) gs_multi_statement_absorb(&tr, mp);
     for (uint32_t i = 0; r == GS_OK && i < n; i++)
         gs_transcript_absorb_digest(&tr, "trace_root", &mp->tables[i].table.trace_root);
