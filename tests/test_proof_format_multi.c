@@ -644,6 +644,7 @@ static void minimal_table(gs_proof *e, const gs_params *par, uint32_t aux) {
     gs_table_proof *t = &e->table;
     t->num_cols = t->num_chunks = 1;
     t->num_layers = 0, t->final_len = 2, t->num_queries = 1;
+    t->log_lde = 2, t->fri_row_len = t->fri_path_len = 0; /* the lengths the shape gives */
     t->ood_cur = t->ood_next = t->ood_chunks = t->final_poly = f3;
     t->trace_rows = t->chunk_rows = fp;
     t->trace_paths = t->chunk_paths = dg;

@@ -159,6 +159,9 @@ static void edit_entry(const subject *s, gs_proof *p) {
     edit_u32(s, "num_layers", &t->num_layers);
     edit_u32(s, "final_len", &t->final_len);
     edit_u32(s, "num_queries", &t->num_queries);
+    edit_u32(s, "log_lde", &t->log_lde);
+    edit_u32(s, "fri_row_len", &t->fri_row_len);
+    edit_u32(s, "fri_path_len", &t->fri_path_len);
     edit_u32(s, "aux_cols", &t->aux_cols);
     edit_digest(s, "trace_root", &t->trace_root);
     edit_digest(s, "chunk_root", &t->chunk_root);

@@ -98,6 +98,11 @@ typedef struct gs_table_proof {
     gs_digest *chunk_paths; /* Q x log N */
     gs_fp *fri_rows;        /* Q x sum over layers of 3 x 2^a_l: each layer's leaf (a_l its folds) */
     gs_digest *fri_paths;   /* Q x sum over layers l of (log N_l - a_l) */
+    /* The lengths of the per-query arrays, as the shape gives them (the
+     * verifier and the serializer refuse a struct whose arrays were made for
+     * another shape, before reading them): log N (every path over the LDE),
+     * and per query the FRI leaves' elements and paths' digests. */
+    uint32_t log_lde, fri_row_len, fri_path_len;
     uint32_t *query_pos;    /* Q: the drawn positions; what version 3 files are indexed by
                                (NULL in a proof parsed from a version 1 or 2 file) */
     /* LogUp (multi-table proofs only; A = 0 and these empty otherwise). */

@@ -334,7 +334,8 @@ static int struct_ok(const gs_proof *p, uint32_t version, gs_shape *s, size_t *d
         !canonical(p->pub, p->num_public))
         return 0;
     if (!shape_for(s, &p->params, version, p->log_n, t->num_cols, t->num_chunks)) return 0;
-    if (t->num_layers != s->layers || t->final_len != s->final_len || t->num_queries != s->queries)
+    if (t->num_layers != s->layers || t->final_len != s->final_len || t->num_queries != s->queries ||
+        t->log_lde != s->log_size || t->fri_row_len != s->fri_row_len || t->fri_path_len != s->fri_path_len)
         return 0;
     counts c = counts_of(s);
     if (!PRESENT(t->ood_cur, s->cols) || !PRESENT(t->ood_next, s->cols) ||
@@ -704,6 +705,9 @@ static gs_status parse_subproof(gs_proof *p, rd *r, gs_shape *s, uint32_t versio
     GS_TRY(get_fp3s(r, &t->final_poly, s->final_len));
     if (!get_u64(r, &t->pow_nonce) || !get_count(r, &v, s->queries)) return GS_ERR_PROOF_FORMAT;
     t->num_queries = v;
+    t->log_lde = s->log_size; /* implied by the header: not on the wire */
+    t->fri_row_len = (uint32_t)s->fri_row_len;
+    t->fri_path_len = (uint32_t)s->fri_path_len;
     if (version < GS_PROOF_VERSION_COMPACT) {
         GS_TRY(get_fps(r, &t->trace_rows, c.trace_rows));
         GS_TRY(get_digests(r, &t->trace_paths, c.trace_paths));

@@ -99,6 +99,9 @@ static gs_status table_alloc(gs_table_proof *t, const gs_shape *s) {
     t->num_layers = s->layers;
     t->final_len = s->final_len;
     t->num_queries = s->queries;
+    t->log_lde = s->log_size;
+    t->fri_row_len = (uint32_t)s->fri_row_len;
+    t->fri_path_len = (uint32_t)s->fri_path_len;
     t->ood_cur = calloc(s->cols, sizeof(gs_fp3));
     t->ood_next = calloc(s->cols, sizeof(gs_fp3));
     t->ood_chunks = calloc(s->chunks, sizeof(gs_fp3));

@@ -60,7 +60,8 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s) 
     s->aux = L.aux_cols;
     gs_logup_free(&L);
     if (t->num_layers != s->layers || t->final_len != s->final_len || t->num_queries != s->queries ||
-        t->aux_cols != s->aux)
+        t->aux_cols != s->aux || t->log_lde != s->log_size || t->fri_row_len != s->fri_row_len ||
+        t->fri_path_len != s->fri_path_len)
         return GS_ERR_PROOF_FORMAT;
     /* A table without interactions adds nothing to any bus: its LogUp part
      * must be empty (the sum exactly zero, in canonical form), or a forged
