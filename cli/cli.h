@@ -164,7 +164,14 @@ typedef struct cli_sched {
     gs_backend_kind backend;
     int no_fallback;
     size_t device_budget;     /* 0: default */
+    unsigned provable;        /* --provable-security BITS (0: no): parameters chosen per statement */
+    unsigned provable_min_log_blowup, provable_max_log_blowup;
 } cli_sched;
+/* The parameters for --provable-security (sc->provable) for these tables,
+ * from *par's grinding, final degree, arity and hash (gs_params_for_provable);
+ * CLI_USAGE with the reachable level if none reaches it. */
+int cli_params_provable(gs_params *par, const cli_sched *sc, const gs_air *const *airs,
+                        const unsigned *log_n, uint32_t n);
 int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs_params *par,
                     int no_check, const cli_sched *sc, const char *out, const cli_print *pr);
 /* The exit code for a failed gs_prove / gs_prove_multi (message printed,

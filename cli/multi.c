@@ -61,6 +61,21 @@ int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs
                                  w.tables[i].pub, desc[i]};
         cells += (size_t)gs_air_num_cols(w.tables[i].air) << w.tables[i].log_n;
     }
+    gs_params chosen = *par;
+    if (s == GS_OK && sc->provable) {
+        const gs_air **airs = calloc(w.num_tables, sizeof *airs);
+        unsigned *lg = calloc(w.num_tables, sizeof *lg);
+        int rc = airs && lg ? CLI_OK : CLI_PROVER;
+        for (uint32_t i = 0; rc == CLI_OK && i < w.num_tables; i++) airs[i] = w.tables[i].air, lg[i] = w.tables[i].log_n;
+        if (rc == CLI_OK) rc = cli_params_provable(&chosen, sc, airs, lg, w.num_tables);
+        free(airs), free(lg);
+        if (rc != CLI_OK) {
+            free(in), free(desc);
+            gs_multi_workload_free(&w);
+            return rc;
+        }
+        par = &chosen;
+    }
     gs_prove_stats st = {0};
     /* The obs records spans for --report and --metrics, draws the progress
      * line and carries the prover's warnings. */

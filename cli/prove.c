@@ -15,7 +15,7 @@ enum {
     OPT_AIR = 256, OPT_PRESET, OPT_SHRINK, OPT_TABLES_PARALLEL, OPT_MEM_BUDGET, OPT_STRICT_BUDGET,
     OPT_REPORT, OPT_METRICS, OPT_BACKEND, OPT_NO_FALLBACK, OPT_DEVICE_MEM_BUDGET, OPT_LOG_ROWS,
     OPT_COLS, OPT_DEGREE, OPT_SEED, OPT_BLOWUP, OPT_SECURITY, OPT_QUERIES, OPT_GRINDING, OPT_FRI_ARITY,
-    OPT_FINAL_DEGREE, OPT_HASH, OPT_ALLOW_SLOW, OPT_THREADS, OPT_NO_CHECK, OPT_JSON, OPT_ELF, OPT_INPUT,
+    OPT_FINAL_DEGREE, OPT_HASH, OPT_PROVABLE, OPT_ALLOW_SLOW, OPT_THREADS, OPT_NO_CHECK, OPT_JSON, OPT_ELF, OPT_INPUT,
     OPT_MAX_CYCLES, OPT_TIMELINE, OPT_END
 };
 
@@ -38,6 +38,7 @@ static const struct option prove_opts[] = {
     {"seed", required_argument, NULL, OPT_SEED},
     {"blowup", required_argument, NULL, OPT_BLOWUP},
     {"security", required_argument, NULL, OPT_SECURITY},
+    {"provable-security", required_argument, NULL, OPT_PROVABLE},
     {"queries", required_argument, NULL, OPT_QUERIES},
     {"grinding", required_argument, NULL, OPT_GRINDING},
     {"fri-arity", required_argument, NULL, OPT_FRI_ARITY},
@@ -68,6 +69,7 @@ static const struct {
 } applies[] = {
     {OPT_LOG_ROWS, AIR_FIB | AIR_MIX}, {OPT_COLS, AIR_MIX},         {OPT_DEGREE, AIR_MIX},
     {OPT_SEED, AIR_MIX | AIR_SYNTH},   {OPT_PRESET, AIR_SYNTH},     {OPT_SHRINK, AIR_SYNTH},
+    {OPT_PROVABLE, AIR_FIB | AIR_MIX | AIR_SYNTH},
     {OPT_TABLES_PARALLEL, AIR_SYNTH | AIR_ZKVM}, {OPT_REPORT, AIR_SYNTH | AIR_ZKVM},
     {OPT_METRICS, AIR_SYNTH | AIR_ZKVM},
     {OPT_INPUT, AIR_ZKVM}, {OPT_MAX_CYCLES, AIR_ZKVM},
@@ -78,7 +80,7 @@ typedef struct prove_args {
     const char *air, *out, *preset, *metrics, *timeline, *backend, *elf, *input;
     gs_hash_id hash; /* --hash: the commitments' and the transcript's hash */
     unsigned long shrink, tables_parallel, log_rows, cols, degree, seed, blowup, security, queries,
-        grinding, threads, max_cycles, fri_arity, final_degree;
+        grinding, threads, max_cycles, fri_arity, final_degree, provable;
     size_t mem_budget, dev_budget;
     int strict_budget, report, no_fallback, allow_slow, no_check;
     cli_print pr;
@@ -127,6 +129,7 @@ static int parse(prove_args *a, int argc, char **argv) {
             }
             break;
         case OPT_SECURITY: ok = cli_parse_uint(name, optarg, 1, 100000, &a->security); break;
+        case OPT_PROVABLE: ok = cli_parse_uint(name, optarg, 1, GS_MAX_SECURITY_BITS, &a->provable); break;
         case OPT_QUERIES: ok = cli_parse_uint(name, optarg, 1, 1024, &a->queries); break;
         case OPT_GRINDING: ok = cli_parse_uint(name, optarg, 0, 40, &a->grinding); break;
         case OPT_FRI_ARITY:
@@ -290,6 +293,11 @@ static int params(gs_params *par, const prove_args *a) {
         cli_err("--security and --queries both set the query count: give one");
         return CLI_USAGE;
     }
+    if (a->provable && (sec_given || a->queries)) {
+        cli_err("--provable-security chooses the query count (and the blowup): not with %s",
+                sec_given ? "--security" : "--queries");
+        return CLI_USAGE;
+    }
     unsigned target = sec_given ? (unsigned)a->security : GS_DEFAULT_SECURITY_BITS;
     if (gs_params_for_security(par, target) != GS_OK) {
         if (target > GS_MAX_SECURITY_BITS)
@@ -381,6 +389,20 @@ static int mix_degree_check(const gs_mix_params *mp, const gs_params *par) {
     return rc;
 }
 
+int cli_params_provable(gs_params *par, const cli_sched *sc, const gs_air *const *airs,
+                        const unsigned *log_n, uint32_t n) {
+    unsigned reach = 0;
+    gs_status s = gs_params_for_provable(par, sc->provable, airs, log_n, n, par, sc->provable_min_log_blowup,
+                                         sc->provable_max_log_blowup, &reach);
+    if (s != GS_OK) {
+        cli_err("--provable-security %u cannot be reached for this statement with blowup %u..%u "
+                "(at most %u bits provable with 1024 queries)",
+                sc->provable, 1u << sc->provable_min_log_blowup, 1u << sc->provable_max_log_blowup, reach);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
 static int prove_single(const prove_args *a, unsigned air, const gs_params *par,
                         const cli_sched *sc) {
     gs_workload w = {0};
@@ -405,6 +427,15 @@ static int prove_single(const prove_args *a, unsigned air, const gs_params *par,
         return s == GS_ERR_INVALID_ARG ? CLI_USAGE : CLI_PROVER;
     }
     double t1 = cli_now();
+    gs_params chosen = *par;
+    if (sc->provable) {
+        int rc = cli_params_provable(&chosen, sc, (const gs_air *const *)&w.air, &w.log_n, 1);
+        if (rc != CLI_OK) {
+            gs_workload_free(&w);
+            return rc;
+        }
+        par = &chosen;
+    }
     /* The obs carries the progress line and the prover's warnings. */
     gs_obs *obs = NULL;
     s = gs_obs_new(&obs);
@@ -457,7 +488,11 @@ int cli_prove(int argc, char **argv) {
                     .backend = !strcmp(a.backend, "cpu")    ? GS_BACKEND_CPU
                                : !strcmp(a.backend, "cuda") ? GS_BACKEND_CUDA
                                                             : GS_BACKEND_AUTO,
-                    .no_fallback = a.no_fallback, .device_budget = a.dev_budget};
+                    .no_fallback = a.no_fallback, .device_budget = a.dev_budget,
+                    .provable = (unsigned)a.provable,
+                    /* --blowup fixes the blowup; else up to 16 (proof size against prove time) */
+                    .provable_max_log_blowup = a.given[OPT_BLOWUP - 256] ? par.log_blowup : 4,
+                    .provable_min_log_blowup = a.given[OPT_BLOWUP - 256] ? par.log_blowup : 1};
     if (air == AIR_ZKVM) {
         cli_zkvm_run z = {.elf = a.elf, .input = a.input, .max_cycles = a.max_cycles};
         return cli_zkvm_prove(&z, &par, a.no_check, &sc, a.out, &a.pr);

@@ -40,6 +40,17 @@ has "$D/out" "hash       keccak256" "verify says keccak256"
 expect 2 "--hash sha256 is a usage error" "$G" prove --air fib --log-rows 6 "${fast[@]}" --hash sha256 -o "$D/x.proof"
 has "$D/err" "--hash is keccak or poseidon2" "it names the choices"
 
+# ---- --provable-security: parameters chosen for the statement, the level printed ----
+expect 0 "prove --provable-security 90" "$G" prove --air fib --log-rows 8 --grinding 4 --provable-security 90 -o "$D/pv.proof"
+level=$(sed -n 's/.*; \([0-9]*\) bits provable).*/\1/p' "$D/out" | head -1)
+[ -n "$level" ] && [ "$level" -ge 90 ] || { echo "FAIL: --provable-security 90 gave '$level' bits provable"; fail=1; }
+expect 0 "verify it" "$G" verify "$D/pv.proof"
+expect 0 "--provable-security 90 --blowup 4 keeps the blowup" "$G" prove --air fib --log-rows 8 --grinding 4 --provable-security 90 --blowup 4 -o "$D/pv4.proof"
+has "$D/out" "blowup 4," "the blowup asked for"
+expect 2 "--provable-security with --security" "$G" prove --air fib --log-rows 8 --provable-security 90 --security 100 -o "$D/x.proof"
+has "$D/err" "not with --security" "it names the conflict"
+expect 2 "--provable-security 129" "$G" prove --air fib --log-rows 8 --provable-security 129 -o "$D/x.proof"
+
 # ---- help ----
 expect 0 "gstark help" "$G" help
 for w in prove verify inspect demo version "exit codes" "gstark help COMMAND" "conjectured"; do

@@ -88,6 +88,60 @@ static void test_provable(void) {
     CHECK(c == gs_params_security_provable(&def, 20, 2 * 40 + 2 + 2 * 4));
 }
 
+/* gs_params_for_provable: the chosen parameters reach the target (by the
+ * multi-table union the proof reports), one query fewer does not, the blowup
+ * covers the constraint degrees and stays in the range asked, the rest of
+ * the base is kept; an unreachable target says how far the search got. */
+static void test_for_provable(void) {
+    gs_workload fib = {0}, mix = {0};
+    gs_mix_params mp = {32, 5, 12, 7}; /* degree 5: blowup 4 at least */
+    CHECK(gs_airs_fib(&fib, 18, 1, 1) == GS_OK && gs_airs_mix(&mix, &mp) == GS_OK);
+    const gs_air *airs[2] = {fib.air, mix.air};
+    unsigned lg[2] = {fib.log_n, mix.log_n};
+    gs_params base = gs_params_default(128);
+    base.grinding_bits = 16, base.log_arity = 2, base.log_final = 5;
+    size_t cases = 0;
+    for (uint32_t n = 1; n <= 2; n++)
+        for (unsigned bits = 60; bits <= 120; bits += 20)
+            for (unsigned lo = 1; lo <= 3; lo++) {
+                gs_params p;
+                unsigned reach = 0;
+                gs_status s = gs_params_for_provable(&p, bits, n == 1 ? airs + 1 : airs, n == 1 ? lg + 1 : lg, n,
+                                                     &base, lo, 4, &reach);
+                CHECK(s == GS_OK);
+                if (s != GS_OK) continue;
+                CHECK(p.log_blowup >= lo && p.log_blowup >= 2 && p.log_blowup <= 4); /* mix needs >= 2 */
+                CHECK(p.grinding_bits == 16 && p.log_arity == 2 && p.log_final == 5 && p.hash == base.hash);
+                CHECK(gs_params_check(&p, GS_MIN_SECURITY_BITS) == GS_OK);
+                /* The level a proof of these tables reports: the union over them. */
+                double e = -INFINITY, e1 = -INFINITY;
+                gs_params q = p;
+                q.num_queries--;
+                for (uint32_t i = 2 - n; i < 2; i++) {
+                    uint32_t polys = 2 * gs_air_num_cols(airs[i]) + gs_air_num_chunks(airs[i]);
+                    double a = gs_security_table_log2_error(&p, lg[i], polys);
+                    double b = gs_security_table_log2_error(&q, lg[i], polys);
+                    e = e == -INFINITY ? a : fmax(a, e) + log2(1 + exp2(fmin(a, e) - fmax(a, e)));
+                    e1 = e1 == -INFINITY ? b : fmax(b, e1) + log2(1 + exp2(fmin(b, e1) - fmax(b, e1)));
+                }
+                CHECK(floor(-e) >= bits);
+                /* Minimal: one query fewer misses, unless the conjectured minimum set the count. */
+                CHECK(floor(-e1) < bits || gs_params_security(&q) < GS_MIN_SECURITY_BITS);
+                cases++;
+            }
+    gs_params p;
+    unsigned reach = 0;
+    /* Blowup 2 only: mix's degree 5 rules out every choice. */
+    CHECK(gs_params_for_provable(&p, 80, airs, lg, 2, &base, 1, 1, &reach) == GS_ERR_PROOF_PARAMS);
+    CHECK(reach == 0);
+    /* fib alone at blowup 2 reaches it, and the search reports at least the target. */
+    CHECK(gs_params_for_provable(&p, 80, airs, lg, 1, &base, 1, 1, &reach) == GS_OK && reach >= 80);
+    CHECK(gs_params_for_provable(&p, 129, airs, lg, 2, &base, 1, 4, &reach) == GS_ERR_INVALID_ARG);
+    CHECK(gs_params_for_provable(&p, 80, airs, lg, 2, &base, 3, 2, &reach) == GS_ERR_INVALID_ARG);
+    printf("for_provable: %zu targets met with the fewest queries\n", cases);
+    gs_workload_free(&fib), gs_workload_free(&mix);
+}
+
 /* params, log_n, polys, log2 error: the grid tests/security_ref.py checks. */
 static void dump(void) {
     static const uint32_t lbs[] = {1, 2, 3, 6}, qs[] = {1, 54, 400}, gs[] = {0, 20};
@@ -118,5 +172,6 @@ int main(int argc, char **argv) {
     test_conjectured();
     test_targets();
     test_provable();
+    test_for_provable();
     return gs_test_done();
 }

@@ -73,6 +73,22 @@ gs_status gs_estimate_table(gs_mem_estimate *out, const gs_air *air, unsigned lo
 gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned log_n,
                                const gs_params *params, gs_backend_kind kind);
 
+/* Parameters whose provable security (docs/protocol.md, "Security"; the
+ * level gs_multi_proof_security_provable gives, or gs_proof_security_provable
+ * for one table) is at least `bits` for the n tables airs[i] of 2^log_n[i]
+ * rows, chosen for the smallest proof: from `base` (grinding, final degree,
+ * FRI arity and hash kept), every blowup from 2^min_log_blowup (or the least
+ * the constraint degrees allow, if more) up to 2^max_log_blowup (1..6), each
+ * with the least query
+ * count reaching the target (and the verifier's conjectured minimum), and of
+ * those the smallest estimated version 3 proof. GS_ERR_PROOF_PARAMS if no
+ * choice reaches it (then *reachable, if not NULL, is the most the search
+ * reached), GS_ERR_INVALID_ARG for bits outside 1..GS_MAX_SECURITY_BITS. */
+gs_status gs_params_for_provable(gs_params *out, unsigned bits, const gs_air *const *airs,
+                                 const unsigned *log_n, uint32_t n, const gs_params *base,
+                                 unsigned min_log_blowup, unsigned max_log_blowup,
+                                 unsigned *reachable);
+
 typedef struct gs_prove_opts {
     int skip_check;        /* 0 (default): refuse a trace that does not satisfy the AIR */
     int allow_insecure;    /* 0 (default): refuse parameters below GS_MIN_SECURITY_BITS */

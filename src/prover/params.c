@@ -1,0 +1,120 @@
+/* Parameters for a provable security target (gs_params_for_provable): for
+ * each blowup the AIRs allow, the least query count whose provable level
+ * (docs/protocol.md, "Security": the union bound over the tables, as
+ * gs_multi_proof_security_provable computes it) reaches the target, and of
+ * those the one whose version 3 proof is estimated smallest. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "air/logup.h"
+#include "gstark/prover.h"
+#include "proof/security.h"
+#include "proof/shape.h"
+
+typedef struct {
+    unsigned log_n;
+    uint32_t cols, chunks, aux;
+} table_shape;
+
+/* log2(2^a + 2^b) (as security.c; the terms are far below 1). */
+static double log2_add(double a, double b) {
+    if (a < b) {
+        double t = a;
+        a = b, b = t;
+    }
+    if (b == -INFINITY) return a;
+    return a + log2(1.0 + exp2(b - a));
+}
+
+/* The provable bits of a proof of these tables with p (0: out of range). */
+static unsigned provable_bits(const gs_params *p, const table_shape *t, uint32_t n) {
+    double e = -INFINITY;
+    for (uint32_t i = 0; i < n; i++) {
+        double ei = gs_security_table_log2_error(p, t[i].log_n, 2 * t[i].cols + t[i].chunks + 2 * t[i].aux);
+        if (!(ei < 0)) return 0;
+        e = log2_add(e, ei);
+    }
+    double bits = floor(-e);
+    if (!(bits > 0)) return 0;
+    return bits > GS_HASH_COLLISION_BITS ? GS_HASH_COLLISION_BITS : (unsigned)bits;
+}
+
+/* Digests a batched opening of q leaves of a tree of depth d sends, about:
+ * the paths share their top log2 q levels. */
+static double nodes(double q, unsigned d) {
+    double shared = log2(q);
+    return d > shared ? q * (d - shared) : q;
+}
+
+/* The version 3 proof's bytes, estimated from its shape (the openings
+ * dominate: rows once per query, Merkle nodes once per batched tree). */
+static double proof_bytes(const gs_params *p, const table_shape *t, uint32_t n) {
+    double total = 64;
+    for (uint32_t i = 0; i < n; i++) {
+        gs_shape s;
+        if (gs_shape_make(&s, p, t[i].log_n, t[i].cols, t[i].chunks) != GS_OK) return INFINITY;
+        double q = s.queries;
+        total += q * (8.0 * t[i].cols + 24.0 * t[i].chunks + 24.0 * t[i].aux + 4);
+        total += 32 * nodes(q, s.log_size) * (t[i].aux ? 3 : 2);
+        for (uint32_t l = 0; l < s.layers; l++)
+            total += q * 8.0 * (3u << gs_fri_folds(&s, l)) +
+                     32 * nodes(q, gs_fri_log_size(&s, l) - gs_fri_folds(&s, l));
+        total += 24.0 * (s.final_len + 2 * t[i].cols + t[i].chunks + 2 * t[i].aux) + 32.0 * (s.layers + 3);
+    }
+    return total;
+}
+
+gs_status gs_params_for_provable(gs_params *out, unsigned bits, const gs_air *const *airs,
+                                 const unsigned *log_n, uint32_t n, const gs_params *base,
+                                 unsigned min_log_blowup, unsigned max_log_blowup,
+                                 unsigned *reachable) {
+    if (reachable) *reachable = 0;
+    if (!out || !airs || !log_n || !base || n == 0 || bits == 0 || bits > GS_MAX_SECURITY_BITS ||
+        min_log_blowup < 1 || max_log_blowup > 6 || min_log_blowup > max_log_blowup)
+        return GS_ERR_INVALID_ARG;
+    table_shape *t = calloc(n, sizeof *t);
+    if (!t) return GS_ERR_NOMEM;
+    gs_status r = GS_OK;
+    unsigned min_lb = min_log_blowup;
+    for (uint32_t i = 0; r == GS_OK && i < n; i++) {
+        gs_logup L;
+        if (!airs[i]) {
+            r = GS_ERR_INVALID_ARG;
+            break;
+        }
+        r = gs_logup_layout(&L, airs[i]);
+        if (r != GS_OK) break;
+        t[i] = (table_shape){log_n[i], gs_air_num_cols(airs[i]), gs_air_num_chunks(airs[i]), L.aux_cols};
+        gs_logup_free(&L);
+        /* The blowup must cover the constraint degree. */
+        while (min_lb <= max_log_blowup && gs_air_check_degree(airs[i], min_lb) != GS_OK) min_lb++;
+    }
+    double best = INFINITY;
+    unsigned most = 0;
+    for (unsigned lb = min_lb; r == GS_OK && lb <= max_log_blowup; lb++) {
+        gs_params p = *base;
+        p.log_blowup = lb;
+        p.num_queries = 1024;
+        unsigned top = provable_bits(&p, t, n);
+        if (top > most) most = top;
+        if (top < bits) continue;
+        /* The level grows with the query count: the least that reaches it,
+         * and no fewer than the verifier's conjectured minimum needs. */
+        uint32_t lo = 1, hi = 1024;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            p.num_queries = mid;
+            if (provable_bits(&p, t, n) >= bits) hi = mid;
+            else lo = mid + 1;
+        }
+        p.num_queries = lo;
+        while (p.num_queries < 1024 && gs_params_security(&p) < GS_MIN_SECURITY_BITS) p.num_queries++;
+        if (gs_params_check(&p, GS_MIN_SECURITY_BITS) != GS_OK) continue;
+        double size = proof_bytes(&p, t, n);
+        if (size < best) best = size, *out = p;
+    }
+    free(t);
+    if (reachable) *reachable = most;
+    if (r != GS_OK) return r;
+    return best < INFINITY ? GS_OK : GS_ERR_PROOF_PARAMS;
+}
