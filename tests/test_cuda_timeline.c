@@ -120,6 +120,13 @@ static void check_ops(gs_obs *o, const gs_prove_stats *st, uint32_t tables, int3
             for (size_t k = 0; k < ns && !after; k++)
                 after = sp[k].table == d->table && !strcmp(sp[k].phase, by[m][1]) &&
                         d->start_ns + TOL_NS >= sp[k].start_ns;
+            if (!after)
+                for (size_t k = 0; k < ns; k++)
+                    if (sp[k].table == d->table && !strcmp(sp[k].phase, by[m][1]))
+                        printf("  %s of table %d (lane %d) at [%llu, %llu] ns starts before its %s span "
+                               "[%llu, %llu]\n", d->op, d->table, d->lane, (unsigned long long)d->start_ns,
+                               (unsigned long long)d->end_ns, by[m][1], (unsigned long long)sp[k].start_ns,
+                               (unsigned long long)sp[k].end_ns);
             CHECK(after);
         }
     }

@@ -95,13 +95,15 @@ gs_status gs_prover_run_begin(run_backend *rb, gs_prover *pv, const gs_prove_opt
      * operation of the proof fail: its tables fall back to the CPU, or the
      * proof fails (the fallback rule). */
     (void)gs_device_bind(pv->dev, 0);
-    /* The reference event is recorded and waited for inside: its device
-     * time lies between these two host readings (microseconds apart). */
+    /* The reference event is recorded and waited for inside. It completes
+     * when the device reaches it: at once on an idle device, after whatever
+     * is still queued otherwise (a one-shot proof's set-up uploads), so
+     * its device time is the host's reading just after the wait, less the
+     * wait's wake-up latency (microseconds); not the midpoint, which would
+     * put every operation early by half of any queued work. */
     rb->obs = opts->obs;
-    uint64_t h0 = gs_obs_elapsed_ns(rb->obs);
     gs_device_begin(pv->dev);
-    uint64_t h1 = gs_obs_elapsed_ns(rb->obs);
-    rb->ref_ns = h0 + (h1 - h0) / 2;
+    rb->ref_ns = gs_obs_elapsed_ns(rb->obs);
     return GS_OK;
 }
 
