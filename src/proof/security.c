@@ -36,8 +36,7 @@ gs_status gs_params_check(const gs_params *p, unsigned min_bits) {
     return gs_params_security(p) < min_bits ? GS_ERR_PROOF_PARAMS : GS_OK;
 }
 
-/* log2(2^a + 2^b) without leaving the log domain (terms reach 2^-3000). */
-static double log2_add(double a, double b) {
+double gs_security_log2_add(double a, double b) {
     if (a < b) {
         double t = a;
         a = b, b = t;
@@ -69,20 +68,20 @@ double gs_security_table_log2_error(const gs_params *p, unsigned log_n, uint32_t
          * plus (2m + 1)(N + 1) * 2^a / (sqrt(rho) |F|). */
         for (uint32_t l = 0; l < s.layers; l++) {
             double a = gs_fri_folds(&s, l);
-            e = log2_add(e, log2(exp2(a) - 1) + log_ca);
-            e = log2_add(e, log2(2.0 * m + 1) + log2(exp2(log_N) + 1) + a - log_sqrt_rho - field);
+            e = gs_security_log2_add(e, log2(exp2(a) - 1) + log_ca);
+            e = gs_security_log2_add(e, log2(2.0 * m + 1) + log2(exp2(log_N) + 1) + a - log_sqrt_rho - field);
         }
         /* DEEP-ALI (ethSTARK, Haboeck 2022/1216 sec. 5): over the list, the
          * constraint combination (below 2^GS_SEC_LOG2_MAX_CONSTRAINTS terms) and the
          * out-of-domain point (composition degree below GS_SEC_MAX_DEGREE * n). */
-        e = log2_add(e, log_list + GS_SEC_LOG2_MAX_CONSTRAINTS - field);
-        e = log2_add(e, log_list + log2((double)GS_SEC_MAX_DEGREE) + log_n - field);
+        e = gs_security_log2_add(e, log_list + GS_SEC_LOG2_MAX_CONSTRAINTS - field);
+        e = gs_security_log2_add(e, log_list + log2((double)GS_SEC_MAX_DEGREE) + log_n - field);
         /* LogUp: a wrong multiset passes at a random point with probability at
          * most (terms per row * rows) / |F| for each of z and alpha. */
-        e = log2_add(e, 1 + GS_SEC_LOG2_MAX_BUS_TERMS + log_n - field);
+        e = gs_security_log2_add(e, 1 + GS_SEC_LOG2_MAX_BUS_TERMS + log_n - field);
         /* Query phase: each query passes a word alpha-far from the code with
          * probability at most 1 - delta = alpha; grinding divides by 2^g. */
-        e = log2_add(e, s.queries * log_alpha - (double)p->grinding_bits);
+        e = gs_security_log2_add(e, s.queries * log_alpha - (double)p->grinding_bits);
         if (m == 3 || -e > best) best = -e;
     }
     return -best;
@@ -115,7 +114,7 @@ unsigned gs_multi_proof_security_provable(const gs_multi_proof *mp) {
         const gs_proof *t = &mp->tables[i];
         double ei = gs_security_table_log2_error(&mp->params, t->log_n, table_polys(&t->table));
         if (!(ei < 0)) return 0;
-        e = log2_add(e, ei);
+        e = gs_security_log2_add(e, ei);
     }
     return bits_of(e);
 }

@@ -19,4 +19,8 @@
  * num_polys is 0. */
 double gs_security_table_log2_error(const gs_params *p, unsigned log_n, uint32_t num_polys);
 
+/* log2(2^a + 2^b) without leaving the log domain (terms reach 2^-3000):
+ * the union bound's sum of two errors given as log2. */
+double gs_security_log2_add(double a, double b);
+
 #endif

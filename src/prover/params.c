@@ -16,23 +16,13 @@ typedef struct {
     uint32_t cols, chunks, aux;
 } table_shape;
 
-/* log2(2^a + 2^b) (as security.c; the terms are far below 1). */
-static double log2_add(double a, double b) {
-    if (a < b) {
-        double t = a;
-        a = b, b = t;
-    }
-    if (b == -INFINITY) return a;
-    return a + log2(1.0 + exp2(b - a));
-}
-
 /* The provable bits of a proof of these tables with p (0: out of range). */
 static unsigned provable_bits(const gs_params *p, const table_shape *t, uint32_t n) {
     double e = -INFINITY;
     for (uint32_t i = 0; i < n; i++) {
         double ei = gs_security_table_log2_error(p, t[i].log_n, 2 * t[i].cols + t[i].chunks + 2 * t[i].aux);
         if (!(ei < 0)) return 0;
-        e = log2_add(e, ei);
+        e = gs_security_log2_add(e, ei);
     }
     double bits = floor(-e);
     if (!(bits > 0)) return 0;
