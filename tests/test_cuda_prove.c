@@ -98,8 +98,9 @@ static void test_single(void) {
         CHECK(gs_airs_fib(&w, log_n, 1, 1) == GS_OK);
         for (unsigned lb = 1; lb <= 3; lb++) {
             gs_params par = small_params(lb);
+            par.log_arity = 1 + (log_n + lb) % 4; /* FRI folding by 2, 4, 8 and 16 */
             char what[64];
-            snprintf(what, sizeof what, "fib 2^%u blowup %u", log_n, 1u << lb);
+            snprintf(what, sizeof what, "fib 2^%u blowup %u fold by %u", log_n, 1u << lb, 1u << par.log_arity);
             check_single(what, &w, &par);
             n++;
         }
@@ -115,8 +116,10 @@ static void test_single(void) {
         gs_workload w = {0};
         CHECK(gs_airs_mix(&w, &mp) == GS_OK);
         gs_params par = small_params(mixes[i].log_blowup);
+        par.log_arity = 1 + (uint32_t)(i % 4);
         char what[96];
-        snprintf(what, sizeof what, "mix %u cols degree %u 2^%u", mp.cols, mp.degree, mp.log_n);
+        snprintf(what, sizeof what, "mix %u cols degree %u 2^%u fold by %u", mp.cols, mp.degree, mp.log_n,
+                 1u << par.log_arity);
         check_single(what, &w, &par);
         gs_workload_free(&w);
         n++;
