@@ -392,7 +392,8 @@ static int mix_degree_check(const gs_mix_params *mp, const gs_params *par) {
 int cli_params_provable(gs_params *par, const cli_sched *sc, const gs_air *const *airs,
                         const unsigned *log_n, uint32_t n) {
     unsigned reach = 0;
-    gs_status s = gs_params_for_provable(par, sc->provable, airs, log_n, n, par, sc->provable_min_log_blowup,
+    gs_params base = *par;
+    gs_status s = gs_params_for_provable(par, sc->provable, airs, log_n, n, &base, sc->provable_min_log_blowup,
                                          sc->provable_max_log_blowup, &reach);
     if (s != GS_OK) {
         cli_err("--provable-security %u cannot be reached for this statement with blowup %u..%u "
