@@ -34,30 +34,6 @@ static void json_perm(const char *form, double t) {
     bench_json_end(&r);
 }
 
-/* This thread's CPU seconds. */
-static double cpu_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Seconds per call of fn(arg) (fn does `reps` units of work), median over SAMPLES. */
-typedef void (*work_fn)(void *arg, size_t reps);
-
-static size_t calibrate(work_fn fn, void *arg, double target_s) {
-    size_t reps = 1;
-    for (;;) {
-        double t0 = cpu_now();
-        fn(arg, reps);
-        double dt = cpu_now() - t0;
-        if (dt >= target_s / 4 || reps > ((size_t)1 << 40)) {
-            double scaled = (double)reps * target_s / (dt > 1e-9 ? dt : 1e-9);
-            return scaled < 1 ? 1 : (size_t)scaled;
-        }
-        reps *= 4;
-    }
-}
-
 /* ---- permutations ---- */
 
 typedef struct {
@@ -71,12 +47,12 @@ static void run_perm(void *p, size_t reps) {
     sink ^= (uint8_t)st[0];
 }
 
-static double time_fn(work_fn fn, void *arg, size_t reps) {
+static double time_fn(bench_work_fn fn, void *arg, size_t reps) {
     double s[64];
     for (int i = 0; i < SAMPLES; i++) {
-        double t0 = cpu_now();
+        double t0 = bench_cpu_now();
         fn(arg, reps);
-        s[i] = cpu_now() - t0;
+        s[i] = bench_cpu_now() - t0;
     }
     return bench_median(s, SAMPLES) / (double)reps;
 }
@@ -87,7 +63,7 @@ static void bench_permutations(void) {
     printf("  %-22s %14s %12s\n", "form", "perm/s", "ns/perm");
     int saved = gs_keccak_scalar_select(0);
     perm_arg a = {gs_keccak_f1600_ref};
-    double t = time_fn(run_perm, &a, calibrate(run_perm, &a, 0.05));
+    double t = time_fn(run_perm, &a, bench_calibrate(run_perm, &a, 0.05));
     printf("  %-22s %14.0f %12.1f\n", "reference loops", 1 / t, t * 1e9);
     json_perm("reference", t);
     for (int form = 0; form < GS_KECCAK_SCALAR_COUNT; form++) {
@@ -97,7 +73,7 @@ static void bench_permutations(void) {
         }
         gs_keccak_scalar_select(form);
         a.perm = gs_keccak_f1600;
-        t = time_fn(run_perm, &a, calibrate(run_perm, &a, 0.05));
+        t = time_fn(run_perm, &a, bench_calibrate(run_perm, &a, 0.05));
         printf("  %-22s %14.0f %12.1f\n", NAMES[form], 1 / t, t * 1e9);
         json_perm(NAMES[form], t);
     }
@@ -148,15 +124,15 @@ static void bench_stream(const char *form_name) {
     printf("  %-10s %12s %12s %8s %11s\n", "size", "gstark", "openssl", "ratio", "best ratio");
     for (size_t s = 0; s < sizeof SIZES / sizeof SIZES[0]; s++) {
         stream_arg a = {buf, SIZES[s], ctx, md};
-        size_t rg = calibrate(run_gstark, &a, 0.03), ro = calibrate(run_openssl, &a, 0.03);
+        size_t rg = bench_calibrate(run_gstark, &a, 0.03), ro = bench_calibrate(run_openssl, &a, 0.03);
         /* interleave the samples so that background load hits both alike */
         double sg[64], so[64];
         for (int i = 0; i < SAMPLES; i++) {
-            double t0 = cpu_now();
+            double t0 = bench_cpu_now();
             run_gstark(&a, rg);
-            double t1 = cpu_now();
+            double t1 = bench_cpu_now();
             run_openssl(&a, ro);
-            double t2 = cpu_now();
+            double t2 = bench_cpu_now();
             sg[i] = (t1 - t0) / (double)rg;
             so[i] = (t2 - t1) / (double)ro;
         }
@@ -231,7 +207,7 @@ static void bench_many(void) {
                 continue;
             }
             many_arg a = {(gs_keccak_many_impl)impl, out, in, LENS[l], N};
-            double t = time_fn(run_many, &a, calibrate(run_many, &a, 0.05));
+            double t = time_fn(run_many, &a, bench_calibrate(run_many, &a, 0.05));
             double hps = (double)N / t;
             if (impl == 0) base = hps;
             printf("  %-8zu %-12s %12.1f %14.0f %8.2fx\n", LENS[l],

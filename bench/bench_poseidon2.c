@@ -27,37 +27,15 @@
 static int SAMPLES = 9;
 static volatile uint64_t sink;
 
-static double cpu_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-typedef void (*work_fn)(void *arg, size_t reps);
-
-/* Repetitions of fn that take about target_s. */
-static size_t calibrate(work_fn fn, void *arg, double target_s) {
-    size_t reps = 1;
-    for (;;) {
-        double t0 = cpu_now();
-        fn(arg, reps);
-        double dt = cpu_now() - t0;
-        if (dt >= target_s / 4 || reps > ((size_t)1 << 40)) {
-            double scaled = (double)reps * target_s / (dt > 1e-9 ? dt : 1e-9);
-            return scaled < 1 ? 1 : (size_t)scaled;
-        }
-        reps *= 4;
-    }
-}
 
 /* Seconds per repetition, median of SAMPLES. */
-static double time_fn(work_fn fn, void *arg, double target_s) {
-    size_t reps = calibrate(fn, arg, target_s);
+static double time_fn(bench_work_fn fn, void *arg, double target_s) {
+    size_t reps = bench_calibrate(fn, arg, target_s);
     double s[64];
     for (int i = 0; i < SAMPLES; i++) {
-        double t0 = cpu_now();
+        double t0 = bench_cpu_now();
         fn(arg, reps);
-        s[i] = cpu_now() - t0;
+        s[i] = bench_cpu_now() - t0;
     }
     return bench_median(s, SAMPLES) / (double)reps;
 }

@@ -103,4 +103,29 @@ static inline void bench_json_end(bench_jrow *r) {
     fflush(bench_json_out);
 }
 
+/* This thread's CPU seconds. */
+static inline double bench_cpu_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* fn(arg, reps) does reps units of work. */
+typedef void (*bench_work_fn)(void *arg, size_t reps);
+
+/* Repetitions of fn that take about target_s of this thread's CPU time. */
+static inline size_t bench_calibrate(bench_work_fn fn, void *arg, double target_s) {
+    size_t reps = 1;
+    for (;;) {
+        double t0 = bench_cpu_now();
+        fn(arg, reps);
+        double dt = bench_cpu_now() - t0;
+        if (dt >= target_s / 4 || reps > ((size_t)1 << 40)) {
+            double scaled = (double)reps * target_s / (dt > 1e-9 ? dt : 1e-9);
+            return scaled < 1 ? 1 : (size_t)scaled;
+        }
+        reps *= 4;
+    }
+}
+
 #endif
