@@ -145,6 +145,85 @@ static void check_shape(size_t cols, size_t stride, unsigned log_rows, size_t of
     g_cases++;
 }
 
+/* Trees that skip their lower levels (gs_cuda_merkle_commit_skip): for both
+ * hashes, shapes of one pass and of several (2^21 rows), every skip the
+ * backends use and the largest, the root, every stored level and the paths'
+ * upper levels equal the CPU tree's with the same skip; the lower levels
+ * are not written, and gs_merkle_low_path over the rows completes them to
+ * the CPU's paths. */
+static void test_skip(unsigned max_log) {
+    static const unsigned logs[] = {5, 12, 16, 21};
+    static const size_t widths[] = {2, 3, 24};
+    static const unsigned skips[] = {1, 3, GS_CUDA_MERKLE_MAX_SKIP};
+    for (int hi = 0; hi < 2; hi++)
+        for (size_t li = 0; li < sizeof logs / sizeof logs[0]; li++)
+            for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++)
+                for (size_t si = 0; si < sizeof skips / sizeof skips[0]; si++) {
+                    gs_hash_id id = hi ? GS_HASH_POSEIDON2 : GS_HASH_KECCAK256;
+                    unsigned lr = logs[li], skip = skips[si];
+                    size_t cols = widths[wi], stride = ((size_t)1 << lr) + 3;
+                    if (lr > max_log || (lr == 21 && (hi || cols > 3))) continue;
+                    snprintf(g_what_buf, sizeof g_what_buf, "skip %u %s 2^%u x %zu", skip,
+                             hi ? "poseidon2" : "keccak", lr, cols);
+                    g_what = g_what_buf;
+                    matrix m;
+                    if (!matrix_make(&m, cols, stride, lr, 0)) {
+                        CHECK(!"matrix_make");
+                        continue;
+                    }
+                    gs_merkle_tree *ct = NULL;
+                    gs_cuda_tree *gt = NULL;
+                    CHECK_OK(gs_merkle_commit_skip(&ct, id, m.h, cols, stride, lr, skip));
+                    CHECK_OK(gs_cuda_merkle_commit_skip(&gt, id, m.d, cols, stride, lr, skip, NULL));
+                    unsigned s = skip < lr ? skip : lr;
+                    CHECK(gs_cuda_merkle_skip(gt) == s && gs_merkle_skip(ct) == s);
+                    if (!ct || !gt) {
+                        gs_cuda_merkle_free(gt), gs_merkle_free(ct), matrix_free(&m);
+                        continue;
+                    }
+                    gs_digest root, croot = gs_merkle_root(ct);
+                    CHECK_OK(gs_cuda_merkle_root(gt, &root));
+                    CHECK(memcmp(root.b, croot.b, 32) == 0);
+                    gs_digest *lv = malloc(((size_t)1 << (lr - s)) * sizeof *lv);
+                    CHECK(lv != NULL);
+                    for (unsigned l = s; lv && l <= lr; l++) {
+                        CHECK_OK(gs_cuda_merkle_level(gt, l, lv));
+                        size_t bad = 0;
+                        for (size_t i = 0; i < ((size_t)1 << (lr - l)); i++)
+                            bad += memcmp(lv[i].b, gs_merkle_node(ct, l, i)->b, 32) != 0;
+                        CHECK(bad == 0);
+                    }
+                    if (s) CHECK(gs_cuda_merkle_level(gt, s - 1, lv) == GS_ERR_INVALID_ARG);
+                    free(lv);
+                    size_t n = 37, rows = (size_t)1 << lr;
+                    size_t idx[37];
+                    for (size_t k = 0; k < n; k++) idx[k] = k < 2 ? (k ? rows - 1 : 0) : gs_test_below(rows);
+                    gs_digest *cp = malloc(n * lr * sizeof *cp), *gp = malloc(n * lr * sizeof *gp);
+                    gs_fp *blk = malloc((cols << s) * sizeof *blk);
+                    CHECK(cp && gp && blk);
+                    if (cp && gp && blk) {
+                        memset(gp, 0x55, n * lr * sizeof *gp);
+                        CHECK_OK(gs_merkle_open_rows(ct, m.h, cols, stride, cp, idx, n));
+                        CHECK_OK(gs_cuda_merkle_open(gt, gp, idx, n));
+                        size_t bad = 0, written = 0;
+                        for (size_t k = 0; k < n; k++) {
+                            for (unsigned l = 0; l < s; l++) written += gp[k * lr + l].b[0] != 0x55 || gp[k * lr + l].b[31] != 0x55;
+                            size_t base = idx[k] >> s << s;
+                            for (size_t j = 0; j < ((size_t)1 << s); j++)
+                                for (size_t c = 0; c < cols; c++) blk[j * cols + c] = m.h[c * stride + base + j];
+                            gs_merkle_low_path(id, gp + k * lr, blk, cols, s, idx[k] - base);
+                            for (unsigned l = 0; l < lr; l++) bad += memcmp(gp[k * lr + l].b, cp[k * lr + l].b, 32) != 0;
+                        }
+                        CHECK(bad == 0 && written == 0);
+                        if (bad || written) fprintf(stderr, "[%s] %zu path digests differ, %zu written below the skip\n", g_what, bad, written);
+                        g_paths_checked += n;
+                    }
+                    free(cp), free(gp), free(blk);
+                    gs_cuda_merkle_free(gt), gs_merkle_free(ct), matrix_free(&m);
+                    g_cases++;
+                }
+}
+
 /* Poseidon2 trees (gs_cuda_merkle_commit_hash): the device tree equals gs_merkle_commit's
  * with GS_HASH_POSEIDON2, root and paths, and a recommit keeps the hash. */
 static void test_poseidon2(unsigned max_log) {
@@ -517,6 +596,7 @@ int main(int argc, char **argv) {
     test_keccak_messages();
     test_shapes(quick ? 14 : 20);
     test_poseidon2(quick ? 13 : 19);
+    test_skip(quick ? 16 : 21);
     test_variants();
     test_leaves();
     test_streams();

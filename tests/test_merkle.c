@@ -344,8 +344,11 @@ static void test_skip(void) {
                 gs_merkle_free(t), gs_merkle_free(full);
             }
     /* The CPU backend's rule: narrow matrices keep an eighth, wide ones all. */
-    CHECK(gs_merkle_skip_for(2) == 3 && gs_merkle_skip_for(3) == 3 && gs_merkle_skip_for(24) == 1 &&
-          gs_merkle_skip_for(32) == 0);
+    CHECK(gs_merkle_skip_for(2, 20) == 3 && gs_merkle_skip_for(3, 20) == 3 &&
+          gs_merkle_skip_for(24, 20) == 1 && gs_merkle_skip_for(32, 20) == 0);
+    /* Small trees keep every level (caps read stored levels). */
+    CHECK(gs_merkle_skip_for(2, GS_MERKLE_SKIP_MIN_LOG_ROWS - 1) == 0 &&
+          gs_merkle_skip_for(2, GS_MERKLE_SKIP_MIN_LOG_ROWS) == 3);
     printf("skip: %zu trees keeping only their upper levels match the full trees\n", trees);
 }
 

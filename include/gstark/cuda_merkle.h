@@ -27,7 +27,11 @@
  *
  * Device memory: a tree of 2^log_rows leaves holds 2^(log_rows+1) - 1
  * digests (gs_cuda_merkle_tree_bytes); open allocates 8 + 32 * depth bytes
- * per index for the call. */
+ * per index for the call. A tree committed with a skip keeps only the
+ * levels skip .. log_rows (2^(log_rows-skip+1) - 1 digests) and borrows a
+ * scratch of less than 2 * 2^min(log_rows, 20) digests while it is built;
+ * the levels below the skip are hashed again from the rows when a path is
+ * opened (gs_merkle_low_path, on the host). */
 #ifndef GSTARK_CUDA_MERKLE_H
 #define GSTARK_CUDA_MERKLE_H
 
@@ -42,6 +46,8 @@ extern "C" {
 #endif
 
 #define GS_CUDA_MERKLE_MAX_LOG_ROWS 30u
+#define GS_CUDA_MERKLE_MAX_SKIP 6u
+#define GS_CUDA_MERKLE_PASS_LOG_ROWS 20u /* rows per pass of a skipping commit */
 
 typedef struct gs_cuda_tree gs_cuda_tree; /* the whole tree stays on the device */
 
@@ -58,6 +64,12 @@ gs_status gs_cuda_merkle_commit(gs_cuda_tree **out, const uint64_t *d_m, size_t 
 gs_status gs_cuda_merkle_commit_hash(gs_cuda_tree **out, gs_hash_id id, const uint64_t *d_m,
                                      size_t cols, size_t col_stride, unsigned log_rows,
                                      void *stream);
+/* The same tree keeping only the levels skip .. log_rows (skip <=
+ * GS_CUDA_MERKLE_MAX_SKIP, capped at log_rows): same nodes, same root. Its
+ * open writes the path levels skip and up only. */
+gs_status gs_cuda_merkle_commit_skip(gs_cuda_tree **out, gs_hash_id id, const uint64_t *d_m,
+                                     size_t cols, size_t col_stride, unsigned log_rows,
+                                     unsigned skip, void *stream);
 /* The same into an existing tree of the same depth (log_rows of its
  * commit), reusing its device memory: no allocation, so nothing but kernels
  * is enqueued. The new commit is ordered after the tree's previous one.
@@ -67,16 +79,39 @@ gs_status gs_cuda_merkle_recommit(gs_cuda_tree *t, const uint64_t *d_m, size_t c
                                   size_t col_stride, void *stream);
 /* Copies the 32-byte root back (waits for the commit). */
 gs_status gs_cuda_merkle_root(const gs_cuda_tree *t, gs_digest *root);
+/* The 2^(depth - level) nodes of a stored level (skip <= level <= depth),
+ * copied back (waits for the commit); GS_ERR_INVALID_ARG for another level. */
+gs_status gs_cuda_merkle_level(const gs_cuda_tree *t, unsigned level, gs_digest *out);
 /* Authentication paths for n leaf indices, gathered on the device and copied
  * back at once: paths[k * depth + l] is the sibling at level l of leaf
- * idx[k], as gs_merkle_open. GS_ERR_INVALID_ARG if an index is out of range
- * (then nothing is written). paths may be NULL when depth is 0. */
+ * idx[k], as gs_merkle_open; for a skipping tree only the levels l >= skip
+ * are written. GS_ERR_INVALID_ARG if an index is out of range (then nothing
+ * is written). paths may be NULL when depth is 0. */
 gs_status gs_cuda_merkle_open(const gs_cuda_tree *t, gs_digest *paths, const size_t *idx,
                               size_t n);
 void gs_cuda_merkle_free(gs_cuda_tree *t); /* NULL-safe; waits for the tree's pending work */
-/* Device bytes of a tree of 2^log_rows leaves; 0 if log_rows > 30. */
-size_t gs_cuda_merkle_tree_bytes(unsigned log_rows);
+/* Device bytes (plain arithmetic, in every build): a skipping tree's stored
+ * levels; those plus its commit's scratch, levels 0 .. skip-1 of one pass of
+ * 2^min(log_rows, GS_CUDA_MERKLE_PASS_LOG_ROWS) rows (an upper bound of
+ * what its commit holds); a whole tree of 2^log_rows leaves. 0 for a shape
+ * out of range (log_rows > 30). */
+static inline size_t gs_cuda_merkle_stored_bytes(unsigned log_rows, unsigned skip) {
+    if (log_rows > GS_CUDA_MERKLE_MAX_LOG_ROWS || skip > GS_CUDA_MERKLE_MAX_SKIP) return 0;
+    if (skip > log_rows) skip = log_rows;
+    return (((size_t)2 << (log_rows - skip)) - 1) * sizeof(gs_digest);
+}
+static inline size_t gs_cuda_merkle_tree_bytes_skip(unsigned log_rows, unsigned skip) {
+    size_t b = gs_cuda_merkle_stored_bytes(log_rows, skip);
+    if (!b || !skip) return b;
+    if (skip > log_rows) skip = log_rows;
+    unsigned lr = log_rows < GS_CUDA_MERKLE_PASS_LOG_ROWS ? log_rows : GS_CUDA_MERKLE_PASS_LOG_ROWS;
+    return b + (((size_t)2 << lr) - ((size_t)2 << (lr - skip))) * sizeof(gs_digest);
+}
+static inline size_t gs_cuda_merkle_tree_bytes(unsigned log_rows) {
+    return gs_cuda_merkle_stored_bytes(log_rows, 0);
+}
 unsigned gs_cuda_merkle_depth(const gs_cuda_tree *t); /* log_rows; 0 for NULL */
+unsigned gs_cuda_merkle_skip(const gs_cuda_tree *t);  /* 0 for NULL */
 
 /* Leaf hashing alone: d_leaves[i] = leaf digest of row i, for the 2^log_rows
  * rows (device memory, 16-byte aligned, 32 * 2^log_rows bytes). Enqueued on

@@ -44,13 +44,16 @@ gs_status gs_merkle_commit(gs_merkle_tree **out, gs_hash_id id, const gs_fp *m, 
  * instead of 2^(log_rows + 1) - 1, the lower levels hashed again from the
  * rows when a path is opened (gs_merkle_open_rows). Same nodes, same root. */
 #define GS_MERKLE_MAX_SKIP 6u
-/* The skip the CPU backend commits with for a matrix of `cols` columns: while
- * a kept level costs more than a quarter of the rows it covers (64 / 2^skip
- * bytes a row against 8 cols), up to 3. A narrow matrix (2 or 3 columns)
- * keeps an eighth of its tree, a FRI layer of 8-point leaves (24 columns)
- * half, a trace of 32 columns or more all of it; an opening then hashes at
- * most 8 rows again. */
-unsigned gs_merkle_skip_for(size_t cols);
+/* The skip both backends commit with for a matrix of `cols` columns and
+ * 2^log_rows rows: while a kept level costs more than a quarter of the rows
+ * it covers (64 / 2^skip bytes a row against 8 cols), up to 3. A narrow
+ * matrix (2 or 3 columns) keeps an eighth of its tree, a FRI layer of
+ * 8-point leaves (24 columns) half, a trace of 32 columns or more all of it;
+ * an opening then hashes at most 8 rows again. A tree of fewer than
+ * 2^GS_MERKLE_SKIP_MIN_LOG_ROWS leaves keeps every level, so every level at
+ * or above depth - (GS_MERKLE_SKIP_MIN_LOG_ROWS - 3) of any tree is stored. */
+#define GS_MERKLE_SKIP_MIN_LOG_ROWS 16u
+unsigned gs_merkle_skip_for(size_t cols, unsigned log_rows);
 gs_status gs_merkle_commit_skip(gs_merkle_tree **out, gs_hash_id id, const gs_fp *m, size_t cols,
                                 size_t col_stride, unsigned log_rows, unsigned skip);
 /* The same tree from 2^log_rows precomputed leaf digests (a backend that
@@ -82,6 +85,14 @@ gs_status gs_merkle_open(const gs_merkle_tree *t, gs_digest *paths, const size_t
  * skipping tree without the matrix, GS_ERR_NOMEM. */
 gs_status gs_merkle_open_rows(const gs_merkle_tree *t, const gs_fp *m, size_t cols, size_t col_stride,
                               gs_digest *paths, const size_t *idx, size_t n);
+
+/* The lower part of a path when the levels below `skip` are not stored:
+ * `rows` holds the 2^skip rows under one level-skip node, row-major
+ * (rows[j * cols + c]); path[l] for l < skip receives the sibling at level
+ * l of the block's leaf j (j < 2^skip, skip <= GS_MERKLE_MAX_SKIP). The
+ * levels from skip up come from the stored tree. */
+void gs_merkle_low_path(gs_hash_id id, gs_digest *path, const gs_fp *rows, size_t cols,
+                        unsigned skip, size_t j);
 
 /* The leaf digest of one row of `cols` values. */
 void gs_merkle_leaf(gs_hash_id id, gs_digest *out, const gs_fp *row, size_t cols);

@@ -66,10 +66,11 @@ typedef struct gs_mem_estimate {
 } gs_mem_estimate;
 gs_status gs_estimate_table(gs_mem_estimate *out, const gs_air *air, unsigned log_n,
                             const gs_params *params);
-/* The same for the backend the table will run on: GS_BACKEND_CPU counts the
- * CPU backend's Merkle trees, which keep only their upper levels
- * (gs_merkle_skip_for); CUDA and AUTO count every level, an upper bound on
- * either backend (what gs_estimate_table gives). */
+/* The same for the backend the table will run on. Both backends' Merkle
+ * trees keep only their upper levels (gs_merkle_skip_for); GS_BACKEND_CPU
+ * counts the host tree's bytes, CUDA and AUTO the device tree's with its
+ * commit's scratch (gstark/cuda_merkle.h). gs_estimate_table gives the
+ * larger of the two, an upper bound on either backend. */
 gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned log_n,
                                const gs_params *params, gs_backend_kind kind);
 

@@ -82,7 +82,7 @@ static gs_status cpu_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, gs_h
     gs_bcommit *c = malloc(sizeof *c);
     if (!c) return GS_ERR_NOMEM;
     gs_status s = gs_merkle_commit_skip(&c->tree, hash, m->ptr, cols, col_stride, log_rows,
-                                        gs_merkle_skip_for(cols));
+                                        gs_merkle_skip_for(cols, log_rows));
     if (s != GS_OK) {
         free(c);
         return s;

@@ -35,6 +35,7 @@
 #include "gstark/cuda.h"
 #include "gstark/cuda_merkle.h"
 #include "gstark/cuda_ntt.h"
+#include "gstark/merkle.h"
 #include "gstark/ntt.h"
 #include "transcript/transcript_internal.h"
 
@@ -211,11 +212,15 @@ typedef struct {
     size_t n_marks, cap_marks;
 } cuda_ctx;
 
-/* A device Merkle tree and what it is charged to. */
+/* A device Merkle tree, what it is charged to, and (a tree that skips its
+ * lower levels, gs_merkle_skip_for) the matrix its openings hash again. */
 typedef struct {
     gs_cuda_tree *tree;
     gs_mem *acct;
     size_t bytes;
+    gs_hash_id hash;
+    gs_buf m; /* a copy of the handle */
+    size_t cols, col_stride;
 } cuda_tree_ref;
 
 static cuda_ctx *ctx_of(gs_backend *be) { return be->ctx; }
@@ -349,15 +354,18 @@ static gs_status cuda_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, gs_
         return GS_ERR_INVALID_ARG;
     cuda_tree_ref *cc = malloc(sizeof *cc);
     if (!cc) return GS_ERR_NOMEM;
-    cc->acct = acct;
-    cc->bytes = gs_cuda_merkle_tree_bytes(log_rows);
+    unsigned skip = gs_merkle_skip_for(cols, log_rows);
+    *cc = (cuda_tree_ref){.acct = acct, .bytes = gs_cuda_merkle_stored_bytes(log_rows, skip),
+                          .hash = hash, .m = *m, .cols = cols, .col_stride = col_stride};
+    /* The commit's scratch is charged for the call only. */
+    size_t scratch = gs_cuda_merkle_tree_bytes_skip(log_rows, skip) - cc->bytes;
     gs_status s = use_lane(c);
-    if (s == GS_OK) s = charge(c, acct, cc->bytes);
+    if (s == GS_OK) s = charge(c, acct, cc->bytes + scratch);
     if (s == GS_OK) {
         size_t t = mark_start(c, "commit");
-        s = mark_end(c, t, gs_cuda_merkle_commit_hash(&cc->tree, hash, m->ptr, cols, col_stride,
-                                                      log_rows, c->stream));
-        if (s != GS_OK) uncharge(c, acct, cc->bytes);
+        s = mark_end(c, t, gs_cuda_merkle_commit_skip(&cc->tree, hash, m->ptr, cols, col_stride,
+                                                      log_rows, skip, c->stream));
+        uncharge(c, acct, s == GS_OK ? scratch : cc->bytes + scratch);
     }
     if (s != GS_OK) {
         free(cc);
@@ -372,10 +380,26 @@ static gs_status cuda_root(gs_backend *be, const gs_bcommit *c, gs_digest *out) 
     return gs_cuda_merkle_root(((const cuda_tree_ref *)c)->tree, out);
 }
 
+/* The stored levels' siblings from the device; below the skip, each
+ * query's 2^skip rows are gathered and hashed again on the host. */
 static gs_status cuda_open(gs_backend *be, const gs_bcommit *c, gs_digest *paths,
                            const size_t *idx, size_t n) {
-    (void)be;
-    return gs_cuda_merkle_open(((const cuda_tree_ref *)c)->tree, paths, idx, n);
+    const cuda_tree_ref *cc = (const cuda_tree_ref *)c;
+    GS_TRY(gs_cuda_merkle_open(cc->tree, paths, idx, n));
+    unsigned skip = gs_cuda_merkle_skip(cc->tree), depth = gs_cuda_merkle_depth(cc->tree);
+    if (!skip || !n) return GS_OK;
+    size_t block = (size_t)1 << skip;
+    size_t *ridx = malloc((n << skip) * sizeof *ridx);
+    gs_fp *rows = malloc((n << skip) * cc->cols * sizeof *rows);
+    gs_status s = ridx && rows ? GS_OK : GS_ERR_NOMEM;
+    for (size_t k = 0; s == GS_OK && k < n; k++)
+        for (size_t j = 0; j < block; j++) ridx[(k << skip) + j] = (idx[k] & ~(block - 1)) + j;
+    if (s == GS_OK) s = be->iface->gather(be, rows, &cc->m, cc->cols, cc->col_stride, ridx, n << skip);
+    for (size_t k = 0; s == GS_OK && k < n; k++)
+        gs_merkle_low_path(cc->hash, paths + k * depth, rows + (k << skip) * cc->cols, cc->cols, skip,
+                           idx[k] & (block - 1));
+    free(ridx), free(rows);
+    return s;
 }
 
 static void cuda_commit_free(gs_backend *be, gs_bcommit *c) {

@@ -173,15 +173,16 @@ tail_kernel(uint64_t *nodes, unsigned depth, unsigned first) {
     }
 }
 
-/* paths[g] = sibling at level g % depth of leaf idx[g / depth]. */
+/* paths[g] = sibling at level skip + g % depth of leaf idx[g / depth], in
+ * a tree storing levels skip .. skip + depth. */
 __global__ void __launch_bounds__(OPEN_THREADS)
 open_kernel(uint64_t *__restrict__ paths, const uint64_t *__restrict__ idx,
-            const uint64_t *__restrict__ nodes, unsigned depth, size_t total) {
+            const uint64_t *__restrict__ nodes, unsigned depth, unsigned skip, size_t total) {
     for (size_t g = blockIdx.x * (size_t)blockDim.x + threadIdx.x; g < total;
          g += (size_t)gridDim.x * blockDim.x) {
         const size_t k = g / depth;
         const unsigned l = (unsigned)(g - k * depth);
-        const uint64_t node = level_offset(depth, l) + ((idx[k] >> l) ^ 1);
+        const uint64_t node = level_offset(depth, l) + ((idx[k] >> (l + skip)) ^ 1);
         const ulonglong2 *src = reinterpret_cast<const ulonglong2 *>(nodes) + 2 * node;
         ulonglong2 *dst = reinterpret_cast<ulonglong2 *>(paths) + 2 * g;
         dst[0] = src[0];
@@ -354,8 +355,11 @@ gs_status launch_levels(const kernel_set &k, uint64_t *nodes, unsigned d, cudaSt
 struct gs_cuda_tree {
     gs_hash_id id;
     unsigned depth;
+    unsigned skip;    /* levels below it are not stored */
     int device;
-    uint64_t *nodes;  /* 2^(depth+1) - 1 digests, 4 lanes each */
+    /* levels skip..depth: 2^(depth-skip+1) - 1 digests, 4 lanes each, level
+     * l at level_offset(depth - skip, l - skip) */
+    uint64_t *nodes;
     cudaEvent_t done; /* recorded after the last kernel of the latest commit */
 };
 
@@ -367,23 +371,66 @@ static gs_status check_matrix(int *device, const uint64_t *d_m, size_t cols, siz
     return check_readable(d_m, *device);
 }
 
-/* Leaves then levels into t->nodes, on s after t's previous commit. */
+/* Levels 0 .. up of `rows` rows at d_m (up <= skip): the leaves into lv,
+ * each level into the next part of lv, level `up` into top. */
+static gs_status hash_block(const gs_cuda_tree *t, uint64_t *lv, uint64_t *top, const uint64_t *d_m,
+                            size_t cols, size_t stride, unsigned log_rows, unsigned up,
+                            cudaStream_t s) {
+    uint64_t *lo = up ? lv : top;
+    if (t->id == GS_HASH_POSEIDON2)
+        GS_TRY(gs_cuda_poseidon2_hash_rows((gs_poseidon2_digest *)lo, d_m, (size_t)1 << log_rows,
+                                           cols, 1, stride, s));
+    else
+        GS_TRY(launch_leaves(current_set(), lo, d_m, cols, stride, log_rows, s));
+    for (unsigned l = 1; l <= up; l++) {
+        const uint32_t n = 1u << (log_rows - l);
+        uint64_t *out = l == up ? top : lv + 4 * level_offset(log_rows, l);
+        if (t->id == GS_HASH_POSEIDON2) {
+            GS_TRY(gs_cuda_poseidon2_compress_many((gs_poseidon2_digest *)out,
+                                                   (const gs_poseidon2_digest *)lo, n, s));
+        } else {
+            const unsigned threads = n < LEVEL_THREADS ? n : LEVEL_THREADS;
+            current_set().level<<<blocks_for(n, threads), threads, 0, s>>>(out, lo, n);
+            GS_TRY(check_launch("merkle level kernel launch"));
+        }
+        lo = out;
+    }
+    return GS_OK;
+}
+
+/* Leaves then levels into t->nodes, on s after t's previous commit. A
+ * skipping tree hashes the rows in passes of 2^GS_CUDA_MERKLE_PASS_LOG_ROWS through a
+ * scratch (stream-ordered) and keeps level skip of each pass. */
 static gs_status enqueue_commit(gs_cuda_tree *t, const uint64_t *d_m, size_t cols, size_t stride,
                                 cudaStream_t s, int after_previous) {
     (void)cudaGetLastError(); /* a stale non-sticky error is not this launch's */
     if (after_previous) GS_CUDA_TRY(cudaStreamWaitEvent(s, t->done, 0));
+    const unsigned d = t->depth - t->skip; /* the stored levels */
+    if (t->skip) {
+        const unsigned P = GS_CUDA_MERKLE_PASS_LOG_ROWS;
+        const unsigned lr = t->depth < P ? t->depth : P;
+        const size_t scratch_bytes = gs_cuda_merkle_tree_bytes_skip(t->depth, t->skip) -
+                                     gs_cuda_merkle_stored_bytes(t->depth, t->skip);
+        uint64_t *scratch = NULL;
+        GS_TRY(gs_cuda_check(gs_cuda_counted_malloc_async((void **)&scratch, scratch_bytes, s),
+                             "cudaMallocAsync (Merkle scratch)"));
+        gs_status r = GS_OK;
+        for (size_t p = 0; r == GS_OK && p < ((size_t)1 << (t->depth - lr)); p++)
+            r = hash_block(t, scratch, t->nodes + 4 * (p << (lr - t->skip)), d_m + (p << lr), cols,
+                           stride, lr, t->skip, s);
+        (void)gs_cuda_counted_free_async(scratch, s);
+        GS_TRY(r);
+    } else {
+        GS_TRY(hash_block(t, NULL, t->nodes, d_m, cols, stride, t->depth, 0, s));
+    }
     if (t->id == GS_HASH_POSEIDON2) {
-        const unsigned d = t->depth;
         gs_poseidon2_digest *nodes = (gs_poseidon2_digest *)t->nodes;
-        GS_TRY(gs_cuda_poseidon2_hash_rows(nodes, d_m, (size_t)1 << d, cols, 1, stride, s));
         for (unsigned l = 1; l <= d; l++)
             GS_TRY(gs_cuda_poseidon2_compress_many(nodes + level_offset(d, l),
                                                    nodes + level_offset(d, l - 1),
                                                    (size_t)1 << (d - l), s));
     } else {
-        const kernel_set &k = current_set();
-        GS_TRY(launch_leaves(k, t->nodes, d_m, cols, stride, t->depth, s));
-        GS_TRY(launch_levels(k, t->nodes, t->depth, s));
+        GS_TRY(launch_levels(current_set(), t->nodes, d, s));
     }
     GS_CUDA_TRY(cudaEventRecord(t->done, s));
     return GS_OK;
@@ -399,12 +446,9 @@ static void tree_destroy(gs_cuda_tree *t) {
     free(t);
 }
 
-extern "C" size_t gs_cuda_merkle_tree_bytes(unsigned log_rows) {
-    if (log_rows > GS_CUDA_MERKLE_MAX_LOG_ROWS) return 0;
-    return (((size_t)2 << log_rows) - 1) * sizeof(gs_digest);
-}
-
 extern "C" unsigned gs_cuda_merkle_depth(const gs_cuda_tree *t) { return t ? t->depth : 0; }
+
+extern "C" unsigned gs_cuda_merkle_skip(const gs_cuda_tree *t) { return t ? t->skip : 0; }
 
 extern "C" gs_status gs_cuda_merkle_commit(gs_cuda_tree **out, const uint64_t *d_m, size_t cols,
                                            size_t col_stride, unsigned log_rows, void *stream) {
@@ -416,20 +460,31 @@ extern "C" gs_status gs_cuda_merkle_commit_hash(gs_cuda_tree **out, gs_hash_id i
                                                 const uint64_t *d_m, size_t cols,
                                                 size_t col_stride, unsigned log_rows,
                                                 void *stream) {
+    return gs_cuda_merkle_commit_skip(out, id, d_m, cols, col_stride, log_rows, 0, stream);
+}
+
+extern "C" gs_status gs_cuda_merkle_commit_skip(gs_cuda_tree **out, gs_hash_id id,
+                                                const uint64_t *d_m, size_t cols,
+                                                size_t col_stride, unsigned log_rows,
+                                                unsigned skip, void *stream) {
     if (out) *out = NULL;
-    if (!out || (id != GS_HASH_KECCAK256 && id != GS_HASH_POSEIDON2)) return GS_ERR_INVALID_ARG;
+    if (!out || (id != GS_HASH_KECCAK256 && id != GS_HASH_POSEIDON2) ||
+        skip > GS_CUDA_MERKLE_MAX_SKIP)
+        return GS_ERR_INVALID_ARG;
+    if (skip > log_rows) skip = log_rows;
     int device;
     GS_TRY(check_matrix(&device, d_m, cols, col_stride, log_rows));
     gs_cuda_tree *t = (gs_cuda_tree *)calloc(1, sizeof *t);
     if (!t) return GS_ERR_NOMEM;
     t->id = id;
     t->depth = log_rows;
+    t->skip = skip;
     t->device = device;
     gs_status s = gs_cuda_check(cudaEventCreateWithFlags(&t->done, cudaEventDisableTiming),
                                 "cudaEventCreateWithFlags");
     if (s != GS_OK) t->done = NULL;
     if (s == GS_OK)
-        s = dev_malloc((void **)&t->nodes, gs_cuda_merkle_tree_bytes(log_rows),
+        s = dev_malloc((void **)&t->nodes, gs_cuda_merkle_stored_bytes(log_rows, skip),
                        "cudaMalloc (Merkle tree)");
     if (s == GS_OK) {
         s = enqueue_commit(t, d_m, cols, col_stride, (cudaStream_t)stream, 0);
@@ -475,8 +530,23 @@ extern "C" gs_status gs_cuda_merkle_root(const gs_cuda_tree *t, gs_digest *root)
     const cudaStream_t s = cudaStreamPerThread;
     GS_CUDA_TRY(cudaStreamWaitEvent(s, t->done, 0));
     GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (root)"));
-    GS_CUDA_TRY(cudaMemcpyAsync(root, t->nodes + 4 * level_offset(t->depth, t->depth),
-                                sizeof *root, cudaMemcpyDeviceToHost, s));
+    const unsigned d = t->depth - t->skip;
+    GS_CUDA_TRY(cudaMemcpyAsync(root, t->nodes + 4 * level_offset(d, d), sizeof *root,
+                                cudaMemcpyDeviceToHost, s));
+    GS_CUDA_TRY(cudaStreamSynchronize(s));
+    return GS_OK;
+}
+
+extern "C" gs_status gs_cuda_merkle_level(const gs_cuda_tree *t, unsigned level, gs_digest *out) {
+    if (!t || !out || level < t->skip || level > t->depth) return GS_ERR_INVALID_ARG;
+    device_scope scope(t->device);
+    GS_TRY(scope.status());
+    const cudaStream_t s = cudaStreamPerThread;
+    GS_CUDA_TRY(cudaStreamWaitEvent(s, t->done, 0));
+    GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (level)"));
+    const unsigned d = t->depth - t->skip;
+    GS_CUDA_TRY(cudaMemcpyAsync(out, t->nodes + 4 * level_offset(d, level - t->skip),
+                                sizeof *out << (t->depth - level), cudaMemcpyDeviceToHost, s));
     GS_CUDA_TRY(cudaStreamSynchronize(s));
     return GS_OK;
 }
@@ -484,9 +554,9 @@ extern "C" gs_status gs_cuda_merkle_root(const gs_cuda_tree *t, gs_digest *root)
 extern "C" gs_status gs_cuda_merkle_open(const gs_cuda_tree *t, gs_digest *paths, const size_t *idx,
                                          size_t n) {
     if (!t || (n && (!idx || (t->depth && !paths)))) return GS_ERR_INVALID_ARG;
-    const unsigned d = t->depth;
+    const unsigned D = t->depth, d = t->depth - t->skip; /* d stored levels below the root */
     for (size_t k = 0; k < n; k++)
-        if ((uint64_t)idx[k] >> d) return GS_ERR_INVALID_ARG;
+        if ((uint64_t)idx[k] >> D) return GS_ERR_INVALID_ARG;
     if (n == 0 || d == 0) return GS_OK;
     /* Scratch: the indices, then the paths (32-byte aligned). */
     if (n > SIZE_MAX / 2 / ((size_t)d * sizeof(gs_digest) + 8)) return GS_ERR_INVALID_ARG;
@@ -508,13 +578,17 @@ extern "C" gs_status gs_cuda_merkle_open(const gs_cuda_tree *t, gs_digest *paths
     if (st == GS_OK) {
         size_t blocks = (total + OPEN_THREADS - 1) / OPEN_THREADS;
         if (blocks > 65535u * 16) blocks = 65535u * 16; /* the kernel strides over the rest */
-        open_kernel<<<(unsigned)blocks, OPEN_THREADS, 0, s>>>(d_paths, d_idx, t->nodes, d, total);
+        open_kernel<<<(unsigned)blocks, OPEN_THREADS, 0, s>>>(d_paths, d_idx, t->nodes, d, t->skip,
+                                                             total);
         st = check_launch("merkle open kernel launch");
     }
     if (st == GS_OK)
         st = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (open paths)");
+    /* Path k's levels skip .. D-1 land at paths[k * D + skip ..]. */
     if (st == GS_OK)
-        st = gs_cuda_check(cudaMemcpyAsync(paths, d_paths, path_bytes, cudaMemcpyDeviceToHost, s),
+        st = gs_cuda_check(cudaMemcpy2DAsync(paths + t->skip, D * sizeof(gs_digest), d_paths,
+                                             d * sizeof(gs_digest), d * sizeof(gs_digest), n,
+                                             cudaMemcpyDeviceToHost, s),
                            "cudaMemcpyAsync (open paths)");
     if (st == GS_OK) st = gs_cuda_check(cudaStreamSynchronize(s), "cudaStreamSynchronize (open)");
     gs_status f = gs_cuda_check(gs_cuda_counted_free(scratch), "cudaFree (Merkle open)");

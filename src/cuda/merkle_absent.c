@@ -1,6 +1,6 @@
 /* Built instead of src/cuda/merkle.cu when CUDA is not compiled in: every
  * entry point of gstark/cuda_merkle.h reports GS_ERR_NO_DEVICE (or does
- * nothing); gs_cuda_merkle_tree_bytes is plain arithmetic and still answers. */
+ * nothing); the tree sizes are inline arithmetic in the header. */
 #include "gstark/cuda_merkle.h"
 
 gs_status gs_cuda_merkle_commit(gs_cuda_tree **out, const uint64_t *d_m, size_t cols,
@@ -15,6 +15,19 @@ gs_status gs_cuda_merkle_commit_hash(gs_cuda_tree **out, gs_hash_id id, const ui
                                      void *stream) {
     (void)id, (void)d_m, (void)cols, (void)col_stride, (void)log_rows, (void)stream;
     if (out) *out = NULL;
+    return GS_ERR_NO_DEVICE;
+}
+
+gs_status gs_cuda_merkle_commit_skip(gs_cuda_tree **out, gs_hash_id id, const uint64_t *d_m,
+                                     size_t cols, size_t col_stride, unsigned log_rows,
+                                     unsigned skip, void *stream) {
+    (void)id, (void)d_m, (void)cols, (void)col_stride, (void)log_rows, (void)skip, (void)stream;
+    if (out) *out = NULL;
+    return GS_ERR_NO_DEVICE;
+}
+
+gs_status gs_cuda_merkle_level(const gs_cuda_tree *t, unsigned level, gs_digest *out) {
+    (void)t, (void)level, (void)out;
     return GS_ERR_NO_DEVICE;
 }
 
@@ -37,12 +50,12 @@ gs_status gs_cuda_merkle_open(const gs_cuda_tree *t, gs_digest *paths, const siz
 
 void gs_cuda_merkle_free(gs_cuda_tree *t) { (void)t; }
 
-size_t gs_cuda_merkle_tree_bytes(unsigned log_rows) {
-    if (log_rows > GS_CUDA_MERKLE_MAX_LOG_ROWS) return 0;
-    return (((size_t)2 << log_rows) - 1) * sizeof(gs_digest);
+unsigned gs_cuda_merkle_depth(const gs_cuda_tree *t) {
+    (void)t;
+    return 0;
 }
 
-unsigned gs_cuda_merkle_depth(const gs_cuda_tree *t) {
+unsigned gs_cuda_merkle_skip(const gs_cuda_tree *t) {
     (void)t;
     return 0;
 }

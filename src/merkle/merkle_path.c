@@ -22,32 +22,33 @@ gs_status gs_merkle_open_rows(const gs_merkle_tree *t, const gs_fp *m, size_t co
     if (s && (!m || !cols || (uint64_t)col_stride < ((uint64_t)1 << d))) return GS_ERR_INVALID_ARG;
     for (size_t k = 0; k < n; k++)
         if ((uint64_t)idx[k] >> d) return GS_ERR_INVALID_ARG;
-    /* The 2^s leaves under the query's level-s node, hashed again and
-     * reduced in a small tree of depth s (levels as in the stored tree). */
-    gs_digest sub[2 << GS_MERKLE_MAX_SKIP];
-    gs_fp *row = s ? malloc(cols * sizeof *row) : NULL;
-    if (s && !row) return GS_ERR_NOMEM;
+    /* The 2^s rows under the query's level-s node, hashed again
+     * (gs_merkle_low_path), then the stored levels. */
+    gs_fp *rows = s ? malloc((cols << s) * sizeof *rows) : NULL;
+    if (s && !rows) return GS_ERR_NOMEM;
     for (size_t k = 0; k < n; k++) {
-        size_t i = idx[k];
+        size_t i = idx[k], base = i >> s << s;
         if (s) {
-            size_t base = i >> s << s;
-            for (size_t j = 0; j < ((size_t)1 << s); j++) {
-                for (size_t c = 0; c < cols; c++) row[c] = m[c * col_stride + base + j];
-                gs_merkle_leaf(t->id, &sub[j], row, cols);
-            }
-            for (unsigned l = 1; l < s; l++) {
-                gs_digest *lo = sub + gs_merkle_level_offset(s, l - 1), *up = sub + gs_merkle_level_offset(s, l);
-                for (size_t j = 0; j < ((size_t)1 << (s - l)); j++) gs_hash_pair(t->id, &up[j], &lo[2 * j], &lo[2 * j + 1]);
-            }
+            for (size_t j = 0; j < ((size_t)1 << s); j++)
+                for (size_t c = 0; c < cols; c++) rows[j * cols + c] = m[c * col_stride + base + j];
+            gs_merkle_low_path(t->id, paths + k * d, rows, cols, s, i - base);
         }
-        for (unsigned l = 0; l < d; l++) {
-            size_t sib = (i >> l) ^ 1;
-            paths[k * d + l] = l < s ? sub[gs_merkle_level_offset(s, l) + (sib & (((size_t)1 << (s - l)) - 1))]
-                                     : gs_merkle_level(t, l)[sib];
-        }
+        for (unsigned l = s; l < d; l++) paths[k * d + l] = gs_merkle_level(t, l)[(i >> l) ^ 1];
     }
-    free(row);
+    free(rows);
     return GS_OK;
+}
+
+void gs_merkle_low_path(gs_hash_id id, gs_digest *path, const gs_fp *rows, size_t cols,
+                        unsigned skip, size_t j) {
+    /* A small tree of depth skip over the block (levels as in a stored tree). */
+    gs_digest sub[2 << GS_MERKLE_MAX_SKIP];
+    for (size_t r = 0; r < ((size_t)1 << skip); r++) gs_merkle_leaf(id, &sub[r], rows + r * cols, cols);
+    for (unsigned l = 1; l < skip; l++) {
+        gs_digest *lo = sub + gs_merkle_level_offset(skip, l - 1), *up = sub + gs_merkle_level_offset(skip, l);
+        for (size_t r = 0; r < ((size_t)1 << (skip - l)); r++) gs_hash_pair(id, &up[r], &lo[2 * r], &lo[2 * r + 1]);
+    }
+    for (unsigned l = 0; l < skip; l++) path[l] = sub[gs_merkle_level_offset(skip, l) + ((j >> l) ^ 1)];
 }
 
 void gs_merkle_leaf(gs_hash_id id, gs_digest *out, const gs_fp *row, size_t cols) {

@@ -17,19 +17,30 @@
  * the trace for the out-of-domain values, so they are not held through the
  * quotient round. */
 #include "air/logup.h"
+#include "gstark/cuda_merkle.h"
 #include "gstark/merkle.h"
 #include "gstark/prover.h"
 #include "proof/shape.h"
 
-/* A tree over `cols` columns of 2^log_rows: the CPU backend keeps only its
- * upper levels (gs_merkle_skip_for), the device every level. */
+/* A tree over `cols` columns of 2^log_rows: both backends keep only its
+ * upper levels (gs_merkle_skip_for); the device tree's commit also holds a
+ * scratch of leaves for a while (gs_cuda_merkle_tree_bytes_skip). */
 static size_t tree_bytes(unsigned log_rows, size_t cols, int cpu) {
-    return gs_merkle_tree_bytes_skip(log_rows, cpu ? gs_merkle_skip_for(cols) : 0);
+    unsigned skip = gs_merkle_skip_for(cols, log_rows);
+    return cpu ? gs_merkle_tree_bytes_skip(log_rows, skip) : gs_cuda_merkle_tree_bytes_skip(log_rows, skip);
 }
 
+/* Either backend: the larger of the two, field by field. */
 gs_status gs_estimate_table(gs_mem_estimate *out, const gs_air *air, unsigned log_n,
                             const gs_params *params) {
-    return gs_estimate_table_on(out, air, log_n, params, GS_BACKEND_AUTO);
+    gs_mem_estimate c;
+    GS_TRY(gs_estimate_table_on(out, air, log_n, params, GS_BACKEND_CPU));
+    GS_TRY(gs_estimate_table_on(&c, air, log_n, params, GS_BACKEND_CUDA));
+    if (c.main_commit > out->main_commit) out->main_commit = c.main_commit;
+    if (c.chain > out->chain) out->chain = c.chain;
+    if (c.total > out->total) out->total = c.total;
+    if (c.lean_total > out->lean_total) out->lean_total = c.lean_total;
+    return GS_OK;
 }
 
 gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned log_n,
