@@ -1,7 +1,7 @@
 /* The device stages (src/cuda/stages.h) against the CPU backend
  * (gs_backend_cpu()->iface, and gs_transcript_grind): exact equality of
  * every output value for
- *   - fold at every log size 1..22,
+ *   - fold at every log size 1..22, by 2, 4, 8 and 16,
  *   - DEEP at log sizes 0..21 with 0..70 trace columns, 1..4 chunks and
  *     0..3 aux columns, random z, z w, beta powers, k1, k2,
  *   - eval_at for 1..600000 columns and lengths 1..2^20 (odd ones too),
@@ -124,23 +124,23 @@ static gs_buf host_buf(void *p, size_t values) {
 
 /* ---- fold ---- */
 
-static void test_fold(unsigned log_size, gs_fp shift, gs_fp3 gamma) {
-    size_t H = (size_t)1 << (log_size - 1), N = 2 * H;
-    uint64_t *in = rand_values(3 * N), *want = xmalloc(3 * H * 8);
-    gs_buf bin = host_buf(in, 3 * N), bout = host_buf(want, 3 * H);
-    CHECK(g_cpu->iface->fold(g_cpu, &bout, &bin, log_size, shift, gamma) == GS_OK);
-    uint64_t *d_in = dev_copy(in, 3 * N), *d_out = dev_zeroed(3 * H);
+static void test_fold(unsigned log_size, unsigned folds, gs_fp shift, gs_fp3 gamma) {
+    size_t M = (size_t)1 << (log_size - folds), N = M << folds;
+    uint64_t *in = rand_values(3 * N), *want = xmalloc(3 * M * 8);
+    gs_buf bin = host_buf(in, 3 * N), bout = host_buf(want, 3 * M);
+    CHECK(g_cpu->iface->fold(g_cpu, &bout, &bin, log_size, folds, shift, gamma) == GS_OK);
+    uint64_t *d_in = dev_copy(in, 3 * N), *d_out = dev_zeroed(3 * M);
     void *stream = next_stream();
     CHECK(sync_all(NULL));
-    gs_status s = gs_cuda_fold(d_out, d_in, log_size, shift, gamma, stream);
+    gs_status s = gs_cuda_fold(d_out, d_in, log_size, folds, shift, gamma, stream);
     if (s != GS_OK) report_cuda("gs_cuda_fold", s);
     CHECK(s == GS_OK);
     CHECK(sync_all(stream));
-    uint64_t *got = download(d_out, 3 * H);
+    uint64_t *got = download(d_out, 3 * M);
     char desc[160];
-    snprintf(desc, sizeof desc, "fold log_size %u shift 0x%" PRIx64 "%s", log_size, shift,
-             stream ? " (stream)" : "");
-    CHECK(same(want, got, 3 * H, H, desc));
+    snprintf(desc, sizeof desc, "fold log_size %u by 2^%u shift 0x%" PRIx64 "%s", log_size, folds,
+             shift, stream ? " (stream)" : "");
+    CHECK(same(want, got, 3 * M, M, desc));
     dev_free(d_in), dev_free(d_out);
     free(in), free(want), free(got);
 }
@@ -243,14 +243,18 @@ static void test_grind(const gs_transcript *t0, unsigned bits) {
 static void test_args(void) {
     uint64_t *d_a = dev_zeroed(256), *d_b = dev_zeroed(256);
     gs_fp3 g = gs_fp3_make(1, 2, 3), out[4];
-    CHECK(gs_cuda_fold(NULL, d_a, 3, 7, g, NULL) == GS_ERR_INVALID_ARG);
-    CHECK(gs_cuda_fold(d_b, NULL, 3, 7, g, NULL) == GS_ERR_INVALID_ARG);
-    CHECK(gs_cuda_fold(d_b, d_a, 0, 7, g, NULL) == GS_ERR_INVALID_ARG);
-    CHECK(gs_cuda_fold(d_b, d_a, 33, 7, g, NULL) == GS_ERR_INVALID_ARG);
-    CHECK(gs_cuda_fold(d_a, d_a, 3, 7, g, NULL) == GS_ERR_INVALID_ARG);      /* in place */
-    CHECK(gs_cuda_fold(d_a + 23, d_a, 3, 7, g, NULL) == GS_ERR_INVALID_ARG); /* overlap */
-    CHECK(gs_cuda_fold(d_a + 24, d_a, 3, 7, g, NULL) == GS_OK);              /* adjacent */
-    CHECK(gs_cuda_fold(d_b, d_a, 3, 7, g, NULL) == GS_OK);
+    CHECK(gs_cuda_fold(NULL, d_a, 3, 1, 7, g, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_fold(d_b, NULL, 3, 1, 7, g, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_fold(d_b, d_a, 0, 1, 7, g, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_fold(d_b, d_a, 33, 1, 7, g, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_fold(d_b, d_a, 3, 0, 7, g, NULL) == GS_ERR_INVALID_ARG);  /* no fold */
+    CHECK(gs_cuda_fold(d_b, d_a, 3, 4, 7, g, NULL) == GS_ERR_INVALID_ARG);  /* folds > log size */
+    CHECK(gs_cuda_fold(d_b, d_a, 5, 5, 7, g, NULL) == GS_ERR_INVALID_ARG);  /* above the bound */
+    CHECK(gs_cuda_fold(d_b, d_a, 3, 1, 0, g, NULL) == GS_ERR_INVALID_ARG);  /* shift 0 */
+    CHECK(gs_cuda_fold(d_a, d_a, 3, 1, 7, g, NULL) == GS_ERR_INVALID_ARG);      /* in place */
+    CHECK(gs_cuda_fold(d_a + 23, d_a, 3, 1, 7, g, NULL) == GS_ERR_INVALID_ARG); /* overlap */
+    CHECK(gs_cuda_fold(d_a + 24, d_a, 3, 1, 7, g, NULL) == GS_OK);              /* adjacent */
+    CHECK(gs_cuda_fold(d_b, d_a, 3, 1, 7, g, NULL) == GS_OK);
 
     gs_fp3 betas[8] = {{{0}}};
     gs_deep_args a = {.log_size = 4, .shift = 7, .cols = 1, .chunks = 1, .aux_cols = 1,
@@ -317,7 +321,7 @@ static const char *const op_names[N_OPS] = {"fold", "deep", "eval_at", "grind"};
 static gs_status run_op(fault_ctx *f, int op) {
     gs_status s = GS_OK;
     if (op == OP_FOLD || op == OP_DEEP) {
-        s = op == OP_FOLD ? gs_cuda_fold(f->d_fold_out, f->d_fold_in, f->log_fold, 7,
+        s = op == OP_FOLD ? gs_cuda_fold(f->d_fold_out, f->d_fold_in, f->log_fold, 1, 7,
                                          gs_fp3_make(3, 4, 5), g_stream)
                           : gs_cuda_deep(f->d_deep_out, f->d_trace, f->d_chunks, f->d_aux,
                                          &f->deep, g_stream);
@@ -358,7 +362,7 @@ static void fault_setup(fault_ctx *f) {
     uint64_t *in = rand_values(6 * H);
     f->fold_want = xmalloc(3 * H * 8);
     gs_buf bi = host_buf(in, 6 * H), bo = host_buf(f->fold_want, 3 * H);
-    CHECK(g_cpu->iface->fold(g_cpu, &bo, &bi, f->log_fold, 7, gs_fp3_make(3, 4, 5)) == GS_OK);
+    CHECK(g_cpu->iface->fold(g_cpu, &bo, &bi, f->log_fold, 1, 7, gs_fp3_make(3, 4, 5)) == GS_OK);
     f->d_fold_in = dev_copy(in, 6 * H);
     f->d_fold_out = dev_zeroed(3 * H);
     free(in);
@@ -471,11 +475,14 @@ int main(int argc, char **argv) {
     double t0 = now_s();
     long bad0 = g_bad_cases;
     for (unsigned l = 1; l <= max_fold; l++) {
-        test_fold(l, gs_test_fp(), gs_test_fp3());
-        if (l <= 6) test_fold(l, GS_LDE_SHIFT, gs_test_fp3());
+        for (unsigned a = 1; a <= GS_CUDA_FOLD_MAX && a <= l; a++) {
+            gs_fp shift = gs_test_fp();
+            test_fold(l, a, shift ? shift : 1, gs_test_fp3());
+            if (l <= 6) test_fold(l, a, GS_LDE_SHIFT, gs_test_fp3());
+        }
     }
-    test_fold(5, 1, gs_fp3_zero());
-    test_fold(5, 0, gs_fp3_one());
+    test_fold(5, 1, 1, gs_fp3_zero());
+    test_fold(5, 4, 1, gs_fp3_one());
     printf("fold: log sizes 1..%u, %s, %.2f s\n", max_fold,
            g_bad_cases == bad0 ? "all equal" : "MISMATCHES", now_s() - t0);
 

@@ -16,6 +16,7 @@
 #include "gstark/field.h"
 #include "gstark/hash.h"
 #include "gstark/mem.h"
+#include "gstark/proof.h"
 #include "gstark/status.h"
 #include "gstark/transcript.h"
 
@@ -102,10 +103,12 @@ typedef struct gs_backend_iface {
     /* out (3 columns of N) = the DEEP word over the LDE domain. */
     gs_status (*deep)(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
                       const gs_buf *chunk_lde, const gs_buf *aux_lde, const gs_deep_args *a);
-    /* One FRI fold: in has 3 columns of 2^log_size over shift * <w>, out
-     * 3 columns of 2^(log_size - 1). */
+    /* A FRI layer's folds: in has 3 columns of 2^log_size over shift * <w>,
+     * out 3 columns of 2^(log_size - folds) (1 <= folds <= GS_MAX_LOG_ARITY):
+     * in folded by 2 with gamma, then by 2 with gamma^2 (over shift^2), ...
+     * folds times, without the intermediate words. */
     gs_status (*fold)(gs_backend *be, gs_buf *out, const gs_buf *in, unsigned log_size,
-                      gs_fp shift, gs_fp3 gamma);
+                      unsigned folds, gs_fp shift, gs_fp3 gamma);
     /* gs_transcript_grind's answer and effect, with the transcript's hash. */
     gs_status (*grind)(gs_backend *be, gs_transcript *t, unsigned bits, uint64_t *nonce);
     /* Releases the backend object (after every buffer and tree is freed);

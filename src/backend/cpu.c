@@ -456,39 +456,62 @@ static gs_status cpu_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
 
 /* ---- FRI fold ---- */
 
+/* A fold by 2^a in one pass: output j reads the 2^a values j + t M (t <
+ * 2^a, M the output length) of each column and folds them a times by 2 as
+ * the layer's words would be, in registers. Round r pairs v[t] and
+ * v[t + 2^(a-r-1)] at x = (shift w^j)^(2^r) w^(t M 2^r): x^-1 is
+ * base^(2^r) rt[t 2^r mod 2^a] with base = shift^-1 w^-j and rt[k] =
+ * w^(-k M). The same field operations as a fold by 2 repeated (the test
+ * checks it), without the intermediate words. */
 typedef struct {
     const gs_fp *in;
     gs_fp *out;
-    size_t half;
+    size_t M;
+    unsigned a;
     gs_fp shift_inv, w_inv, inv2;
     gs_fp3 gamma;
+    gs_fp rt[1u << GS_MAX_LOG_ARITY];
 } fold_ctx;
 
 static void fold_range(void *arg, size_t b, size_t e) {
     fold_ctx *f = arg;
-    size_t H = f->half, N = 2 * H;
-    gs_fp xinv = gs_fp_mul(f->shift_inv, gs_fp_pow(f->w_inv, b));
+    size_t M = f->M, N = M << f->a, T = (size_t)1 << f->a;
+    gs_fp base = gs_fp_mul(f->shift_inv, gs_fp_pow(f->w_inv, b));
     for (size_t j = b; j < e; j++) {
-        gs_fp3 lo = gs_fp3_make(f->in[j], f->in[N + j], f->in[2 * N + j]);
-        gs_fp3 hi = gs_fp3_make(f->in[H + j], f->in[N + H + j], f->in[2 * N + H + j]);
-        gs_fp3 r = gs_fp3_add(gs_fp3_add(lo, hi),
-                              gs_fp3_mul(f->gamma, gs_fp3_mul_fp(gs_fp3_sub(lo, hi), xinv)));
-        r = gs_fp3_mul_fp(r, f->inv2);
-        for (int c = 0; c < 3; c++) f->out[(size_t)c * H + j] = r.c[c];
-        xinv = gs_fp_mul(xinv, f->w_inv);
+        gs_fp3 v[1u << GS_MAX_LOG_ARITY];
+        for (size_t t = 0; t < T; t++)
+            v[t] = gs_fp3_make(f->in[j + t * M], f->in[N + j + t * M], f->in[2 * N + j + t * M]);
+        gs_fp x = base;
+        gs_fp3 g = f->gamma;
+        for (unsigned r = 0; r < f->a; r++) {
+            size_t h = T >> (r + 1);
+            for (size_t t = 0; t < h; t++) {
+                gs_fp xinv = gs_fp_mul(x, f->rt[(t << r) & (T - 1)]);
+                gs_fp3 lo = v[t], hi = v[t + h];
+                v[t] = gs_fp3_mul_fp(gs_fp3_add(gs_fp3_add(lo, hi),
+                                                gs_fp3_mul(g, gs_fp3_mul_fp(gs_fp3_sub(lo, hi), xinv))),
+                                     f->inv2);
+            }
+            x = gs_fp_sqr(x), g = gs_fp3_sqr(g);
+        }
+        for (int c = 0; c < 3; c++) f->out[(size_t)c * M + j] = v[0].c[c];
+        base = gs_fp_mul(base, f->w_inv);
     }
 }
 
 static gs_status cpu_fold(gs_backend *be, gs_buf *out, const gs_buf *in, unsigned log_size,
-                          gs_fp shift, gs_fp3 gamma) {
+                          unsigned folds, gs_fp shift, gs_fp3 gamma) {
     (void)be;
-    if (log_size == 0) return GS_ERR_INVALID_ARG;
-    size_t H = (size_t)1 << (log_size - 1);
-    if (out->bytes < 3 * H * sizeof(gs_fp) || in->bytes < 6 * H * sizeof(gs_fp))
+    if (folds == 0 || folds > GS_MAX_LOG_ARITY || folds > log_size || shift == 0) return GS_ERR_INVALID_ARG;
+    size_t M = (size_t)1 << (log_size - folds);
+    if (out->bytes / sizeof(gs_fp) / 3 < M || in->bytes / sizeof(gs_fp) / 3 < M << folds)
         return GS_ERR_INVALID_ARG;
-    fold_ctx f = {in->ptr, out->ptr, H, gs_fp_inv(shift), gs_fp_inv(gs_fp_root_of_unity(log_size)),
-                  gs_fp_inv(2), gamma};
-    gs_parallel_for(H, 4096, fold_range, &f);
+    fold_ctx f = {.in = in->ptr, .out = out->ptr, .M = M, .a = folds, .shift_inv = gs_fp_inv(shift),
+                  .w_inv = gs_fp_inv(gs_fp_root_of_unity(log_size)), .inv2 = gs_fp_inv(2), .gamma = gamma};
+    gs_fp wm = gs_fp_pow(f.w_inv, M);
+    f.rt[0] = 1;
+    for (size_t k = 1; k < ((size_t)1 << folds); k++) f.rt[k] = gs_fp_mul(f.rt[k - 1], wm);
+    gs_parallel_for(M, 4096 >> folds, fold_range, &f);
     return GS_OK;
 }
 

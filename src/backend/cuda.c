@@ -61,6 +61,7 @@ _Static_assert(sizeof(gs_cuda_insn) == sizeof(gs_air_insn) &&
                    offsetof(gs_cuda_insn, b) == offsetof(gs_air_insn, b),
                "src/cuda/quotient.h's instructions are the AIR's");
 _Static_assert(GS_CUDA_MAX_TUPLE == GS_AIR_MAX_TUPLE, "one tuple bound");
+_Static_assert(GS_CUDA_FOLD_MAX == GS_MAX_LOG_ARITY, "a layer's folds fit one fold call");
 _Static_assert(GS_CUDA_POW_PREFIX == GS_DIGEST_BYTES + 2, "S || tag || bits");
 
 static gs_cuda_program cuda_program(const gs_air_program *p) {
@@ -481,15 +482,15 @@ static gs_status cuda_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
 }
 
 static gs_status cuda_fold(gs_backend *be, gs_buf *out, const gs_buf *in, unsigned log_size,
-                           gs_fp shift, gs_fp3 gamma) {
+                           unsigned folds, gs_fp shift, gs_fp3 gamma) {
     cuda_ctx *c = ctx_of(be);
-    if (log_size == 0) return GS_ERR_INVALID_ARG;
-    size_t H = (size_t)1 << (log_size - 1);
-    if (out->bytes < 3 * H * sizeof(gs_fp) || in->bytes < 6 * H * sizeof(gs_fp))
+    if (folds == 0 || folds > log_size) return GS_ERR_INVALID_ARG;
+    size_t M = (size_t)1 << (log_size - folds);
+    if (out->bytes / sizeof(gs_fp) / 3 < M || in->bytes / sizeof(gs_fp) / 3 < M << folds)
         return GS_ERR_INVALID_ARG;
     GS_TRY(use_lane(c));
     size_t t = mark_start(c, "fold");
-    return mark_end(c, t, gs_cuda_fold(out->ptr, in->ptr, log_size, shift, gamma, c->stream));
+    return mark_end(c, t, gs_cuda_fold(out->ptr, in->ptr, log_size, folds, shift, gamma, c->stream));
 }
 
 /* Grinding on the device for 16 bits and more; below, the host's first

@@ -4,12 +4,14 @@
  * Field arithmetic is exact, so the kernels only have to compute the same
  * mathematics; they are free to reorder sums and share inversions.
  *
- * fold_kernel: one output row per thread step (grid-stride). Row j reads
- *   lo = in[j], hi = in[j + H] in each of the three Fp columns and writes
- *   (lo + hi + gamma (lo - hi) x_j^-1) / 2. x_j^-1 = shift^-1 w^-j is a
- *   running product: each thread starts from one gs_fp_pow and steps by
- *   w^-(threads in the grid). 48 bytes read and 24 written per output row,
- *   ~16 Fp products: memory-bound (2^27 rows, 9.7 GB: ~2.5 ms on an H200).
+ * fold_kernel<A>: a FRI layer's A folds by 2 in one pass, one output row
+ *   per thread step (grid-stride). Row j reads the 2^A values j + t M of
+ *   each of the three Fp columns and folds them in registers: a fold pairs
+ *   lo and hi and gives (lo + hi + gamma (lo - hi) x^-1) / 2, the next one
+ *   pairs those with gamma^2. x^-1 = base^(2^r) rt[...] with base =
+ *   shift^-1 w^-j a running product: each thread starts from one gs_fp_pow
+ *   and steps by w^-(threads in the grid). 24 2^A bytes read and 24 written
+ *   per output row, no intermediate word: memory-bound.
  *
  * deep_kernel: rows are dealt out in tiles of DEEP_ROWS x THREADS; a thread
  *   takes DEEP_ROWS rows THREADS apart (every load is a coalesced warp
@@ -148,28 +150,48 @@ __device__ __forceinline__ gs_fp3 warp_sum(gs_fp3 v) {
 struct fold_params {
     uint64_t *out;
     const uint64_t *in;
-    size_t half;
+    size_t M;                         /* output rows */
     gs_fp shift_inv, w_inv, step_inv; /* step_inv = w^-(threads in the grid) */
     gs_fp inv2;
     gs_fp3 gamma;
+    gs_fp rt[1u << GS_CUDA_FOLD_MAX]; /* rt[k] = w^(-k M) */
 };
 
+/* Output j from the 2^A values j + t M of each column, folded A times by 2
+ * in registers (cpu_fold says why x^-1 is base^(2^r) rt[t 2^r mod 2^A]). */
+template <unsigned A>
 __global__ void __launch_bounds__(THREADS) fold_kernel(const fold_params p) {
-    const size_t H = p.half, N = 2 * H;
+    constexpr unsigned T = 1u << A;
+    const size_t M = p.M, N = M << A;
     const size_t first = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
     const size_t stride = (size_t)gridDim.x * blockDim.x;
     const uint64_t *__restrict__ in = p.in;
-    gs_fp xinv = gs_fp_mul(p.shift_inv, gs_fp_pow(p.w_inv, first));
-    for (size_t j = first; j < H; j += stride) {
-        const gs_fp3 lo = gs_fp3_make(__ldg(in + j), __ldg(in + N + j), __ldg(in + 2 * N + j));
-        const gs_fp3 hi =
-            gs_fp3_make(__ldg(in + H + j), __ldg(in + N + H + j), __ldg(in + 2 * N + H + j));
-        gs_fp3 r = gs_fp3_add(gs_fp3_add(lo, hi),
-                              gs_fp3_mul(p.gamma, gs_fp3_mul_fp(gs_fp3_sub(lo, hi), xinv)));
-        r = gs_fp3_mul_fp(r, p.inv2);
+    gs_fp base = gs_fp_mul(p.shift_inv, gs_fp_pow(p.w_inv, first));
+    for (size_t j = first; j < M; j += stride) {
+        gs_fp3 v[T];
 #pragma unroll
-        for (int c = 0; c < 3; c++) p.out[(size_t)c * H + j] = r.c[c];
-        xinv = gs_fp_mul(xinv, p.step_inv);
+        for (unsigned t = 0; t < T; t++)
+            v[t] = gs_fp3_make(__ldg(in + j + t * M), __ldg(in + N + j + t * M),
+                               __ldg(in + 2 * N + j + t * M));
+        gs_fp x = base;
+        gs_fp3 g = p.gamma;
+#pragma unroll
+        for (unsigned r = 0; r < A; r++) {
+            const unsigned h = T >> (r + 1);
+#pragma unroll
+            for (unsigned t = 0; t < h; t++) {
+                const gs_fp xinv = gs_fp_mul(x, p.rt[(t << r) & (T - 1)]);
+                const gs_fp3 lo = v[t], hi = v[t + h];
+                v[t] = gs_fp3_mul_fp(gs_fp3_add(gs_fp3_add(lo, hi),
+                                                gs_fp3_mul(g, gs_fp3_mul_fp(gs_fp3_sub(lo, hi), xinv))),
+                                     p.inv2);
+            }
+            x = gs_fp_sqr(x);
+            g = gs_fp3_sqr(g);
+        }
+#pragma unroll
+        for (int c = 0; c < 3; c++) p.out[(size_t)c * M + j] = v[0].c[c];
+        base = gs_fp_mul(base, p.step_inv);
     }
 }
 
@@ -452,24 +474,36 @@ gs_status grind_search(int *found, uint64_t *best, const uint8_t *prefix, unsign
 } // namespace
 
 extern "C" gs_status gs_cuda_fold(uint64_t *d_out, const uint64_t *d_in, unsigned log_size,
-                                  gs_fp shift, gs_fp3 gamma, void *stream) {
-    if (!d_out || !d_in || log_size == 0 || log_size > GS_FP_TWO_ADICITY) return GS_ERR_INVALID_ARG;
-    const size_t H = (size_t)1 << (log_size - 1);
+                                  unsigned folds, gs_fp shift, gs_fp3 gamma, void *stream) {
+    if (!d_out || !d_in || folds == 0 || folds > GS_CUDA_FOLD_MAX || folds > log_size ||
+        log_size > GS_FP_TWO_ADICITY || shift == 0)
+        return GS_ERR_INVALID_ARG;
+    const size_t M = (size_t)1 << (log_size - folds);
     const uintptr_t o = (uintptr_t)d_out, i = (uintptr_t)d_in;
-    if (o < i + 6 * H * sizeof(gs_fp) && i < o + 3 * H * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
-    const unsigned threads = H < THREADS ? (unsigned)H : THREADS;
-    const size_t blocks = min_size(H / threads, FOLD_MAX_BLOCKS);
+    if (o < i + 3 * (M << folds) * sizeof(gs_fp) && i < o + 3 * M * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
+    const unsigned threads = M < THREADS ? (unsigned)M : THREADS;
+    const size_t blocks = min_size(M / threads, FOLD_MAX_BLOCKS);
     fold_params p;
     p.out = d_out;
     p.in = d_in;
-    p.half = H;
+    p.M = M;
     p.shift_inv = gs_fp_inv(shift);
     p.w_inv = gs_fp_inv(gs_fp_root_of_unity(log_size));
     p.step_inv = gs_fp_pow(p.w_inv, blocks * threads);
     p.inv2 = gs_fp_inv(2);
     p.gamma = gamma;
+    const gs_fp wm = gs_fp_pow(p.w_inv, M);
+    p.rt[0] = 1;
+    for (unsigned k = 1; k < (1u << GS_CUDA_FOLD_MAX); k++) p.rt[k] = gs_fp_mul(p.rt[k - 1], wm);
     (void)cudaGetLastError(); /* a stale error is not this launch's */
-    fold_kernel<<<(unsigned)blocks, threads, 0, as_stream(stream)>>>(p);
+    const unsigned g = (unsigned)blocks;
+    const cudaStream_t st = as_stream(stream);
+    switch (folds) {
+    case 1: fold_kernel<1><<<g, threads, 0, st>>>(p); break;
+    case 2: fold_kernel<2><<<g, threads, 0, st>>>(p); break;
+    case 3: fold_kernel<3><<<g, threads, 0, st>>>(p); break;
+    default: fold_kernel<4><<<g, threads, 0, st>>>(p); break;
+    }
     return gs_cuda_launched("fold_kernel");
 }
 

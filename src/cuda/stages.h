@@ -33,13 +33,17 @@
 extern "C" {
 #endif
 
-/* One FRI fold (cpu_fold): d_in holds 3 columns of 2^log_size over
- * shift * <w_(2^log_size)>, d_out 3 columns of 2^(log_size - 1):
+/* A FRI layer's folds (cpu_fold): d_in holds 3 columns of 2^log_size over
+ * shift * <w_(2^log_size)>, d_out 3 columns of 2^(log_size - folds); one
+ * fold by 2 is
  *   out[j] = (lo + hi + gamma (lo - hi) / x_j) / 2,
- *   lo = in[j], hi = in[j + H], x_j = shift w^j, H = 2^(log_size - 1).
- * 1 <= log_size <= 32; d_out must not overlap d_in. */
-gs_status gs_cuda_fold(uint64_t *d_out, const uint64_t *d_in, unsigned log_size, gs_fp shift,
-                       gs_fp3 gamma, void *stream);
+ *   lo = in[j], hi = in[j + H], x_j = shift w^j, H = 2^(log_size - 1),
+ * and the next one folds its output with gamma^2 over shift^2, folds times
+ * in one pass (1 <= folds <= GS_CUDA_FOLD_MAX, folds <= log_size <= 32);
+ * d_out must not overlap d_in. */
+#define GS_CUDA_FOLD_MAX 4u
+gs_status gs_cuda_fold(uint64_t *d_out, const uint64_t *d_in, unsigned log_size, unsigned folds,
+                       gs_fp shift, gs_fp3 gamma, void *stream);
 
 /* The DEEP composition's inputs (gs_deep_args, docs/protocol.md "DEEP"). */
 typedef struct gs_cuda_deep_args {

@@ -3,9 +3,9 @@
  * GS_ERR_NO_DEVICE. */
 #include "cuda/stages.h"
 
-gs_status gs_cuda_fold(uint64_t *d_out, const uint64_t *d_in, unsigned log_size, gs_fp shift,
-                       gs_fp3 gamma, void *stream) {
-    (void)d_out, (void)d_in, (void)log_size, (void)shift, (void)gamma, (void)stream;
+gs_status gs_cuda_fold(uint64_t *d_out, const uint64_t *d_in, unsigned log_size, unsigned folds,
+                       gs_fp shift, gs_fp3 gamma, void *stream) {
+    (void)d_out, (void)d_in, (void)log_size, (void)folds, (void)shift, (void)gamma, (void)stream;
     return GS_ERR_NO_DEVICE;
 }
 

@@ -61,9 +61,9 @@ gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned
     size_t quot = 3 * N * fp;
     size_t at_quotient = out->main_commit + aux_coeffs + aux_held + chunk_coeffs +
                          (quot > chunk_held ? quot : chunk_held);
-    /* The DEEP word and the FRI layers with their trees, and the words a
-     * layer folds through on its way to the next (at most N/2 + N/4 at once). */
-    size_t fri = 3 * (N / 2 + N / 4) * fp;
+    /* The DEEP word and the FRI layers with their trees (a layer's folds run
+     * in one pass: no intermediate words). */
+    size_t fri = 0;
     for (uint32_t l = 0; l <= s.layers; l++) {
         unsigned ls = l < s.layers ? gs_fri_log_size(&s, l) : s.log_size - s.folds;
         fri += 3 * ((size_t)1 << ls) * fp;

@@ -285,8 +285,8 @@ static gs_status round_ood(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp3
 }
 
 /* FRI: for every layer, commit (leaves of 2^a values, a its folds), draw
- * gamma, fold a times by 2 with gamma, gamma^2, gamma^4, ... (one fold by
- * 2^a: sum_i gamma^i f_i); then the final polynomial. */
+ * gamma, fold a times by 2 with gamma, gamma^2, gamma^4, ... in one backend
+ * call (one fold by 2^a: sum_i gamma^i f_i); then the final polynomial. */
 static gs_status round_fri(prover_state *st, gs_table_proof *t, gs_transcript *tr, gs_fp shift) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
@@ -300,19 +300,10 @@ static gs_status round_fri(prover_state *st, gs_table_proof *t, gs_transcript *t
         GS_TRY(be->iface->root(be, st->layer_c[l], &t->fri_roots[l]));
         gs_transcript_absorb_digest(tr, "fri_root", &t->fri_roots[l]);
         gs_fp3 gamma = gs_transcript_squeeze_fp3(tr, "fri_gamma");
-        /* Intermediate words (a > 1) live in tmp, each freed once folded. */
-        gs_buf tmp[2] = {{0}, {0}};
-        gs_buf *in = &st->layers[l];
-        gs_status r = GS_OK;
-        for (unsigned i = 0; r == GS_OK && i < a; i++, log_size--) {
-            gs_buf *out = i + 1 == a ? &st->layers[l + 1] : &tmp[i & 1];
-            r = alloc_fp(st, out, (size_t)3 << (log_size - 1));
-            if (r == GS_OK) r = be->iface->fold(be, out, in, log_size, sh, gamma);
-            if (in != &st->layers[l]) be->iface->free(be, in);
-            in = out, sh = gs_fp_sqr(sh), gamma = gs_fp3_sqr(gamma);
-        }
-        be->iface->free(be, &tmp[0]), be->iface->free(be, &tmp[1]);
-        GS_TRY(r);
+        GS_TRY(alloc_fp(st, &st->layers[l + 1], (size_t)3 << (log_size - a)));
+        GS_TRY(be->iface->fold(be, &st->layers[l + 1], &st->layers[l], log_size, a, sh, gamma));
+        for (unsigned i = 0; i < a; i++) sh = gs_fp_sqr(sh);
+        log_size -= a;
     }
     /* The last word's coefficients over its coset; the polynomial has degree
      * < final_len when the trace is valid; the verifier checks the rest. */

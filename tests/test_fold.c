@@ -1,0 +1,77 @@
+/* The FRI fold of a whole layer in one pass (the backends' fold with folds
+ * = a) against its reference, a fold by 2 repeated a times with gamma,
+ * gamma^2, ... over shift, shift^2, ... (one call per fold, through the
+ * intermediate words): exact equality for every layer arity 2..16, log
+ * sizes a..14, random and edge shifts and gammas, on the CPU backend (the
+ * device's fold is checked against this one in test_cuda_stages). Then the
+ * argument errors. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "gstark/ntt.h"
+#include "test_util.h"
+
+static gs_backend *g_cpu;
+
+static gs_buf host(gs_fp *p, size_t n) {
+    gs_buf b = {p, n * sizeof(gs_fp), NULL};
+    return b;
+}
+
+static void check_fold(unsigned log_size, unsigned folds, gs_fp shift, gs_fp3 gamma) {
+    size_t N = (size_t)1 << log_size, M = N >> folds;
+    gs_fp *in = malloc(3 * N * sizeof *in), *a = malloc(3 * N * sizeof *a),
+          *b = malloc(3 * N * sizeof *b), *got = malloc(3 * M * sizeof *got);
+    CHECK(in && a && b && got);
+    if (!in || !a || !b || !got) goto out;
+    for (size_t i = 0; i < 3 * N; i++) in[i] = gs_test_fp();
+    gs_buf bin = host(in, 3 * N), bgot = host(got, 3 * M);
+    CHECK(g_cpu->iface->fold(g_cpu, &bgot, &bin, log_size, folds, shift, gamma) == GS_OK);
+    /* The reference: folds by 2, each into a fresh word. */
+    memcpy(a, in, 3 * N * sizeof *a);
+    gs_fp sh = shift;
+    gs_fp3 g = gamma;
+    for (unsigned r = 0; r < folds; r++) {
+        size_t n = N >> r;
+        gs_buf ba = host(a, 3 * n), bb = host(b, 3 * (n / 2));
+        CHECK(g_cpu->iface->fold(g_cpu, &bb, &ba, log_size - r, 1, sh, g) == GS_OK);
+        memcpy(a, b, 3 * (n / 2) * sizeof *a);
+        sh = gs_fp_sqr(sh), g = gs_fp3_sqr(g);
+    }
+    size_t bad = 0;
+    for (size_t i = 0; i < 3 * M; i++) bad += got[i] != a[i];
+    CHECK(bad == 0);
+    if (bad) fprintf(stderr, "fold 2^%u by 2^%u: %zu of %zu values differ\n", log_size, folds, bad, 3 * M);
+out:
+    free(in), free(a), free(b), free(got);
+}
+
+int main(int argc, char **argv) {
+    gs_test_init(argc, argv);
+    g_cpu = gs_backend_cpu();
+    int cases = 0;
+    for (unsigned a = 1; a <= GS_MAX_LOG_ARITY; a++)
+        for (unsigned l = a; l <= 14; l++) {
+            gs_fp shift = gs_test_fp();
+            check_fold(l, a, shift ? shift : 7, gs_test_fp3());
+            check_fold(l, a, GS_LDE_SHIFT, gs_test_fp3());
+            cases += 2;
+        }
+    check_fold(6, 4, 1, gs_fp3_zero());
+    check_fold(6, 3, gs_fp_neg(1), gs_fp3_one());
+    /* Arguments: no fold, more folds than the bound or the size, shift 0,
+     * buffers too small. */
+    gs_fp in[3 * 32] = {0}, out[3 * 16] = {0};
+    gs_buf bi = host(in, 3 * 32), bo = host(out, 3 * 16), small = host(out, 3 * 16 - 1);
+    gs_fp3 g = gs_fp3_one();
+    CHECK(g_cpu->iface->fold(g_cpu, &bo, &bi, 5, 0, 7, g) == GS_ERR_INVALID_ARG);
+    CHECK(g_cpu->iface->fold(g_cpu, &bo, &bi, 5, GS_MAX_LOG_ARITY + 1, 7, g) == GS_ERR_INVALID_ARG);
+    CHECK(g_cpu->iface->fold(g_cpu, &bo, &bi, 2, 3, 7, g) == GS_ERR_INVALID_ARG);
+    CHECK(g_cpu->iface->fold(g_cpu, &bo, &bi, 5, 1, 0, g) == GS_ERR_INVALID_ARG);
+    CHECK(g_cpu->iface->fold(g_cpu, &small, &bi, 5, 1, 7, g) == GS_ERR_INVALID_ARG);
+    CHECK(g_cpu->iface->fold(g_cpu, &bo, &bi, 6, 2, 7, g) == GS_ERR_INVALID_ARG); /* input of 2^6 */
+    CHECK(g_cpu->iface->fold(g_cpu, &bo, &bi, 5, 1, 7, g) == GS_OK);
+    printf("%d folds checked against the repeated fold by 2\n", cases);
+    return gs_test_done();
+}
