@@ -88,6 +88,16 @@ static void check_single(const char *what, const gs_workload *w, const gs_params
     CHECK(eq);
     CHECK(sg.backend && !strcmp(sg.backend, "cuda") && sg.device_peak_bytes > 0);
     CHECK(sg.cpu_fallbacks == 0);
+    /* Each backend's estimate bounds what it charged, and the device's also
+     * the device's peak (trees that skip levels, their commit's scratch). */
+    gs_mem_estimate ec, eg;
+    CHECK(gs_estimate_table_on(&ec, w->air, w->log_n, par, GS_BACKEND_CPU) == GS_OK);
+    CHECK(gs_estimate_table_on(&eg, w->air, w->log_n, par, GS_BACKEND_CUDA) == GS_OK);
+    CHECK(sc.peak_bytes <= ec.total);
+    CHECK(sg.peak_bytes <= eg.total && sg.device_peak_bytes <= eg.total);
+    if (sc.peak_bytes > ec.total || sg.peak_bytes > eg.total || sg.device_peak_bytes > eg.total)
+        fprintf(stderr, "%s: cpu peak %zu / estimate %zu, cuda peak %zu device peak %zu / estimate %zu\n",
+                what, sc.peak_bytes, ec.total, sg.peak_bytes, sg.device_peak_bytes, eg.total);
     blob_free(&a), blob_free(&b);
 }
 
@@ -105,6 +115,15 @@ static void test_single(void) {
             n++;
         }
         gs_workload_free(&w);
+    }
+    if (!g_quick) { /* trees of 2^21 leaves: two passes of the device's skipping commit */
+        gs_workload w = {0};
+        CHECK(gs_airs_fib(&w, 19, 1, 1) == GS_OK);
+        gs_params par = small_params(2);
+        par.log_arity = 3;
+        check_single("fib 2^19 blowup 4 fold by 8", &w, &par);
+        gs_workload_free(&w);
+        n++;
     }
     static const struct {
         uint32_t cols;
