@@ -11,7 +11,8 @@
  *   paths are log N - h' long, the trace cap hashes up to the h = 0 proof's
  *   trace root (the trace tree does not depend on h), the bytes are the same
  *   with 1 and 3 threads, the file is what gs_proof_table_parts counts plus
- *   the header's 8-byte end, and the version 1/2 writers refuse h > 0;
+ *   the header's 8-byte end, the statement digest changes with h (h = 0:
+ *   the digest of before), and the version 1/2 writers refuse h > 0;
  * - tampering: every byte of every cap and of every opening (Merkle nodes
  *   and rows) of a capped file flipped, every truncation, the cap height
  *   in the file and in the struct changed: all rejected, never accepted;
@@ -195,6 +196,9 @@ static void test_single(void) {
                 CHECK(q && gs_proof_serialize(&b2, &l2, q) == GS_OK && l2 == l && memcmp(b, b2, l) == 0);
                 if (p && q) check_table(p, q, &base->table.trace_root);
                 if (q) CHECK(q->params.cap_height == HEIGHTS[k]);
+                /* The statement digest names the cap height (and only it here). */
+                gs_digest d0 = gs_proof_statement_digest(base), d = gs_proof_statement_digest(q ? q : base);
+                CHECK(HEIGHTS[k] ? memcmp(&d, &d0, sizeof d) != 0 : memcmp(&d, &d0, sizeof d) == 0);
                 gs_proof_parts pa = p ? gs_proof_table_parts(p) : pa0;
                 CHECK(overhead(l, &pa, 1, &par) == over0);
                 /* h = 0 is the proof made without the field: the same bytes. */
