@@ -100,15 +100,16 @@ typedef struct gs_table_proof {
     uint64_t pow_nonce;
     uint32_t num_queries;   /* Q */
     gs_fp *trace_rows;      /* Q x C */
-    gs_digest *trace_paths; /* Q x log N */
+    gs_digest *trace_paths; /* Q x (log N - h'): paths stop below the cap (cap_height below) */
     gs_fp *chunk_rows;      /* Q x 3K (chunk j's coefficients c0, c1, c2 at 3j..3j+2) */
-    gs_digest *chunk_paths; /* Q x log N */
+    gs_digest *chunk_paths; /* Q x (log N - h') */
     gs_fp *fri_rows;        /* Q x sum over layers of 3 x 2^a_l: each layer's leaf (a_l its folds) */
-    gs_digest *fri_paths;   /* Q x sum over layers l of (log N_l - a_l) */
+    gs_digest *fri_paths;   /* Q x sum over layers l of (log N_l - a_l - h'_l) */
     /* The lengths of the per-query arrays, as the shape gives them (the
      * verifier and the serializer refuse a struct whose arrays were made for
-     * another shape, before reading them): log N (every path over the LDE),
-     * and per query the FRI leaves' elements and paths' digests. */
+     * another shape, before reading them): log N (the depth of every tree
+     * over the LDE), and per query the FRI leaves' elements and paths'
+     * digests; cap_height (below) gives the rest. */
     uint32_t log_lde, fri_row_len, fri_path_len;
     uint32_t *query_pos;    /* Q: the drawn positions; what version 3 files are indexed by
                                (NULL in a proof parsed from a version 1 or 2 file) */
@@ -119,7 +120,7 @@ typedef struct gs_table_proof {
     gs_fp3 *ood_aux_cur;    /* A: each aux column at z */
     gs_fp3 *ood_aux_next;   /* A: each aux column at z * w */
     gs_fp *aux_rows;        /* Q x 3A */
-    gs_digest *aux_paths;   /* Q x log N */
+    gs_digest *aux_paths;   /* Q x (log N - h') */
     /* Merkle caps. cap_height: the params' cap height h these arrays were
      * made for (refused otherwise, before anything is read). With h = 0 each
      * tree's root is in its *_root field and caps is NULL. With h > 0 the
