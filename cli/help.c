@@ -90,6 +90,9 @@ static void help_prove(FILE *f) {
             "  --hash H             keccak (Keccak-256, the default) or poseidon2 (Poseidon2 over\n"
             "                       Goldilocks): the hash of every Merkle commitment and of the\n"
             "                       transcript; verify reads it from the proof\n"
+            "  --cap-height H       send each Merkle commitment as the 2^H nodes H levels below\n"
+            "                       its root (a Merkle cap; 0..%u, default 0: the root); paths\n"
+            "                       stop below the cap\n"
             "  --no-check           do not check the trace first (a wrong trace then gives a\n"
             "                       proof that does not verify)\n"
             "\n"
@@ -141,7 +144,7 @@ static void help_prove(FILE *f) {
             "prover failed.\n",
             (unsigned long long)GS_ZKVM_MAX_INPUT, GS_ZKVM_MAX_LOG_ROWS,
             (unsigned long long)CLI_ZKVM_MAX_CYCLES, GS_SYNTH_MAX_SHRINK, GS_MIN_SECURITY_BITS, GS_MAX_SECURITY_BITS,
-            GS_DEFAULT_SECURITY_BITS, CLI_GRINDING_FAST_MAX, CLI_GRINDING_FAST_MAX);
+            GS_DEFAULT_SECURITY_BITS, CLI_GRINDING_FAST_MAX, CLI_GRINDING_FAST_MAX, GS_MAX_CAP_HEIGHT);
 }
 
 static void help_verify(FILE *f) {

@@ -113,8 +113,8 @@ int cli_inspect(int argc, char **argv) {
         else
             printf("gstark proof, format version %u, %zu bytes\n", L.version, L.bytes);
         printf("  parameters  blowup %u, %u queries, %u grinding bits, final degree < %u, fold "
-               "by %u\n", 1u << q->log_blowup, q->num_queries, q->grinding_bits,
-               1u << q->log_final, 1u << q->log_arity);
+               "by %u, cap height %u\n", 1u << q->log_blowup, q->num_queries, q->grinding_bits,
+               1u << q->log_final, 1u << q->log_arity, q->cap_height);
         printf("  hash        %s (Merkle commitments and transcript)\n", cli_hash_name(q->hash));
         printf("  security    %s\n", sec);
         printf("  digest      %s (the statement; verify --statement pins it)\n", hex);

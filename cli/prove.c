@@ -15,7 +15,7 @@ enum {
     OPT_AIR = 256, OPT_PRESET, OPT_SHRINK, OPT_TABLES_PARALLEL, OPT_MEM_BUDGET, OPT_STRICT_BUDGET,
     OPT_REPORT, OPT_METRICS, OPT_BACKEND, OPT_NO_FALLBACK, OPT_DEVICE_MEM_BUDGET, OPT_LOG_ROWS,
     OPT_COLS, OPT_DEGREE, OPT_SEED, OPT_BLOWUP, OPT_SECURITY, OPT_QUERIES, OPT_GRINDING, OPT_FRI_ARITY,
-    OPT_FINAL_DEGREE, OPT_HASH, OPT_PROVABLE, OPT_ALLOW_SLOW, OPT_THREADS, OPT_NO_CHECK, OPT_JSON, OPT_ELF, OPT_INPUT,
+    OPT_FINAL_DEGREE, OPT_HASH, OPT_CAP_HEIGHT, OPT_PROVABLE, OPT_ALLOW_SLOW, OPT_THREADS, OPT_NO_CHECK, OPT_JSON, OPT_ELF, OPT_INPUT,
     OPT_MAX_CYCLES, OPT_TIMELINE, OPT_END
 };
 
@@ -44,6 +44,7 @@ static const struct option prove_opts[] = {
     {"fri-arity", required_argument, NULL, OPT_FRI_ARITY},
     {"final-degree", required_argument, NULL, OPT_FINAL_DEGREE},
     {"hash", required_argument, NULL, OPT_HASH},
+    {"cap-height", required_argument, NULL, OPT_CAP_HEIGHT},
     {"allow-slow", no_argument, NULL, OPT_ALLOW_SLOW},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"no-check", no_argument, NULL, OPT_NO_CHECK},
@@ -80,7 +81,7 @@ typedef struct prove_args {
     const char *air, *out, *preset, *metrics, *timeline, *backend, *elf, *input;
     gs_hash_id hash; /* --hash: the commitments' and the transcript's hash */
     unsigned long shrink, tables_parallel, log_rows, cols, degree, seed, blowup, security, queries,
-        grinding, threads, max_cycles, fri_arity, final_degree, provable;
+        grinding, threads, max_cycles, fri_arity, final_degree, provable, cap_height;
     size_t mem_budget, dev_budget;
     int strict_budget, report, no_fallback, allow_slow, no_check;
     cli_print pr;
@@ -148,6 +149,9 @@ static int parse(prove_args *a, int argc, char **argv) {
                 cli_err("--hash is keccak or poseidon2 (got '%s')", optarg);
                 ok = 0;
             }
+            break;
+        case OPT_CAP_HEIGHT:
+            ok = cli_parse_uint(name, optarg, 0, GS_MAX_CAP_HEIGHT, &a->cap_height);
             break;
         case OPT_FINAL_DEGREE:
             ok = cli_parse_uint(name, optarg, 1, 1ul << 20, &a->final_degree);
@@ -316,6 +320,7 @@ static int params(gs_params *par, const prove_args *a) {
     while ((1ul << par->log_blowup) < a->blowup) par->log_blowup++;
     par->grinding_bits = (uint32_t)a->grinding;
     par->hash = a->hash;
+    par->cap_height = (uint32_t)a->cap_height;
     if (a->fri_arity)
         for (par->log_arity = 1; (1ul << par->log_arity) < a->fri_arity; par->log_arity++) {}
     if (a->final_degree)

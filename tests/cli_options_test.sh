@@ -40,6 +40,19 @@ has "$D/out" "hash       keccak256" "verify says keccak256"
 expect 2 "--hash sha256 is a usage error" "$G" prove --air fib --log-rows 6 "${fast[@]}" --hash sha256 -o "$D/x.proof"
 has "$D/err" "--hash is keccak or poseidon2" "it names the choices"
 
+# ---- --cap-height: Merkle caps, read back by verify and inspect ----
+expect 0 "prove --cap-height 3" "$G" prove --air fib --log-rows 6 "${fast[@]}" --cap-height 3 -o "$D/c3.proof"
+expect 0 "verify a capped proof" "$G" verify "$D/c3.proof"
+expect 0 "inspect a capped proof" "$G" inspect "$D/c3.proof"
+has "$D/out" "cap height 3" "inspect says the cap height"
+expect 0 "inspect --json a capped proof" "$G" inspect --json "$D/c3.proof"
+has "$D/out" '"cap_height":3' "inspect --json has params.cap_height"
+expect 0 "prove --cap-height 0 (the default)" "$G" prove --air fib --log-rows 6 "${fast[@]}" --cap-height 0 -o "$D/c0.proof"
+cmp -s "$D/a.proof" "$D/c0.proof" || { echo "FAIL: --cap-height 0 differs from the default"; fail=1; }
+cmp -s "$D/a.proof" "$D/c3.proof" && { echo "FAIL: --cap-height 3 gives the uncapped proof"; fail=1; }
+expect 2 "--cap-height 11 is a usage error" "$G" prove --air fib --log-rows 6 "${fast[@]}" --cap-height 11 -o "$D/x.proof"
+has "$D/err" "--cap-height needs an integer in 0..10" "it names the range"
+
 # ---- --provable-security: parameters chosen for the statement, the level printed ----
 expect 0 "prove --provable-security 90" "$G" prove --air fib --log-rows 8 --grinding 4 --provable-security 90 -o "$D/pv.proof"
 level=$(sed -n 's/.*; \([0-9]*\) bits provable).*/\1/p' "$D/out" | head -1)

@@ -1,7 +1,8 @@
 /* Whole proofs on the CUDA backend against the CPU backend: the proof bytes
  * must be identical (they never depend on the backend) for fib, mix at
  * several widths, degrees and blowups, and every synth preset at small sizes with 1, 2 and 4 tables
- * at once. Then failures: for every device allocation, copy and launch a
+ * at once, with Merkle cap heights 0..10 (the caps read from the device tree's stored levels,
+ * a skipping tree's included). Then failures: for every device allocation, copy and launch a
  * proof makes, the run where exactly that one fails gives the CPU's bytes
  * through the fallback (counted, with the error's text) or, with fallback
  * off, a clean GS_ERR_CUDA; a device budget too small for any table gives the
@@ -69,7 +70,7 @@ static gs_status prove_many(blob *out, const gs_multi_workload *w, const gs_para
 }
 
 static gs_params small_params(unsigned log_blowup) {
-    gs_params p = {log_blowup, 3, 4, 12, 1, 0};
+    gs_params p = {log_blowup, 3, 4, 12, 1, 0, 0};
     return p;
 }
 
@@ -109,8 +110,10 @@ static void test_single(void) {
         for (unsigned lb = 1; lb <= 3; lb++) {
             gs_params par = small_params(lb);
             par.log_arity = 1 + (log_n + lb) % 4; /* FRI folding by 2, 4, 8 and 16 */
-            char what[64];
-            snprintf(what, sizeof what, "fib 2^%u blowup %u fold by %u", log_n, 1u << lb, 1u << par.log_arity);
+            par.cap_height = (log_n + 2 * lb) % 7; /* Merkle caps 0..6, some above a tree's depth */
+            char what[80];
+            snprintf(what, sizeof what, "fib 2^%u blowup %u fold by %u cap height %u", log_n, 1u << lb,
+                     1u << par.log_arity, par.cap_height);
             check_single(what, &w, &par);
             n++;
         }
@@ -125,6 +128,15 @@ static void test_single(void) {
         gs_workload_free(&w);
         n++;
     }
+    /* A skipping tree (2^18 leaves of 2 columns: levels from 3 up kept) with
+     * the largest cap, read from its stored level depth - 10. */
+    gs_workload big = {0};
+    CHECK(gs_airs_fib(&big, 17, 1, 1) == GS_OK);
+    gs_params pbig = small_params(1);
+    pbig.cap_height = GS_MAX_CAP_HEIGHT;
+    check_single("fib 2^17 blowup 2 fold by 2 cap height 10", &big, &pbig);
+    gs_workload_free(&big);
+    n++;
     static const struct {
         uint32_t cols;
         unsigned degree, log_n, log_blowup;
@@ -136,6 +148,7 @@ static void test_single(void) {
         CHECK(gs_airs_mix(&w, &mp) == GS_OK);
         gs_params par = small_params(mixes[i].log_blowup);
         par.log_arity = 1 + (uint32_t)(i % 4);
+        par.cap_height = (uint32_t)(i % 5);
         char what[96];
         snprintf(what, sizeof what, "mix %u cols degree %u 2^%u fold by %u", mp.cols, mp.degree, mp.log_n,
                  1u << par.log_arity);
@@ -157,6 +170,7 @@ static void test_multi(void) {
         gs_multi_workload w = {0};
         CHECK(gs_synth_preset(&w, cases[c].name, cases[c].shrink, 3) == GS_OK);
         gs_params par = small_params(2);
+        par.cap_height = (uint32_t)c; /* caps 0..3 */
         gs_prove_stats sc = {0};
         gs_prove_opts oc = opts_for(GS_BACKEND_CPU, &sc);
         blob ref;

@@ -170,6 +170,18 @@ static void test_valid(void) {
         CHECK(!memcmp(&m->claims[0].params, &p2, sizeof p2));
     }
     gs_manifest_free(m);
+    /* params.cap_height: the proof's Merkle cap height, nothing else changed. */
+    m = parse_ok("{\"claims\": [{\"id\": \"c\", \"workload\": {\"air\": \"fib\", \"log_rows\": 4}, "
+                 "\"params\": {\"security\": 100, \"cap_height\": 4}},"
+                 "{\"id\": \"d\", \"workload\": {\"air\": \"fib\", \"log_rows\": 4}, "
+                 "\"params\": {\"security\": 100}}]}");
+    if (m) {
+        CHECK(m->claims[0].params.cap_height == 4 && m->claims[1].params.cap_height == 0);
+        gs_params p2 = m->claims[1].params;
+        p2.cap_height = 4;
+        CHECK(!memcmp(&m->claims[0].params, &p2, sizeof p2));
+    }
+    gs_manifest_free(m);
 }
 
 /* The tree under `node` as nested parentheses of claim indices. */
@@ -308,6 +320,7 @@ static void test_bad(void) {
         {PAR("{\"queries\": 10}"), {"claim 'c': params: unknown key 'queries'", NULL}},
         {PAR("{\"hash\": \"sha256\"}"), {"claim 'c': params.hash: 'sha256' is not keccak or poseidon2", NULL}},
         {PAR("{\"hash\": 1}"), {"claim 'c': params.hash: expected a string", NULL}},
+        {PAR("{\"cap_height\": 11}"), {"claim 'c': params.cap_height", "outside 0..10"}},
         {PAR("7"), {"claim 'c': params: expected an object", NULL}},
         /* joins */
         {JOINS("[]"), {"joins: empty", NULL}},

@@ -107,6 +107,22 @@ gs_status gs_merkle_verify_leaf(gs_hash_id id, const gs_digest *root, unsigned d
 gs_status gs_merkle_verify(gs_hash_id id, const gs_digest *root, unsigned depth, size_t idx,
                            const gs_fp *row, size_t cols, const gs_digest *path);
 
+/* Merkle caps (docs/protocol.md, "Merkle caps"): a tree of depth d with cap
+ * height c <= d is committed to by the 2^c nodes of its level d - c, left to
+ * right; a path stops below them (d - c digests) and its top must equal
+ * cap[idx >> (d - c)]. c = 0 is the root and the functions above.
+ * gs_merkle_cap copies a tree's cap into out (2^c digests); GS_ERR_INVALID_ARG
+ * if c > depth or the level is not stored (below the tree's skip). The
+ * verifiers read exactly d - c digests of path and hash d - c pairs;
+ * GS_ERR_INVALID_ARG also for c > depth. */
+gs_status gs_merkle_cap(const gs_merkle_tree *t, gs_digest *out, unsigned cap_log);
+gs_status gs_merkle_verify_leaf_cap(gs_hash_id id, const gs_digest *cap, unsigned cap_log,
+                                    unsigned depth, size_t idx, const gs_digest *leaf,
+                                    const gs_digest *path);
+gs_status gs_merkle_verify_cap(gs_hash_id id, const gs_digest *cap, unsigned cap_log,
+                               unsigned depth, size_t idx, const gs_fp *row, size_t cols,
+                               const gs_digest *path);
+
 #ifdef __cplusplus
 }
 #endif

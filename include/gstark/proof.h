@@ -35,9 +35,16 @@ typedef struct gs_params {
      * Keccak-256) or GS_HASH_POSEIDON2 (1); any other value is refused. Version
      * 1 and 2 files are Keccak-256 only. */
     uint32_t hash;
+    /* Merkle caps: every commitment is sent as the 2^h' nodes of its tree's
+     * level depth - h', h' = min(cap_height, depth), and every path stops
+     * below them (docs/protocol.md, "Merkle caps"); 0 (the default) sends
+     * the root, as before caps existed. 0..GS_MAX_CAP_HEIGHT; version 3
+     * files only. */
+    uint32_t cap_height;
 } gs_params;
 
 #define GS_MAX_LOG_ARITY 4u /* FRI folds by at most 16 */
+#define GS_MAX_CAP_HEIGHT 10u /* a cap of at most 1024 nodes: always stored by both backends */
 #define GS_MIN_SECURITY_BITS 80u /* the verifier refuses proofs below this */
 #define GS_DEFAULT_SECURITY_BITS 128u
 /* Collision resistance of the commitment hash (Keccak-256: 256 / 2 bits).
@@ -93,15 +100,16 @@ typedef struct gs_table_proof {
     uint64_t pow_nonce;
     uint32_t num_queries;   /* Q */
     gs_fp *trace_rows;      /* Q x C */
-    gs_digest *trace_paths; /* Q x log N */
+    gs_digest *trace_paths; /* Q x (log N - h'): paths stop below the cap (cap_height below) */
     gs_fp *chunk_rows;      /* Q x 3K (chunk j's coefficients c0, c1, c2 at 3j..3j+2) */
-    gs_digest *chunk_paths; /* Q x log N */
+    gs_digest *chunk_paths; /* Q x (log N - h') */
     gs_fp *fri_rows;        /* Q x sum over layers of 3 x 2^a_l: each layer's leaf (a_l its folds) */
-    gs_digest *fri_paths;   /* Q x sum over layers l of (log N_l - a_l) */
+    gs_digest *fri_paths;   /* Q x sum over layers l of (log N_l - a_l - h'_l) */
     /* The lengths of the per-query arrays, as the shape gives them (the
      * verifier and the serializer refuse a struct whose arrays were made for
-     * another shape, before reading them): log N (every path over the LDE),
-     * and per query the FRI leaves' elements and paths' digests. */
+     * another shape, before reading them): log N (the depth of every tree
+     * over the LDE), and per query the FRI leaves' elements and paths'
+     * digests; cap_height (below) gives the rest. */
     uint32_t log_lde, fri_row_len, fri_path_len;
     uint32_t *query_pos;    /* Q: the drawn positions; what version 3 files are indexed by
                                (NULL in a proof parsed from a version 1 or 2 file) */
@@ -112,7 +120,17 @@ typedef struct gs_table_proof {
     gs_fp3 *ood_aux_cur;    /* A: each aux column at z */
     gs_fp3 *ood_aux_next;   /* A: each aux column at z * w */
     gs_fp *aux_rows;        /* Q x 3A */
-    gs_digest *aux_paths;   /* Q x log N */
+    gs_digest *aux_paths;   /* Q x (log N - h') */
+    /* Merkle caps. cap_height: the params' cap height h these arrays were
+     * made for (refused otherwise, before anything is read). With h = 0 each
+     * tree's root is in its *_root field and caps is NULL. With h > 0 the
+     * *_root fields are zero, every path above holds log N - min(h, log N)
+     * digests (FRI: fri_path_len, the sum over the layers of their depth
+     * less their cap height), and caps holds every tree's cap in the order
+     * trace, chunk, FRI layers 0..L-1, aux (when A > 0), each the 2^h' nodes
+     * of its level depth - h' (h' = min(h, depth)), left to right. */
+    uint32_t cap_height;
+    gs_digest *caps;
 } gs_table_proof;
 
 typedef struct gs_proof {
@@ -160,7 +178,8 @@ gs_digest gs_multi_proof_statement_digest(const gs_multi_proof *p);
 gs_status gs_proof_serialize(uint8_t **out, size_t *len, const gs_proof *p);
 /* The same in a chosen version: GS_PROOF_VERSION (1, full paths per query,
  * readable by older verifiers; FRI folding by 2 only) or
- * GS_PROOF_VERSION_COMPACT; GS_ERR_INVALID_ARG otherwise. */
+ * GS_PROOF_VERSION_COMPACT; GS_ERR_INVALID_ARG otherwise (also for version 1
+ * with params.cap_height > 0: caps exist in version 3 only). */
 gs_status gs_proof_serialize_as(uint8_t **out, size_t *len, const gs_proof *p, uint32_t version);
 /* Parse; GS_ERR_PROOF_FORMAT on any malformed input, never a read past
  * buf[len) and never an allocation larger than the input justifies. */
@@ -179,7 +198,7 @@ gs_status gs_proof_parse(gs_proof **out, const uint8_t *buf, size_t len);
  * GS_ERR_PROOF_FORMAT. */
 gs_status gs_multi_proof_serialize(uint8_t **out, size_t *len, const gs_multi_proof *p);
 gs_status gs_multi_proof_serialize_as(uint8_t **out, size_t *len, const gs_multi_proof *p,
-                                      uint32_t version); /* 2 or GS_PROOF_VERSION_COMPACT */
+                                      uint32_t version); /* 2 (cap height 0 only) or GS_PROOF_VERSION_COMPACT */
 gs_status gs_multi_proof_parse(gs_multi_proof **out, const uint8_t *buf, size_t len);
 
 /* The bytes a table's sub-proof takes in a file, by part: the commitments,

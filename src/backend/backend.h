@@ -81,7 +81,11 @@ typedef struct gs_backend_iface {
      * backend does). */
     gs_status (*commit)(gs_backend *be, gs_mem *acct, gs_bcommit **out, gs_hash_id hash,
                         const gs_buf *m, size_t cols, size_t col_stride, unsigned log_rows);
-    gs_status (*root)(gs_backend *be, const gs_bcommit *c, gs_digest *out);
+    /* The tree's Merkle cap of height cap_log (<= GS_MAX_CAP_HEIGHT and the
+     * depth): the 2^cap_log nodes of level depth - cap_log, left to right,
+     * into out (cap_log 0: the root). Both backends store every level at or
+     * above depth - 13 (gs_merkle_skip_for), so such a level is there. */
+    gs_status (*cap)(gs_backend *be, const gs_bcommit *c, gs_digest *out, unsigned cap_log);
     gs_status (*open)(gs_backend *be, const gs_bcommit *c, gs_digest *paths, const size_t *idx,
                       size_t n);
     void (*commit_free)(gs_backend *be, gs_bcommit *c);

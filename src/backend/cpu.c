@@ -95,10 +95,9 @@ static gs_status cpu_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, gs_h
     return GS_OK;
 }
 
-static gs_status cpu_root(gs_backend *be, const gs_bcommit *c, gs_digest *out) {
+static gs_status cpu_cap(gs_backend *be, const gs_bcommit *c, gs_digest *out, unsigned cap_log) {
     (void)be;
-    *out = gs_merkle_root(c->tree);
-    return GS_OK;
+    return gs_merkle_cap(c->tree, out, cap_log); /* gs_merkle_node of level depth - cap_log */
 }
 
 static gs_status cpu_open(gs_backend *be, const gs_bcommit *c, gs_digest *paths,
@@ -531,7 +530,7 @@ static const gs_backend_iface cpu_iface = {
     .interpolate = cpu_interpolate,
     .lde = cpu_lde,
     .commit = cpu_commit,
-    .root = cpu_root,
+    .cap = cpu_cap,
     .open = cpu_open,
     .commit_free = cpu_commit_free,
     .gather = cpu_gather,

@@ -376,9 +376,15 @@ static gs_status cuda_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, gs_
     return GS_OK;
 }
 
-static gs_status cuda_root(gs_backend *be, const gs_bcommit *c, gs_digest *out) {
+/* The 2^cap_log nodes of the stored level depth - cap_log (the root when
+ * cap_log is 0), copied back. */
+static gs_status cuda_cap(gs_backend *be, const gs_bcommit *c, gs_digest *out, unsigned cap_log) {
     (void)be;
-    return gs_cuda_merkle_root(((const cuda_tree_ref *)c)->tree, out);
+    const gs_cuda_tree *t = ((const cuda_tree_ref *)c)->tree;
+    unsigned depth = gs_cuda_merkle_depth(t);
+    if (cap_log > depth) return GS_ERR_INVALID_ARG;
+    if (!cap_log) return gs_cuda_merkle_root(t, out);
+    return gs_cuda_merkle_level(t, depth - cap_log, out);
 }
 
 /* The stored levels' siblings from the device; below the skip, each
@@ -523,7 +529,7 @@ static const gs_backend_iface cuda_iface = {
     .interpolate = cuda_interpolate,
     .lde = cuda_lde,
     .commit = cuda_commit,
-    .root = cuda_root,
+    .cap = cuda_cap,
     .open = cuda_open,
     .commit_free = cuda_commit_free,
     .gather = cuda_gather,

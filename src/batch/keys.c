@@ -119,7 +119,7 @@ static size_t sat_add(size_t a, size_t b) { return b > SIZE_MAX - a ? SIZE_MAX :
 
 /* Per table: the queries' openings (rows and paths of the trace, the
  * quotient chunks, the aux columns and every FRI layer) dominate; then the
- * out-of-domain values, roots and the final polynomial. Aux columns are
+ * out-of-domain values, the Merkle caps (roots) and the final polynomial. Aux columns are
  * not known from the AIR alone: one per interaction is an upper bound for
  * the built-in AIRs. A quarter and 4 KiB per table more for the rest. */
 size_t bp_proof_estimate(const gs_claim *c) {
@@ -135,10 +135,11 @@ size_t bp_proof_estimate(const gs_claim *c) {
         }
         size_t aux = gs_air_num_interactions(sh.airs[t]);
         size_t per_q = 8 * (size_t)cols + 24 * (size_t)s.chunks + 24 * aux +
-                       32 * (size_t)s.log_size * (aux ? 3 : 2) + 8 * s.fri_row_len +
+                       32 * (size_t)s.lde_path_len * (aux ? 3 : 2) + 8 * s.fri_row_len +
                        32 * s.fri_path_len;
+        s.aux = 1; /* caps: count an aux tree always (an upper bound, as before caps) */
         size_t b = (size_t)s.queries * per_q + 48 * (size_t)cols + 24 * (size_t)s.chunks +
-                   48 * aux + 32 * ((size_t)s.layers + 3) + 24 * (size_t)s.final_len +
+                   48 * aux + 32 * gs_shape_cap_len(&s) + 24 * (size_t)s.final_len +
                    8 * (size_t)gs_air_num_public(sh.airs[t]) + 512;
         total = sat_add(total, b + b / 4 + 4096);
     }

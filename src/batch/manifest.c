@@ -249,14 +249,17 @@ static gs_status parse_custom(gs_manifest_pc *p, const cJSON *w, const char *air
 
 static gs_status parse_params(gs_manifest_pc *p, const cJSON *par, gs_claim *c) {
     unsigned security = GS_DEFAULT_SECURITY_BITS, blowup = 4;
+    unsigned cap_height = 0;
     gs_hash_id hash = GS_HASH_KECCAK256;
     if (par) {
-        static const char *const keys[] = {"security", "blowup", "hash", NULL};
+        static const char *const keys[] = {"security", "blowup", "hash", "cap_height", NULL};
         if (!cJSON_IsObject(par)) return gs_manifest_fail(p, "params: expected an object, got %s", gs_manifest_type_name(par));
         GS_TRY(gs_manifest_check_keys(p, par, "params", keys));
         const cJSON *s = cJSON_GetObjectItemCaseSensitive(par, "security");
         const cJSON *b = cJSON_GetObjectItemCaseSensitive(par, "blowup");
         const cJSON *h = cJSON_GetObjectItemCaseSensitive(par, "hash");
+        const cJSON *ch = cJSON_GetObjectItemCaseSensitive(par, "cap_height");
+        if (ch) GS_TRY(get_unsigned(p, ch, "params.cap_height", 0, GS_MAX_CAP_HEIGHT, &cap_height));
         if (h) {
             const char *name = NULL;
             GS_TRY(get_string(p, h, "params.hash", &name));
@@ -279,6 +282,7 @@ static gs_status parse_params(gs_manifest_pc *p, const cJSON *par, gs_claim *c) 
     c->params.log_blowup = 0;
     while ((1u << c->params.log_blowup) < blowup) c->params.log_blowup++;
     c->params.hash = hash;
+    c->params.cap_height = cap_height;
     /* The least query count reaching the target, as `gstark prove` picks it. */
     for (c->params.num_queries = 1; c->params.num_queries < 1024; c->params.num_queries++)
         if (gs_params_security(&c->params) >= security) break;

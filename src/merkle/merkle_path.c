@@ -76,12 +76,21 @@ void gs_merkle_leaf(gs_hash_id id, gs_digest *out, const gs_fp *row, size_t cols
 
 gs_status gs_merkle_verify_leaf(gs_hash_id id, const gs_digest *root, unsigned depth, size_t idx,
                                 const gs_digest *leaf, const gs_digest *path) {
-    if (!root || !leaf || (depth && !path) || depth > GS_MERKLE_MAX_LOG_ROWS)
+    return gs_merkle_verify_leaf_cap(id, root, 0, depth, idx, leaf, path);
+}
+
+gs_status gs_merkle_verify_leaf_cap(gs_hash_id id, const gs_digest *cap, unsigned cap_log,
+                                    unsigned depth, size_t idx, const gs_digest *leaf,
+                                    const gs_digest *path) {
+    if (!cap || !leaf || depth > GS_MERKLE_MAX_LOG_ROWS || cap_log > depth ||
+        (depth > cap_log && !path))
         return GS_ERR_INVALID_ARG;
     if ((uint64_t)idx >> depth) return GS_ERR_INVALID_ARG;
+    unsigned len = depth - cap_log;
+    const gs_digest *root = &cap[(uint64_t)idx >> len]; /* the cap node above the leaf */
     gs_digest pair[2];
     gs_digest cur = *leaf;
-    for (unsigned l = 0; l < depth; l++) {
+    for (unsigned l = 0; l < len; l++) {
         size_t right = ((uint64_t)idx >> l) & 1; /* cur is the right child */
         pair[right] = cur;
         pair[right ^ 1] = path[l];
@@ -98,4 +107,24 @@ gs_status gs_merkle_verify(gs_hash_id id, const gs_digest *root, unsigned depth,
     gs_digest leaf;
     gs_merkle_leaf(id, &leaf, row, cols);
     return gs_merkle_verify_leaf(id, root, depth, idx, &leaf, path);
+}
+
+gs_status gs_merkle_verify_cap(gs_hash_id id, const gs_digest *cap, unsigned cap_log,
+                               unsigned depth, size_t idx, const gs_fp *row, size_t cols,
+                               const gs_digest *path) {
+    if (!row && cols) return GS_ERR_INVALID_ARG;
+    gs_digest leaf;
+    gs_merkle_leaf(id, &leaf, row, cols);
+    return gs_merkle_verify_leaf_cap(id, cap, cap_log, depth, idx, &leaf, path);
+}
+
+gs_status gs_merkle_cap(const gs_merkle_tree *t, gs_digest *out, unsigned cap_log) {
+    unsigned depth = gs_merkle_depth(t);
+    if (!out || cap_log > depth) return GS_ERR_INVALID_ARG;
+    for (size_t i = 0; i < (size_t)1 << cap_log; i++) {
+        const gs_digest *d = gs_merkle_node(t, depth - cap_log, i);
+        if (!d) return GS_ERR_INVALID_ARG; /* below the tree's skip: not stored */
+        out[i] = *d;
+    }
+    return GS_OK;
 }

@@ -9,6 +9,7 @@ void gs_table_proof_clear(gs_table_proof *t) {
     free(t->final_poly), free(t->trace_rows), free(t->trace_paths), free(t->chunk_rows);
     free(t->chunk_paths), free(t->fri_rows), free(t->fri_paths), free(t->query_pos);
     free(t->ood_aux_cur), free(t->ood_aux_next), free(t->aux_rows), free(t->aux_paths);
+    free(t->caps);
     *t = (gs_table_proof){0};
 }
 

@@ -8,7 +8,10 @@
  *     the openings batched (each distinct leaf and each Merkle node once,
  *     indexed by the query positions the file carries); a hash other than
  *     Keccak-256 (params.hash) is a u32 at the end of HEAD or MHDR, absent
- *     for Keccak-256 (so Keccak files are what they were before the choice)
+ *     for Keccak-256 (so Keccak files are what they were before the choice);
+ *     a cap height above 0 is a u32 after it (the hash id is then always
+ *     written), each tree's cap is where its root was and the openings stop
+ *     below the caps
  *   section = 4-byte tag | u64 body length | body
  *
  * All integers are little-endian; field elements are canonical u64s. The
@@ -64,13 +67,15 @@ static const uint8_t TAG_MTBL[4] = {'M', 'T', 'B', 'L'};
 /* Validates what the header implies and fills the shape: the parameters and
  * trace height must give a shape for these column and chunk counts. log_n and
  * log_blowup are bounded first so that gs_shape_make's sum cannot wrap.
- * Versions 1 and 2 fold by 2 only and hash with Keccak-256 only. */
+ * Versions 1 and 2 fold by 2 only, hash with Keccak-256 only and have no
+ * Merkle caps. */
 static int shape_for(gs_shape *s, const gs_params *par, uint32_t version, uint32_t log_n,
                      uint32_t cols, uint32_t chunks) {
     if (log_n < 1 || log_n > GS_MAX_LOG_LDE || par->log_blowup < 1 || par->log_blowup > 6)
         return 0;
     if (cols < 1 || cols > MAX_COLS || chunks < 1 || chunks > MAX_CHUNKS) return 0;
-    if (version < GS_PROOF_VERSION_COMPACT && (par->log_arity != 1 || par->hash != GS_HASH_KECCAK256))
+    if (version < GS_PROOF_VERSION_COMPACT &&
+        (par->log_arity != 1 || par->hash != GS_HASH_KECCAK256 || par->cap_height != 0))
         return 0;
     return gs_shape_make(s, par, log_n, cols, chunks) == GS_OK;
 }
@@ -87,22 +92,24 @@ static counts counts_of(const gs_shape *s) {
     uint64_t Q = s->queries;
     counts c;
     c.trace_rows = Q * s->cols;
-    c.trace_paths = Q * s->log_size;
+    c.trace_paths = Q * s->lde_path_len;
     c.chunk_rows = Q * 3u * s->chunks;
-    c.chunk_paths = Q * s->log_size;
+    c.chunk_paths = Q * s->lde_path_len;
     c.fri_rows = Q * (uint64_t)s->fri_row_len;
     c.fri_paths = Q * (uint64_t)s->fri_path_len;
     c.aux_rows = Q * 3u * s->aux;
-    c.aux_paths = s->aux ? Q * s->log_size : 0;
+    c.aux_paths = s->aux ? Q * s->lde_path_len : 0;
     return c;
 }
 
-/* The trees a query opens, in file order, each with its row width, depth and
- * where its rows and paths sit in the table proof. FRI layer l's leaf is
- * q mod 2^depth; every other tree's is q. */
+/* The trees a query opens, in file order, each with its row width, depth,
+ * path length (the depth less its cap height: the batched opening stops at
+ * the cap, whose nodes the file already holds) and where its rows and paths
+ * sit in the table proof. FRI layer l's leaf is q mod 2^depth; every other
+ * tree's is q. */
 typedef struct {
     size_t width;
-    unsigned depth;
+    unsigned depth, plen;
     gs_fp *rows;  /* row k at rows + k * stride */
     gs_digest *paths; /* path k at paths + k * pstride */
     size_t stride, pstride;
@@ -112,20 +119,26 @@ typedef struct {
  * tree comes last when s->aux. */
 static size_t trees_of(tree_open *o, const gs_table_proof *t, const gs_shape *s) {
     size_t n = 0, row_off = 0, path_off = 0;
-    o[n++] = (tree_open){s->cols, s->log_size, t->trace_rows, t->trace_paths, s->cols, s->log_size};
-    o[n++] = (tree_open){3 * (size_t)s->chunks, s->log_size, t->chunk_rows, t->chunk_paths,
-                         3 * (size_t)s->chunks, s->log_size};
+    unsigned lp = s->lde_path_len;
+    o[n++] = (tree_open){s->cols, s->log_size, lp, t->trace_rows, t->trace_paths, s->cols, lp};
+    o[n++] = (tree_open){3 * (size_t)s->chunks, s->log_size, lp, t->chunk_rows, t->chunk_paths,
+                         3 * (size_t)s->chunks, lp};
     for (uint32_t l = 0; l < s->layers; l++) {
-        unsigned a = gs_fri_folds(s, l), depth = gs_fri_log_size(s, l) - a;
-        o[n++] = (tree_open){(size_t)3 << a, depth, t->fri_rows ? t->fri_rows + row_off : NULL,
+        unsigned a = gs_fri_folds(s, l), depth = gs_fri_depth(s, l), len = depth - gs_cap_log(s, depth);
+        o[n++] = (tree_open){(size_t)3 << a, depth, len, t->fri_rows ? t->fri_rows + row_off : NULL,
                              t->fri_paths ? t->fri_paths + path_off : NULL, s->fri_row_len,
                              s->fri_path_len};
-        row_off += (size_t)3 << a, path_off += depth;
+        row_off += (size_t)3 << a, path_off += len;
     }
     if (s->aux)
-        o[n++] = (tree_open){3 * (size_t)s->aux, s->log_size, t->aux_rows, t->aux_paths,
-                             3 * (size_t)s->aux, s->log_size};
+        o[n++] = (tree_open){3 * (size_t)s->aux, s->log_size, lp, t->aux_rows, t->aux_paths,
+                             3 * (size_t)s->aux, lp};
     return n;
+}
+
+/* The digests of tree `tree`'s cap (1, the root, when the cap height is 0). */
+static size_t cap_count(const gs_shape *s, unsigned tree) {
+    return (size_t)1 << gs_cap_log(s, gs_tree_depth(s, tree));
 }
 
 /* Query k's leaf in a tree of depth d: its position mod 2^d. */
@@ -214,6 +227,15 @@ static void put_params(wbuf *w, const gs_params *q) {
     put_u32(w, q->log_arity);
 }
 
+/* Version 3's optional end of HEAD or MHDR: nothing for Keccak-256 without
+ * caps, the hash id for another hash, the hash id (any, 0 included) and the
+ * cap height with caps. Each choice has one encoding (get_tail). Versions 1
+ * and 2 are refused such parameters before anything is written. */
+static void put_tail(wbuf *w, const gs_params *q) {
+    if (q->hash != GS_HASH_KECCAK256 || q->cap_height) put_u32(w, q->hash);
+    if (q->cap_height) put_u32(w, q->cap_height);
+}
+
 static void put_statement(wbuf *w, const gs_proof *p, size_t desc_len) {
     put_bytes(w, p->air_fingerprint.b, GS_DIGEST_BYTES);
     put_u32(w, (uint32_t)desc_len);
@@ -228,8 +250,8 @@ static void put_statement(wbuf *w, const gs_proof *p, size_t desc_len) {
  * queries of one leaf disagree. */
 static gs_status put_opening(wbuf *w, const tree_open *o, const uint32_t *pos, size_t Q) {
     size_t *leaf = calloc(2 * Q + 1, sizeof *leaf), *uniq = leaf + Q;
-    gs_digest *paths = malloc((Q * o->depth + 1) * sizeof *paths);
-    gs_digest *nodes = malloc((Q * o->depth + 1) * sizeof *nodes);
+    gs_digest *paths = malloc((Q * o->plen + 1) * sizeof *paths);
+    gs_digest *nodes = malloc((Q * o->plen + 1) * sizeof *nodes);
     gs_status r = leaf && paths && nodes ? GS_OK : GS_ERR_NOMEM;
     if (r == GS_OK) {
         leaves_of(leaf, pos, Q, o->depth);
@@ -245,9 +267,11 @@ static gs_status put_opening(wbuf *w, const tree_open *o, const uint32_t *pos, s
             put_fps(w, row, o->width);
         }
         for (size_t k = 0; k < Q; k++)
-            memcpy(paths + k * o->depth, o->paths + k * o->pstride, o->depth * sizeof *paths);
-        if (r == GS_OK) r = gs_mpath_compress(nodes, leaf, Q, paths, o->depth);
-        if (r == GS_OK) put_digests(w, nodes, gs_mpath_count(uniq, nu, o->depth));
+            memcpy(paths + k * o->plen, o->paths + k * o->pstride, o->plen * sizeof *paths);
+        /* The levels below the cap: a path of plen digests, as in a tree of
+         * that depth (the multipath looks only at the low plen bits). */
+        if (r == GS_OK) r = gs_mpath_compress(nodes, leaf, Q, paths, o->plen);
+        if (r == GS_OK) put_digests(w, nodes, gs_mpath_count(uniq, nu, o->plen));
     }
     free(leaf), free(paths), free(nodes);
     return r;
@@ -259,13 +283,14 @@ static gs_status put_subproof(wbuf *w, const gs_table_proof *t, const gs_shape *
     counts c = counts_of(s);
     put_u32(w, t->num_cols);
     put_u32(w, t->num_chunks);
-    put_bytes(w, t->trace_root.b, GS_DIGEST_BYTES);
-    put_bytes(w, t->chunk_root.b, GS_DIGEST_BYTES);
+    put_digests(w, gs_table_cap(t, s, GS_TREE_TRACE), cap_count(s, GS_TREE_TRACE));
+    put_digests(w, gs_table_cap(t, s, GS_TREE_CHUNK), cap_count(s, GS_TREE_CHUNK));
     put_fp3s(w, t->ood_cur, s->cols);
     put_fp3s(w, t->ood_next, s->cols);
     put_fp3s(w, t->ood_chunks, s->chunks);
     put_u32(w, t->num_layers);
-    put_digests(w, t->fri_roots, s->layers);
+    for (uint32_t l = 0; l < s->layers; l++)
+        put_digests(w, gs_table_cap(t, s, GS_TREE_FRI + l), cap_count(s, GS_TREE_FRI + l));
     put_u32(w, t->final_len);
     put_fp3s(w, t->final_poly, s->final_len);
     put_u64(w, t->pow_nonce);
@@ -290,7 +315,7 @@ static gs_status put_logup(wbuf *w, const gs_table_proof *t, const gs_shape *s, 
     put_u32(w, s->aux);
     if (!s->aux) return GS_OK;
     counts c = counts_of(s);
-    put_bytes(w, t->aux_root.b, GS_DIGEST_BYTES);
+    put_digests(w, gs_table_cap(t, s, GS_TREE_AUX), cap_count(s, GS_TREE_AUX));
     put_fp3s(w, &t->bus_sum, 1);
     put_fp3s(w, t->ood_aux_cur, s->aux);
     put_fp3s(w, t->ood_aux_next, s->aux);
@@ -321,6 +346,25 @@ static int digests_ok(gs_hash_id hash, const gs_digest *d, uint64_t n) {
     return 1;
 }
 
+static int digest_zero(const gs_digest *d) {
+    static const gs_digest zero;
+    return memcmp(d, &zero, sizeof zero) == 0;
+}
+
+/* The caps as the file can hold them: with h > 0 the caps array is there
+ * (the trees but the aux one: logup_ok checks that) with valid digests and
+ * every root field is zero (the file has no roots: one struct per file);
+ * with h = 0 there is no caps array. */
+static int caps_ok(const gs_table_proof *t, const gs_shape *s, const gs_digest *fri_roots) {
+    if (!s->cap_height) return t->caps == NULL;
+    if (!t->caps || !digest_zero(&t->trace_root) || !digest_zero(&t->chunk_root) ||
+        !digest_zero(&t->aux_root))
+        return 0;
+    for (uint32_t l = 0; fri_roots && l < s->layers; l++)
+        if (!digest_zero(&fri_roots[l])) return 0;
+    return digests_ok(s->hash, t->caps, 2 * ((size_t)1 << s->lde_cap) + s->fri_cap_len);
+}
+
 /* An array the format writes must exist when it has elements. */
 #define PRESENT(ptr, n) ((n) == 0 || (ptr) != NULL)
 
@@ -335,8 +379,10 @@ static int struct_ok(const gs_proof *p, uint32_t version, gs_shape *s, size_t *d
         return 0;
     if (!shape_for(s, &p->params, version, p->log_n, t->num_cols, t->num_chunks)) return 0;
     if (t->num_layers != s->layers || t->final_len != s->final_len || t->num_queries != s->queries ||
-        t->log_lde != s->log_size || t->fri_row_len != s->fri_row_len || t->fri_path_len != s->fri_path_len)
+        t->log_lde != s->log_size || t->fri_row_len != s->fri_row_len || t->fri_path_len != s->fri_path_len ||
+        t->cap_height != s->cap_height)
         return 0;
+    if (!caps_ok(t, s, t->fri_roots)) return 0;
     counts c = counts_of(s);
     if (!PRESENT(t->ood_cur, s->cols) || !PRESENT(t->ood_next, s->cols) ||
         !PRESENT(t->ood_chunks, s->chunks) || !PRESENT(t->fri_roots, s->layers) ||
@@ -369,16 +415,14 @@ static int struct_ok(const gs_proof *p, uint32_t version, gs_shape *s, size_t *d
 static int logup_ok(const gs_table_proof *t, gs_shape *s) {
     if (t->aux_cols > MAX_AUX) return 0;
     s->aux = t->aux_cols;
-    if (!s->aux) {
-        static const gs_digest zero;
-        return memcmp(&t->aux_root, &zero, sizeof zero) == 0 && t->bus_sum.c[0] == 0 &&
-               t->bus_sum.c[1] == 0 && t->bus_sum.c[2] == 0;
-    }
+    if (!s->aux) return digest_zero(&t->aux_root) && t->bus_sum.c[0] == 0 && t->bus_sum.c[1] == 0 &&
+                        t->bus_sum.c[2] == 0;
     counts c = counts_of(s);
     if (!t->ood_aux_cur || !t->ood_aux_next || !t->aux_rows || !t->aux_paths) return 0;
     return canonical(t->bus_sum.c, 3) && canonical(t->ood_aux_cur->c, 3 * (uint64_t)s->aux) &&
            canonical(t->ood_aux_next->c, 3 * (uint64_t)s->aux) && canonical(t->aux_rows, c.aux_rows) &&
-           digests_ok(s->hash, &t->aux_root, 1) && digests_ok(s->hash, t->aux_paths, c.aux_paths);
+           digests_ok(s->hash, gs_table_cap(t, s, GS_TREE_AUX), cap_count(s, GS_TREE_AUX)) &&
+           digests_ok(s->hash, t->aux_paths, c.aux_paths);
 }
 
 /* Hands the buffer over (or frees it and reports why not). */
@@ -407,7 +451,7 @@ gs_status gs_proof_serialize_as(uint8_t **out, size_t *len, const gs_proof *p, u
     size_t at = begin_section(&w, TAG_HEAD);
     put_params(&w, &p->params);
     put_statement(&w, p, desc_len);
-    if (p->params.hash != GS_HASH_KECCAK256) put_u32(&w, p->params.hash);
+    put_tail(&w, &p->params);
     end_section(&w, at);
     at = begin_section(&w, TAG_TABL);
     gs_status st = put_subproof(&w, &p->table, &s, version);
@@ -445,7 +489,7 @@ gs_status gs_multi_proof_serialize_as(uint8_t **out, size_t *len, const gs_multi
         size_t at = begin_section(&w, TAG_MHDR);
         put_params(&w, &p->params);
         put_u32(&w, n);
-        if (p->params.hash != GS_HASH_KECCAK256) put_u32(&w, p->params.hash);
+        put_tail(&w, &p->params);
         end_section(&w, at);
         for (uint32_t i = 0; st == GS_OK && i < n; i++) {
             const gs_proof *e = &p->tables[i];
@@ -469,12 +513,12 @@ gs_status gs_multi_proof_serialize(uint8_t **out, size_t *len, const gs_multi_pr
 /* The bytes of one tree's openings: version 3's distinct rows and nodes, or
  * Q full rows and paths. */
 static size_t opening_bytes(const tree_open *o, const uint32_t *pos, size_t Q) {
-    if (!pos) return Q * (o->width * 8 + (size_t)o->depth * GS_DIGEST_BYTES);
+    if (!pos) return Q * (o->width * 8 + (size_t)o->plen * GS_DIGEST_BYTES);
     size_t *leaf = calloc(2 * Q + 1, sizeof *leaf), *uniq = leaf + Q;
     if (!leaf) return 0;
     leaves_of(leaf, pos, Q, o->depth);
     size_t nu = gs_mpath_unique(uniq, leaf, Q);
-    size_t bytes = nu * o->width * 8 + gs_mpath_count(uniq, nu, o->depth) * GS_DIGEST_BYTES;
+    size_t bytes = nu * o->width * 8 + gs_mpath_count(uniq, nu, o->plen) * GS_DIGEST_BYTES;
     free(leaf);
     return bytes;
 }
@@ -488,7 +532,7 @@ gs_proof_parts gs_proof_table_parts(const gs_proof *p) {
         return o;
     s.aux = t->aux_cols;
     size_t D = GS_DIGEST_BYTES, A = s.aux, Q = s.queries;
-    o.commits = (2 + (A ? 1 : 0) + (size_t)s.layers) * D;
+    o.commits = gs_shape_cap_len(&s) * D; /* every tree's cap (its root when h = 0) */
     o.ood = (2 * (size_t)s.cols + s.chunks + 2 * A + (A ? 1 : 0)) * FP3_BYTES;
     o.final = (size_t)s.final_len * FP3_BYTES;
     tree_open tr[3 + 32];
@@ -602,19 +646,24 @@ static gs_status parse_statement(gs_proof *p, rd *r, uint32_t version) {
     return get_fps(r, &p->pub, p->num_public);
 }
 
-/* Version 3's optional hash id at the end of HEAD or MHDR (r holds what is
- * left of the body): absent is Keccak-256; present, it must name another
- * known hash (an explicit Keccak-256 would be a second encoding). */
-static int get_hash(rd *r, gs_params *q, uint32_t version) {
+/* Version 3's optional end of HEAD or MHDR (put_tail; r holds what is left
+ * of the body): nothing is Keccak-256 without caps; 4 bytes, a known hash
+ * other than Keccak-256 (an explicit Keccak-256 would be a second encoding);
+ * 8 bytes, a known hash and a cap height 1..GS_MAX_CAP_HEIGHT. */
+static int get_tail(rd *r, gs_params *q, uint32_t version) {
     q->hash = GS_HASH_KECCAK256;
+    q->cap_height = 0;
     if (version < GS_PROOF_VERSION_COMPACT || r->left == 0) return 1;
-    return get_u32(r, &q->hash) && q->hash != GS_HASH_KECCAK256 && q->hash < GS_HASH_COUNT;
+    if (r->left == 4)
+        return get_u32(r, &q->hash) && q->hash != GS_HASH_KECCAK256 && q->hash < GS_HASH_COUNT;
+    return get_u32(r, &q->hash) && q->hash < GS_HASH_COUNT && get_u32(r, &q->cap_height) &&
+           q->cap_height >= 1 && q->cap_height <= GS_MAX_CAP_HEIGHT;
 }
 
 static gs_status parse_head(gs_proof *p, rd *r, uint32_t version) {
     if (!get_params(r, &p->params)) return GS_ERR_PROOF_FORMAT;
     GS_TRY(parse_statement(p, r, version));
-    if (!get_hash(r, &p->params, version)) return GS_ERR_PROOF_FORMAT;
+    if (!get_tail(r, &p->params, version)) return GS_ERR_PROOF_FORMAT;
     return r->left == 0 ? GS_OK : GS_ERR_PROOF_FORMAT;
 }
 
@@ -625,7 +674,7 @@ static gs_status get_opening(rd *r, const tree_open *o, const uint32_t *pos, siz
                              gs_hash_id hash) {
     size_t *leaf = calloc(2 * Q + 1, sizeof *leaf), *uniq = leaf + Q;
     gs_fp *rows = NULL;
-    gs_digest *hashes = NULL, *nodes = NULL, *paths = malloc((Q * o->depth + 1) * sizeof *paths);
+    gs_digest *hashes = NULL, *nodes = NULL, *paths = malloc((Q * o->plen + 1) * sizeof *paths);
     gs_status st = leaf && paths ? GS_OK : GS_ERR_NOMEM;
     size_t nu = 0;
     if (st == GS_OK) {
@@ -634,18 +683,18 @@ static gs_status get_opening(rd *r, const tree_open *o, const uint32_t *pos, siz
         st = alloc_checked((void **)&rows, r, (uint64_t)nu * o->width, sizeof(gs_fp));
     }
     if (st == GS_OK && !read_fps(r, rows, (uint64_t)nu * o->width)) st = GS_ERR_PROOF_FORMAT;
-    size_t nn = st == GS_OK ? gs_mpath_count(uniq, nu, o->depth) : 0;
+    size_t nn = st == GS_OK ? gs_mpath_count(uniq, nu, o->plen) : 0;
     if (st == GS_OK) st = get_digests(r, &nodes, nn);
     if (st == GS_OK && !digests_ok(hash, nodes, nn)) st = GS_ERR_PROOF_FORMAT;
     if (st == GS_OK && !(hashes = malloc(nu * sizeof *hashes))) st = GS_ERR_NOMEM;
     for (size_t j = 0; st == GS_OK && j < nu; j++)
         gs_merkle_leaf(hash, &hashes[j], rows + j * o->width, o->width);
     if (st == GS_OK)
-        st = gs_mpath_expand(paths, leaf, Q, uniq, hashes, nu, nodes, o->depth, hash);
+        st = gs_mpath_expand(paths, leaf, Q, uniq, hashes, nu, nodes, o->plen, hash);
     for (size_t k = 0, j; st == GS_OK && k < Q; k++) {
         for (j = 0; uniq[j] != leaf[k]; j++) {} /* present: uniq holds every leaf */
         memcpy(o->rows + k * o->stride, rows + j * o->width, o->width * sizeof *rows);
-        memcpy(o->paths + k * o->pstride, paths + k * o->depth, o->depth * sizeof *paths);
+        memcpy(o->paths + k * o->pstride, paths + k * o->plen, o->plen * sizeof *paths);
     }
     free(leaf), free(rows), free(hashes), free(nodes), free(paths);
     return st;
@@ -681,25 +730,43 @@ static gs_status distinct_positions(const uint32_t *pos, size_t Q) {
     return nu == Q ? GS_OK : GS_ERR_PROOF_FORMAT;
 }
 
+/* With caps, the array for every tree's cap, the aux tree's included (its
+ * count is read later): the input must hold the others. */
+static gs_status alloc_caps(gs_table_proof *t, const gs_shape *s, const rd *r) {
+    if (!s->cap_height) return GS_OK;
+    size_t lde = (size_t)1 << s->lde_cap, n = 2 * lde + s->fri_cap_len;
+    if (n > r->left / sizeof(gs_digest)) return GS_ERR_PROOF_FORMAT;
+    t->caps = calloc(n + lde, sizeof(gs_digest));
+    return t->caps ? GS_OK : GS_ERR_NOMEM;
+}
+
+/* Tree `tree`'s cap (its root when h = 0) into its place; valid digests. */
+static int get_cap(rd *r, gs_table_proof *t, const gs_shape *s, unsigned tree) {
+    gs_digest *d = gs_table_cap(t, s, tree);
+    size_t n = cap_count(s, tree);
+    return d && n <= r->left / sizeof *d && get_bytes(r, d, n * sizeof *d) && digests_ok(s->hash, d, n);
+}
+
 /* The TABL body (without the end-of-section check); fills *s. */
 static gs_status parse_subproof(gs_proof *p, rd *r, gs_shape *s, uint32_t version) {
     gs_table_proof *t = &p->table;
     uint32_t v;
     if (!get_u32(r, &t->num_cols) || !get_u32(r, &t->num_chunks) ||
-        !shape_for(s, &p->params, version, p->log_n, t->num_cols, t->num_chunks) ||
-        !get_bytes(r, t->trace_root.b, GS_DIGEST_BYTES) ||
-        !get_bytes(r, t->chunk_root.b, GS_DIGEST_BYTES))
+        !shape_for(s, &p->params, version, p->log_n, t->num_cols, t->num_chunks))
         return GS_ERR_PROOF_FORMAT;
+    t->cap_height = s->cap_height;
+    GS_TRY(alloc_caps(t, s, r));
+    if (!get_cap(r, t, s, GS_TREE_TRACE) || !get_cap(r, t, s, GS_TREE_CHUNK)) return GS_ERR_PROOF_FORMAT;
     counts c = counts_of(s);
     GS_TRY(get_fp3s(r, &t->ood_cur, s->cols));
     GS_TRY(get_fp3s(r, &t->ood_next, s->cols));
     GS_TRY(get_fp3s(r, &t->ood_chunks, s->chunks));
     if (!get_count(r, &v, s->layers)) return GS_ERR_PROOF_FORMAT;
     t->num_layers = v;
-    GS_TRY(get_digests(r, &t->fri_roots, s->layers));
-    if (!digests_ok(s->hash, &t->trace_root, 1) || !digests_ok(s->hash, &t->chunk_root, 1) ||
-        !digests_ok(s->hash, t->fri_roots, s->layers))
-        return GS_ERR_PROOF_FORMAT;
+    /* At most 30 layers: allocated whatever the input (zero with caps). */
+    if (!(t->fri_roots = calloc(s->layers + 1, sizeof *t->fri_roots))) return GS_ERR_NOMEM;
+    for (uint32_t l = 0; l < s->layers; l++)
+        if (!get_cap(r, t, s, GS_TREE_FRI + l)) return GS_ERR_PROOF_FORMAT;
     if (!get_count(r, &v, s->final_len)) return GS_ERR_PROOF_FORMAT;
     t->final_len = v;
     GS_TRY(get_fp3s(r, &t->final_poly, s->final_len));
@@ -741,9 +808,7 @@ static gs_status parse_logup(gs_table_proof *t, rd *r, gs_shape *s, uint32_t ver
     s->aux = t->aux_cols;
     if (!s->aux) return GS_OK;
     counts c = counts_of(s);
-    if (!get_bytes(r, t->aux_root.b, GS_DIGEST_BYTES) || !digests_ok(s->hash, &t->aux_root, 1) ||
-        !read_fps(r, t->bus_sum.c, 3))
-        return GS_ERR_PROOF_FORMAT;
+    if (!get_cap(r, t, s, GS_TREE_AUX) || !read_fps(r, t->bus_sum.c, 3)) return GS_ERR_PROOF_FORMAT;
     GS_TRY(get_fp3s(r, &t->ood_aux_cur, s->aux));
     GS_TRY(get_fp3s(r, &t->ood_aux_next, s->aux));
     if (version < GS_PROOF_VERSION_COMPACT) {
@@ -831,7 +896,7 @@ gs_status gs_multi_proof_parse(gs_multi_proof **out, const uint8_t *buf, size_t 
     if (!get_preamble(&r, &version) ||
         (version != GS_PROOF_VERSION_MULTI && version != GS_PROOF_VERSION_COMPACT) ||
         !get_section(&r, TAG_MHDR, &head) || !get_params(&head, &par) || !get_u32(&head, &n) ||
-        !get_hash(&head, &par, version) || head.left != 0 || !shape_for(&s, &par, version, 1, 1, 1) || n < 1 ||
+        !get_tail(&head, &par, version) || head.left != 0 || !shape_for(&s, &par, version, 1, 1, 1) || n < 1 ||
         n > GS_PROOF_MAX_TABLES ||
         n > r.left / (version == GS_PROOF_VERSION_MULTI ? MIN_TABLE_SECTION_V2
                                                         : MIN_TABLE_SECTION_V3) /* before the entries are allocated */)

@@ -5,7 +5,7 @@ gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_
     if (!p || p->log_blowup < 1 || p->log_blowup > 6 || p->log_arity < 1 || p->log_arity > GS_MAX_LOG_ARITY || p->log_final > 20 ||
         p->num_queries < 1 || p->num_queries > 1024 || p->grinding_bits > 40 || log_n < 1 ||
         log_n > GS_MAX_LOG_LDE - p->log_blowup /* log_blowup <= 6 here */ || cols < 1 || chunks < 1 ||
-        p->hash >= GS_HASH_COUNT)
+        p->hash >= GS_HASH_COUNT || p->cap_height > GS_MAX_CAP_HEIGHT)
         return GS_ERR_INVALID_ARG;
     s->hash = (gs_hash_id)p->hash;
     s->log_n = log_n;
@@ -20,12 +20,52 @@ gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_
     s->final_len = 1u << (log_n - s->folds);
     size_t N = (size_t)1 << s->log_size;
     s->queries = p->num_queries < N ? p->num_queries : (uint32_t)N;
-    s->fri_path_len = s->fri_row_len = 0;
+    s->cap_height = p->cap_height;
+    s->lde_cap = gs_cap_log(s, s->log_size);
+    s->lde_path_len = s->log_size - s->lde_cap;
+    s->fri_path_len = s->fri_row_len = s->fri_cap_len = 0;
     for (uint32_t l = 0; l < s->layers; l++) {
-        s->fri_path_len += gs_fri_log_size(s, l) - gs_fri_folds(s, l);
+        unsigned depth = gs_fri_depth(s, l), c = gs_cap_log(s, depth);
+        s->fri_path_len += depth - c;
+        s->fri_cap_len += (size_t)1 << c;
         s->fri_row_len += (size_t)3 << gs_fri_folds(s, l);
     }
     return GS_OK;
+}
+
+unsigned gs_tree_depth(const gs_shape *s, unsigned tree) {
+    return tree >= GS_TREE_FRI ? gs_fri_depth(s, tree - GS_TREE_FRI) : s->log_size;
+}
+
+size_t gs_shape_cap_len(const gs_shape *s) {
+    size_t lde = (size_t)1 << s->lde_cap;
+    return (s->aux ? 3 : 2) * lde + s->fri_cap_len;
+}
+
+gs_digest *gs_table_cap(const gs_table_proof *t, const gs_shape *s, unsigned tree) {
+    gs_table_proof *m = (gs_table_proof *)t; /* as strchr: the caller's constness */
+    if (!s->cap_height) {
+        switch (tree) {
+        case GS_TREE_TRACE: return &m->trace_root;
+        case GS_TREE_CHUNK: return &m->chunk_root;
+        case GS_TREE_AUX: return &m->aux_root;
+        default: return m->fri_roots ? &m->fri_roots[tree - GS_TREE_FRI] : NULL;
+        }
+    }
+    if (!m->caps) return NULL;
+    size_t lde = (size_t)1 << s->lde_cap, off;
+    if (tree == GS_TREE_TRACE) off = 0;
+    else if (tree == GS_TREE_CHUNK) off = lde;
+    else if (tree == GS_TREE_AUX) off = 2 * lde + s->fri_cap_len;
+    else {
+        off = 2 * lde;
+        for (uint32_t l = 0; l < tree - GS_TREE_FRI; l++) off += (size_t)1 << gs_cap_log(s, gs_fri_depth(s, l));
+    }
+    return m->caps + off;
+}
+
+void gs_cap_absorb(gs_transcript *tr, const char *label, const gs_digest *cap, unsigned cap_log) {
+    for (size_t i = 0; i < (size_t)1 << cap_log; i++) gs_transcript_absorb_digest(tr, label, &cap[i]);
 }
 
 void gs_statement_absorb(gs_transcript *t, const gs_proof *p) {
@@ -35,6 +75,7 @@ void gs_statement_absorb(gs_transcript *t, const gs_proof *p) {
     gs_fp params[5] = {q->log_blowup, q->log_final, q->grinding_bits, q->num_queries, q->log_arity};
     gs_transcript_absorb_fp(t, "params", params, 5);
     if (q->hash != GS_HASH_KECCAK256) gs_transcript_absorb_u64(t, "hash", q->hash);
+    if (q->cap_height) gs_transcript_absorb_u64(t, "cap_height", q->cap_height);
     gs_transcript_absorb_fp(t, "public", p->pub, p->num_public);
 }
 
@@ -43,6 +84,7 @@ void gs_multi_statement_absorb(gs_transcript *t, const gs_multi_proof *p) {
     gs_fp params[5] = {q->log_blowup, q->log_final, q->grinding_bits, q->num_queries, q->log_arity};
     gs_transcript_absorb_fp(t, "params", params, 5);
     if (q->hash != GS_HASH_KECCAK256) gs_transcript_absorb_u64(t, "hash", q->hash);
+    if (q->cap_height) gs_transcript_absorb_u64(t, "cap_height", q->cap_height);
     gs_transcript_absorb_u64(t, "tables", p->num_tables);
     for (uint32_t i = 0; i < p->num_tables; i++) {
         const gs_proof *e = &p->tables[i];

@@ -21,10 +21,19 @@ typedef struct gs_shape {
     uint32_t folds;          /* folds by 2 over all layers: log_n - log_final, or 0 */
     uint32_t final_len;      /* coefficients of the final polynomial */
     uint32_t queries;        /* drawn: min(num_queries, N) */
-    size_t fri_path_len;     /* digests per query over all layers (one path a layer) */
+    size_t fri_path_len;     /* digests per query over all layers (one path a layer, each
+                                stopping below its cap) */
     size_t fri_row_len;      /* field elements per query over all layers (one leaf a layer) */
     gs_hash_id hash;         /* the commitments' and the transcript's hash (params.hash) */
+    unsigned cap_height;     /* params.cap_height: h (docs/protocol.md, "Merkle caps") */
+    unsigned lde_cap;        /* min(h, log_size): the cap height of the trace, chunk and aux trees */
+    unsigned lde_path_len;   /* log_size - lde_cap: digests per path in those trees */
+    size_t fri_cap_len;      /* digests in all FRI layers' caps */
 } gs_shape;
+
+/* The trees of a table proof, in the order of gs_table_proof.caps; FRI
+ * layer l is GS_TREE_FRI + l. */
+enum { GS_TREE_TRACE = 0, GS_TREE_CHUNK = 1, GS_TREE_AUX = 2, GS_TREE_FRI = 3 };
 
 /* FRI layer l < s->layers: its word lives on a domain of 2^gs_fri_log_size
  * points; it folds gs_fri_folds times (by 2, with gamma, gamma^2, gamma^4,
@@ -38,8 +47,30 @@ static inline unsigned gs_fri_folds(const gs_shape *s, uint32_t l) {
     return left < s->log_arity ? left : s->log_arity;
 }
 
+/* FRI layer l's tree depth (log of its leaves) and the cap height of a
+ * tree of depth d: min(h, d). */
+static inline unsigned gs_fri_depth(const gs_shape *s, uint32_t l) {
+    return gs_fri_log_size(s, l) - gs_fri_folds(s, l);
+}
+static inline unsigned gs_cap_log(const gs_shape *s, unsigned depth) {
+    return s->cap_height < depth ? s->cap_height : depth;
+}
+
+/* A tree's depth (GS_TREE_*), and the digests of every cap of a table proof
+ * (with s->aux set): the length of gs_table_proof.caps when h > 0. */
+unsigned gs_tree_depth(const gs_shape *s, unsigned tree);
+size_t gs_shape_cap_len(const gs_shape *s);
+
+/* Tree `tree`'s cap in t (2^gs_cap_log(depth) digests): the *_root field
+ * when h = 0, else its place in t->caps (NULL if caps is). */
+gs_digest *gs_table_cap(const gs_table_proof *t, const gs_shape *s, unsigned tree);
+
+/* Absorbs a cap where the root was absorbed: each of its 2^cap_log digests
+ * in order under `label` (one absorb of the root when cap_log = 0). */
+void gs_cap_absorb(gs_transcript *tr, const char *label, const gs_digest *cap, unsigned cap_log);
+
 /* GS_ERR_INVALID_ARG if the parameters and sizes cannot make a proof (an
- * unknown hash id included). */
+ * unknown hash id or a cap height over GS_MAX_CAP_HEIGHT included). */
 gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_t cols,
                         uint32_t chunks);
 

@@ -75,14 +75,12 @@ static gs_status run_table(sched *pl, uint32_t i) {
     gs_gate_acquire(pl->gate, need);
     int64_t sp = gs_obs_begin_under(pl->obs, pl->span, "chain", (int32_t)i, rows, cols);
     gs_status r = GS_OK;
-    if (!pl->keep) { /* recompute the main commitment; it must give the same root */
-        gs_digest root = p->table.trace_root;
+    if (!pl->keep) { /* recompute the main commitment; it must give the same cap */
         double c0 = gs_prover_now();
         int64_t csp = gs_obs_begin(pl->obs, "commit", (int32_t)i, rows, cols);
-        r = gs_prover_round_trace(st, &p->table, pl->in[i].trace, GS_FP_GENERATOR);
+        r = gs_prover_recommit_main(st, &p->table, pl->in[i].trace);
         gs_obs_end(pl->obs, csp, gs_mem_peak(st->mem));
         t->commit += gs_prover_now() - c0;
-        if (r == GS_OK && memcmp(&root, &p->table.trace_root, sizeof root) != 0) r = GS_ERR_INVALID_ARG;
     }
     gs_transcript fork;
     gs_transcript_fork(&fork, pl->tr, i);
@@ -245,7 +243,8 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
     }
     ps->commit_peak_bytes = gs_mem_peak(run);
     for (uint32_t i = 0; r == GS_OK && i < n; i++)
-        gs_transcript_absorb_digest(&tr, "trace_root", &mp->tables[i].table.trace_root);
+        gs_cap_absorb(&tr, "trace_root", gs_table_cap(&mp->tables[i].table, &pl.st[i].s, GS_TREE_TRACE),
+                      pl.st[i].s.lde_cap);
     ps->commit = gs_prover_now() - t0;
     if (r == GS_OK) {
         bc.z = gs_transcript_squeeze_fp3(&tr, "bus_z");

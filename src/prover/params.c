@@ -29,10 +29,12 @@ static unsigned provable_bits(const gs_params *p, const table_shape *t, uint32_t
     return bits > GS_HASH_COLLISION_BITS ? GS_HASH_COLLISION_BITS : (unsigned)bits;
 }
 
-/* Digests a batched opening of q leaves of a tree of depth d sends, about:
- * the paths share their top log2 q levels. */
-static double nodes(double q, unsigned d) {
-    double shared = log2(q);
+/* Digests a batched opening of q leaves of a tree of depth d with a cap of
+ * height c sends, about: the paths share their top log2 q levels, and stop
+ * below the cap's c. */
+static double nodes(double q, unsigned d, unsigned c) {
+    if (c >= d) return 0;
+    double shared = log2(q) > c ? log2(q) : c;
     return d > shared ? q * (d - shared) : q;
 }
 
@@ -45,11 +47,14 @@ static double proof_bytes(const gs_params *p, const table_shape *t, uint32_t n) 
         if (gs_shape_make(&s, p, t[i].log_n, t[i].cols, t[i].chunks) != GS_OK) return INFINITY;
         double q = s.queries;
         total += q * (8.0 * t[i].cols + 24.0 * t[i].chunks + 24.0 * t[i].aux + 4);
-        total += 32 * nodes(q, s.log_size) * (t[i].aux ? 3 : 2);
-        for (uint32_t l = 0; l < s.layers; l++)
-            total += q * 8.0 * (3u << gs_fri_folds(&s, l)) +
-                     32 * nodes(q, gs_fri_log_size(&s, l) - gs_fri_folds(&s, l));
-        total += 24.0 * (s.final_len + 2 * t[i].cols + t[i].chunks + 2 * t[i].aux) + 32.0 * (s.layers + 3);
+        total += 32 * nodes(q, s.log_size, s.lde_cap) * (t[i].aux ? 3 : 2);
+        for (uint32_t l = 0; l < s.layers; l++) {
+            unsigned d = gs_fri_depth(&s, l);
+            total += q * 8.0 * (3u << gs_fri_folds(&s, l)) + 32 * nodes(q, d, gs_cap_log(&s, d));
+        }
+        s.aux = 1; /* the caps (roots), an aux tree counted always as before caps */
+        total += 24.0 * (s.final_len + 2 * t[i].cols + t[i].chunks + 2 * t[i].aux) +
+                 32.0 * (double)gs_shape_cap_len(&s);
     }
     return total;
 }

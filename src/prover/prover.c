@@ -102,15 +102,17 @@ static gs_status table_alloc(gs_table_proof *t, const gs_shape *s) {
     t->log_lde = s->log_size;
     t->fri_row_len = (uint32_t)s->fri_row_len;
     t->fri_path_len = (uint32_t)s->fri_path_len;
+    t->cap_height = s->cap_height;
+    if (s->cap_height && !(t->caps = calloc(gs_shape_cap_len(s), sizeof(gs_digest)))) return GS_ERR_NOMEM;
     t->ood_cur = calloc(s->cols, sizeof(gs_fp3));
     t->ood_next = calloc(s->cols, sizeof(gs_fp3));
     t->ood_chunks = calloc(s->chunks, sizeof(gs_fp3));
     t->fri_roots = calloc(s->layers + 1, sizeof(gs_digest));
     t->final_poly = calloc(s->final_len, sizeof(gs_fp3));
     t->trace_rows = calloc(Q * s->cols, sizeof(gs_fp));
-    t->trace_paths = calloc(Q * s->log_size, sizeof(gs_digest));
+    t->trace_paths = calloc(Q * s->lde_path_len + 1, sizeof(gs_digest));
     t->chunk_rows = calloc(Q * 3 * s->chunks, sizeof(gs_fp));
-    t->chunk_paths = calloc(Q * s->log_size, sizeof(gs_digest));
+    t->chunk_paths = calloc(Q * s->lde_path_len + 1, sizeof(gs_digest));
     t->fri_rows = calloc(Q * s->fri_row_len + 1, sizeof(gs_fp));
     t->fri_paths = calloc(Q * s->fri_path_len + 1, sizeof(gs_digest));
     t->query_pos = calloc(Q, sizeof(uint32_t));
@@ -119,7 +121,7 @@ static gs_status table_alloc(gs_table_proof *t, const gs_shape *s) {
         t->ood_aux_cur = calloc(s->aux, sizeof(gs_fp3));
         t->ood_aux_next = calloc(s->aux, sizeof(gs_fp3));
         t->aux_rows = calloc(Q * 3 * s->aux, sizeof(gs_fp));
-        t->aux_paths = calloc(Q * s->log_size, sizeof(gs_digest));
+        t->aux_paths = calloc(Q * s->lde_path_len + 1, sizeof(gs_digest));
         if (!t->ood_aux_cur || !t->ood_aux_next || !t->aux_rows || !t->aux_paths) return GS_ERR_NOMEM;
     }
     if (!t->ood_cur || !t->ood_next || !t->ood_chunks || !t->fri_roots || !t->final_poly ||
@@ -129,21 +131,44 @@ static gs_status table_alloc(gs_table_proof *t, const gs_shape *s) {
     return GS_OK;
 }
 
+/* Tree `tree`'s cap (its root when the cap height is 0) into the sub-proof. */
+static gs_status take_cap(prover_state *st, gs_table_proof *t, const gs_bcommit *c, unsigned tree) {
+    const gs_shape *s = &st->s;
+    return st->be->iface->cap(st->be, c, gs_table_cap(t, s, tree),
+                              gs_cap_log(s, gs_tree_depth(s, tree)));
+}
+
+/* The paths of leaves idx[0..n) of tree c (of depth `depth`) cut below its
+ * cap: out[k * len .. + len), len = depth - its cap height. */
+static gs_status open_paths(prover_state *st, const gs_bcommit *c, unsigned depth, gs_digest *out,
+                            const size_t *idx, size_t n) {
+    gs_backend *be = st->be;
+    unsigned len = depth - gs_cap_log(&st->s, depth);
+    if (len == depth) return be->iface->open(be, c, out, idx, n);
+    gs_digest *full = malloc((n * depth + 1) * sizeof *full);
+    if (!full) return GS_ERR_NOMEM;
+    gs_status r = be->iface->open(be, c, full, idx, n);
+    for (size_t k = 0; r == GS_OK && k < n; k++)
+        memcpy(out + k * len, full + k * depth, len * sizeof *out);
+    free(full);
+    return r;
+}
+
 /* The openings for the drawn query positions: trace and chunk rows at q, and
  * at each FRI layer l the leaf q mod 2^(log N_l - a_l) (gs_fri_log_size,
- * gs_fri_folds). */
+ * gs_fri_folds); every path stops below its tree's cap. */
 static gs_status open_queries(prover_state *st, gs_table_proof *t, const size_t *qs) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
     size_t Q = s->queries, N = (size_t)1 << s->log_size;
     for (size_t k = 0; k < Q; k++) t->query_pos[k] = (uint32_t)qs[k];
     GS_TRY(be->iface->gather(be, t->trace_rows, &st->lde, s->cols, N, qs, Q));
-    GS_TRY(be->iface->open(be, st->trace_c, t->trace_paths, qs, Q));
+    GS_TRY(open_paths(st, st->trace_c, s->log_size, t->trace_paths, qs, Q));
     GS_TRY(be->iface->gather(be, t->chunk_rows, &st->chunk_lde, 3 * s->chunks, N, qs, Q));
-    GS_TRY(be->iface->open(be, st->chunk_c, t->chunk_paths, qs, Q));
+    GS_TRY(open_paths(st, st->chunk_c, s->log_size, t->chunk_paths, qs, Q));
     if (s->aux) {
         GS_TRY(be->iface->gather(be, t->aux_rows, &st->aux_lde, 3 * s->aux, N, qs, Q));
-        GS_TRY(be->iface->open(be, st->aux_c, t->aux_paths, qs, Q));
+        GS_TRY(open_paths(st, st->aux_c, s->log_size, t->aux_paths, qs, Q));
     }
     if (!s->layers) return GS_OK;
     size_t *leaf = malloc(Q * sizeof *leaf);
@@ -152,17 +177,17 @@ static gs_status open_queries(prover_state *st, gs_table_proof *t, const size_t 
     gs_status r = leaf && rows && paths ? GS_OK : GS_ERR_NOMEM;
     size_t path_off = 0, row_off = 0;
     for (uint32_t l = 0; r == GS_OK && l < s->layers; l++) {
-        unsigned depth = gs_fri_log_size(s, l) - gs_fri_folds(s, l);
+        unsigned depth = gs_fri_depth(s, l), len = depth - gs_cap_log(s, depth);
         size_t width = (size_t)3 << gs_fri_folds(s, l), leaves = (size_t)1 << depth;
         for (size_t k = 0; k < Q; k++) leaf[k] = qs[k] & (leaves - 1);
         r = be->iface->gather(be, rows, &st->layers[l], width, leaves, leaf, Q);
-        if (r == GS_OK) r = be->iface->open(be, st->layer_c[l], paths, leaf, Q);
+        if (r == GS_OK) r = open_paths(st, st->layer_c[l], depth, paths, leaf, Q);
         for (size_t k = 0; r == GS_OK && k < Q; k++) {
             memcpy(t->fri_rows + k * s->fri_row_len + row_off, rows + k * width, width * sizeof(gs_fp));
-            memcpy(t->fri_paths + k * s->fri_path_len + path_off, paths + k * depth,
-                   depth * sizeof(gs_digest));
+            memcpy(t->fri_paths + k * s->fri_path_len + path_off, paths + k * len,
+                   len * sizeof(gs_digest));
         }
-        path_off += depth, row_off += width;
+        path_off += len, row_off += width;
     }
     free(leaf), free(rows), free(paths);
     return r;
@@ -180,7 +205,7 @@ static gs_status commit_main(prover_state *st, gs_table_proof *t, const gs_fp *t
     GS_TRY(be->iface->lde(be, &st->lde, &st->coeffs, s->cols, s->log_n, s->log_blowup, shift));
     if (st->lean) be->iface->free(be, &st->coeffs); /* made again for the out-of-domain values */
     GS_TRY(be->iface->commit(be, st->mem, &st->trace_c, s->hash, &st->lde, s->cols, N, s->log_size));
-    return be->iface->root(be, st->trace_c, &t->trace_root);
+    return take_cap(st, t, st->trace_c, GS_TREE_TRACE);
 }
 
 /* LogUp aux trace: build, interpolate, extend, commit. */
@@ -196,7 +221,7 @@ static gs_status round_aux(prover_state *st, gs_table_proof *t, const bus_challe
     GS_TRY(be->iface->interpolate(be, &st->aux, A3, s->log_n, 1));
     GS_TRY(be->iface->lde(be, &st->aux_lde, &st->aux, A3, s->log_n, s->log_blowup, shift));
     GS_TRY(be->iface->commit(be, st->mem, &st->aux_c, s->hash, &st->aux_lde, A3, N, s->log_size));
-    return be->iface->root(be, st->aux_c, &t->aux_root);
+    return take_cap(st, t, st->aux_c, GS_TREE_AUX);
 }
 
 /* Quotient over the LDE domain, its coefficients, the chunks. */
@@ -238,7 +263,7 @@ static gs_status round_quotient(prover_state *st, gs_table_proof *t, const gs_ai
         r = be->iface->lde(be, &st->chunk_lde, &st->chunk_coeffs, 3 * s->chunks, s->log_n,
                            s->log_blowup, shift);
     if (r == GS_OK) r = be->iface->commit(be, st->mem, &st->chunk_c, s->hash, &st->chunk_lde, 3 * s->chunks, N, s->log_size);
-    if (r == GS_OK) r = be->iface->root(be, st->chunk_c, &t->chunk_root);
+    if (r == GS_OK) r = take_cap(st, t, st->chunk_c, GS_TREE_CHUNK);
     free(alpha_pows), free(bcols), free(brows), free(bvals);
     return r;
 }
@@ -297,8 +322,9 @@ static gs_status round_fri(prover_state *st, gs_table_proof *t, gs_transcript *t
         size_t leaves = (size_t)1 << (log_size - a);
         GS_TRY(be->iface->commit(be, st->mem, &st->layer_c[l], s->hash, &st->layers[l], (size_t)3 << a,
                                  leaves, log_size - a));
-        GS_TRY(be->iface->root(be, st->layer_c[l], &t->fri_roots[l]));
-        gs_transcript_absorb_digest(tr, "fri_root", &t->fri_roots[l]);
+        GS_TRY(take_cap(st, t, st->layer_c[l], GS_TREE_FRI + l));
+        gs_cap_absorb(tr, "fri_root", gs_table_cap(t, s, GS_TREE_FRI + l),
+                      gs_cap_log(s, log_size - a));
         gs_fp3 gamma = gs_transcript_squeeze_fp3(tr, "fri_gamma");
         GS_TRY(alloc_fp(st, &st->layers[l + 1], (size_t)3 << (log_size - a)));
         GS_TRY(be->iface->fold(be, &st->layers[l + 1], &st->layers[l], log_size, a, sh, gamma));
@@ -339,12 +365,12 @@ static gs_status chain_rounds(prover_state *st, gs_proof *p, gs_transcript *tr,
     int64_t sp = gs_obs_begin(st->obs, "quotient", st->index, rows, s->cols);
     if (s->aux) {
         GS_TRY(round_aux(st, t, bc, shift));
-        gs_transcript_absorb_digest(tr, "aux_root", &t->aux_root);
+        gs_cap_absorb(tr, "aux_root", gs_table_cap(t, s, GS_TREE_AUX), s->lde_cap);
         gs_transcript_absorb_fp3(tr, "bus_sum", &t->bus_sum, 1);
     }
     gs_fp3 alpha = gs_transcript_squeeze_fp3(tr, "alpha");
     GS_TRY(round_quotient(st, t, air, p->pub, alpha, shift, bc));
-    gs_transcript_absorb_digest(tr, "chunk_root", &t->chunk_root);
+    gs_cap_absorb(tr, "chunk_root", gs_table_cap(t, s, GS_TREE_CHUNK), s->lde_cap);
     gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
     double t2 = gs_prover_now();
     sp = gs_obs_begin(st->obs, "ood", st->index, rows, s->cols);
@@ -406,16 +432,33 @@ gs_status gs_prover_round_trace(prover_state *st, gs_table_proof *t, const gs_fp
     return r;
 }
 
+/* Runs `commit` (a main commitment) again into t, whose trace cap is from
+ * the first one: the cap must come out the same. */
+static gs_status recommit(prover_state *st, gs_table_proof *t, const gs_fp *trace,
+                          gs_status (*commit)(prover_state *, gs_table_proof *, const gs_fp *, gs_fp)) {
+    const gs_shape *s = &st->s;
+    size_t bytes = ((size_t)1 << s->lde_cap) * sizeof(gs_digest);
+    gs_digest *before = malloc(bytes);
+    if (!before) return GS_ERR_NOMEM;
+    memcpy(before, gs_table_cap(t, s, GS_TREE_TRACE), bytes);
+    gs_status r = commit(st, t, trace, GS_FP_GENERATOR);
+    if (r == GS_OK && memcmp(before, gs_table_cap(t, s, GS_TREE_TRACE), bytes) != 0) r = GS_ERR_INVALID_ARG;
+    free(before);
+    return r;
+}
+
+gs_status gs_prover_recommit_main(prover_state *st, gs_table_proof *t, const gs_fp *trace) {
+    return recommit(st, t, trace, gs_prover_round_trace);
+}
+
 gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
                           const bus_challenges *bc, gs_prove_stats *ps) {
     gs_transcript start = *tr;
     gs_status r = chain_rounds(st, p, tr, bc, ps);
     if (r == GS_OK || !fall_back(st, r)) return r;
-    gs_digest root = p->table.trace_root;
     double t0 = gs_prover_now();
-    r = commit_main(st, &p->table, st->trace, GS_FP_GENERATOR);
+    r = recommit(st, &p->table, st->trace, commit_main);
     if (ps) ps->commit += gs_prover_now() - t0;
-    if (r == GS_OK && memcmp(&root, &p->table.trace_root, sizeof root) != 0) r = GS_ERR_INVALID_ARG;
     *tr = start;
     if (r == GS_OK) r = chain_rounds(st, p, tr, bc, ps);
     return r;
@@ -544,7 +587,7 @@ gs_status gs_prover_prove(gs_prover *pv, gs_proof **out, const gs_air *air, cons
         gs_obs_end(opts->obs, sp, ps->commit_peak_bytes);
         if (r == GS_OK) {
             gs_obs_progress_add(opts->obs, 1, 0);
-            gs_transcript_absorb_digest(&tr, "trace_root", &p->table.trace_root);
+            gs_cap_absorb(&tr, "trace_root", gs_table_cap(&p->table, &st.s, GS_TREE_TRACE), st.s.lde_cap);
             r = gs_prover_chain(&st, p, &tr, NULL, ps);
         }
     }

@@ -140,18 +140,22 @@ gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air
                                 const gs_fp *trace, unsigned log_n, const gs_fp *pub,
                                 const char *desc, const gs_params *params,
                                 const gs_prove_opts *opts, run_backend *rb, gs_mem *run);
-/* The main commitment: interpolate, extend, commit (sets t->trace_root).
+/* The main commitment: interpolate, extend, commit (sets the trace tree's
+ * cap: t->trace_root when the cap height is 0).
  * After a device failure the table moves to the CPU (when allowed) and the
  * commitment is made there. */
 gs_status gs_prover_round_trace(prover_state *st, gs_table_proof *t, const gs_fp *trace,
                                 gs_fp shift);
 /* Everything after the main commitment, in the table's transcript. After a
  * device failure the table moves to the CPU (when allowed): the main
- * commitment is made again there (its root must be the same) and the chain
+ * commitment is made again there (its cap must be the same) and the chain
  * restarts from the transcript as it was. */
 gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
                           const bus_challenges *bc, gs_prove_stats *ps);
 void gs_prover_state_free(prover_state *st);
+/* Commits the main trace again (gs_prover_round_trace) for a table whose
+ * first commitment is in t: GS_ERR_INVALID_ARG unless it gives the same cap. */
+gs_status gs_prover_recommit_main(prover_state *st, gs_table_proof *t, const gs_fp *trace);
 /* Frees the main commitment's buffers and tree (coefficients, LDE). */
 void gs_prover_drop_main(prover_state *st);
 

@@ -61,8 +61,17 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s) 
     gs_logup_free(&L);
     if (t->num_layers != s->layers || t->final_len != s->final_len || t->num_queries != s->queries ||
         t->aux_cols != s->aux || t->log_lde != s->log_size || t->fri_row_len != s->fri_row_len ||
-        t->fri_path_len != s->fri_path_len)
+        t->fri_path_len != s->fri_path_len || t->cap_height != s->cap_height)
         return GS_ERR_PROOF_FORMAT;
+    /* With caps the roots are not sent: their fields must be empty (one
+     * struct per file), and every cap must be there. */
+    if (s->cap_height && (!t->caps || !digest_is_zero(&t->trace_root) ||
+                          !digest_is_zero(&t->chunk_root) || !digest_is_zero(&t->aux_root) ||
+                          !digests_ok(s->hash, t->caps, gs_shape_cap_len(s))))
+        return GS_ERR_PROOF_FORMAT;
+    for (uint32_t l = 0; s->cap_height && t->fri_roots && l < s->layers; l++)
+        if (!digest_is_zero(&t->fri_roots[l])) return GS_ERR_PROOF_FORMAT;
+    if (!s->cap_height && t->caps) return GS_ERR_PROOF_FORMAT;
     /* A table without interactions adds nothing to any bus: its LogUp part
      * must be empty (the sum exactly zero, in canonical form), or a forged
      * sum there could cancel other tables' imbalance. */
@@ -85,11 +94,11 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s) 
         return GS_ERR_PROOF_FORMAT;
     if (!digests_ok(s->hash, &t->trace_root, 1) || !digests_ok(s->hash, &t->chunk_root, 1) ||
         !digests_ok(s->hash, t->fri_roots, s->layers) ||
-        !digests_ok(s->hash, t->trace_paths, Q * s->log_size) ||
-        !digests_ok(s->hash, t->chunk_paths, Q * s->log_size) ||
+        !digests_ok(s->hash, t->trace_paths, Q * s->lde_path_len) ||
+        !digests_ok(s->hash, t->chunk_paths, Q * s->lde_path_len) ||
         !digests_ok(s->hash, t->fri_paths, Q * s->fri_path_len) ||
         (s->aux && (!digests_ok(s->hash, &t->aux_root, 1) ||
-                    !digests_ok(s->hash, t->aux_paths, Q * s->log_size))))
+                    !digests_ok(s->hash, t->aux_paths, Q * s->lde_path_len))))
         return GS_ERR_PROOF_FORMAT;
     return GS_OK;
 }
@@ -181,15 +190,16 @@ static gs_status check_query(const gs_proof *p, const gs_shape *s, const query_c
     const gs_table_proof *t = &p->table;
     gs_fp shift = GS_FP_GENERATOR;
     const gs_fp *trow = t->trace_rows + k * s->cols, *crow = t->chunk_rows + k * 3 * s->chunks;
-    if (gs_merkle_verify(s->hash, &t->trace_root, s->log_size, q, trow, s->cols,
-                         t->trace_paths + k * s->log_size) != GS_OK)
+    unsigned plen = s->lde_path_len, cl = s->lde_cap;
+    if (gs_merkle_verify_cap(s->hash, gs_table_cap(t, s, GS_TREE_TRACE), cl, s->log_size, q, trow,
+                             s->cols, t->trace_paths + k * plen) != GS_OK)
         return GS_ERR_PROOF_TRACE_PATH;
-    if (gs_merkle_verify(s->hash, &t->chunk_root, s->log_size, q, crow, 3 * s->chunks,
-                         t->chunk_paths + k * s->log_size) != GS_OK)
+    if (gs_merkle_verify_cap(s->hash, gs_table_cap(t, s, GS_TREE_CHUNK), cl, s->log_size, q, crow,
+                             3 * s->chunks, t->chunk_paths + k * plen) != GS_OK)
         return GS_ERR_PROOF_CHUNK_PATH;
     const gs_fp *arow = s->aux ? t->aux_rows + k * 3 * s->aux : NULL;
-    if (s->aux && gs_merkle_verify(s->hash, &t->aux_root, s->log_size, q, arow,
-                                   3 * s->aux, t->aux_paths + k * s->log_size) != GS_OK)
+    if (s->aux && gs_merkle_verify_cap(s->hash, gs_table_cap(t, s, GS_TREE_AUX), cl, s->log_size, q,
+                                       arow, 3 * s->aux, t->aux_paths + k * plen) != GS_OK)
         return GS_ERR_PROOF_AUX_PATH;
     /* DEEP: (S1(x) - K1) / (x - z) + (S2(x) - K2) / (x - z w). */
     gs_fp3 x = gs_fp3_from_fp(gs_fp_mul(shift, gs_fp_pow(gs_fp_root_of_unity(s->log_size), q)));
@@ -219,13 +229,14 @@ static gs_status check_query(const gs_proof *p, const gs_shape *s, const query_c
     gs_fp3 v[1u << GS_MAX_LOG_ARITY];
     for (uint32_t l = 0; l < s->layers; l++) {
         unsigned log_size = gs_fri_log_size(s, l), a = gs_fri_folds(s, l), depth = log_size - a;
+        unsigned cap = gs_cap_log(s, depth);
         size_t width = (size_t)1 << a, M = (size_t)1 << depth, leaf = pos & (M - 1);
-        if (gs_merkle_verify(s->hash, &t->fri_roots[l], depth, leaf, row, 3 * width,
-                             path) != GS_OK)
+        if (gs_merkle_verify_cap(s->hash, gs_table_cap(t, s, GS_TREE_FRI + l), cap, depth, leaf, row,
+                                 3 * width, path) != GS_OK)
             return GS_ERR_PROOF_FRI_PATH;
         for (size_t i = 0; i < width; i++) v[i] = gs_fp3_make(row[i], row[width + i], row[2 * width + i]);
         if (!gs_fp3_eq(v[pos >> depth], val)) return l ? GS_ERR_PROOF_FRI_FOLD : GS_ERR_PROOF_DEEP;
-        path += depth, row += 3 * width;
+        path += depth - cap, row += 3 * width;
         /* After j folds v[i] is the value at leaf + i M on shift^(2^j) <w_(N_l / 2^j)>;
          * it pairs with v[i + half], half the domain away. */
         gs_fp3 g = qc->gammas[l];
@@ -262,11 +273,11 @@ static gs_status verify_chain(const gs_air *air, const gs_proof *p, const gs_sha
     gs_shape s = *sp;
     const gs_table_proof *t = &p->table;
     if (s.aux) {
-        gs_transcript_absorb_digest(tr, "aux_root", &t->aux_root);
+        gs_cap_absorb(tr, "aux_root", gs_table_cap(t, &s, GS_TREE_AUX), s.lde_cap);
         gs_transcript_absorb_fp3(tr, "bus_sum", &t->bus_sum, 1);
     }
     gs_fp3 alpha = gs_transcript_squeeze_fp3(tr, "alpha");
-    gs_transcript_absorb_digest(tr, "chunk_root", &t->chunk_root);
+    gs_cap_absorb(tr, "chunk_root", gs_table_cap(t, &s, GS_TREE_CHUNK), s.lde_cap);
     query_ctx qc;
     qc.z = gs_draw_ood_point(tr, &s, GS_FP_GENERATOR);
     qc.zw = gs_fp3_mul_fp(qc.z, gs_fp_root_of_unity(s.log_n));
@@ -286,7 +297,8 @@ static gs_status verify_chain(const gs_air *air, const gs_proof *p, const gs_sha
     if (r == GS_OK) {
         gs_fp3_powers(qc.beta_pows, beta, nbeta);
         for (uint32_t l = 0; l < s.layers; l++) {
-            gs_transcript_absorb_digest(tr, "fri_root", &t->fri_roots[l]);
+            gs_cap_absorb(tr, "fri_root", gs_table_cap(t, &s, GS_TREE_FRI + l),
+                          gs_cap_log(&s, gs_fri_depth(&s, l)));
             qc.gammas[l] = gs_transcript_squeeze_fp3(tr, "fri_gamma");
         }
         gs_transcript_absorb_fp3(tr, "fri_final", t->final_poly, s.final_len);
@@ -327,7 +339,7 @@ gs_status gs_verify_fixed(const gs_air *air, const gs_proof *p, const gs_fixed_c
     gs_transcript tr;
     gs_transcript_init(&tr, (gs_hash_id)p->params.hash, GS_TRANSCRIPT_DOMAIN);
     gs_statement_absorb(&tr, p);
-    gs_transcript_absorb_digest(&tr, "trace_root", &p->table.trace_root);
+    gs_cap_absorb(&tr, "trace_root", gs_table_cap(&p->table, &s, GS_TREE_TRACE), s.lde_cap);
     fixed_ctx fx = {fixed, num_fixed, 0};
     return verify_chain(air, p, &s, &tr, NULL, &fx);
 }
@@ -366,7 +378,8 @@ gs_status gs_verify_multi_fixed(const gs_air *const *airs, uint32_t n, const gs_
     gs_transcript_init(&tr, (gs_hash_id)mp->params.hash, GS_TRANSCRIPT_DOMAIN_MULTI);
     if (r == GS_OK) gs_multi_statement_absorb(&tr, mp);
     for (uint32_t i = 0; r == GS_OK && i < n; i++)
-        gs_transcript_absorb_digest(&tr, "trace_root", &mp->tables[i].table.trace_root);
+        gs_cap_absorb(&tr, "trace_root", gs_table_cap(&mp->tables[i].table, &s[i], GS_TREE_TRACE),
+                      s[i].lde_cap);
     bus_challenges bc = {gs_fp3_zero(), gs_fp3_zero()};
     if (r == GS_OK) {
         bc.z = gs_transcript_squeeze_fp3(&tr, "bus_z");
