@@ -17,11 +17,9 @@
 #include "backend/backend.h"
 #include "cuda/device.h"
 #include "gstark/cuda.h"
-#include "gstark/parallel.h"
 #include "gstark/sched.h"
 
-#define STAGE_CHUNK ((size_t)32 << 20) /* bytes per pinned staging buffer (two per lane) */
-#define COPY_BLOCK ((size_t)1 << 20)   /* a staging copy's share per thread, at least */
+#define STAGE_CHUNK ((size_t)8 << 20) /* bytes per pinned staging buffer (two per lane) */
 /* Freed device memory the CUDA allocator's pool keeps for the next
  * allocation instead of returning it at each synchronization: a resident
  * context's small proofs then allocate without mapping memory again. */
@@ -382,27 +380,6 @@ gs_status gs_device_bind(gs_device *d, unsigned lane) {
 
 void gs_device_unbind(void) { t_bound.id = 0, t_bound.lane = 0; }
 
-/* The staging copies: a chunk split over the calling thread's share of the
- * cores (a single memcpy holds the upload of a large trace to one core's
- * bandwidth). */
-typedef struct {
-    char *dst;
-    const char *src;
-    size_t n;
-} copy_job;
-
-static void copy_range(void *arg, size_t b, size_t e) {
-    copy_job *j = arg;
-    size_t lo = b * COPY_BLOCK, hi = e * COPY_BLOCK < j->n ? e * COPY_BLOCK : j->n;
-    memcpy(j->dst + lo, j->src + lo, hi - lo);
-}
-
-static void stage_copy(void *ctx, void *dst, const void *src, size_t n) {
-    (void)ctx;
-    copy_job j = {dst, src, n};
-    gs_parallel_for((n + COPY_BLOCK - 1) / COPY_BLOCK, 4, copy_range, &j);
-}
-
 gs_status gs_device_lane(gs_device *d, void **stream, gs_cuda_stage **stage, unsigned *lane_index) {
     *stream = NULL, *stage = NULL;
     if (!d || d->kind != GS_DEVICE_CUDA || t_bound.id != d->id) {
@@ -414,7 +391,6 @@ gs_status gs_device_lane(gs_device *d, void **stream, gs_cuda_stage **stage, uns
         gs_status r = l->stream ? GS_OK : gs_cuda_stream_new(&l->stream);
         if (r == GS_OK) r = gs_cuda_stage_new(&l->stage, STAGE_CHUNK);
         if (r != GS_OK) return r; /* a stream made stays for the next try */
-        gs_cuda_stage_set_copy(l->stage, stage_copy, NULL);
     }
     *stream = l->stream, *stage = l->stage;
     if (lane_index) *lane_index = t_bound.lane;

@@ -162,8 +162,6 @@ extern "C" gs_status gs_cuda_d2d_async(void *d_dst, const void *d_src, size_t by
 
 struct gs_cuda_stage {
     size_t chunk;
-    gs_cuda_copy_fn copy; /* NULL: memcpy */
-    void *copy_ctx;
     void *buf[2];        /* pinned host memory */
     cudaEvent_t done[2]; /* recorded after the last DMA that used buf[i] */
 };
@@ -209,15 +207,6 @@ static void stage_drain(gs_cuda_stage *s) {
     (void)cudaGetLastError();
 }
 
-extern "C" void gs_cuda_stage_set_copy(gs_cuda_stage *s, gs_cuda_copy_fn fn, void *ctx) {
-    if (s) s->copy = fn, s->copy_ctx = ctx;
-}
-
-static void stage_copy(const gs_cuda_stage *s, void *dst, const void *src, size_t n) {
-    if (s->copy) s->copy(s->copy_ctx, dst, src, n);
-    else memcpy(dst, src, n);
-}
-
 extern "C" gs_status gs_cuda_stage_upload(gs_cuda_stage *s, void *d_dst, const void *src,
                                           size_t bytes, void *stream) {
     if (!s || (bytes && (!d_dst || !src))) return GS_ERR_INVALID_ARG;
@@ -228,7 +217,7 @@ extern "C" gs_status gs_cuda_stage_upload(gs_cuda_stage *s, void *d_dst, const v
         /* The buffer's previous DMA must be done before it is overwritten. */
         r = checked(cudaEventSynchronize(s->done[b]), "cudaEventSynchronize (staging)");
         if (r != GS_OK) break;
-        stage_copy(s, s->buf[b], (const char *)src + off, len);
+        memcpy(s->buf[b], (const char *)src + off, len);
         r = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (staged upload)");
         if (r == GS_OK)
             r = checked(cudaMemcpyAsync((char *)d_dst + off, s->buf[b], len,
@@ -264,7 +253,7 @@ extern "C" gs_status gs_cuda_stage_download(gs_cuda_stage *s, void *dst, const v
             int b = (int)((k - 1) & 1);
             size_t off = (k - 1) * s->chunk, len = bytes - off < s->chunk ? bytes - off : s->chunk;
             r = checked(cudaEventSynchronize(s->done[b]), "cudaEventSynchronize (staging)");
-            if (r == GS_OK) stage_copy(s, (char *)dst + off, s->buf[b], len);
+            if (r == GS_OK) memcpy((char *)dst + off, s->buf[b], len);
         }
     }
     if (r != GS_OK) stage_drain(s);

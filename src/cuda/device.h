@@ -67,11 +67,6 @@ typedef struct gs_cuda_stage gs_cuda_stage;
 gs_status gs_cuda_stage_new(gs_cuda_stage **out, size_t chunk);
 /* Waits for copies still in flight, then frees. NULL-safe. */
 void gs_cuda_stage_free(gs_cuda_stage *s);
-/* How the stage copies between pageable memory and its pinned buffers:
- * fn(ctx, dst, src, n) instead of memcpy (a caller's parallel copy); NULL
- * restores memcpy. */
-typedef void (*gs_cuda_copy_fn)(void *ctx, void *dst, const void *src, size_t n);
-void gs_cuda_stage_set_copy(gs_cuda_stage *s, gs_cuda_copy_fn fn, void *ctx);
 /* Host (pageable) -> device through the stage, on stream. Returns when the
  * last chunk is queued (src may be reused at once). On an error part-way it
  * waits for the chunks in flight before returning, so the stage is idle. */

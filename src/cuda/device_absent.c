@@ -41,10 +41,6 @@ gs_status gs_cuda_d2d_async(void *d_dst, const void *d_src, size_t bytes, void *
     (void)d_dst, (void)d_src, (void)bytes, (void)stream;
     return GS_ERR_NO_DEVICE;
 }
-void gs_cuda_stage_set_copy(gs_cuda_stage *s, gs_cuda_copy_fn fn, void *ctx) {
-    (void)s, (void)fn, (void)ctx;
-}
-
 gs_status gs_cuda_stage_new(gs_cuda_stage **out, size_t chunk) {
     (void)chunk;
     *out = NULL;
