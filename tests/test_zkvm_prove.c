@@ -424,13 +424,13 @@ static void test_cheats(void) {
         char msg[400];
         gs_zkvm_proof *zp = NULL;
         gs_prove_opts checked = {0}, unchecked = {.skip_check = 1};
-        gs_status s = zk_prove_tampered(&zp, p, in, len, &par, &checked, tamper, &ch, msg, sizeof msg);
+        gs_status s = zk_prove_tampered(&zp, p, in, len, NULL, 0, &par, &checked, tamper, &ch, msg, sizeof msg);
         if (s != GS_ERR_AIR_UNSATISFIED && s != GS_ERR_BUS_UNBALANCED)
             fprintf(stderr, "cheat '%s': the checked prover gave %s\n", cheat_names[k], gs_status_str(s));
         CHECK(s == GS_ERR_AIR_UNSATISFIED || s == GS_ERR_BUS_UNBALANCED);
         CHECK(zp == NULL);
         ch.forged_out[0] = in[0] ^ 0x20;
-        s = zk_prove_tampered(&zp, p, in, len, &par, &unchecked, tamper, &ch, msg, sizeof msg);
+        s = zk_prove_tampered(&zp, p, in, len, NULL, 0, &par, &unchecked, tamper, &ch, msg, sizeof msg);
         CHECK(s == GS_OK);
         if (s != GS_OK) continue;
         if (k == CH_OUT_BYTE) zp->out[0][0] ^= 1; /* the proof claims the forged output */

@@ -58,6 +58,45 @@ gs_status gs_zkvm_vm_new(gs_zkvm_vm **out, const gs_zkvm_program *p, const uint8
     return GS_OK;
 }
 
+void gs_zkvm_reset_state(gs_zkvm_state *out, const gs_zkvm_program *p) {
+    memset(out, 0, sizeof *out);
+    out->pc = p->entry;
+}
+
+void gs_zkvm_vm_get_state(const gs_zkvm_vm *vm, gs_zkvm_state *out) {
+    memset(out, 0, sizeof *out);
+    out->pc = gs_zkvm_vm_pc(vm);
+    memcpy(out->regs, vm->x, sizeof out->regs);
+    out->regs[0] = 0;
+    out->clk = vm->cycles;
+    out->input_pos = vm->in_pos;
+}
+
+gs_status gs_zkvm_vm_new_at(gs_zkvm_vm **out, const gs_zkvm_program *p, const uint8_t *input,
+                            size_t len, const gs_zkvm_state *st, const uint8_t *mem) {
+    if (!out) return GS_ERR_INVALID_ARG;
+    *out = NULL;
+    if (!p) return GS_ERR_INVALID_ARG;
+    const uint32_t text_hi = p->text_lo + 4 * p->n;
+    if (st && ((st->pc & 3) || st->pc < p->text_lo || st->pc > text_hi || st->regs[0] != 0 ||
+               st->input_pos > len))
+        return GS_ERR_INVALID_ARG;
+    gs_zkvm_vm *vm = NULL;
+    GS_TRY(gs_zkvm_vm_new(&vm, p, input, len));
+    if (mem) { /* everything but the text, which stays the program's */
+        memcpy(vm->mem + GS_ZKVM_MEM_LO, mem, p->text_lo - GS_ZKVM_MEM_LO);
+        memcpy(vm->mem + text_hi, mem + (text_hi - GS_ZKVM_MEM_LO), GS_ZKVM_MEM_TOP - text_hi);
+    }
+    if (st) {
+        vm->pc_index = (st->pc - p->text_lo) / 4;
+        memcpy(vm->x, st->regs, sizeof st->regs);
+        vm->cycles = st->clk;
+        vm->in_pos = (size_t)st->input_pos;
+    }
+    *out = vm;
+    return GS_OK;
+}
+
 void gs_zkvm_vm_free(gs_zkvm_vm *vm) {
     if (!vm) return;
     free(vm->mem);
