@@ -279,6 +279,9 @@ gs_digest gs_zkvm_program_fingerprint(const gs_zkvm_program *p);
 gs_digest gs_zkvm_input_digest(const uint8_t *in, uint64_t len);
 gs_digest gs_zkvm_output_digest(const uint8_t *out1, uint64_t len1, const uint8_t *out2,
                                 uint64_t len2);
+/* x0..x31 as 32 little-endian words, tagged: how tools print a state's
+ * registers in one line (the proof carries the values themselves). */
+gs_digest gs_zkvm_regs_digest(const uint32_t regs[32]);
 
 /* A run's proof: the tables' multi-table proof, and the input and outputs
  * it is about (the verifier rebuilds the stream table from them; their

@@ -109,6 +109,17 @@ gs_digest gs_zkvm_output_digest(const uint8_t *out1, uint64_t len1, const uint8_
     return d;
 }
 
+gs_digest gs_zkvm_regs_digest(const uint32_t regs[32]) {
+    uint8_t b[128];
+    for (unsigned r = 0; r < 32; r++) zk_st32(b + 4 * r, regs[r]);
+    gs_hasher h;
+    gs_digest d;
+    gs_hasher_init(&h, GS_HASH_KECCAK256);
+    digest_hash(&h, "gstark zkvm registers v1", b, sizeof b);
+    gs_hasher_final(&h, &d);
+    return d;
+}
+
 static void put_digest(gs_fp *pub, gs_digest d) {
     for (unsigned i = 0; i < 8; i++) pub[i] = zk_ld32(d.b + 4 * i);
 }
