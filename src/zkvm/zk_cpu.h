@@ -131,7 +131,7 @@ gs_status zk_image_fill(zk_table *out, const zk_image *im, const uint32_t *init,
                         const uint32_t *final_val, const uint64_t *final_ts);
 
 /* Fresh memory table: the words the run touched outside the image, each
- * sent once with value 0 at ts 0 and received with its final value,
+ * sent once with value 0 at ts 4 clk0 and received with its final value,
  * addresses strictly increasing and outside [lo, hi) (publics: lo / 4 and
  * hi / 4). */
 enum { ZK_FRESH_PUB_LO, ZK_FRESH_PUB_HI, ZK_FRESH_PUB_CLK0, ZK_FRESH_NUM_PUBLIC };
