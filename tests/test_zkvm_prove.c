@@ -617,6 +617,30 @@ static void test_segments(void) {
         reject_state_edits(p, zp, 1);
     }
     gs_zkvm_proof_free(zp);
+    /* Two segment proofs whose states chain into the whole run: the first
+     * 4 cycles write no memory, so the second segment's memory is the
+     * image, the one case a later segment can be proven in today (its
+     * memory is not bound to the first's: docs/zkvm.md, "Segments"). */
+    gs_zkvm_claim whole, c1, c2;
+    gs_zkvm_proof *z1 = NULL, *z2 = NULL;
+    CHECK(gs_zkvm_prove(&zp, &whole, p, in, len, 0, &par, NULL, msg, sizeof msg) == GS_OK);
+    CHECK(gs_zkvm_prove_segment(&z1, &c1, p, in, len, NULL, 4, &par, NULL, msg, sizeof msg) == GS_OK);
+    if (z1) {
+        CHECK(!c1.exited && c1.end.clk == 4 && z1->out_len[0] == 0 && z1->out_len[1] == 0);
+        CHECK(gs_zkvm_prove_segment(&z2, &c2, p, in, len, &c1.end, 0, &par, NULL, msg, sizeof msg) == GS_OK);
+    }
+    if (zp && z1 && z2) {
+        CHECK(gs_zkvm_verify_segment(NULL, p, z1, 80, msg, sizeof msg) == GS_OK);
+        CHECK(gs_zkvm_verify_segment(NULL, p, z2, 80, msg, sizeof msg) == GS_OK);
+        CHECK(memcmp(&c2.start, &c1.end, sizeof c1.end) == 0);
+        CHECK(memcmp(&c2.end, &whole.end, sizeof whole.end) == 0);
+        CHECK(c2.exited && c2.exit_code == whole.exit_code && c2.cycles == whole.cycles);
+        CHECK(z2->out_len[0] == zp->out_len[0] && !memcmp(z2->out[0], zp->out[0], (size_t)zp->out_len[0]));
+        CHECK(z2->out_len[1] == zp->out_len[1] && !memcmp(z2->out[1], zp->out[1], (size_t)zp->out_len[1]));
+        CHECK(memcmp(&c1.start, &whole.start, sizeof whole.start) == 0);
+    }
+    gs_zkvm_proof_free(zp), gs_zkvm_proof_free(z1), gs_zkvm_proof_free(z2);
+    zp = NULL;
     /* a start the program cannot have, a segment that runs nothing */
     gs_zkvm_state bad = mid;
     bad.pc = TEXT + 2;
