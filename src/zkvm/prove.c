@@ -238,8 +238,11 @@ static gs_status traced_run(traced *r, const gs_zkvm_program *p, const uint8_t *
     c->entry = p->entry;
     c->exited = res.stop == GS_ZKVM_EXITED;
     c->exit_code = c->exited ? res.exit_code : 0;
-    if (start) c->start = *start;
-    else gs_zkvm_reset_state(&c->start, p);
+    gs_zkvm_reset_state(&c->start, p); /* field by field: no padding bytes from the caller */
+    if (start) {
+        c->start.pc = start->pc, c->start.clk = start->clk, c->start.input_pos = start->input_pos;
+        memcpy(c->start.regs, start->regs, sizeof start->regs);
+    }
     gs_zkvm_vm_get_state(r->vm, &c->end); /* after an exit its pc is the exit's + 4 */
     c->cycles = c->end.clk;
     return GS_OK;
