@@ -36,7 +36,46 @@ int cli_zkvm_load(gs_zkvm_program **p, const char *path) {
 
 /* ---- what a run's proof states ---- */
 
-static void claim_human(FILE *f, const gs_zkvm_claim *c, const gs_zkvm_proof *zp) {
+/* A state: pc, clk, input position and the registers (all zero, or their
+ * digest; each with verbose). */
+static void state_human(FILE *f, int w, const char *label, const gs_zkvm_state *s, const char *how,
+                        int verbose) {
+    int zero = 1;
+    for (unsigned r = 0; r < 32; r++) zero &= s->regs[r] == 0;
+    char h[65];
+    gs_digest d = gs_zkvm_regs_digest(s->regs);
+    cli_hex(h, &d);
+    fprintf(f, "  %-*s pc 0x%08" PRIx32 " at clk %" PRIu64 "%s, input at byte %" PRIu64
+               ", registers %s%s\n",
+            w, label, s->pc, s->clk, how, s->input_pos, zero ? "all zero" : "digest ", zero ? "" : h);
+    for (unsigned r = 0; verbose && !zero && r < 32; r += 4)
+        fprintf(f, "  %-*s x%-2u %08" PRIx32 "  x%-2u %08" PRIx32 "  x%-2u %08" PRIx32 "  x%-2u %08" PRIx32
+                   "\n",
+                w, "", r, s->regs[r], r + 1, s->regs[r + 1], r + 2, s->regs[r + 2], r + 3, s->regs[r + 3]);
+}
+
+static void states_human(FILE *f, int w, const gs_zkvm_claim *c, int verbose) {
+    int reset = c->start.pc == c->entry && c->start.clk == 0 && c->start.input_pos == 0;
+    for (unsigned r = 0; r < 32; r++) reset &= c->start.regs[r] == 0;
+    char how[64];
+    if (c->exited) snprintf(how, sizeof how, " (exited with code %" PRIu32 ")", c->exit_code);
+    else snprintf(how, sizeof how, " (stopped: not an exit)");
+    state_human(f, w, "start", &c->start, reset ? " (the reset state)" : "", verbose);
+    state_human(f, w, "end", &c->end, how, verbose);
+}
+
+static void state_json(FILE *f, const char *key, const gs_zkvm_state *s) {
+    char h[65];
+    gs_digest d = gs_zkvm_regs_digest(s->regs);
+    cli_hex(h, &d);
+    fprintf(f, ",\"%s\":{\"pc\":%" PRIu32 ",\"clk\":%" PRIu64 ",\"input_pos\":%" PRIu64
+               ",\"regs_digest\":\"%s\",\"regs\":[",
+            key, s->pc, s->clk, s->input_pos, h);
+    for (unsigned r = 0; r < 32; r++) fprintf(f, "%s%" PRIu32, r ? "," : "", s->regs[r]);
+    fprintf(f, "]}");
+}
+
+static void claim_human(FILE *f, const gs_zkvm_claim *c, const gs_zkvm_proof *zp, int verbose) {
     char h[65];
     cli_hex(h, &c->program);
     fprintf(f, "  program    %s (entry 0x%08" PRIx32 ")\n", h, c->entry);
@@ -45,6 +84,7 @@ static void claim_human(FILE *f, const gs_zkvm_claim *c, const gs_zkvm_proof *zp
     cli_hex(h, &c->output);
     fprintf(f, "  output     %" PRIu64 " bytes to fd 1, %" PRIu64 " to fd 2, digest %s\n",
             zp->out_len[0], zp->out_len[1], h);
+    states_human(f, 10, c, verbose);
 }
 
 /* ,"run":{...}: the claim, and with `bytes` the output's bytes as strings. */
@@ -56,6 +96,9 @@ static void claim_json(FILE *f, const gs_zkvm_claim *c, const gs_zkvm_proof *zp,
                "\"output_bytes\":%" PRIu64 ",\"stderr_bytes\":%" PRIu64 ",\"output_digest\":\"%s\"",
             hp, c->entry, c->exit_code, c->cycles, zp->in_len, hi, zp->out_len[0], zp->out_len[1],
             ho);
+    fprintf(f, ",\"exited\":%s", c->exited ? "true" : "false");
+    state_json(f, "start", &c->start);
+    state_json(f, "end", &c->end);
     if (bytes) {
         fprintf(f, ",\"output\":");
         cli_json_bytes(f, zp->out[0], (size_t)zp->out_len[0]);
@@ -84,7 +127,7 @@ static void proved_extra(FILE *f, int json, const void *ctx) {
                "(%.3f s, running and proving)\n",
             r->claim->exit_code, r->claim->cycles,
             r->wall > 0 ? (double)r->claim->cycles / r->wall : 0.0, r->wall);
-    claim_human(f, r->claim, r->zp);
+    claim_human(f, r->claim, r->zp, 0);
 }
 
 /* A failed gs_zkvm_prove: the library's reason when it gave one. A run
@@ -181,7 +224,7 @@ static void verify_human(FILE *f, const char *elf, const gs_zkvm_claim *c,
     cli_hex(hex, &L->statement);
     fprintf(f, "valid: a run of %s: exit code %" PRIu32 " after %" PRIu64 " cycles\n", name,
             c->exit_code, c->cycles);
-    claim_human(f, c, zp);
+    claim_human(f, c, zp, all);
     fprintf(f, "  proof      %u tables, %zu bytes\n", L->n, L->bytes);
     for (uint32_t i = 0; all && i < L->n; i++) {
         const gs_proof *p = &L->tables[i];
@@ -319,9 +362,13 @@ int cli_zkvm_inspect(const char *path, const uint8_t *buf, size_t len, int verbo
         printf(",\"run\":{\"input_bytes\":%" PRIu64 ",\"input_digest\":\"%s\",\"output_bytes\":%" PRIu64
                ",\"stderr_bytes\":%" PRIu64 ",\"output_digest\":\"%s\"",
                zp->in_len, hi, zp->out_len[0], zp->out_len[1], ho);
-        if (has_claim)
+        if (has_claim) {
             printf(",\"claimed_exit_code\":%" PRIu32 ",\"claimed_cycles\":%" PRIu64
-                   ",\"claimed_program\":\"%s\"", claim.exit_code, claim.cycles, hp);
+                   ",\"claimed_program\":\"%s\",\"claimed_exited\":%s", claim.exit_code, claim.cycles, hp,
+                   claim.exited ? "true" : "false");
+            state_json(stdout, "claimed_start", &claim.start);
+            state_json(stdout, "claimed_end", &claim.end);
+        }
         printf("}}\n");
         goto out;
     }
@@ -337,9 +384,14 @@ int cli_zkvm_inspect(const char *path, const uint8_t *buf, size_t len, int verbo
     printf("  input       %" PRIu64 " bytes, digest %s\n", zp->in_len, hi);
     printf("  output      %" PRIu64 " bytes to fd 1, %" PRIu64 " to fd 2, digest %s\n",
            zp->out_len[0], zp->out_len[1], ho);
-    if (has_claim)
-        printf("  claims      exit code %" PRIu32 " after %" PRIu64 " cycles, program %s\n",
-               claim.exit_code, claim.cycles, hp);
+    if (has_claim) {
+        if (claim.exited)
+            printf("  claims      exit code %" PRIu32 " after %" PRIu64 " cycles, program %s\n",
+                   claim.exit_code, claim.cycles, hp);
+        else
+            printf("  claims      no exit: stopped after %" PRIu64 " cycles, program %s\n", claim.cycles, hp);
+        states_human(stdout, 11, &claim, verbose);
+    }
     printf("  %-5s %-16s %6s %6s %5s %6s %10s\n", "table", "name", "rows", "cols", "aux", "public",
            "bytes");
     for (uint32_t i = 0; i < L.n; i++) {

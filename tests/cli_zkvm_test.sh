@@ -29,6 +29,8 @@ cmp -s "$D/out" in.bin && echo "ok: stdout is exactly fd 1's bytes" || { echo "F
 has "$D/err" "valid: a run of echo.elf: exit code 0 after" "the summary (stderr) names the program and exit code"
 has "$D/err" "input      15 bytes" "the summary gives the input's size"
 has "$D/err" "program    " "the summary gives the program's fingerprint"
+has "$D/err" "start      pc 0x00010000 at clk 0 (the reset state), input at byte 0, registers all zero" "the summary gives the start state"
+has "$D/err" "at clk $(grep -o 'after [0-9]*' "$D/err" | head -1 | cut -d' ' -f2) (exited with code 0), input at byte 15" "the summary gives the end state"
 expect 0 "verify with the same --input" "$G" verify run.proof --elf echo.elf --input in.bin
 expect 0 "verify -q prints nothing" "$G" verify -q run.proof --elf echo.elf
 check "-q: no output" ! -s "$D/all"
@@ -42,6 +44,9 @@ assert j["accepted"] and j["valid"] and j["zkvm"], j
 assert r["exit_code"] == 0 and r["cycles"] > 0 and r["input_bytes"] == len(data), r
 assert r["output"].encode("latin-1") == data and r["output_bytes"] == len(data) and r["stderr"] == "", r
 assert len(r["program"]) == 64 and len(r["input_digest"]) == 64 and len(r["output_digest"]) == 64, r
+assert r["exited"] and r["start"]["pc"] == r["entry"] and r["start"]["clk"] == 0 and r["start"]["regs"] == [0] * 32, r
+assert r["end"]["clk"] == r["cycles"] and r["end"]["input_pos"] == len(data) and len(r["end"]["regs"]) == 32, r
+assert r["end"]["regs"][0] == 0 and r["end"]["regs"][17] == 93, r
 PY
 expect 0 "verify from standard input" bash -c "'$G' verify - --elf echo.elf <run.proof"
 cmp -s "$D/out" in.bin || { echo "FAIL: verify - changed the output"; fail=1; }
@@ -82,8 +87,10 @@ expect 0 "inspect the run's proof" "$G" inspect run.proof
 has "$D/out" "zkVM run proof" "inspect names the kind"
 has "$D/out" "zkvm-cpu" "inspect lists the CPU table"
 has "$D/out" "15 bytes to fd 1" "inspect gives the output's size"
+has "$D/out" "start       pc 0x00010000 at clk 0 (the reset state)" "inspect gives the claimed start state"
+has "$D/out" "(exited with code 0), input at byte 15, registers digest" "inspect gives the claimed end state"
 expect 0 "inspect --json" "$G" inspect --json run.proof
-python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["zkvm"] and len(j["tables"]) > 1 and j["run"]["input_bytes"] == 15, j' "$D/out" \
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); r=j["run"]; assert j["zkvm"] and len(j["tables"]) > 1 and r["input_bytes"] == 15 and r["claimed_exited"] and r["claimed_start"]["clk"] == 0 and r["claimed_end"]["input_pos"] == 15, j' "$D/out" \
     && echo "ok: inspect --json" || { echo "FAIL: inspect --json"; fail=1; }
 
 # A non-zero exit code and fd 2 are proven too.

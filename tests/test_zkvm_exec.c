@@ -1,12 +1,15 @@
 /* The zkVM's executor: every RV32IM instruction against hand-computed
  * vectors and the spec's edge cases, the system calls, the faults, the
- * cycle limit and resumption, and the fast and traced paths against each
+ * cycle limit and resumption, segment runs (machines started at a given
+ * state, test_segments), and the fast and traced paths against each
  * other on every case and on random instruction streams (each trace is also
  * replayed against an independent model, tests/zkvm_oracle.h).
  *
  *   test_zkvm_exec [--seed N]                 the tests
  *   test_zkvm_exec --compare PROG.elf [IN]    runs an ELF on both paths and
- *                                             checks they agree (exit 0/1)
+ *                                             checks they agree, and that
+ *                                             segment runs end the same
+ *                                             (exit 0/1)
  *   test_zkvm_exec --write-elf KIND OUT.elf   writes a program: KIND a seed
  *                                             for a random one that faults
  *                                             nowhere and prints its
@@ -583,6 +586,153 @@ static void test_limit_resume(void) {
     run_free(&whole);
 }
 
+
+/* ---- segments: runs from a given state ---- */
+
+/* Runs p from its reset state as segments of k cycles, each on a new
+ * machine made from the previous one's end state and memory
+ * (gs_zkvm_vm_new_at, gs_zkvm_vm_get_state), alternating the fast and the
+ * traced path, and checks that the last one ends as the one run `whole`
+ * did: how it stopped (exit code, fault), cycles, pc, registers, input
+ * position, memory, and the segments' outputs concatenated. Each segment
+ * but the last stops on its limit after exactly k cycles. Returns the
+ * number of segments. */
+static int run_segments(const gs_zkvm_program *p, const uint8_t *in, size_t inlen, uint64_t k,
+                        const gs_zkvm_vm *whole, const gs_zkvm_result *rw) {
+    gs_zkvm_state st, end, want;
+    gs_zkvm_reset_state(&st, p);
+    gs_zkvm_vm *vm = NULL;
+    gs_zkvm_trace *tr = NULL;
+    CHECK(gs_zkvm_trace_new(&tr) == GS_OK);
+    uint8_t *out[2] = {malloc(1), malloc(1)};
+    size_t olen[2] = {0, 0};
+    gs_zkvm_result res = {0};
+    int n = 0, ok = 1;
+    if (!tr || !out[0] || !out[1]) exit(1);
+    for (;;) {
+        gs_zkvm_vm *next = NULL;
+        ok &= gs_zkvm_vm_new_at(&next, p, in, inlen, &st, vm ? gs_zkvm_vm_memory(vm) : NULL) == GS_OK;
+        gs_zkvm_vm_free(vm);
+        vm = next;
+        if (!vm) break;
+        CHECK_EQ_U64(gs_zkvm_vm_cycles(vm), st.clk);
+        if (n % 2) {
+            gs_zkvm_trace_clear(tr);
+            ok &= gs_zkvm_vm_run_traced(vm, tr, &res, k) == GS_OK;
+            ok &= tr->clk0 == st.clk && tr->n_steps == res.cycles - st.clk;
+        } else {
+            ok &= gs_zkvm_vm_run(vm, &res, k) == GS_OK;
+        }
+        n++;
+        for (unsigned fd = 1; fd <= 2; fd++) {
+            size_t l;
+            const uint8_t *o = gs_zkvm_vm_output(vm, fd, &l);
+            uint8_t *g = realloc(out[fd - 1], olen[fd - 1] + l + 1);
+            if (!g) exit(1);
+            if (l) memcpy(g + olen[fd - 1], o, l);
+            out[fd - 1] = g, olen[fd - 1] += l;
+        }
+        gs_zkvm_vm_get_state(vm, &end);
+        ok &= end.clk == res.cycles;
+        if (res.stop != GS_ZKVM_CYCLE_LIMIT || (uint64_t)n > rw->cycles / k + 1) break;
+        ok &= end.clk - st.clk == k;
+        st = end;
+    }
+    CHECK(ok);
+    CHECK(vm != NULL);
+    if (vm) {
+        gs_zkvm_vm_get_state(whole, &want);
+        int same = res.stop == rw->stop && res.exit_code == rw->exit_code && res.cycles == rw->cycles &&
+                   res.fault == rw->fault && res.fault_pc == rw->fault_pc &&
+                   res.fault_addr == rw->fault_addr && !strcmp(res.msg, rw->msg) && end.pc == want.pc &&
+                   end.clk == want.clk && end.input_pos == want.input_pos &&
+                   !memcmp(end.regs, want.regs, sizeof end.regs) &&
+                   !memcmp(gs_zkvm_vm_memory(vm), gs_zkvm_vm_memory(whole), GS_ZKVM_MEM_TOP - GS_ZKVM_MEM_LO);
+        for (unsigned fd = 1; fd <= 2; fd++) {
+            size_t l;
+            const uint8_t *o = gs_zkvm_vm_output(whole, fd, &l);
+            same &= l == olen[fd - 1] && (!l || !memcmp(o, out[fd - 1], l));
+        }
+        if (!same)
+            fprintf(stderr, "segments of %llu cycles (%d of them) end elsewhere than one run: stop %d/%d, "
+                    "cycles %llu/%llu, pc 0x%08x/0x%08x\n", (unsigned long long)k, n, res.stop, rw->stop,
+                    (unsigned long long)res.cycles, (unsigned long long)rw->cycles, end.pc, want.pc);
+        CHECK(same);
+    }
+    gs_zkvm_vm_free(vm);
+    gs_zkvm_trace_free(tr);
+    free(out[0]), free(out[1]);
+    return n;
+}
+
+/* Segment runs: a loop, a program that reads and writes in small pieces
+ * (the input position and the outputs cross segments), segment lengths 1,
+ * divisors and non-divisors of the run, and the states a machine refuses. */
+static void test_segments(void) {
+    uint32_t loop[] = {A_LUI(1, 1), A_ADDI(3, 3, 7), A_MUL(3, 3, 3), A_ADDI(1, 1, -1), A_BNE(1, 0, -12),
+                       A_ADDI(10, 3, 0)};
+    gs_zkvm_program *p = make_prog(loop, 6, NULL, 0);
+    run_t whole;
+    run_prog(&whole, p, NULL, NULL, 0, UINT64_MAX);
+    const uint64_t cycles = whole.rf.cycles; /* 16388 */
+    const uint64_t ks[] = {1000, 4096, 4097, 3000, cycles - 1, cycles, cycles + 5};
+    const int want_n[] = {17, 5, 4, 6, 2, 1, 1};
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
+        CHECK(run_segments(p, NULL, 0, ks[i], whole.fast, &whole.rf) == want_n[i]);
+    /* a state in the middle, built by hand, runs on as the machine would */
+    gs_zkvm_vm *a = NULL, *b = NULL;
+    gs_zkvm_result ra, rb;
+    CHECK(gs_zkvm_vm_new(&a, p, NULL, 0) == GS_OK && gs_zkvm_vm_run(a, &ra, 777) == GS_OK);
+    gs_zkvm_state st;
+    gs_zkvm_vm_get_state(a, &st);
+    CHECK(st.clk == 777 && st.pc >= TEXT && st.pc < TEXT + 4 * 8 && st.regs[1] != 0);
+    CHECK(gs_zkvm_vm_new_at(&b, p, NULL, 0, &st, gs_zkvm_vm_memory(a)) == GS_OK);
+    CHECK(gs_zkvm_vm_run(a, &ra, UINT64_MAX) == GS_OK && gs_zkvm_vm_run(b, &rb, UINT64_MAX) == GS_OK);
+    CHECK(same_machines(a, &ra, b, &rb) && same_machines(b, &rb, whole.fast, &whole.rf));
+    gs_zkvm_vm_free(a), gs_zkvm_vm_free(b);
+    /* refused states */
+    gs_zkvm_state bad = st;
+    bad.pc = st.pc + 2;
+    CHECK(gs_zkvm_vm_new_at(&b, p, NULL, 0, &bad, NULL) == GS_ERR_INVALID_ARG && b == NULL);
+    bad.pc = TEXT - 4;
+    CHECK(gs_zkvm_vm_new_at(&b, p, NULL, 0, &bad, NULL) == GS_ERR_INVALID_ARG);
+    bad.pc = TEXT + 4 * 9; /* past the slot after the text */
+    CHECK(gs_zkvm_vm_new_at(&b, p, NULL, 0, &bad, NULL) == GS_ERR_INVALID_ARG);
+    bad = st, bad.regs[0] = 1;
+    CHECK(gs_zkvm_vm_new_at(&b, p, NULL, 0, &bad, NULL) == GS_ERR_INVALID_ARG);
+    bad = st, bad.input_pos = 1;
+    CHECK(gs_zkvm_vm_new_at(&b, p, NULL, 0, &bad, NULL) == GS_ERR_INVALID_ARG);
+    /* the slot after the text is a state (running on faults there, as one run would) */
+    bad = st, bad.pc = TEXT + 4 * 8;
+    CHECK(gs_zkvm_vm_new_at(&b, p, NULL, 0, &bad, NULL) == GS_OK);
+    CHECK(gs_zkvm_vm_run(b, &rb, 10) == GS_OK && rb.stop == GS_ZKVM_FAULT && rb.fault == GS_ZKVM_FAULT_FETCH);
+    gs_zkvm_vm_free(b);
+    run_free(&whole);
+
+    /* read 3 bytes at a time into DATA, write them to fd 1 and a0 (the
+     * count) as one byte to fd 2, until the end; exit with the last x5 */
+    uint32_t rw[] = {
+        A_LUI(11, DATA >> 12), A_ADDI(12, 0, 3), A_ADDI(10, 0, 0), A_ADDI(17, 0, 63), A_ECALL, /* 0..4 */
+        A_BEQ(10, 0, 52),                                                                      /* 5 */
+        A_ADDI(5, 10, 0), A_ADDI(12, 10, 0), A_ADDI(10, 0, 1), A_ADDI(17, 0, 64), A_ECALL,    /* 6..10 */
+        A_SB(5, 3, 11), A_ADDI(11, 11, 3), A_ADDI(12, 0, 1), A_ADDI(10, 0, 2), A_ECALL,       /* 11..15 */
+        A_ADDI(11, 11, -3), A_JAL(0, -64),                                                     /* 16..17 */
+        A_ADDI(10, 5, 40)};                                                                    /* 18 */
+    const uint8_t in[] = "segments cross reads and writes!";
+    const size_t inlen = sizeof in - 1;
+    p = make_prog(rw, sizeof rw / 4, NULL, 0);
+    run_prog(&whole, p, NULL, in, inlen, UINT64_MAX);
+    CHECK(whole.rf.stop == GS_ZKVM_EXITED && whole.rf.exit_code == 42);
+    size_t l1;
+    const uint8_t *o1 = gs_zkvm_vm_output(whole.fast, 1, &l1);
+    CHECK(l1 == inlen && !memcmp(o1, in, inlen));
+    for (uint64_t k = 1; k <= 13; k++)
+        CHECK(run_segments(p, in, inlen, k, whole.fast, &whole.rf) ==
+              (int)((whole.rf.cycles + k - 1) / k));
+    CHECK(run_segments(p, in, inlen, whole.rf.cycles / 3 + 1, whole.fast, &whole.rf) == 3);
+    run_free(&whole);
+}
+
 /* ---- random instruction streams ---- */
 
 typedef struct wbuf {
@@ -713,7 +863,7 @@ static void random_data(uint8_t *d, size_t n) {
 static void test_random_streams(void) {
     wbuf b = {0};
     uint8_t data[4096];
-    int faults = 0, exits = 0;
+    int faults = 0, exits = 0, segmented = 0;
     for (int t = 0; t < 300; t++) {
         gen_program(&b, 20 + (size_t)gs_test_below(400), t % 3 == 0, t % 5 == 0);
         random_data(data, sizeof data);
@@ -724,9 +874,17 @@ static void test_random_streams(void) {
         if (t % 3 == 0) CHECK(r.rf.stop == GS_ZKVM_EXITED);
         faults += r.rf.stop == GS_ZKVM_FAULT;
         exits += r.rf.stop == GS_ZKVM_EXITED;
+        if (t % 6 == 0) { /* as segments: of 1 cycle on short runs, else at most 21 of them */
+            uint64_t c = r.rf.cycles ? r.rf.cycles : 1;
+            uint64_t k = c <= 200 && t % 12 == 0 ? 1 : 1 + gs_test_below(c);
+            if (k < c / 20) k = c / 20 + 1;
+            run_segments(r.p, NULL, 0, k, r.fast, &r.rf);
+            segmented++;
+        }
         run_free(&r);
     }
-    printf("random streams: %d exited, %d faulted (fast and traced agree, traces replay)\n", exits, faults);
+    printf("random streams: %d exited, %d faulted (fast and traced agree, traces replay; %d also run as "
+           "segments)\n", exits, faults, segmented);
     CHECK(exits > 100);
     free(b.w);
 }
@@ -778,6 +936,15 @@ static int compare_elf(const char *elf_path, const char *in_path) {
     printf("%s: %s after %llu cycles; fast and traced agree: %s\n", elf_path,
            r.rf.stop == GS_ZKVM_EXITED ? "exited" : "stopped", (unsigned long long)r.rf.cycles,
            gs_test_failures ? "NO" : "yes");
+    /* As segments from each previous end state: a third of the run and one
+     * more (a non-divisor), a seventh, and single cycles on short runs. */
+    uint64_t c = r.rf.cycles;
+    const uint64_t ks[3] = {c / 3 + 1, c / 7 + 1, c <= 2000 ? 1 : c / 11 + 1};
+    for (unsigned i = 0; i < 3; i++) {
+        int n = run_segments(p, in, in_len, ks[i], r.fast, &r.rf);
+        printf("  as %d segments of %llu cycles: the same end: %s\n", n, (unsigned long long)ks[i],
+               gs_test_failures ? "NO" : "yes");
+    }
     run_free(&r);
     free(elf);
     free(in);
@@ -842,6 +1009,7 @@ int main(int argc, char **argv) {
     test_branches_jumps();
     test_ecalls();
     test_limit_resume();
+    test_segments();
     test_random_streams();
     test_disasm();
     return gs_test_done();

@@ -337,12 +337,19 @@ typedef struct {
 } cheat;
 
 enum {
-    CH_REG, CH_MEM_FINAL, CH_SKIP, CH_REPEAT, CH_BRANCH, CH_EXIT, CH_OUT_BYTE, CH_LOAD, CH_NUM
+    CH_REG, CH_MEM_FINAL, CH_SKIP, CH_REPEAT, CH_BRANCH, CH_EXIT, CH_OUT_BYTE, CH_LOAD,
+    /* the start and end state (the first that apply to a segment too) */
+    CH_FIRST_PC, CH_START_PC, CH_START_CLK, CH_START_REG, CH_END_PC, CH_END_REG, CH_END_REG_TRACE,
+    CH_EXITED, CH_NUM
 };
+#define CH_STATE_FIRST CH_FIRST_PC
 static const char *const cheat_names[CH_NUM] = {
     "a register value", "a memory cell's final value", "a skipped instruction",
     "a repeated instruction", "a wrong branch", "the exit code", "a forged output byte",
-    "a loaded value"};
+    "a loaded value", "the first row's pc (not the start pc)", "the start pc public",
+    "the start clk publics", "a start register (public and initial value)", "the end pc public",
+    "an end register public", "a register's final value (not the end public)",
+    "the exited public"};
 
 static gs_fp *cpu_cell(zk_table *t, unsigned col, uint64_t row) {
     return &t[ZK_T_CPU].cols[((size_t)col << t[ZK_T_CPU].log_n) + row];
@@ -406,11 +413,64 @@ static void tamper(zk_table *t, gs_fp **pubs, void *ctx) {
         r = row_with(t, ZK_FB_LOAD);
         *cpu_cell(t, CPU_C, r) = gs_fp_add(*cpu_cell(t, CPU_C, r), 1);
         break;
+    case CH_FIRST_PC: /* the run starts one instruction later than its public says */
+        *cpu_cell(t, CPU_PC, 0) = gs_fp_add(*cpu_cell(t, CPU_PC, 0), 4);
+        break;
+    case CH_START_PC: /* the trace as it is, the public one instruction later */
+        pubs[ZK_T_CPU][ZK_PUB_START_PC] += 4;
+        break;
+    case CH_START_CLK: /* every table's start clk, consistently */
+        pubs[ZK_T_CPU][ZK_PUB_START_CLK] += 1;
+        pubs[ZK_T_IMAGE][ZK_IMAGE_PUB_CLK0] += 1;
+        pubs[ZK_T_FRESH][ZK_FRESH_PUB_CLK0] += 1;
+        break;
+    case CH_START_REG: { /* x9's start value, in the public and the image's initial value alike */
+        zk_table *im = &t[ZK_T_IMAGE];
+        im->cols[(1ull << im->log_n) + 9] = gs_fp_add(im->cols[(1ull << im->log_n) + 9], 1);
+        pubs[ZK_T_IMAGE][ZK_IMAGE_PUB_START + 9] += 1;
+        break;
+    }
+    case CH_END_PC:
+        pubs[ZK_T_CPU][ZK_PUB_END_PC] += 4;
+        break;
+    case CH_END_REG:
+        pubs[ZK_T_IMAGE][ZK_IMAGE_PUB_END + 10] ^= 1;
+        break;
+    case CH_END_REG_TRACE: { /* x10's final value in the image table, the public unchanged */
+        zk_table *im = &t[ZK_T_IMAGE];
+        im->cols[(4ull << im->log_n) + 10] = gs_fp_add(im->cols[(4ull << im->log_n) + 10], 1);
+        break;
+    }
+    case CH_EXITED:
+        pubs[ZK_T_CPU][ZK_PUB_EXITED] ^= 1;
+        break;
     }
 }
 
+/* A state of io_program that its reset never leads to: at the loop head
+ * (after 4 cycles: sp and s2 set) with x20 set, 7 input bytes consumed and
+ * the clock far on; its memory is the program's image (the state a
+ * segment proof may start from today). */
+static gs_zkvm_state io_mid_state(const gs_zkvm_program *p, const uint8_t *in, size_t len) {
+    gs_zkvm_vm *vm = NULL;
+    gs_zkvm_result res;
+    gs_zkvm_state st;
+    memset(&st, 0, sizeof st);
+    CHECK(gs_zkvm_vm_new(&vm, p, in, len) == GS_OK);
+    if (!vm) return st;
+    CHECK(gs_zkvm_vm_run(vm, &res, 4) == GS_OK && res.stop == GS_ZKVM_CYCLE_LIMIT);
+    gs_zkvm_vm_get_state(vm, &st);
+    gs_zkvm_vm_free(vm);
+    CHECK(st.pc == TEXT + 16 && st.regs[2] == GS_ZKVM_MEM_TOP - 255);
+    st.regs[20] = 0xdeadbeef;
+    st.input_pos = 7;
+    st.clk = ((uint64_t)1 << 40) + 4;
+    return st;
+}
+
 /* Each cheat: refused by the prover's check, and its unchecked proof
- * (skip_check) rejected by the verifier. */
+ * (skip_check) rejected by the verifier; for a whole run, then the state
+ * cheats again for a segment from io_mid_state that stops on its limit. */
 static void test_cheats(void) {
     gs_zkvm_program *p = io_program();
     CHECK(p != NULL);
@@ -418,27 +478,177 @@ static void test_cheats(void) {
     const uint8_t *in = (const uint8_t *)"cheat test";
     size_t len = strlen((const char *)in);
     gs_params par = zkt_params();
-    for (int k = 0; k < CH_NUM; k++) {
-        cheat ch = {.kind = k, .p = p, .forged_len = len};
-        for (size_t i = 0; i < len; i++) ch.forged_out[i] = in[i] ^ 0x20;
-        char msg[400];
+    gs_zkvm_state mid = io_mid_state(p, in, len);
+    for (int seg = 0; seg < 2; seg++)
+        for (int k = seg ? CH_STATE_FIRST : 0; k < CH_NUM; k++) {
+            cheat ch = {.kind = k, .p = p, .forged_len = len};
+            for (size_t i = 0; i < len; i++) ch.forged_out[i] = in[i] ^ 0x20;
+            char msg[400];
+            gs_zkvm_proof *zp = NULL;
+            gs_prove_opts checked = {0}, unchecked = {.skip_check = 1};
+            const gs_zkvm_state *start = seg ? &mid : NULL;
+            const uint64_t cycles = seg ? 30 : 0;
+            gs_status s = zk_prove_tampered(&zp, p, in, len, start, cycles, &par, &checked, tamper, &ch, msg,
+                                            sizeof msg);
+            if (s != GS_ERR_AIR_UNSATISFIED && s != GS_ERR_BUS_UNBALANCED)
+                fprintf(stderr, "cheat '%s'%s: the checked prover gave %s\n", cheat_names[k],
+                        seg ? " (segment)" : "", gs_status_str(s));
+            CHECK(s == GS_ERR_AIR_UNSATISFIED || s == GS_ERR_BUS_UNBALANCED);
+            CHECK(zp == NULL);
+            ch.forged_out[0] = in[0] ^ 0x20;
+            s = zk_prove_tampered(&zp, p, in, len, start, cycles, &par, &unchecked, tamper, &ch, msg,
+                                  sizeof msg);
+            CHECK(s == GS_OK);
+            if (s != GS_OK) continue;
+            if (k == CH_OUT_BYTE) zp->out[0][0] ^= 1; /* the proof claims the forged output */
+            s = seg ? gs_zkvm_verify_segment(NULL, p, zp, 80, msg, sizeof msg)
+                    : gs_zkvm_verify(NULL, p, zp, 80, msg, sizeof msg);
+            if (s == GS_OK) fprintf(stderr, "cheat '%s'%s was accepted\n", cheat_names[k], seg ? " (segment)" : "");
+            CHECK(s != GS_OK);
+            gs_zkvm_proof_free(zp);
+        }
+    gs_zkvm_program_free(p);
+}
+
+/* Changes one public of a valid proof (table t, index i, by delta) and
+ * checks that verify (whole: gs_zkvm_verify, else _segment) rejects it,
+ * then that the restored proof verifies again. */
+static void reject_edited(const gs_zkvm_program *p, gs_zkvm_proof *zp, int whole, unsigned t,
+                          unsigned i, gs_fp delta, const char *what) {
+    char msg[400];
+    gs_fp *pub = &zp->proof->tables[t].pub[i], keep = *pub;
+    *pub = gs_fp_add(keep, delta);
+    gs_status s = whole ? gs_zkvm_verify(NULL, p, zp, 80, msg, sizeof msg)
+                        : gs_zkvm_verify_segment(NULL, p, zp, 80, msg, sizeof msg);
+    if (s == GS_OK) fprintf(stderr, "an edited %s was accepted (%s)\n", what, whole ? "whole run" : "segment");
+    CHECK(s != GS_OK);
+    *pub = keep;
+    s = whole ? gs_zkvm_verify(NULL, p, zp, 80, msg, sizeof msg)
+              : gs_zkvm_verify_segment(NULL, p, zp, 80, msg, sizeof msg);
+    CHECK(s == GS_OK);
+}
+
+static void reject_state_edits(const gs_zkvm_program *p, gs_zkvm_proof *zp, int whole) {
+    reject_edited(p, zp, whole, ZK_T_CPU, ZK_PUB_START_PC, 4, "start pc");
+    reject_edited(p, zp, whole, ZK_T_CPU, ZK_PUB_START_CLK, 1, "start clk");
+    reject_edited(p, zp, whole, ZK_T_IMAGE, ZK_IMAGE_PUB_CLK0, 1, "start clk (image)");
+    reject_edited(p, zp, whole, ZK_T_FRESH, ZK_FRESH_PUB_CLK0, 1, "start clk (fresh)");
+    reject_edited(p, zp, whole, ZK_T_IMAGE, ZK_IMAGE_PUB_START + 5, 1, "start register x5");
+    reject_edited(p, zp, whole, ZK_T_IMAGE, ZK_IMAGE_PUB_START + 20, 3, "start register x20");
+    reject_edited(p, zp, whole, ZK_T_IMAGE, ZK_IMAGE_PUB_START + ZK_CURSOR_ADDR, 1, "start input position");
+    reject_edited(p, zp, whole, ZK_T_CPU, ZK_PUB_END_PC, 4, "end pc");
+    reject_edited(p, zp, whole, ZK_T_CPU, ZK_PUB_CYCLES, 1, "end clk");
+    reject_edited(p, zp, whole, ZK_T_IMAGE, ZK_IMAGE_PUB_END + 10, 1, "end register x10");
+    reject_edited(p, zp, whole, ZK_T_IMAGE, ZK_IMAGE_PUB_END + 31, 1, "end register x31");
+    reject_edited(p, zp, whole, ZK_T_IMAGE, ZK_IMAGE_PUB_END + ZK_CURSOR_ADDR, 1, "end input position");
+    reject_edited(p, zp, whole, ZK_T_CPU, ZK_PUB_EXITED, 1, "exited flag");
+}
+
+/* Segments: proofs of runs that start at a given state and stop on their
+ * cycle limit, their claims against the executor's states, and the
+ * whole-run verifier refusing them. */
+static void test_segments(void) {
+    gs_zkvm_program *p = io_program();
+    CHECK(p != NULL);
+    if (!p) return;
+    const uint8_t *in = (const uint8_t *)"segments of a run";
+    size_t len = strlen((const char *)in);
+    gs_params par = zkt_params();
+    char msg[400];
+    gs_zkvm_state mid = io_mid_state(p, in, len);
+    struct {
+        const gs_zkvm_state *start;
+        uint64_t cycles;
+        int exits;
+    } cases[3] = {{NULL, 37, 0}, {&mid, 45, 0}, {&mid, 0, 1}};
+    for (unsigned c = 0; c < 3; c++) {
+        /* what the executor says */
+        gs_zkvm_vm *vm = NULL;
+        gs_zkvm_result res;
+        CHECK(gs_zkvm_vm_new_at(&vm, p, in, len, cases[c].start, NULL) == GS_OK);
+        if (!vm) continue;
+        CHECK(gs_zkvm_vm_run(vm, &res, cases[c].cycles ? cases[c].cycles : UINT64_MAX) == GS_OK);
+        CHECK(res.stop == (cases[c].exits ? GS_ZKVM_EXITED : GS_ZKVM_CYCLE_LIMIT));
+        gs_zkvm_state want_end, want_start;
+        gs_zkvm_vm_get_state(vm, &want_end);
+        if (cases[c].start) want_start = *cases[c].start;
+        else gs_zkvm_reset_state(&want_start, p);
+
         gs_zkvm_proof *zp = NULL;
-        gs_prove_opts checked = {0}, unchecked = {.skip_check = 1};
-        gs_status s = zk_prove_tampered(&zp, p, in, len, &par, &checked, tamper, &ch, msg, sizeof msg);
-        if (s != GS_ERR_AIR_UNSATISFIED && s != GS_ERR_BUS_UNBALANCED)
-            fprintf(stderr, "cheat '%s': the checked prover gave %s\n", cheat_names[k], gs_status_str(s));
-        CHECK(s == GS_ERR_AIR_UNSATISFIED || s == GS_ERR_BUS_UNBALANCED);
-        CHECK(zp == NULL);
-        ch.forged_out[0] = in[0] ^ 0x20;
-        s = zk_prove_tampered(&zp, p, in, len, &par, &unchecked, tamper, &ch, msg, sizeof msg);
+        gs_zkvm_claim claim, vclaim, read;
+        gs_status s = gs_zkvm_prove_segment(&zp, &claim, p, in, len, cases[c].start, cases[c].cycles, &par,
+                                            NULL, msg, sizeof msg);
+        if (s != GS_OK) fprintf(stderr, "segment %u: %s (%s)\n", c, gs_status_str(s), msg);
         CHECK(s == GS_OK);
-        if (s != GS_OK) continue;
-        if (k == CH_OUT_BYTE) zp->out[0][0] ^= 1; /* the proof claims the forged output */
-        s = gs_zkvm_verify(NULL, p, zp, 80, msg, sizeof msg);
-        if (s == GS_OK) fprintf(stderr, "cheat '%s' was accepted\n", cheat_names[k]);
-        CHECK(s != GS_OK);
+        if (s != GS_OK) {
+            gs_zkvm_vm_free(vm);
+            continue;
+        }
+        CHECK(memcmp(&claim.start, &want_start, sizeof want_start) == 0);
+        CHECK(memcmp(&claim.end, &want_end, sizeof want_end) == 0);
+        CHECK(claim.exited == (uint32_t)cases[c].exits && claim.cycles == want_end.clk);
+        CHECK(claim.exit_code == (cases[c].exits ? res.exit_code : 0));
+        size_t l1, l2;
+        gs_zkvm_vm_output(vm, 1, &l1), gs_zkvm_vm_output(vm, 2, &l2);
+        CHECK(zp->out_len[0] == l1 && zp->out_len[1] == l2);
+        s = gs_zkvm_verify_segment(&vclaim, p, zp, 80, msg, sizeof msg);
+        if (s != GS_OK) fprintf(stderr, "segment %u verify: %s (%s)\n", c, gs_status_str(s), msg);
+        CHECK(s == GS_OK);
+        CHECK(memcmp(&vclaim, &claim, sizeof claim) == 0);
+        CHECK(gs_zkvm_proof_claim(&read, zp) == GS_OK && memcmp(&read, &claim, sizeof claim) == 0);
+        /* not a whole run: refused by the whole-run verifier, with the reason */
+        CHECK(gs_zkvm_verify(NULL, p, zp, 80, msg, sizeof msg) == GS_ERR_PROOF_STATEMENT);
+        CHECK(strstr(msg, "segment") != NULL);
+        reject_state_edits(p, zp, 0);
         gs_zkvm_proof_free(zp);
+        gs_zkvm_vm_free(vm);
     }
+    /* a whole run: its publics are the reset state and an exit, and an edit
+     * of any state public is rejected */
+    gs_zkvm_proof *zp = NULL;
+    gs_zkvm_claim claim;
+    CHECK(gs_zkvm_prove(&zp, &claim, p, in, len, 0, &par, NULL, msg, sizeof msg) == GS_OK);
+    if (zp) {
+        gs_zkvm_state reset;
+        gs_zkvm_reset_state(&reset, p);
+        CHECK(memcmp(&claim.start, &reset, sizeof reset) == 0 && claim.exited == 1);
+        CHECK(claim.end.input_pos == len && claim.end.clk == claim.cycles);
+        CHECK(gs_zkvm_verify_segment(NULL, p, zp, 80, msg, sizeof msg) == GS_OK);
+        reject_state_edits(p, zp, 1);
+    }
+    gs_zkvm_proof_free(zp);
+    /* Two segment proofs whose states chain into the whole run: the first
+     * 4 cycles write no memory, so the second segment's memory is the
+     * image, the one case a later segment can be proven in today (its
+     * memory is not bound to the first's: docs/zkvm.md, "Segments"). */
+    gs_zkvm_claim whole, c1, c2;
+    gs_zkvm_proof *z1 = NULL, *z2 = NULL;
+    CHECK(gs_zkvm_prove(&zp, &whole, p, in, len, 0, &par, NULL, msg, sizeof msg) == GS_OK);
+    CHECK(gs_zkvm_prove_segment(&z1, &c1, p, in, len, NULL, 4, &par, NULL, msg, sizeof msg) == GS_OK);
+    if (z1) {
+        CHECK(!c1.exited && c1.end.clk == 4 && z1->out_len[0] == 0 && z1->out_len[1] == 0);
+        CHECK(gs_zkvm_prove_segment(&z2, &c2, p, in, len, &c1.end, 0, &par, NULL, msg, sizeof msg) == GS_OK);
+    }
+    if (zp && z1 && z2) {
+        CHECK(gs_zkvm_verify_segment(NULL, p, z1, 80, msg, sizeof msg) == GS_OK);
+        CHECK(gs_zkvm_verify_segment(NULL, p, z2, 80, msg, sizeof msg) == GS_OK);
+        CHECK(memcmp(&c2.start, &c1.end, sizeof c1.end) == 0);
+        CHECK(memcmp(&c2.end, &whole.end, sizeof whole.end) == 0);
+        CHECK(c2.exited && c2.exit_code == whole.exit_code && c2.cycles == whole.cycles);
+        CHECK(z2->out_len[0] == zp->out_len[0] && !memcmp(z2->out[0], zp->out[0], (size_t)zp->out_len[0]));
+        CHECK(z2->out_len[1] == zp->out_len[1] && !memcmp(z2->out[1], zp->out[1], (size_t)zp->out_len[1]));
+        CHECK(memcmp(&c1.start, &whole.start, sizeof whole.start) == 0);
+    }
+    gs_zkvm_proof_free(zp), gs_zkvm_proof_free(z1), gs_zkvm_proof_free(z2);
+    zp = NULL;
+    /* a start the program cannot have, a segment that runs nothing */
+    gs_zkvm_state bad = mid;
+    bad.pc = TEXT + 2;
+    CHECK(gs_zkvm_prove_segment(&zp, NULL, p, in, len, &bad, 10, &par, NULL, msg, sizeof msg) ==
+          GS_ERR_INVALID_ARG);
+    bad = mid, bad.clk = (uint64_t)1 << 50;
+    CHECK(gs_zkvm_prove_segment(&zp, NULL, p, in, len, &bad, 10, &par, NULL, msg, sizeof msg) ==
+          GS_ERR_INVALID_ARG);
     gs_zkvm_program_free(p);
 }
 
@@ -472,6 +682,7 @@ int main(int argc, char **argv) {
     test_loop();
     test_io();
     test_cheats();
+    test_segments();
     test_alu_ops();
     return gs_test_done();
 }

@@ -4,7 +4,8 @@
 #    run`, checking the output against an independent computation (python3,
 #    sha256sum, sort -n, the FIPS 180-4 vectors) and the exit code, and on
 #    both executor paths (test_zkvm_exec --compare: fast = traced, the trace
-#    replays);
+#    replays, and runs as segments of three lengths, each from the previous
+#    one's end state, end as the one run);
 #  - runs the same programs under qemu-riscv32 (user mode): the same output
 #    and exit code;
 #  - runs random instruction streams (test_zkvm_exec --write-elf SEED; seeds
@@ -41,7 +42,7 @@ run_case() {
             || { echo "FAIL: $name: qemu-riscv32 gives exit $q and different output"; fail=1; }
     fi
     if [ -n "$cmp" ]; then
-        if "$T" --compare "$elf" "$input" >"$D/cmp" 2>&1; then echo "ok: $name: fast and traced paths agree, the trace replays"
+        if "$T" --compare "$elf" "$input" >"$D/cmp" 2>&1; then echo "ok: $name: fast and traced paths agree, the trace replays, segment runs end the same"
         else echo "FAIL: $name: fast and traced paths"; sed 's/^/    /' "$D/cmp" | head; fail=1; fi
     fi
 }

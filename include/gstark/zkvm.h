@@ -206,6 +206,28 @@ gs_status gs_zkvm_vm_run_traced(gs_zkvm_vm *vm, gs_zkvm_trace *tr, gs_zkvm_resul
                                 uint64_t max_cycles);
 
 /* ---- the machine's state ---- */
+/* A segment boundary: what a machine stopped on its cycle limit hands to the
+ * next segment, besides its memory (docs/zkvm.md, "Segments"). */
+typedef struct gs_zkvm_state {
+    uint32_t pc;           /* the next instruction's address */
+    uint32_t regs[32];     /* x0..x31 (x0 is 0) */
+    uint64_t clk;          /* cycles completed before this state */
+    uint64_t input_pos;    /* bytes of the input read before this state */
+} gs_zkvm_state;
+/* The reset state of p: pc = entry, registers zero, clk 0, input_pos 0. */
+void gs_zkvm_reset_state(gs_zkvm_state *out, const gs_zkvm_program *p);
+void gs_zkvm_vm_get_state(const gs_zkvm_vm *vm, gs_zkvm_state *out);
+/* A machine at st (NULL: the reset state) with memory mem, the window
+ * [GS_ZKVM_MEM_LO, GS_ZKVM_MEM_TOP) as gs_zkvm_vm_memory gives it (NULL:
+ * the program's image; the text is always the program's), on the whole
+ * input (len bytes, read from st->input_pos on), its output streams empty
+ * (a segment's output is what it writes). Its cycle count starts at
+ * st->clk. GS_ERR_INVALID_ARG for a pc that is not 4-aligned in the text
+ * [text_lo, text_hi] (text_hi: running on faults there), x0 != 0 or an
+ * input position past the input. */
+gs_status gs_zkvm_vm_new_at(gs_zkvm_vm **out, const gs_zkvm_program *p, const uint8_t *input,
+                            size_t len, const gs_zkvm_state *st, const uint8_t *mem);
+
 /* x0..x31 (x0 is 0). */
 const uint32_t *gs_zkvm_vm_regs(const gs_zkvm_vm *vm);
 uint32_t gs_zkvm_vm_pc(const gs_zkvm_vm *vm);
@@ -242,14 +264,24 @@ char *gs_zkvm_disasm(char *out, size_t cap, uint32_t insn, uint32_t pc);
 typedef struct gs_zkvm_claim {
     gs_digest program, input, output;
     uint32_t entry;
-    uint32_t exit_code;
-    uint64_t cycles;
+    uint32_t exit_code;    /* 0 unless exited */
+    uint64_t cycles;       /* the machine's cycle count at the end: end.clk */
+    /* The run proven goes from start to end (docs/zkvm.md, "The statement"):
+     * a whole run starts at the reset state and exited; a segment may start
+     * elsewhere and stop on its cycle limit (exited 0: end.pc is the next
+     * instruction's address; exited 1: the exit's pc + 4). output is what
+     * this run wrote; start.input_pos and end.input_pos bound what it read. */
+    gs_zkvm_state start, end;
+    uint32_t exited;
 } gs_zkvm_claim;
 
 gs_digest gs_zkvm_program_fingerprint(const gs_zkvm_program *p);
 gs_digest gs_zkvm_input_digest(const uint8_t *in, uint64_t len);
 gs_digest gs_zkvm_output_digest(const uint8_t *out1, uint64_t len1, const uint8_t *out2,
                                 uint64_t len2);
+/* x0..x31 as 32 little-endian words, tagged: how tools print a state's
+ * registers in one line (the proof carries the values themselves). */
+gs_digest gs_zkvm_regs_digest(const uint32_t regs[32]);
 
 /* A run's proof: the tables' multi-table proof, and the input and outputs
  * it is about (the verifier rebuilds the stream table from them; their
@@ -283,6 +315,19 @@ gs_status gs_zkvm_prove(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_zkvm
                         const gs_params *params, const gs_prove_opts *opts, char *msg,
                         size_t msg_cap);
 
+/* A segment: p run from start (NULL: the reset state) with memory the
+ * program's image, on the whole input, for at most `cycles` instructions (0
+ * or more than the largest proof: that limit), proven whether it exits or
+ * stops on the limit (claim->exited says which). A fault is
+ * GS_ERR_INVALID_ARG. The initial memory is always the program's image: a
+ * later segment, whose memory is not, cannot be proven yet (docs/zkvm.md,
+ * "Limits"). */
+gs_status gs_zkvm_prove_segment(gs_zkvm_proof **out, gs_zkvm_claim *claim,
+                                const gs_zkvm_program *p, const uint8_t *input, size_t in_len,
+                                const gs_zkvm_state *start, uint64_t cycles,
+                                const gs_params *params, const gs_prove_opts *opts, char *msg,
+                                size_t msg_cap);
+
 /* What zp claims, read from its public inputs without verifying anything
  * (for inspection: only gs_zkvm_verify says the claim holds).
  * GS_ERR_PROOF_STATEMENT if zp does not have a run's shape. */
@@ -296,6 +341,13 @@ gs_status gs_zkvm_proof_claim(gs_zkvm_claim *out, const gs_zkvm_proof *zp);
  * gs_verify_multi_fixed's codes. msg says why. */
 gs_status gs_zkvm_verify(gs_zkvm_claim *claim, const gs_zkvm_program *p, const gs_zkvm_proof *zp,
                          unsigned min_security_bits, char *msg, size_t msg_cap);
+/* gs_zkvm_verify for a segment: the same checks, except that the run may
+ * start at any state (its memory the program's image) and need not exit;
+ * claim->start, end and exited say what was proven. gs_zkvm_verify is this
+ * plus start = the reset state and exited = 1. */
+gs_status gs_zkvm_verify_segment(gs_zkvm_claim *claim, const gs_zkvm_program *p,
+                                 const gs_zkvm_proof *zp, unsigned min_security_bits, char *msg,
+                                 size_t msg_cap);
 
 #ifdef __cplusplus
 }

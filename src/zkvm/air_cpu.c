@@ -8,8 +8,8 @@
  * has flags 0, and so has every padding row: a CPU row must carry exactly
  * one kind flag, so it cannot execute them.
  *
- * The CPU table has one row per cycle (clk = 1, 2, ...; the memory's initial
- * tuples have timestamp 0), then padding rows (active = 0; at least one, so
+ * The CPU table has one row per cycle (clk = clk0 + 1, clk0 + 2, ...; the
+ * memory's initial tuples have timestamp 4 clk0), then padding rows (active = 0; at least one, so
  * the run's last instruction is never the table's last row and every
  * transition constraint reaches it). */
 #include <stdlib.h>
@@ -180,20 +180,25 @@ gs_air *zk_cpu_air(void) {
     gs_expr fetch[7] = {pc, COL(CPU_OP), COL(CPU_RD), COL(CPU_RS1), COL(CPU_RS2), imm, flags};
     gs_air_receive(a, ZK_BUS_PROG, fetch, 7, active);
 
-    /* The clock counts rows; the run starts at the entry on clk 1, active
-     * rows come first, and the table ends on a padding row. */
+    /* The clock counts rows; the run starts at the start pc on clk
+     * START_CLK + 1 (a whole run: the entry on clk 1), active rows come
+     * first, and the table ends on a padding row. */
     gs_air_transition(a, SUB(NXT(CPU_CLK), ADD(clk, one)));
-    gs_air_boundary(a, CPU_CLK, 0, one);
+    gs_air_boundary(a, CPU_CLK, 0, ADD(gs_air_public(a, ZK_PUB_START_CLK), one));
     gs_air_boundary(a, CPU_ACTIVE, 0, one);
     gs_air_boundary(a, CPU_ACTIVE, -1, K(0));
-    gs_air_boundary(a, CPU_PC, 0, gs_air_public(a, ZK_PUB_ENTRY));
+    gs_air_boundary(a, CPU_PC, 0, gs_air_public(a, ZK_PUB_START_PC));
     gs_air_transition(a, MUL(NXT(CPU_ACTIVE), SUB(one, active)));
+    /* last: 1 on the last active row (an active row followed by padding). */
+    gs_expr last = SUB(active, NXT(CPU_ACTIVE));
 
     /* System calls: an ecall is exit, read or write (one of three
-     * booleans, by a7: 93, 63, 64). The run ends exactly at an exit: an
-     * active row followed by a padding row is an exit, and an exit is
-     * followed by a padding row; the exit reads a0 (the exit code) and its
-     * clk is the cycle count. */
+     * booleans, by a7: 93, 63, 64). An exit is followed by a padding row,
+     * and the last active row is an exit exactly when the public EXITED is
+     * 1 (the verifier requires it boolean): a run that exited ends exactly
+     * at its exit, a segment that stopped on its cycle limit has none. The
+     * exit reads a0 (the exit code); the last active row's clk is the cycle
+     * count at the end. */
     gs_expr e_exit = COL(CPU_E_EXIT), e_read = COL(CPU_E_READ), e_write = COL(CPU_E_WRITE);
     gs_air_transition(a, MUL(e_exit, SUB(e_exit, one)));
     gs_air_transition(a, MUL(e_read, SUB(e_read, one)));
@@ -202,10 +207,10 @@ gs_air *zk_cpu_air(void) {
     gs_expr call = ADD(MUL(K(GS_ZKVM_SYS_EXIT), e_exit),
                        ADD(MUL(K(GS_ZKVM_SYS_READ), e_read), MUL(K(GS_ZKVM_SYS_WRITE), e_write)));
     gs_air_transition(a, MUL(f_ecall, SUB(va, call)));
-    gs_air_transition(a, MUL(SUB(active, NXT(CPU_ACTIVE)), SUB(one, e_exit)));
+    gs_air_transition(a, MUL(last, SUB(gs_air_public(a, ZK_PUB_EXITED), e_exit)));
     gs_air_transition(a, MUL(e_exit, NXT(CPU_ACTIVE)));
     gs_air_transition(a, MUL(e_exit, SUB(vb, gs_air_public(a, ZK_PUB_EXIT_CODE))));
-    gs_air_transition(a, MUL(e_exit, SUB(clk, gs_air_public(a, ZK_PUB_CYCLES))));
+    gs_air_transition(a, MUL(last, SUB(clk, gs_air_public(a, ZK_PUB_CYCLES))));
     /* read and write: (call, fd, count, clk) to the IO chip, which does the
      * call's accesses and gives the count written to a0. */
     gs_expr io[4] = {va, vb, vc, clk};
@@ -228,6 +233,9 @@ gs_air *zk_cpu_air(void) {
     npc = ADD(npc, MUL(f_jal, ADD(pc, imm)));
     npc = ADD(npc, MUL(f_jalr, SUB(ADD(va, imm), ADD(jl, MUL(K((uint64_t)1 << 32), jc)))));
     gs_air_transition(a, MUL(NXT(CPU_ACTIVE), SUB(NXT(CPU_PC), npc)));
+    /* The end state's pc: where the last active row leads (an exit: its pc
+     * + 4). Nothing fetches it here; the next segment's first row does. */
+    gs_air_transition(a, MUL(last, SUB(npc, gs_air_public(a, ZK_PUB_END_PC))));
 
     /* The value written to rd (f_wr): lui the immediate, jal/jalr the
      * return address, exit a0 unchanged; ALU results, loaded values and
@@ -352,7 +360,8 @@ void zk_cpu_set_rows(zk_table *t, uint64_t first, const zk_cpu_row_t *rows, size
 }
 
 /* Padding rows: the clock runs on, every other column is 0. */
-void zk_cpu_set_padding(zk_table *t, uint64_t begin, uint64_t end) {
+void zk_cpu_set_padding(zk_table *t, uint64_t clk0, uint64_t begin, uint64_t end) {
     size_t n = (size_t)1 << t->log_n;
-    for (uint64_t i = begin; i < end; i++) t->cols[(size_t)CPU_CLK * n + i] = gs_fp_from_u64(i + 1);
+    for (uint64_t i = begin; i < end; i++)
+        t->cols[(size_t)CPU_CLK * n + i] = gs_fp_from_u64(clk0 + i + 1);
 }

@@ -3,8 +3,8 @@
  * Every access to a word (a register, 0..31, or a memory word, its byte
  * address) receives the word's previous tuple (addr, value, ts_prev, w) and
  * sends (addr, value', ts, w) with ts_prev < ts, timestamps unique per
- * access. The memory tables send each address's initial tuple at ts 0
- * exactly once and receive its final tuple. Then the bus balances only if
+ * access. The memory tables send each address's initial tuple at ts 4 clk0
+ * (clk0: the start clk, a public; every access of the run is later) exactly once and receive its final tuple. Then the bus balances only if
  * every access reads the value the previous access to its address left: the
  * receive of the k-th access to an address needs a send with a timestamp
  * below its own, and by induction the only one left is the (k-1)-th
@@ -73,24 +73,30 @@ static gs_air *finish(gs_air *a) {
 }
 
 gs_air *zk_image_air(void) {
-    gs_air *a = gs_air_new("zkvm-image", I_COLS, 0);
+    gs_air *a = gs_air_new("zkvm-image", I_COLS, ZK_IMAGE_NUM_PUBLIC);
     if (!a) return NULL;
     gs_expr addr = gs_air_col(a, I_ADDR), w = gs_air_col(a, I_W), valid = gs_air_col(a, I_VALID);
-    gs_expr init[4] = {addr, gs_air_col(a, I_VAL), gs_air_const(a, 0), w};
+    gs_expr ts0 = gs_air_mul(a, gs_air_const(a, 4), gs_air_public(a, ZK_IMAGE_PUB_CLK0));
+    gs_expr init[4] = {addr, gs_air_col(a, I_VAL), ts0, w};
     gs_expr fin[4] = {addr, gs_air_col(a, I_FVAL), gs_air_col(a, I_FTS), w};
     gs_air_send(a, ZK_BUS_MEM, init, 4, valid);
     gs_air_receive(a, ZK_BUS_MEM, fin, 4, valid);
+    /* The end state: the registers' and cursors' final values are publics.
+     * (Their initial values are the fixed value column's first rows, which
+     * the verifier builds from the start publics.) */
+    for (uint32_t r = 0; r < ZK_IMAGE_REGS; r++)
+        gs_air_boundary(a, I_FVAL, r, gs_air_public(a, ZK_IMAGE_PUB_END + r));
     return finish(a);
 }
 
-gs_status zk_image_fill(zk_table *out, const zk_image *im, const uint32_t *final_val,
-                        const uint64_t *final_ts) {
+gs_status zk_image_fill(zk_table *out, const zk_image *im, const uint32_t *init,
+                        const uint32_t *final_val, const uint64_t *final_ts) {
     const size_t R = ZK_IMAGE_REGS;
     size_t words = (im->hi - im->lo) / 4, rows = R + words;
     GS_TRY(zk_table_alloc(out, I_COLS, rows));
     for (size_t i = 0; i < rows; i++) {
         uint32_t addr = i < R ? (uint32_t)i : im->lo + 4 * (uint32_t)(i - R);
-        uint32_t val = i < R ? 0 : im->words[i - R];
+        uint32_t val = i < R ? (init ? init[i] : 0) : im->words[i - R];
         int text = i >= R && addr >= im->text_lo && addr < im->text_hi;
         zk_col(out, I_ADDR)[i] = gs_fp_from_u64(addr);
         zk_col(out, I_VAL)[i] = gs_fp_from_u64(val);
@@ -152,7 +158,8 @@ gs_air *zk_fresh_air(void) {
         gs_air_send(a, ZK_BUS_BYTE, t, 4, valid);
     }
     gs_expr addr = gs_air_mul(a, K(4), k);
-    gs_expr init[4] = {addr, K(0), K(0), one};
+    gs_expr ts0 = gs_air_mul(a, K(4), gs_air_public(a, ZK_FRESH_PUB_CLK0));
+    gs_expr init[4] = {addr, K(0), ts0, one};
     gs_expr fin[4] = {addr, COL(F_FVAL), COL(F_FTS), one};
     gs_air_send(a, ZK_BUS_MEM, init, 4, valid);
     gs_air_receive(a, ZK_BUS_MEM, fin, 4, valid);

@@ -58,6 +58,67 @@ gs_status gs_zkvm_vm_new(gs_zkvm_vm **out, const gs_zkvm_program *p, const uint8
     return GS_OK;
 }
 
+void gs_zkvm_reset_state(gs_zkvm_state *out, const gs_zkvm_program *p) {
+    memset(out, 0, sizeof *out);
+    out->pc = p->entry;
+}
+
+void gs_zkvm_vm_get_state(const gs_zkvm_vm *vm, gs_zkvm_state *out) {
+    memset(out, 0, sizeof *out);
+    out->pc = gs_zkvm_vm_pc(vm);
+    memcpy(out->regs, vm->x, sizeof out->regs);
+    out->regs[0] = 0;
+    out->clk = vm->cycles;
+    out->input_pos = vm->in_pos;
+}
+
+#define ZK_PAGE 4096u
+
+static int page_zero(const uint8_t *b) {
+    uint64_t any = 0;
+    for (unsigned i = 0; i < ZK_PAGE; i += 8) {
+        uint64_t v;
+        memcpy(&v, b + i, 8);
+        any |= v;
+    }
+    return any == 0;
+}
+
+gs_status gs_zkvm_vm_new_at(gs_zkvm_vm **out, const gs_zkvm_program *p, const uint8_t *input,
+                            size_t len, const gs_zkvm_state *st, const uint8_t *mem) {
+    if (!out) return GS_ERR_INVALID_ARG;
+    *out = NULL;
+    if (!p) return GS_ERR_INVALID_ARG;
+    const uint32_t text_hi = p->text_lo + 4 * p->n;
+    if (st && ((st->pc & 3) || st->pc < p->text_lo || st->pc > text_hi || st->regs[0] != 0 ||
+               st->input_pos > len))
+        return GS_ERR_INVALID_ARG;
+    gs_zkvm_vm *vm = NULL;
+    GS_TRY(gs_zkvm_vm_new(&vm, p, input, len));
+    if (mem) /* everything but the text, which stays the program's */
+        for (uint32_t a = GS_ZKVM_MEM_LO; a < GS_ZKVM_MEM_TOP; a += ZK_PAGE) {
+            uint32_t lo = a, hi = a + ZK_PAGE;
+            if (lo < text_hi && hi > p->text_lo) { /* the page holds text: copy around it */
+                if (lo < p->text_lo) memcpy(vm->mem + lo, mem + (lo - GS_ZKVM_MEM_LO), p->text_lo - lo);
+                if (hi > text_hi) memcpy(vm->mem + text_hi, mem + (text_hi - GS_ZKVM_MEM_LO), hi - text_hi);
+                continue;
+            }
+            /* A page zero in both stays untouched (the machine's memory
+             * maps lazily: a segment pays for the pages in use). */
+            const uint8_t *src = mem + (lo - GS_ZKVM_MEM_LO);
+            if (page_zero(src) && page_zero(vm->mem + lo)) continue;
+            memcpy(vm->mem + lo, src, ZK_PAGE);
+        }
+    if (st) {
+        vm->pc_index = (st->pc - p->text_lo) / 4;
+        memcpy(vm->x, st->regs, sizeof st->regs);
+        vm->cycles = st->clk;
+        vm->in_pos = (size_t)st->input_pos;
+    }
+    *out = vm;
+    return GS_OK;
+}
+
 void gs_zkvm_vm_free(gs_zkvm_vm *vm) {
     if (!vm) return;
     free(vm->mem);

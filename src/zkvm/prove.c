@@ -109,6 +109,17 @@ gs_digest gs_zkvm_output_digest(const uint8_t *out1, uint64_t len1, const uint8_
     return d;
 }
 
+gs_digest gs_zkvm_regs_digest(const uint32_t regs[32]) {
+    uint8_t b[128];
+    for (unsigned r = 0; r < 32; r++) zk_st32(b + 4 * r, regs[r]);
+    gs_hasher h;
+    gs_digest d;
+    gs_hasher_init(&h, GS_HASH_KECCAK256);
+    digest_hash(&h, "gstark zkvm registers v1", b, sizeof b);
+    gs_hasher_final(&h, &d);
+    return d;
+}
+
 static void put_digest(gs_fp *pub, gs_digest d) {
     for (unsigned i = 0; i < 8; i++) pub[i] = zk_ld32(d.b + 4 * i);
 }
@@ -121,6 +132,10 @@ static void cpu_publics(gs_fp *pub, const gs_zkvm_claim *c) {
     put_digest(pub + ZK_PUB_PROGRAM, c->program);
     put_digest(pub + ZK_PUB_INPUT, c->input);
     put_digest(pub + ZK_PUB_OUTPUT, c->output);
+    pub[ZK_PUB_START_PC] = c->start.pc;
+    pub[ZK_PUB_START_CLK] = gs_fp_from_u64(c->start.clk);
+    pub[ZK_PUB_END_PC] = c->end.pc;
+    pub[ZK_PUB_EXITED] = c->exited;
 }
 
 /* ---- the tables ---- */
@@ -137,11 +152,17 @@ static gs_status build(run_tables *rt, const gs_zkvm_program *p, const zk_image 
                        const uint8_t *input, uint64_t in_len, zk_trace_times *tt, char *msg,
                        size_t cap) {
     cpu_publics(rt->cpu_pub, claim);
-    return zk_build_tables(rt, p, im, tr, vm, input, in_len, tt, msg, cap);
+    return zk_build_tables(rt, p, im, &claim->start, tr, vm, input, in_len, tt, msg, cap);
 }
 
 static gs_fp *pub_of(run_tables *rt, unsigned t) {
-    return t == ZK_T_CPU ? rt->cpu_pub : t == ZK_T_FRESH ? rt->fresh_pub : t == ZK_T_IO ? rt->io_pub : NULL;
+    switch (t) {
+    case ZK_T_CPU: return rt->cpu_pub;
+    case ZK_T_IMAGE: return rt->image_pub;
+    case ZK_T_FRESH: return rt->fresh_pub;
+    case ZK_T_IO: return rt->io_pub;
+    default: return NULL;
+    }
 }
 
 /* ---- the proof object ---- */
@@ -161,8 +182,9 @@ static uint8_t *copy_bytes(const uint8_t *b, uint64_t len) {
 
 /* ---- proving ---- */
 
-/* The run to prove: executed with the trace recorded, refused unless it
- * exited within the limits. */
+/* The run to prove: executed with the trace recorded from start (NULL: the
+ * reset state), refused if it faulted, or if it did not exit within the
+ * limits and `whole` asks for a whole run. */
 typedef struct {
     gs_zkvm_vm *vm;
     gs_zkvm_trace *tr;
@@ -176,22 +198,29 @@ static void traced_free(traced *r) {
 }
 
 static gs_status traced_run(traced *r, const gs_zkvm_program *p, const uint8_t *input, size_t in_len,
-                            uint64_t max_cycles, char *msg, size_t msg_cap) {
+                            const gs_zkvm_state *start, uint64_t max_cycles, int whole, char *msg,
+                            size_t msg_cap) {
     memset(r, 0, sizeof *r);
     uint64_t limit = ((uint64_t)1 << GS_ZKVM_MAX_LOG_ROWS) - 1;
     if (!max_cycles || max_cycles > limit) max_cycles = limit;
     if (in_len > GS_ZKVM_MAX_INPUT)
         return refuse(msg, msg_cap, GS_ERR_INVALID_ARG, "the input has %zu bytes; a proof holds at most %llu",
                       in_len, (unsigned long long)GS_ZKVM_MAX_INPUT);
+    if (start && start->clk >= ZK_MAX_START_CLK)
+        return refuse(msg, msg_cap, GS_ERR_INVALID_ARG, "the start clk %llu is past 2^48",
+                      (unsigned long long)start->clk);
     gs_zkvm_result res;
-    gs_status s = gs_zkvm_vm_new(&r->vm, p, input, in_len);
+    gs_status s = gs_zkvm_vm_new_at(&r->vm, p, input, in_len, start, NULL);
+    if (s == GS_ERR_INVALID_ARG)
+        return refuse(msg, msg_cap, s, "the start state is not one of this program (its pc outside the "
+                      "text or misaligned, x0 not 0, or an input position past the input)");
     if (s == GS_OK) s = gs_zkvm_trace_new(&r->tr);
     if (s == GS_OK) s = gs_zkvm_vm_run_traced(r->vm, r->tr, &res, max_cycles);
     if (s != GS_OK) return s;
     if (res.stop == GS_ZKVM_FAULT)
         return refuse(msg, msg_cap, GS_ERR_INVALID_ARG, "the program faulted, so there is no run to prove: %s",
                       res.msg);
-    if (res.stop != GS_ZKVM_EXITED)
+    if (res.stop != GS_ZKVM_EXITED && (whole || r->tr->n_steps == 0))
         return refuse(msg, msg_cap, GS_ERR_UNSUPPORTED,
                       "the run did not exit within %llu cycles: one proof holds at most 2^%u - 1 "
                       "cycles (the CPU table's largest height, one row kept for padding); longer "
@@ -202,10 +231,20 @@ static gs_status traced_run(traced *r, const gs_zkvm_program *p, const uint8_t *
     if ((uint64_t)len1 + len2 > GS_ZKVM_MAX_INPUT)
         return refuse(msg, msg_cap, GS_ERR_UNSUPPORTED, "the run wrote %zu bytes; a proof holds at most %llu",
                       len1 + len2, (unsigned long long)GS_ZKVM_MAX_INPUT);
-    r->claim = (gs_zkvm_claim){.program = gs_zkvm_program_fingerprint(p),
-                               .input = gs_zkvm_input_digest(input, in_len),
-                               .output = gs_zkvm_output_digest(out1, len1, out2, len2),
-                               .entry = p->entry, .exit_code = res.exit_code, .cycles = r->tr->n_steps};
+    gs_zkvm_claim *c = &r->claim; /* zeroed above, padding included: claims compare with memcmp */
+    c->program = gs_zkvm_program_fingerprint(p);
+    c->input = gs_zkvm_input_digest(input, in_len);
+    c->output = gs_zkvm_output_digest(out1, len1, out2, len2);
+    c->entry = p->entry;
+    c->exited = res.stop == GS_ZKVM_EXITED;
+    c->exit_code = c->exited ? res.exit_code : 0;
+    gs_zkvm_reset_state(&c->start, p); /* field by field: no padding bytes from the caller */
+    if (start) {
+        c->start.pc = start->pc, c->start.clk = start->clk, c->start.input_pos = start->input_pos;
+        memcpy(c->start.regs, start->regs, sizeof start->regs);
+    }
+    gs_zkvm_vm_get_state(r->vm, &c->end); /* after an exit its pc is the exit's + 4 */
+    c->cycles = c->end.clk;
     return GS_OK;
 }
 
@@ -220,7 +259,7 @@ gs_status zk_trace_run(zk_table *t, const gs_zkvm_program *p, const uint8_t *inp
     run_tables rt;
     memset(&rt, 0, sizeof rt);
     zk_image im = {0};
-    gs_status s = traced_run(&r, p, input, in_len, max_cycles, msg, msg_cap);
+    gs_status s = traced_run(&r, p, input, in_len, NULL, max_cycles, 1, msg, msg_cap);
     tt.exec = now_s() - t0;
     if (s == GS_OK) s = zk_image_make(&im, p);
     if (s == GS_OK) s = build(&rt, p, &im, r.tr, r.vm, &r.claim, input, in_len, &tt, msg, msg_cap);
@@ -233,9 +272,10 @@ gs_status zk_trace_run(zk_table *t, const gs_zkvm_program *p, const uint8_t *inp
 }
 
 static gs_status prove_run(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_zkvm_program *p,
-                           const uint8_t *input, size_t in_len, uint64_t max_cycles,
-                           const gs_params *params, const gs_prove_opts *opts, zk_tamper_fn fn,
-                           void *ctx, char *msg, size_t msg_cap) {
+                           const uint8_t *input, size_t in_len, const gs_zkvm_state *start,
+                           uint64_t max_cycles, int whole, const gs_params *params,
+                           const gs_prove_opts *opts, zk_tamper_fn fn, void *ctx, char *msg,
+                           size_t msg_cap) {
     if (!out || !p || (in_len && !input)) return GS_ERR_INVALID_ARG;
     *out = NULL;
     if (msg && msg_cap) msg[0] = 0;
@@ -248,7 +288,7 @@ static gs_status prove_run(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_z
     /* The run and the tables: a span of their own on a timeline ("trace"). */
     gs_obs *obs = opts ? opts->obs : NULL;
     int64_t span = gs_obs_begin(obs, "trace", -1, 0, 0);
-    gs_status s = zp ? traced_run(&r, p, input, in_len, max_cycles, msg, msg_cap) : GS_ERR_NOMEM;
+    gs_status s = zp ? traced_run(&r, p, input, in_len, start, max_cycles, whole, msg, msg_cap) : GS_ERR_NOMEM;
     if (!zp) memset(&r, 0, sizeof r);
     if (s != GS_OK) goto out;
     size_t len1 = 0, len2 = 0;
@@ -294,21 +334,39 @@ gs_status gs_zkvm_prove(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_zkvm
                         const uint8_t *input, size_t in_len, uint64_t max_cycles,
                         const gs_params *params, const gs_prove_opts *opts, char *msg,
                         size_t msg_cap) {
-    return prove_run(out, claim, p, input, in_len, max_cycles, params, opts, NULL, NULL, msg, msg_cap);
+    return prove_run(out, claim, p, input, in_len, NULL, max_cycles, 1, params, opts, NULL, NULL, msg,
+                     msg_cap);
+}
+
+gs_status gs_zkvm_prove_segment(gs_zkvm_proof **out, gs_zkvm_claim *claim,
+                                const gs_zkvm_program *p, const uint8_t *input, size_t in_len,
+                                const gs_zkvm_state *start, uint64_t cycles,
+                                const gs_params *params, const gs_prove_opts *opts, char *msg,
+                                size_t msg_cap) {
+    return prove_run(out, claim, p, input, in_len, start, cycles, 0, params, opts, NULL, NULL, msg,
+                     msg_cap);
 }
 
 gs_status zk_prove_tampered(gs_zkvm_proof **out, const gs_zkvm_program *p, const uint8_t *input,
-                            size_t in_len, const gs_params *params, const gs_prove_opts *opts,
-                            zk_tamper_fn fn, void *ctx, char *msg, size_t msg_cap) {
-    return prove_run(out, NULL, p, input, in_len, 0, params, opts, fn, ctx, msg, msg_cap);
+                            size_t in_len, const gs_zkvm_state *start, uint64_t cycles,
+                            const gs_params *params, const gs_prove_opts *opts, zk_tamper_fn fn,
+                            void *ctx, char *msg, size_t msg_cap) {
+    return prove_run(out, NULL, p, input, in_len, start, cycles, !start && !cycles, params, opts, fn,
+                     ctx, msg, msg_cap);
 }
 
-gs_status gs_zkvm_proof_claim(gs_zkvm_claim *out, const gs_zkvm_proof *zp) {
-    if (!out || !zp || !zp->proof) return GS_ERR_INVALID_ARG;
-    const gs_multi_proof *mp = zp->proof;
-    if (mp->num_tables != ZK_T_NUM || mp->tables[ZK_T_CPU].num_public != ZK_CPU_NUM_PUBLIC)
-        return GS_ERR_PROOF_STATEMENT;
-    const gs_fp *pub = mp->tables[ZK_T_CPU].pub;
+/* Has zp a run's shape (tables and publics)? */
+static int run_shape(const gs_multi_proof *mp) {
+    return mp->num_tables == ZK_T_NUM && mp->tables[ZK_T_CPU].num_public == ZK_CPU_NUM_PUBLIC &&
+           mp->tables[ZK_T_IMAGE].num_public == ZK_IMAGE_NUM_PUBLIC &&
+           mp->tables[ZK_T_FRESH].num_public == ZK_FRESH_NUM_PUBLIC &&
+           mp->tables[ZK_T_IO].num_public == ZK_IO_NUM_PUBLIC;
+}
+
+/* The claim as the publics state it (values reduced to the claim's widths:
+ * the verifier checks the ranges before it trusts them). */
+static void claim_of(gs_zkvm_claim *out, const gs_multi_proof *mp) {
+    const gs_fp *pub = mp->tables[ZK_T_CPU].pub, *ipub = mp->tables[ZK_T_IMAGE].pub;
     memset(out, 0, sizeof *out);
     for (unsigned i = 0; i < 8; i++) {
         zk_st32(out->program.b + 4 * i, (uint32_t)pub[ZK_PUB_PROGRAM + i]);
@@ -318,13 +376,62 @@ gs_status gs_zkvm_proof_claim(gs_zkvm_claim *out, const gs_zkvm_proof *zp) {
     out->entry = (uint32_t)pub[ZK_PUB_ENTRY];
     out->exit_code = (uint32_t)pub[ZK_PUB_EXIT_CODE];
     out->cycles = pub[ZK_PUB_CYCLES];
+    out->exited = (uint32_t)pub[ZK_PUB_EXITED];
+    out->start.pc = (uint32_t)pub[ZK_PUB_START_PC];
+    out->start.clk = pub[ZK_PUB_START_CLK];
+    out->end.pc = (uint32_t)pub[ZK_PUB_END_PC];
+    out->end.clk = pub[ZK_PUB_CYCLES];
+    for (unsigned r = 0; r < 32; r++) {
+        out->start.regs[r] = (uint32_t)ipub[ZK_IMAGE_PUB_START + r];
+        out->end.regs[r] = (uint32_t)ipub[ZK_IMAGE_PUB_END + r];
+    }
+    out->start.input_pos = ipub[ZK_IMAGE_PUB_START + ZK_CURSOR_ADDR];
+    out->end.input_pos = ipub[ZK_IMAGE_PUB_END + ZK_CURSOR_ADDR];
+}
+
+gs_status gs_zkvm_proof_claim(gs_zkvm_claim *out, const gs_zkvm_proof *zp) {
+    if (!out || !zp || !zp->proof) return GS_ERR_INVALID_ARG;
+    if (!run_shape(zp->proof)) return GS_ERR_PROOF_STATEMENT;
+    claim_of(out, zp->proof);
     return GS_OK;
 }
 
 /* ---- verifying ---- */
 
-gs_status gs_zkvm_verify(gs_zkvm_claim *claim, const gs_zkvm_program *p, const gs_zkvm_proof *zp,
-                         unsigned min_security_bits, char *msg, size_t msg_cap) {
+/* The state publics' ranges and their agreement across tables; NULL if
+ * they hold, else what is wrong. */
+static const char *state_publics_bad(const gs_multi_proof *mp, const gs_zkvm_program *p,
+                                     const gs_zkvm_proof *zp) {
+    const gs_fp *cpu = mp->tables[ZK_T_CPU].pub, *img = mp->tables[ZK_T_IMAGE].pub,
+                *fresh = mp->tables[ZK_T_FRESH].pub;
+    const uint64_t text_hi = (uint64_t)p->text_lo + 4ull * p->n;
+    if (cpu[ZK_PUB_EXITED] > 1) return "its exit flag is not 0 or 1";
+    if (cpu[ZK_PUB_EXIT_CODE] > UINT32_MAX || (!cpu[ZK_PUB_EXITED] && cpu[ZK_PUB_EXIT_CODE]))
+        return "its exit code is out of range (or set on a run that did not exit)";
+    if (cpu[ZK_PUB_START_CLK] >= ZK_MAX_START_CLK || cpu[ZK_PUB_CYCLES] <= cpu[ZK_PUB_START_CLK] ||
+        cpu[ZK_PUB_CYCLES] - cpu[ZK_PUB_START_CLK] >= ((uint64_t)1 << GS_ZKVM_MAX_LOG_ROWS))
+        return "its start clk or cycle count is out of range";
+    if (img[ZK_IMAGE_PUB_CLK0] != cpu[ZK_PUB_START_CLK] || fresh[ZK_FRESH_PUB_CLK0] != cpu[ZK_PUB_START_CLK])
+        return "its tables disagree on the start clk";
+    const gs_fp pcs[2] = {cpu[ZK_PUB_START_PC], cpu[ZK_PUB_END_PC]};
+    for (unsigned i = 0; i < 2; i++)
+        if ((pcs[i] & 3) || pcs[i] < p->text_lo || pcs[i] > text_hi)
+            return "its start or end pc is not an instruction address of the program";
+    for (unsigned r = 0; r < ZK_IMAGE_REGS; r++)
+        if (img[ZK_IMAGE_PUB_START + r] > UINT32_MAX || img[ZK_IMAGE_PUB_END + r] > UINT32_MAX)
+            return "a start or end register is not a 32-bit value";
+    const gs_fp *st = img + ZK_IMAGE_PUB_START, *en = img + ZK_IMAGE_PUB_END;
+    if (st[0] || en[0]) return "its x0 is not 0";
+    if (st[ZK_CURSOR_ADDR + 1] || st[ZK_CURSOR_ADDR + 2] || en[ZK_CURSOR_ADDR + 1] != zp->out_len[0] ||
+        en[ZK_CURSOR_ADDR + 2] != zp->out_len[1])
+        return "its output positions disagree with the output it carries";
+    if (st[ZK_CURSOR_ADDR] > en[ZK_CURSOR_ADDR] || en[ZK_CURSOR_ADDR] > zp->in_len)
+        return "its input positions are out of range";
+    return NULL;
+}
+
+static gs_status verify_run(gs_zkvm_claim *claim, const gs_zkvm_program *p, const gs_zkvm_proof *zp,
+                            unsigned min_security_bits, int whole, char *msg, size_t msg_cap) {
     if (!p || !zp || !zp->proof || (zp->in_len && !zp->input) || (zp->out_len[0] && !zp->out[0]) ||
         (zp->out_len[1] && !zp->out[1]))
         return GS_ERR_INVALID_ARG;
@@ -335,16 +442,24 @@ gs_status gs_zkvm_verify(gs_zkvm_claim *claim, const gs_zkvm_program *p, const g
                       ZK_T_NUM, proof->num_tables);
     if (zp->in_len > GS_ZKVM_MAX_INPUT || zp->out_len[0] + zp->out_len[1] > GS_ZKVM_MAX_INPUT)
         return refuse(msg, msg_cap, GS_ERR_PROOF_STATEMENT, "the proof's input or output is too large");
+    if (!run_shape(proof))
+        return refuse(msg, msg_cap, GS_ERR_PROOF_STATEMENT, "the proof's public inputs do not have a run's shape");
+    gs_zkvm_claim c;
+    claim_of(&c, proof);
+
     gs_air *airs[ZK_T_NUM] = {0};
     zk_image im = {0};
     zk_table fx[ZK_T_NUM];
     memset(fx, 0, sizeof fx);
     zk_lookups *none = calloc(1, sizeof *none);
+    uint32_t init[ZK_IMAGE_REGS];
+    for (unsigned r = 0; r < ZK_IMAGE_REGS; r++)
+        init[r] = (uint32_t)proof->tables[ZK_T_IMAGE].pub[ZK_IMAGE_PUB_START + r];
     gs_status s = none ? GS_OK : GS_ERR_NOMEM;
     if (s == GS_OK) s = zk_image_make(&im, p);
     if (s == GS_OK) s = airs_make(airs);
     if (s == GS_OK) s = zk_prog_fill(&fx[ZK_T_PROG], p, NULL);
-    if (s == GS_OK) s = zk_image_fill(&fx[ZK_T_IMAGE], &im, NULL, NULL);
+    if (s == GS_OK) s = zk_image_fill(&fx[ZK_T_IMAGE], &im, init, NULL, NULL);
     if (s == GS_OK)
         s = zk_stream_fill(&fx[ZK_T_STREAM], zp->input, zp->in_len, zp->out[0], zp->out_len[0], zp->out[1],
                            zp->out_len[1], NULL);
@@ -355,22 +470,13 @@ gs_status gs_zkvm_verify(gs_zkvm_claim *claim, const gs_zkvm_program *p, const g
     /* The publics: what the program, the input and the outputs fix. */
     const gs_proof *cpu = &proof->tables[ZK_T_CPU], *fresh = &proof->tables[ZK_T_FRESH],
                    *io = &proof->tables[ZK_T_IO];
-    if (cpu->num_public != ZK_CPU_NUM_PUBLIC || fresh->num_public != ZK_FRESH_NUM_PUBLIC ||
-        io->num_public != ZK_IO_NUM_PUBLIC) {
-        s = refuse(msg, msg_cap, GS_ERR_PROOF_STATEMENT, "the proof's public inputs do not have a run's shape");
-        goto out;
-    }
-    if (cpu->pub[ZK_PUB_EXIT_CODE] > UINT32_MAX || cpu->pub[ZK_PUB_CYCLES] >= ((uint64_t)1 << GS_ZKVM_MAX_LOG_ROWS)) {
-        s = refuse(msg, msg_cap, GS_ERR_PROOF_STATEMENT, "the proof's exit code or cycle count is out of range");
-        goto out;
-    }
-    gs_zkvm_claim c = {.program = gs_zkvm_program_fingerprint(p),
-                       .input = gs_zkvm_input_digest(zp->input, zp->in_len),
-                       .output = gs_zkvm_output_digest(zp->out[0], zp->out_len[0], zp->out[1], zp->out_len[1]),
-                       .entry = p->entry, .exit_code = (uint32_t)cpu->pub[ZK_PUB_EXIT_CODE],
-                       .cycles = cpu->pub[ZK_PUB_CYCLES]};
+    gs_zkvm_claim want_c = c;
+    want_c.program = gs_zkvm_program_fingerprint(p);
+    want_c.input = gs_zkvm_input_digest(zp->input, zp->in_len);
+    want_c.output = gs_zkvm_output_digest(zp->out[0], zp->out_len[0], zp->out[1], zp->out_len[1]);
+    want_c.entry = p->entry;
     gs_fp want[ZK_CPU_NUM_PUBLIC];
-    cpu_publics(want, &c);
+    cpu_publics(want, &want_c);
     const char *which = NULL;
     if (cpu->pub[ZK_PUB_ENTRY] != want[ZK_PUB_ENTRY] ||
         memcmp(cpu->pub + ZK_PUB_PROGRAM, want + ZK_PUB_PROGRAM, 8 * sizeof *want) ||
@@ -384,6 +490,30 @@ gs_status gs_zkvm_verify(gs_zkvm_claim *claim, const gs_zkvm_program *p, const g
     if (which) {
         s = refuse(msg, msg_cap, GS_ERR_PROOF_STATEMENT, "the proof is %s", which);
         goto out;
+    }
+
+    /* The start and end states. */
+    const char *bad = state_publics_bad(proof, p, zp);
+    if (bad) {
+        s = refuse(msg, msg_cap, GS_ERR_PROOF_STATEMENT, "the proof's state is invalid: %s", bad);
+        goto out;
+    }
+    if (whole) {
+        int reset = c.start.pc == p->entry && c.start.clk == 0 && c.start.input_pos == 0;
+        for (unsigned r = 0; r < 32; r++) reset &= c.start.regs[r] == 0;
+        if (!reset) {
+            s = refuse(msg, msg_cap, GS_ERR_PROOF_STATEMENT,
+                       "the proof is of a segment that does not start at the program's reset state "
+                       "(pc 0x%08x, clk %llu), not of a whole run",
+                       c.start.pc, (unsigned long long)c.start.clk);
+            goto out;
+        }
+        if (!c.exited) {
+            s = refuse(msg, msg_cap, GS_ERR_PROOF_STATEMENT,
+                       "the proof is of a segment that stops at clk %llu without exiting, not of a "
+                       "whole run", (unsigned long long)c.end.clk);
+            goto out;
+        }
     }
 
     /* Every fixed column, then the proof. */
@@ -402,11 +532,22 @@ gs_status gs_zkvm_verify(gs_zkvm_claim *claim, const gs_zkvm_program *p, const g
         refuse(msg, msg_cap, s, "the proof does not verify: %s", gs_status_str(s));
         goto out;
     }
-    if (claim) *claim = c;
+    if (claim) *claim = want_c;
 out:
     for (unsigned t = 0; t < ZK_T_NUM; t++) free(fx[t].cols);
     free(none);
     airs_free(airs);
     zk_image_free(&im);
     return s;
+}
+
+gs_status gs_zkvm_verify(gs_zkvm_claim *claim, const gs_zkvm_program *p, const gs_zkvm_proof *zp,
+                         unsigned min_security_bits, char *msg, size_t msg_cap) {
+    return verify_run(claim, p, zp, min_security_bits, 1, msg, msg_cap);
+}
+
+gs_status gs_zkvm_verify_segment(gs_zkvm_claim *claim, const gs_zkvm_program *p,
+                                 const gs_zkvm_proof *zp, unsigned min_security_bits, char *msg,
+                                 size_t msg_cap) {
+    return verify_run(claim, p, zp, min_security_bits, 0, msg, msg_cap);
 }

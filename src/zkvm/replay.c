@@ -83,7 +83,8 @@ typedef struct {
     uint32_t x[N_CELLS];
     uint64_t x_ts[N_CELLS];
     uint8_t *mem;      /* indexed by address */
-    uint64_t *mem_ts;  /* per word; 0: never accessed */
+    uint64_t *mem_ts;  /* per word; 0: never accessed (its last access is the initial tuple's, ts0) */
+    uint64_t clk0, ts0; /* the start clk, the initial tuples' timestamp 4 clk0 */
     uint64_t *touched; /* per word, a bit: accessed (the fresh table's words, in order) */
     uint32_t text_lo, text_hi;
     zk_prog_row_t *prog; /* the program's rows, per slot */
@@ -107,7 +108,7 @@ static void replay_free(replay *rp) {
 static inline void mem_touch(replay *rp, uint32_t w, uint64_t ts, uint64_t *prev) {
     uint64_t *mt = &rp->mem_ts[w / 4];
     if (!*mt) rp->touched[w / 256] |= (uint64_t)1 << (w / 4 % 64);
-    *prev = *mt, *mt = ts;
+    *prev = *mt ? *mt : rp->ts0, *mt = ts;
 }
 
 /* A register or cursor access at ts by the IO chip: its previous time. */
@@ -164,11 +165,12 @@ static gs_status replay_state(replay *rp, const gs_zkvm_program *p, const gs_zkv
             memcpy(cs->n_chip, rp->n_chip, sizeof rp->n_chip), cs->n_ls = rp->n_ls;
         }
         uint32_t slot = (st->pc - p->text_lo) / 4;
+        const uint64_t clk = rp->clk0 + i + 1;
         if (st->pc < p->text_lo || slot >= p->n)
-            return bug(msg, cap, "cycle %llu: pc 0x%08x outside the text (a bug)", (unsigned long long)i + 1, st->pc);
+            return bug(msg, cap, "cycle %llu: pc 0x%08x outside the text (a bug)", (unsigned long long)clk, st->pc);
         const zk_prog_row_t *pr = &rp->prog[slot];
         const uint32_t f = pr->flags;
-        const uint64_t ts = 4 * (i + 1);
+        const uint64_t ts = 4 * clk;
         rp->counts[slot]++;
         rp->x_ts[pr->rs1] = ts + ZK_TS_RS1;
         rp->x_ts[pr->rs2] = ts + ZK_TS_RS2;
@@ -178,15 +180,15 @@ static gs_status replay_state(replay *rp, const gs_zkvm_program *p, const gs_zkv
             uint32_t w = (rp->x[pr->rs1] + pr->imm) & ~3u;
             if (w >= GS_ZKVM_MEM_TOP)
                 return bug(msg, cap, "cycle %llu, pc 0x%08x: the replay's address 0x%08x is outside memory "
-                           "(a bug)", (unsigned long long)i + 1, st->pc, w);
+                           "(a bug)", (unsigned long long)clk, st->pc, w);
             mem_touch(rp, w, ts + ZK_TS_MEM, &rp->ls[rp->n_ls++].ts_prev);
             zk_st32(rp->mem + w, st->mem_after);
         } else if ((f & ZK_F_ECALL) && rp->x[17] != GS_ZKVM_SYS_EXIT) {
             if (st->mem_after == 0 || st->mem_after > tr->n_io)
-                return bug(msg, cap, "cycle %llu: a call without its record (a bug)", (unsigned long long)i + 1);
-            gs_status s = io_call(rp, &tr->io[st->mem_after - 1], input, i + 1);
+                return bug(msg, cap, "cycle %llu: a call without its record (a bug)", (unsigned long long)clk);
+            gs_status s = io_call(rp, &tr->io[st->mem_after - 1], input, clk);
             if (s == GS_ERR_AIR_UNSATISFIED)
-                return bug(msg, cap, "cycle %llu: a call's buffer outside memory (a bug)", (unsigned long long)i + 1);
+                return bug(msg, cap, "cycle %llu: a call's buffer outside memory (a bug)", (unsigned long long)clk);
             if (s != GS_OK) return s;
         }
         if (f & ZK_F_WR) rp->x[pr->rd] = st->rd_val, rp->x_ts[pr->rd] = ts + ZK_TS_RD;
@@ -225,7 +227,7 @@ static void replay_chunk(const rows_job *j, size_t c, zk_lookups *lk) {
             zk_cpu_row_t *r = &rows[k];
             memset(r, 0, sizeof *r);
             r->prog = rp->prog[(st->pc - rp->text_lo) / 4];
-            r->clk = i + 1;
+            r->clk = rp->clk0 + i + 1;
             const uint32_t f = r->prog.flags;
             const uint64_t ts = 4 * r->clk;
             r->a = x[r->prog.rs1], r->a_ts = x_ts[r->prog.rs1], x_ts[r->prog.rs1] = ts + ZK_TS_RS1;
@@ -265,7 +267,7 @@ static void replay_chunk(const rows_job *j, size_t c, zk_lookups *lk) {
             }
             if (f & ZK_F_WR) {
                 if (r->c != st->rd_val) { /* the replay disagrees with the executor: a bug */
-                    j->bad[c] = i + 1, j->bad_c[c] = r->c;
+                    j->bad[c] = i + 1, j->bad_c[c] = r->c; /* the step's index + 1 */
                     return;
                 }
                 r->d_prev = x[r->prog.rd], r->d_ts = x_ts[r->prog.rd], x_ts[r->prog.rd] = ts + ZK_TS_RD;
@@ -283,20 +285,32 @@ static void replay_chunks(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
 
 typedef struct {
     zk_table *cpu;
-    uint64_t first;
+    uint64_t clk0, first;
 } pad_job;
 
 static void pad_rows(void *ctx, size_t begin, size_t end) {
     const pad_job *j = ctx;
-    zk_cpu_set_padding(j->cpu, j->first + begin, j->first + end);
+    zk_cpu_set_padding(j->cpu, j->clk0, j->first + begin, j->first + end);
 }
 
 /* Replays the trace into the CPU rows and the chips' requests. */
 static gs_status replay_run(replay *rp, zk_table *cpu, const gs_zkvm_program *p, const zk_image *im,
-                            const gs_zkvm_trace *tr, const uint8_t *input, uint64_t in_len,
-                            double *state_s, char *msg, size_t cap) {
+                            const gs_zkvm_state *start, const gs_zkvm_trace *tr,
+                            const uint8_t *input, uint64_t in_len, double *state_s, char *msg,
+                            size_t cap) {
     const uint64_t n = tr->n_steps, chunks = (n + CHUNK - 1) / CHUNK;
     rp->text_lo = im->text_lo, rp->text_hi = im->text_hi;
+    /* The start state: registers, the input cursor (the output cursors
+     * start at 0: a run's output is what it writes), every initial tuple at
+     * ts0. */
+    if (tr->clk0 != start->clk)
+        return bug(msg, cap, "the trace starts at clk %llu, the state at %llu (a bug)",
+                   (unsigned long long)tr->clk0, (unsigned long long)start->clk);
+    rp->clk0 = start->clk, rp->ts0 = 4 * start->clk;
+    memcpy(rp->x, start->regs, sizeof start->regs);
+    rp->x[0] = 0;
+    rp->x[ZK_CURSOR_ADDR] = (uint32_t)start->input_pos;
+    for (unsigned c = 0; c < N_CELLS; c++) rp->x_ts[c] = rp->ts0;
     rp->prog = malloc((p->n ? p->n : 1) * sizeof *rp->prog);
     rp->counts = calloc(p->n ? p->n : 1, sizeof *rp->counts);
     rp->starts = malloc((chunks ? chunks : 1) * sizeof *rp->starts);
@@ -327,14 +341,15 @@ static gs_status replay_run(replay *rp, zk_table *cpu, const gs_zkvm_program *p,
     }
     rows_job j = {.rp = rp, .tr = tr, .cpu = cpu, .n = n, .bad = bad, .bad_c = bad_c};
     zk_parallel_lookups((size_t)chunks, 1, rp->lk, replay_chunks, &j);
-    pad_job pj = {cpu, n};
+    pad_job pj = {cpu, rp->clk0, n};
     gs_parallel_for(((size_t)1 << cpu->log_n) - n, 1u << 15, pad_rows, &pj);
     gs_status s = GS_OK;
     for (uint64_t c = 0; c < chunks && s == GS_OK; c++)
         if (bad[c]) { /* the first one, whatever the threads did */
             const gs_zkvm_step *st = &tr->steps[bad[c] - 1];
             s = bug(msg, cap, "cycle %llu, pc 0x%08x: the AIR's value of rd 0x%08x differs from the "
-                    "executor's 0x%08x (a bug)", (unsigned long long)bad[c], st->pc, bad_c[c], st->rd_val);
+                    "executor's 0x%08x (a bug)", (unsigned long long)(rp->clk0 + bad[c]), st->pc, bad_c[c],
+                    st->rd_val);
         }
     free(bad), free(bad_c);
     for (size_t k = 0; k < rp->n_io; k++) rp->io[k].words = rp->words + (uintptr_t)rp->io[k].words;
@@ -347,7 +362,8 @@ static gs_status replay_run(replay *rp, zk_table *cpu, const gs_zkvm_program *p,
  * touched outside the image, in address order; the replay must end where
  * the machine did. */
 static gs_status memory_tables(zk_run_tables *rt, const replay *rp, const zk_image *im,
-                               const gs_zkvm_vm *vm, char *msg, size_t cap) {
+                               const gs_zkvm_state *start, const gs_zkvm_vm *vm, char *msg,
+                               size_t cap) {
     if (memcmp(rp->mem + GS_ZKVM_MEM_LO, gs_zkvm_vm_memory(vm), GS_ZKVM_MEM_TOP - GS_ZKVM_MEM_LO) ||
         memcmp(rp->x, gs_zkvm_vm_regs(vm), 32 * sizeof *rp->x))
         return bug(msg, cap, "the AIR's replay of the run ends in another state than the machine's (a bug)");
@@ -361,7 +377,8 @@ static gs_status memory_tables(zk_run_tables *rt, const replay *rp, const zk_ima
         for (unsigned r = 0; r < N_CELLS; r++) fval[r] = rp->x[r], fts[r] = rp->x_ts[r];
         for (size_t k = 0; k < words; k++) {
             uint32_t addr = im->lo + 4 * (uint32_t)k;
-            fval[N_CELLS + k] = zk_ld32(rp->mem + addr), fts[N_CELLS + k] = rp->mem_ts[addr / 4];
+            uint64_t ts = rp->mem_ts[addr / 4];
+            fval[N_CELLS + k] = zk_ld32(rp->mem + addr), fts[N_CELLS + k] = ts ? ts : rp->ts0;
         }
         for (size_t k = 0; k < MEM_WORDS / 64; k++)
             for (uint64_t bits = rp->touched[k]; bits; bits &= bits - 1) {
@@ -369,26 +386,37 @@ static gs_status memory_tables(zk_run_tables *rt, const replay *rp, const zk_ima
                 if (addr >= im->lo && addr < im->hi) continue;
                 fw[nf++] = (zk_fresh_word){addr, zk_ld32(rp->mem + addr), rp->mem_ts[addr / 4]};
             }
-        s = zk_image_fill(&rt->t[ZK_T_IMAGE], im, fval, fts);
+        uint32_t init[N_CELLS] = {0};
+        memcpy(init, start->regs, sizeof start->regs);
+        init[0] = 0;
+        init[ZK_CURSOR_ADDR] = (uint32_t)start->input_pos;
+        rt->image_pub[ZK_IMAGE_PUB_CLK0] = gs_fp_from_u64(start->clk);
+        for (unsigned r = 0; r < N_CELLS; r++) {
+            rt->image_pub[ZK_IMAGE_PUB_START + r] = init[r];
+            rt->image_pub[ZK_IMAGE_PUB_END + r] = rp->x[r];
+        }
+        s = zk_image_fill(&rt->t[ZK_T_IMAGE], im, init, fval, fts);
         if (s == GS_OK) s = zk_fresh_fill(&rt->t[ZK_T_FRESH], im, fw, nf, rp->lk);
     }
     free(fval), free(fts), free(fw);
     rt->fresh_pub[ZK_FRESH_PUB_LO] = im->lo / 4;
     rt->fresh_pub[ZK_FRESH_PUB_HI] = im->hi / 4;
+    rt->fresh_pub[ZK_FRESH_PUB_CLK0] = gs_fp_from_u64(start->clk);
     return s;
 }
 
 /* ---- everything ---- */
 
 gs_status zk_build_tables(zk_run_tables *rt, const gs_zkvm_program *p, const zk_image *im,
-                          const gs_zkvm_trace *tr, const gs_zkvm_vm *vm, const uint8_t *input,
+                          const gs_zkvm_state *start, const gs_zkvm_trace *tr,
+                          const gs_zkvm_vm *vm, const uint8_t *input,
                           uint64_t in_len, zk_trace_times *tt, char *msg, size_t cap) {
     double t0 = now_s(), t1 = t0, t2 = t0, state_s = 0;
     replay rp;
     memset(&rp, 0, sizeof rp);
-    gs_status s = replay_run(&rp, &rt->t[ZK_T_CPU], p, im, tr, input, in_len, &state_s, msg, cap);
+    gs_status s = replay_run(&rp, &rt->t[ZK_T_CPU], p, im, start, tr, input, in_len, &state_s, msg, cap);
     t1 = now_s();
-    if (s == GS_OK) s = memory_tables(rt, &rp, im, vm, msg, cap);
+    if (s == GS_OK) s = memory_tables(rt, &rp, im, start, vm, msg, cap);
     t2 = now_s();
     if (s != GS_OK) goto out;
     rt->io_pub[ZK_IO_PUB_IN_LEN] = gs_fp_from_u64(in_len);

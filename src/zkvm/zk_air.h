@@ -41,7 +41,7 @@ enum {
      * multiple of 4, inside [GS_ZKVM_MEM_LO, GS_ZKVM_MEM_TOP)). Every access
      * receives the previous (addr, value, ts_prev, w) with ts_prev < ts and
      * sends (addr, value', ts, w); the memory tables send each address's
-     * initial tuple (ts 0) once and receive its final one. w = 1: writable
+     * initial tuple (ts 4 clk0, clk0 the start clk) once and receive its final one. w = 1: writable
      * (registers, data, fresh memory), 0: read-only (the text); a store
      * sends and receives with w the constant 1. */
     ZK_BUS_MEM = 2,
@@ -67,14 +67,16 @@ enum {
 
 /* The stream cursors: memory addresses ZK_CURSOR_ADDR + stream (above the
  * registers, below every memory word) hold the bytes consumed from the
- * input and written to fd 1 and fd 2; 0 initially (image table), writable. */
+ * input and written to fd 1 and fd 2, writable; initially (image table) the
+ * start state's input position and 0 for the outputs (a run's output is
+ * what it writes). */
 #define ZK_CURSOR_ADDR 32u
 #define ZK_NUM_STREAMS 3u
 
 /* Timestamps: the accesses of cycle clk happen at 4 clk + slot, in this
  * order (rd = rs1 reads the old value and writes the new one). The memory's
- * initial tuples have ts 0, so the first cycle is clk 1 (the CPU's clk
- * column starts at 1). */
+ * initial tuples have ts 4 clk0 (clk0: the start clk, 0 for a whole run),
+ * so the first cycle is clk0 + 1 (the CPU's clk column starts there). */
 enum { ZK_TS_RS1 = 0, ZK_TS_RS2 = 1, ZK_TS_MEM = 2, ZK_TS_RD = 3 };
 
 /* ALU operations, c = op(a, b) with a, b, c in [0, 2^32):

@@ -47,14 +47,25 @@ gs_fp zk_prog_imm_fp(const zk_prog_row_t *r);
 gs_air *zk_prog_air(void);
 gs_status zk_prog_fill(zk_table *out, const gs_zkvm_program *p, const uint32_t *counts);
 
-/* CPU publics. */
+/* CPU publics. The run goes from (START_PC, START_CLK) to (END_PC,
+ * CYCLES): the first row fetches START_PC at clk START_CLK + 1, the last
+ * active row has clk CYCLES and leads to END_PC; it is an exit (with a0 =
+ * EXIT_CODE) exactly when EXITED is 1. ENTRY is the program's entry (the
+ * verifier's: a whole run has START_PC = ENTRY). */
 enum {
     ZK_PUB_ENTRY, ZK_PUB_EXIT_CODE, ZK_PUB_CYCLES,
     ZK_PUB_PROGRAM,               /* 8 words: the program's fingerprint, 32 bits each */
     ZK_PUB_INPUT = ZK_PUB_PROGRAM + 8, /* 8 words: the input's digest */
     ZK_PUB_OUTPUT = ZK_PUB_INPUT + 8,  /* 8 words: the outputs' digest (fd 1 and fd 2) */
-    ZK_CPU_NUM_PUBLIC = ZK_PUB_OUTPUT + 8
+    ZK_PUB_START_PC = ZK_PUB_OUTPUT + 8,
+    ZK_PUB_START_CLK,
+    ZK_PUB_END_PC,
+    ZK_PUB_EXITED,
+    ZK_CPU_NUM_PUBLIC
 };
+/* The largest start clk a proof may state: timestamps (4 clk + slot) stay
+ * far below the field's modulus. */
+#define ZK_MAX_START_CLK ((uint64_t)1 << 48)
 
 /* The CPU table's columns. The flags f_k are the bits of the program's flags word, in the
  * order of ZK_F_* (zk_cpu.h). */
@@ -82,16 +93,26 @@ gs_air *zk_cpu_air(void);
 uint32_t zk_cpu_num_cols(void);
 /* Rows first .. first + m - 1 (active rows: clk, active = 1, ...). */
 void zk_cpu_set_rows(zk_table *t, uint64_t first, const zk_cpu_row_t *rows, size_t m);
-/* Padding rows [begin, end): clk = row + 1, every other column 0 (the
- * table comes zeroed from zk_table_alloc). */
-void zk_cpu_set_padding(zk_table *t, uint64_t begin, uint64_t end);
+/* Padding rows [begin, end): clk = clk0 + row + 1, every other column 0
+ * (the table comes zeroed from zk_table_alloc). */
+void zk_cpu_set_padding(zk_table *t, uint64_t clk0, uint64_t begin, uint64_t end);
 
 /* Memory image table: columns 0..3 fixed (addr, value, w, valid), 4..5 the
  * final value and timestamp. Rows: the 32 registers and the 3 stream
- * cursors (value 0, writable; ZK_IMAGE_REGS of them), then every word of [lo, hi) (the program's image: words of the text
- * read-only, the rest writable), then padding (valid 0). */
+ * cursors (writable; ZK_IMAGE_REGS of them), then every word of [lo, hi) (the program's image: words of the text
+ * read-only, the rest writable), then padding (valid 0). Publics: the
+ * start clk (initial tuples have ts = 4 clk0), the registers' and cursors'
+ * initial values (the fixed value column's first rows: the verifier builds
+ * them from these) and their final values (boundary constraints on the
+ * final value column). */
 #define ZK_IMAGE_FIXED 4u
 #define ZK_IMAGE_REGS (ZK_CURSOR_ADDR + ZK_NUM_STREAMS)
+enum {
+    ZK_IMAGE_PUB_CLK0,
+    ZK_IMAGE_PUB_START,                               /* ZK_IMAGE_REGS values */
+    ZK_IMAGE_PUB_END = ZK_IMAGE_PUB_START + ZK_IMAGE_REGS, /* ZK_IMAGE_REGS values */
+    ZK_IMAGE_NUM_PUBLIC = ZK_IMAGE_PUB_END + ZK_IMAGE_REGS
+};
 typedef struct zk_image {
     /* byte addresses, multiples of 4: from the lowest segment to the end of
      * the text or the last segment's file bytes, whichever is higher */
@@ -102,16 +123,18 @@ typedef struct zk_image {
 gs_status zk_image_make(zk_image *im, const gs_zkvm_program *p);
 void zk_image_free(zk_image *im);
 gs_air *zk_image_air(void);
-/* final: the final value and timestamp of every register and cursor
- * (ZK_IMAGE_REGS) then every image word; NULL fills the fixed columns only (the verifier). */
-gs_status zk_image_fill(zk_table *out, const zk_image *im, const uint32_t *final_val,
-                        const uint64_t *final_ts);
+/* init: the initial values of the registers and cursors (ZK_IMAGE_REGS;
+ * NULL: zeros); final: the final value and timestamp of every register and
+ * cursor then every image word; NULL fills the fixed columns only (the
+ * verifier). */
+gs_status zk_image_fill(zk_table *out, const zk_image *im, const uint32_t *init,
+                        const uint32_t *final_val, const uint64_t *final_ts);
 
 /* Fresh memory table: the words the run touched outside the image, each
- * sent once with value 0 at ts 0 and received with its final value,
+ * sent once with value 0 at ts 4 clk0 and received with its final value,
  * addresses strictly increasing and outside [lo, hi) (publics: lo / 4 and
  * hi / 4). */
-enum { ZK_FRESH_PUB_LO, ZK_FRESH_PUB_HI, ZK_FRESH_NUM_PUBLIC };
+enum { ZK_FRESH_PUB_LO, ZK_FRESH_PUB_HI, ZK_FRESH_PUB_CLK0, ZK_FRESH_NUM_PUBLIC };
 typedef struct zk_fresh_word {
     uint32_t addr, final_val;
     uint64_t final_ts;
@@ -133,8 +156,11 @@ enum {
 typedef void (*zk_tamper_fn)(zk_table *t, gs_fp **pubs, void *ctx);
 struct gs_zkvm_proof;
 struct gs_prove_opts;
+/* start NULL and cycles 0: a whole run (gs_zkvm_prove); otherwise a
+ * segment (gs_zkvm_prove_segment). */
 gs_status zk_prove_tampered(struct gs_zkvm_proof **out, const gs_zkvm_program *p,
-                            const uint8_t *input, size_t in_len, const gs_params *params,
+                            const uint8_t *input, size_t in_len, const gs_zkvm_state *start,
+                            uint64_t cycles, const gs_params *params,
                             const struct gs_prove_opts *opts, zk_tamper_fn fn, void *ctx,
                             char *msg, size_t msg_cap);
 
@@ -158,15 +184,19 @@ gs_status zk_trace_run(zk_table *t, const gs_zkvm_program *p, const uint8_t *inp
 /* A run's tables and publics (the CPU's are the caller's: the claim). */
 typedef struct zk_run_tables {
     zk_table t[ZK_T_NUM];
-    gs_fp cpu_pub[ZK_CPU_NUM_PUBLIC], fresh_pub[ZK_FRESH_NUM_PUBLIC], io_pub[ZK_IO_NUM_PUBLIC];
+    gs_fp cpu_pub[ZK_CPU_NUM_PUBLIC], image_pub[ZK_IMAGE_NUM_PUBLIC], fresh_pub[ZK_FRESH_NUM_PUBLIC],
+        io_pub[ZK_IO_NUM_PUBLIC];
 } zk_run_tables;
 extern const char *const zk_table_names[ZK_T_NUM]; /* their air_desc */
-/* Replays a run's trace (vm: the machine after the run, im: the program's
- * image) into every table but the CPU's publics (src/zkvm/replay.c). The
+/* Replays a run's trace (vm: the machine after the run, started at
+ * `start` with the program's image as memory, im: that image) into every
+ * table and the image's and fresh table's publics, but not the CPU's
+ * publics (src/zkvm/replay.c). The
  * tables are the same for every thread count. On failure the tables filled
  * so far are left in rt for the caller to free. */
 gs_status zk_build_tables(zk_run_tables *rt, const gs_zkvm_program *p, const zk_image *im,
-                          const gs_zkvm_trace *tr, const gs_zkvm_vm *vm, const uint8_t *input,
+                          const gs_zkvm_state *start, const gs_zkvm_trace *tr,
+                          const gs_zkvm_vm *vm, const uint8_t *input,
                           uint64_t in_len, zk_trace_times *tt, char *msg, size_t cap);
 
 /* Prints the tuples that do not cancel (src/zkvm/debug.c). */
