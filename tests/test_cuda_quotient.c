@@ -135,8 +135,8 @@ static void case_make(tcase *c, const char *desc, const gs_air *air, const gs_fp
     if (A3) {
         c->z = gs_test_fp3(), c->alpha = gs_test_fp3();
         CHECK_OK(be->iface->alloc(be, NULL, &c->aux, A3 * n * sizeof(gs_fp)));
-        CHECK_OK(be->iface->logup_aux(be, &c->aux, &c->sigma, &c->L, air, trace, log_n, pub, c->z,
-                                      c->alpha));
+        CHECK_OK(be->iface->logup_aux(be, &c->aux, &c->sigma, &c->L, air, trace, NULL, log_n, pub,
+                                      c->z, c->alpha));
         c->d_aux = dev_new(A3 * n);
     }
     if (with_quot) {

@@ -59,6 +59,10 @@ typedef struct gs_deep_args {
 
 typedef struct gs_backend_iface {
     const char *name;
+    /* Whether the prover should keep a copy of a bus table's uploaded trace
+     * for logup_aux (the trace lives elsewhere: CUDA), rather than have it
+     * read the host trace (the CPU). */
+    int keeps_evals;
     /* Every allocation is charged to `acct` (and its parents) until freed. */
     gs_status (*alloc)(gs_backend *be, gs_mem *acct, gs_buf *out, size_t bytes);
     void (*free)(gs_backend *be, gs_buf *buf);
@@ -93,10 +97,12 @@ typedef struct gs_backend_iface {
     gs_status (*gather)(gs_backend *be, gs_fp *out, const gs_buf *m, size_t cols,
                         size_t col_stride, const size_t *idx, size_t n);
     /* The LogUp aux trace (3 * aux_cols columns of 2^log_n, see logup.h)
-     * and the bus sum, from the host trace. */
+     * and the bus sum, from the trace: `evals` (the backend's copy of the
+     * trace's evaluations, cols columns of 2^log_n) when not NULL, else the
+     * host trace. */
     gs_status (*logup_aux)(gs_backend *be, gs_buf *aux, gs_fp3 *sigma, const gs_logup *L,
-                           const gs_air *air, const gs_fp *trace, unsigned log_n,
-                           const gs_fp *pub, gs_fp3 z, gs_fp3 alpha);
+                           const gs_air *air, const gs_fp *trace, const gs_buf *evals,
+                           unsigned log_n, const gs_fp *pub, gs_fp3 z, gs_fp3 alpha);
     /* out (3 columns of N) = the quotient over the LDE domain; aux_lde may be
      * NULL when a->logup is NULL. */
     gs_status (*quotient)(gs_backend *be, gs_buf *out, const gs_buf *lde, const gs_buf *aux_lde,

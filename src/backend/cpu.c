@@ -303,9 +303,10 @@ out:
 }
 
 static gs_status cpu_logup_aux(gs_backend *be, gs_buf *aux, gs_fp3 *sigma, const gs_logup *L,
-                               const gs_air *air, const gs_fp *trace, unsigned log_n,
-                               const gs_fp *pub, gs_fp3 z, gs_fp3 alpha) {
+                               const gs_air *air, const gs_fp *trace, const gs_buf *evals,
+                               unsigned log_n, const gs_fp *pub, gs_fp3 z, gs_fp3 alpha) {
     (void)be;
+    if (evals) trace = evals->ptr; /* the same values */
     if (aux->bytes < 3 * (size_t)L->aux_cols * ((size_t)1 << log_n) * sizeof(gs_fp))
         return GS_ERR_INVALID_ARG;
     return gs_logup_aux_trace(aux->ptr, sigma, L, air, trace, log_n, pub, z, alpha);

@@ -431,22 +431,26 @@ static gs_status cuda_gather(gs_backend *be, gs_fp *out, const gs_buf *m, size_t
 }
 
 static gs_status cuda_logup_aux(gs_backend *be, gs_buf *aux, gs_fp3 *sigma, const gs_logup *L,
-                                const gs_air *air, const gs_fp *trace, unsigned log_n,
-                                const gs_fp *pub, gs_fp3 z, gs_fp3 alpha) {
+                                const gs_air *air, const gs_fp *trace, const gs_buf *evals,
+                                unsigned log_n, const gs_fp *pub, gs_fp3 z, gs_fp3 alpha) {
     cuda_ctx *c = ctx_of(be);
-    if (aux->bytes < 3 * (size_t)L->aux_cols * ((size_t)1 << log_n) * sizeof(gs_fp))
+    size_t trace_bytes = (size_t)gs_air_num_cols(air) * sizeof(gs_fp) << log_n;
+    if (aux->bytes < 3 * (size_t)L->aux_cols * ((size_t)1 << log_n) * sizeof(gs_fp) ||
+        (evals && evals->bytes < trace_bytes))
         return GS_ERR_INVALID_ARG;
-    /* The trace again (the main buffer holds coefficients by now), for the
-     * call: charged to the device account only. */
-    gs_buf d_trace;
-    GS_TRY(cuda_alloc(be, NULL, &d_trace, (size_t)gs_air_num_cols(air) * sizeof(gs_fp) << log_n));
-    GS_TRY(use_lane(c));
-    size_t t = mark_start(c, "aux trace");
-    gs_status s = gs_cuda_stage_upload(c->stage, d_trace.ptr, trace, d_trace.bytes, c->stream);
+    /* Without the prover's copy, the trace again (the main buffer holds
+     * coefficients by now), for the call: charged to the device account only. */
+    gs_buf d_trace = {0};
+    if (!evals) GS_TRY(cuda_alloc(be, NULL, &d_trace, trace_bytes));
+    gs_status s = use_lane(c);
+    size_t t = s == GS_OK ? mark_start(c, "aux trace") : SIZE_MAX;
+    if (s == GS_OK && !evals)
+        s = gs_cuda_stage_upload(c->stage, d_trace.ptr, trace, d_trace.bytes, c->stream);
     if (s == GS_OK)
-        s = gs_cuda_logup_aux(aux->ptr, sigma, L, air, d_trace.ptr, log_n, pub, z, alpha, c->stream);
+        s = gs_cuda_logup_aux(aux->ptr, sigma, L, air, evals ? evals->ptr : d_trace.ptr, log_n, pub,
+                              z, alpha, c->stream);
     s = mark_end(c, t, s);
-    cuda_free(be, &d_trace);
+    if (d_trace.ptr) cuda_free(be, &d_trace);
     return s;
 }
 
@@ -522,6 +526,7 @@ static void cuda_destroy(gs_backend *be) {
 
 static const gs_backend_iface cuda_iface = {
     .name = "cuda",
+    .keeps_evals = 1,
     .alloc = cuda_alloc,
     .free = cuda_free,
     .upload = cuda_upload,

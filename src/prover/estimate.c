@@ -3,7 +3,8 @@
  * it: the table's peak is the largest of a few moments, each an upper bound
  * of what is held then (tests/test_estimate.c and tests/test_budget.c check
  * them against the measured peaks):
- *   the main commitment: coefficients, LDE and tree;
+ *   the main commitment: coefficients, LDE and tree (on the device, a bus
+ *     table's evaluations too, kept for the aux trace);
  *   end of the quotient round: that; aux trace, LDE and tree; chunk
  *     coefficients; and the larger of the quotient on the LDE domain (freed
  *     once split into chunks) and the chunks' LDE and tree;
@@ -56,6 +57,7 @@ gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned
     int cpu = kind == GS_BACKEND_CPU;
     size_t C = s.cols, K = s.chunks, tree = tree_bytes(s.log_size, C, cpu);
     out->main_commit = C * n * fp + C * N * fp + tree; /* coefficients, LDE, tree */
+    if (!cpu && A) out->main_commit += C * n * fp; /* the device keeps a bus table's evaluations */
     size_t aux_coeffs = 3 * A * n * fp, aux_held = A ? 3 * A * N * fp + tree_bytes(s.log_size, 3 * A, cpu) : 0;
     size_t chunk_coeffs = 3 * K * n * fp, chunk_held = 3 * K * N * fp + tree_bytes(s.log_size, 3 * K, cpu);
     size_t quot = 3 * N * fp;

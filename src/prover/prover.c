@@ -33,7 +33,7 @@ double gs_prover_now(void) {
 static void release_buffers(prover_state *st) {
     gs_backend *be = st->be;
     gs_buf *bufs[] = {&st->coeffs, &st->lde, &st->quot, &st->chunk_coeffs, &st->chunk_lde,
-                      &st->aux, &st->aux_lde};
+                      &st->aux, &st->aux_lde, &st->evals};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]->ptr) be->iface->free(be, bufs[i]);
     gs_bcommit **trees[] = {&st->trace_c, &st->chunk_c, &st->aux_c};
@@ -82,6 +82,7 @@ static int fall_back(prover_state *st, gs_status r) {
 void gs_prover_drop_main(prover_state *st) {
     gs_backend *be = st->be;
     if (st->coeffs.ptr) be->iface->free(be, &st->coeffs);
+    if (st->evals.ptr) be->iface->free(be, &st->evals);
     if (st->lde.ptr) be->iface->free(be, &st->lde);
     if (st->trace_c) be->iface->commit_free(be, st->trace_c);
     st->trace_c = NULL;
@@ -201,6 +202,12 @@ static gs_status commit_main(prover_state *st, gs_table_proof *t, const gs_fp *t
     GS_TRY(alloc_fp(st, &st->coeffs, s->cols * n));
     GS_TRY(alloc_fp(st, &st->lde, s->cols * N));
     GS_TRY(be->iface->upload(be, &st->coeffs, trace, s->cols * n * sizeof(gs_fp)));
+    /* A bus table's evaluations, kept on a backend that holds the trace
+     * away from the host: logup_aux reads them instead of a second upload. */
+    if (s->aux && be->iface->keeps_evals && !st->lean) {
+        GS_TRY(alloc_fp(st, &st->evals, s->cols * n));
+        GS_TRY(be->iface->copy(be, &st->evals, 0, &st->coeffs, 0, s->cols * n));
+    }
     GS_TRY(be->iface->interpolate(be, &st->coeffs, s->cols, s->log_n, 1));
     GS_TRY(be->iface->lde(be, &st->lde, &st->coeffs, s->cols, s->log_n, s->log_blowup, shift));
     if (st->lean) be->iface->free(be, &st->coeffs); /* made again for the out-of-domain values */
@@ -216,8 +223,10 @@ static gs_status round_aux(prover_state *st, gs_table_proof *t, const bus_challe
     size_t n = (size_t)1 << s->log_n, N = (size_t)1 << s->log_size, A3 = 3 * (size_t)s->aux;
     GS_TRY(alloc_fp(st, &st->aux, A3 * n));
     GS_TRY(alloc_fp(st, &st->aux_lde, A3 * N));
-    GS_TRY(be->iface->logup_aux(be, &st->aux, &t->bus_sum, &st->L, st->air, st->trace, s->log_n,
-                                st->pub, bc->z, bc->alpha));
+    GS_TRY(be->iface->logup_aux(be, &st->aux, &t->bus_sum, &st->L, st->air, st->trace,
+                                st->evals.ptr ? &st->evals : NULL, s->log_n, st->pub, bc->z,
+                                bc->alpha));
+    if (st->evals.ptr) be->iface->free(be, &st->evals);
     GS_TRY(be->iface->interpolate(be, &st->aux, A3, s->log_n, 1));
     GS_TRY(be->iface->lde(be, &st->aux_lde, &st->aux, A3, s->log_n, s->log_blowup, shift));
     GS_TRY(be->iface->commit(be, st->mem, &st->aux_c, s->hash, &st->aux_lde, A3, N, s->log_size));

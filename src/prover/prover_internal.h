@@ -120,6 +120,7 @@ typedef struct {
     gs_obs *obs; /* spans of this table's phases (may be NULL) */
     int32_t index;
     gs_buf coeffs, lde, quot, chunk_coeffs, chunk_lde, aux, aux_lde;
+    gs_buf evals; /* a bus table's uploaded trace, kept for logup_aux (keeps_evals backends) */
     gs_buf *layers; /* s.layers + 1 DEEP/FRI words */
     gs_bcommit *trace_c, *chunk_c, *aux_c, **layer_c;
 } prover_state;
