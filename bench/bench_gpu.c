@@ -1,4 +1,7 @@
-/* GPU benchmark: device-to-device copy bandwidth, then the device NTT and
+/* GPU benchmark: device-to-device copy bandwidth, the host-to-device
+ * bandwidth (from pinned memory: the floor of every upload; from pageable
+ * memory; through the backend's staging buffers, with its share of the
+ * floor; pinned in place by cudaHostRegister), then the device NTT and
  * coset LDE (gstark/cuda_ntt.h) with data already on the device. Each row is
  * the median of 10 runs timed with CUDA events (after 2 warm-up runs), beside
  * its one-pass floor (the bytes it must read and write once, at the measured
@@ -14,12 +17,15 @@
  * run; the references then do not apply), --json (one JSON object per row on
  * stdout, the table on stderr; see bench_util.h: statements are the case
  * names, metrics time_ms (median), min_ms, x_floor and, where a reference
- * applies, x_sppark; the copy row gives copy_gb_s). */
+ * applies, x_sppark; the copy row gives copy_gb_s, the h2d row pinned_gb_s,
+ * pageable_gb_s, staged_gb_s, staged_share, registered_gb_s, register_ms). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/device.h"
+#include "cuda/device.h"
 #include "gstark/cuda.h"
 #include "gstark/cuda_ntt.h"
 #include "gstark/field.h"
@@ -197,6 +203,29 @@ int main(int argc, char **argv) {
         bench_json_end(&r);
         TRY(gs_cuda_mem_free(a));
         TRY(gs_cuda_mem_free(b));
+    }
+    /* host-to-device bandwidth: the floor of every upload, and the share of
+     * it the backend's staged upload (lanes' pinned buffers) reaches */
+    {
+        size_t bytes = ((size_t)1 << 30) >> g_down;
+        gs_cuda_h2d_rates h;
+        TRY(gs_cuda_h2d_measure(&h, bytes, GS_DEVICE_STAGE_CHUNK, g_reps < 3 ? g_reps : 3));
+        printf("h2d: %.2f GiB host -> device (best of %d): pinned %.1f GB/s (the floor); "
+               "pageable cudaMemcpy %.1f GB/s; staged through %zu MiB pinned buffers (the "
+               "backend's upload) %.1f GB/s = %.0f%% of the floor; registered in place %.1f GB/s "
+               "after %.1f ms to register and release\n",
+               (double)bytes / (1u << 30), g_reps < 3 ? g_reps : 3, h.pinned_gbs, h.pageable_gbs,
+               GS_DEVICE_STAGE_CHUNK >> 20, h.staged_gbs, 100 * h.staged_gbs / h.pinned_gbs,
+               h.registered_gbs, h.register_ms);
+        bench_jrow r;
+        bench_json_begin(&r, "bench_gpu", "h2d");
+        bench_json_metric(&r, "pinned_gb_s", h.pinned_gbs, "GB/s");
+        bench_json_metric(&r, "pageable_gb_s", h.pageable_gbs, "GB/s");
+        bench_json_metric(&r, "staged_gb_s", h.staged_gbs, "GB/s");
+        bench_json_metric(&r, "staged_share", h.staged_gbs / h.pinned_gbs, "");
+        bench_json_metric(&r, "registered_gb_s", h.registered_gbs, "GB/s");
+        bench_json_metric(&r, "register_ms", h.register_ms, "ms");
+        bench_json_end(&r);
     }
 
     header();

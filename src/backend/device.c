@@ -19,7 +19,6 @@
 #include "gstark/cuda.h"
 #include "gstark/sched.h"
 
-#define STAGE_CHUNK ((size_t)8 << 20) /* bytes per pinned staging buffer (two per lane) */
 /* Freed device memory the CUDA allocator's pool keeps for the next
  * allocation instead of returning it at each synchronization: a resident
  * context's small proofs then allocate without mapping memory again. */
@@ -389,7 +388,7 @@ gs_status gs_device_lane(gs_device *d, void **stream, gs_cuda_stage **stage, uns
     lane *l = &d->lanes[t_bound.lane];
     if (!l->stage) {
         gs_status r = l->stream ? GS_OK : gs_cuda_stream_new(&l->stream);
-        if (r == GS_OK) r = gs_cuda_stage_new(&l->stage, STAGE_CHUNK);
+        if (r == GS_OK) r = gs_cuda_stage_new(&l->stage, GS_DEVICE_STAGE_CHUNK);
         if (r != GS_OK) return r; /* a stream made stays for the next try */
     }
     *stream = l->stream, *stage = l->stage;

@@ -29,6 +29,9 @@ typedef enum gs_device_kind { GS_DEVICE_CPU = 0, GS_DEVICE_CUDA = 1 } gs_device_
 
 #define GS_DEVICE_MAX_LANES 256u /* tables proven at once on one object */
 #define GS_DEVICE_MAX_SHARE 256u /* objects sharing one device */
+/* Bytes per pinned staging buffer of a lane (two per lane, made at its first
+ * use): transfers go through them chunk by chunk (src/cuda/device.h). */
+#define GS_DEVICE_STAGE_CHUNK ((size_t)8 << 20)
 
 typedef struct gs_device gs_device;
 typedef struct gs_backend gs_backend;

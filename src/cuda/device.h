@@ -72,6 +72,17 @@ void gs_cuda_stage_free(gs_cuda_stage *s);
  * waits for the chunks in flight before returning, so the stage is idle. */
 gs_status gs_cuda_stage_upload(gs_cuda_stage *s, void *d_dst, const void *src, size_t bytes,
                                void *stream);
+/* Host-to-device bandwidth, for bench_gpu: `bytes` (>= chunk) copied, best
+ * of `reps` runs, in GB/s: from pageable memory with cudaMemcpy, from pinned
+ * memory (the bus's floor), from pageable memory through a stage of `chunk`
+ * bytes (what the backend's upload does), and from pageable memory pinned
+ * in place with cudaHostRegister (register_ms: registering and releasing
+ * it, which that path pays once per buffer). Synchronous; uses the current
+ * device. */
+typedef struct gs_cuda_h2d_rates {
+    double pageable_gbs, pinned_gbs, staged_gbs, registered_gbs, register_ms;
+} gs_cuda_h2d_rates;
+gs_status gs_cuda_h2d_measure(gs_cuda_h2d_rates *out, size_t bytes, size_t chunk, int reps);
 /* Device -> host (pageable) through the stage, after the work queued on
  * stream; returns when every byte is in dst (or, on an error, when no copy is
  * in flight any more). */

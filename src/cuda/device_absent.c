@@ -77,3 +77,8 @@ gs_status gs_cuda_mark_elapsed(double *ms, void *start, void *stop) {
     return GS_ERR_NO_DEVICE;
 }
 void gs_cuda_mark_free(void *event) { (void)event; }
+
+gs_status gs_cuda_h2d_measure(gs_cuda_h2d_rates *out, size_t bytes, size_t chunk, int reps) {
+    (void)out, (void)bytes, (void)chunk, (void)reps;
+    return GS_ERR_NO_DEVICE;
+}
