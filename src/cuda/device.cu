@@ -211,8 +211,8 @@ static void stage_drain(gs_cuda_stage *s) {
 /* How uploads go (an experiment's switch, GS_CUDA_UPLOAD in the
  * environment, read once): 0 through the stage (the default), 1 one
  * cudaMemcpyAsync from the pageable source (the driver stages it), 2 the
- * source pinned in place piece by piece for the copy
- * (upload_pinned_in_place). docs/gpu.md gives the measurements. */
+ * source pinned in place for the copy (cudaHostRegister, copy, wait,
+ * unregister). docs/gpu.md gives the measurements. */
 static int upload_mode(void) {
     static const int mode = [] {
         const char *e = getenv("GS_CUDA_UPLOAD");
@@ -221,60 +221,27 @@ static int upload_mode(void) {
     return mode;
 }
 
-/* Mode 2: the source pinned in place, a piece of REG_PIECE bytes at a time
- * (piece boundaries on page boundaries, so no two registrations share a
- * page): piece k + 1 is registered while piece k's DMA runs; a piece is
- * released once its copy is done (the stage's two events). A piece that
- * cannot be registered is copied from pageable memory (the driver stages
- * it). Returns when every piece is released. */
-constexpr size_t REG_PIECE = (size_t)256 << 20;
-
-static gs_status upload_pinned_in_place(gs_cuda_stage *s, void *d_dst, const void *src,
-                                        size_t bytes, void *stream) {
-    gs_status r = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (upload)");
-    const uintptr_t base = (uintptr_t)src, end = base + bytes;
-    uintptr_t held[2] = {0, 0}; /* registered piece starts, 0: none */
-    uintptr_t lo = base;
-    for (size_t k = 0; r == GS_OK && lo < end; k++) {
-        uintptr_t hi = (base + (k + 1) * REG_PIECE) & ~(uintptr_t)4095;
-        if (hi <= lo || hi > end) hi = end;
-        int b = (int)(k & 1);
-        if (held[b]) { /* the piece two back: its copy must be done before release */
-            r = checked(cudaEventSynchronize(s->done[b]), "cudaEventSynchronize (upload)");
-            (void)cudaHostUnregister((void *)held[b]);
-            held[b] = 0;
-            if (r != GS_OK) break;
-        }
-        const uintptr_t page = lo & ~(uintptr_t)4095; /* the first piece may start mid-page */
-        if (cudaHostRegister((void *)page, hi - page, cudaHostRegisterDefault) == cudaSuccess)
-            held[b] = page;
-        else
-            (void)cudaGetLastError();
-        r = checked(cudaMemcpyAsync((char *)d_dst + (lo - base), (const void *)lo, hi - lo,
-                                    cudaMemcpyHostToDevice, as_stream(stream)),
-                    "cudaMemcpyAsync (upload)");
-        if (r == GS_OK) r = checked(cudaEventRecord(s->done[b], as_stream(stream)), "cudaEventRecord (upload)");
-        lo = hi;
-    }
-    gs_status w = checked(cudaStreamSynchronize(as_stream(stream)), "cudaStreamSynchronize (upload)");
-    for (int b = 0; b < 2; b++)
-        if (held[b]) (void)cudaHostUnregister((void *)held[b]);
-    return r != GS_OK ? r : w;
-}
-
 extern "C" gs_status gs_cuda_stage_upload(gs_cuda_stage *s, void *d_dst, const void *src,
                                           size_t bytes, void *stream) {
     if (!s || (bytes && (!d_dst || !src))) return GS_ERR_INVALID_ARG;
     gs_status r = GS_OK;
     int mode = bytes >= 2 * s->chunk ? upload_mode() : 0;
-    if (mode == 1) {
+    if (mode) {
         r = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (upload)");
+        int reg = 0;
+        if (r == GS_OK && mode == 2)
+            reg = cudaHostRegister((void *)src, bytes, cudaHostRegisterDefault) == cudaSuccess;
+        if (mode == 2 && !reg) (void)cudaGetLastError(); /* unpinned: the copy stages it */
         if (r == GS_OK)
             r = checked(cudaMemcpyAsync(d_dst, src, bytes, cudaMemcpyHostToDevice, as_stream(stream)),
                         "cudaMemcpyAsync (upload)");
+        if (reg) {
+            gs_status w = checked(cudaStreamSynchronize(as_stream(stream)), "cudaStreamSynchronize (upload)");
+            (void)cudaHostUnregister((void *)src);
+            if (r == GS_OK) r = w;
+        }
         return r;
     }
-    if (mode == 2) return upload_pinned_in_place(s, d_dst, src, bytes, stream);
     for (size_t off = 0, k = 0; r == GS_OK && off < bytes; off += s->chunk, k++) {
         int b = (int)(k & 1);
         size_t len = bytes - off < s->chunk ? bytes - off : s->chunk;
