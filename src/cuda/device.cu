@@ -208,40 +208,10 @@ static void stage_drain(gs_cuda_stage *s) {
     (void)cudaGetLastError();
 }
 
-/* How uploads go (an experiment's switch, GS_CUDA_UPLOAD in the
- * environment, read once): 0 through the stage (the default), 1 one
- * cudaMemcpyAsync from the pageable source (the driver stages it), 2 the
- * source pinned in place for the copy (cudaHostRegister, copy, wait,
- * unregister). docs/gpu.md gives the measurements. */
-static int upload_mode(void) {
-    static const int mode = [] {
-        const char *e = getenv("GS_CUDA_UPLOAD");
-        return e && (e[0] == '1' || e[0] == '2') && !e[1] ? e[0] - '0' : 0;
-    }();
-    return mode;
-}
-
 extern "C" gs_status gs_cuda_stage_upload(gs_cuda_stage *s, void *d_dst, const void *src,
                                           size_t bytes, void *stream) {
     if (!s || (bytes && (!d_dst || !src))) return GS_ERR_INVALID_ARG;
     gs_status r = GS_OK;
-    int mode = bytes >= 2 * s->chunk ? upload_mode() : 0;
-    if (mode) {
-        r = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (upload)");
-        int reg = 0;
-        if (r == GS_OK && mode == 2)
-            reg = cudaHostRegister((void *)src, bytes, cudaHostRegisterDefault) == cudaSuccess;
-        if (mode == 2 && !reg) (void)cudaGetLastError(); /* unpinned: the copy stages it */
-        if (r == GS_OK)
-            r = checked(cudaMemcpyAsync(d_dst, src, bytes, cudaMemcpyHostToDevice, as_stream(stream)),
-                        "cudaMemcpyAsync (upload)");
-        if (reg) {
-            gs_status w = checked(cudaStreamSynchronize(as_stream(stream)), "cudaStreamSynchronize (upload)");
-            (void)cudaHostUnregister((void *)src);
-            if (r == GS_OK) r = w;
-        }
-        return r;
-    }
     for (size_t off = 0, k = 0; r == GS_OK && off < bytes; off += s->chunk, k++) {
         int b = (int)(k & 1);
         size_t len = bytes - off < s->chunk ? bytes - off : s->chunk;
