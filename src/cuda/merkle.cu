@@ -525,16 +525,7 @@ extern "C" gs_status gs_cuda_merkle_hash_leaves(gs_digest *d_leaves, const uint6
 
 extern "C" gs_status gs_cuda_merkle_root(const gs_cuda_tree *t, gs_digest *root) {
     if (!t || !root) return GS_ERR_INVALID_ARG;
-    device_scope scope(t->device);
-    GS_TRY(scope.status());
-    const cudaStream_t s = cudaStreamPerThread;
-    GS_CUDA_TRY(cudaStreamWaitEvent(s, t->done, 0));
-    GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (root)"));
-    const unsigned d = t->depth - t->skip;
-    GS_CUDA_TRY(cudaMemcpyAsync(root, t->nodes + 4 * level_offset(d, d), sizeof *root,
-                                cudaMemcpyDeviceToHost, s));
-    GS_CUDA_TRY(cudaStreamSynchronize(s));
-    return GS_OK;
+    return gs_cuda_merkle_level(t, t->depth, root); /* the top level, one node */
 }
 
 extern "C" gs_status gs_cuda_merkle_level(const gs_cuda_tree *t, unsigned level, gs_digest *out) {
