@@ -383,7 +383,6 @@ static gs_status cuda_cap(gs_backend *be, const gs_bcommit *c, gs_digest *out, u
     const gs_cuda_tree *t = ((const cuda_tree_ref *)c)->tree;
     unsigned depth = gs_cuda_merkle_depth(t);
     if (cap_log > depth) return GS_ERR_INVALID_ARG;
-    if (!cap_log) return gs_cuda_merkle_root(t, out);
     return gs_cuda_merkle_level(t, depth - cap_log, out);
 }
 
@@ -450,7 +449,7 @@ static gs_status cuda_logup_aux(gs_backend *be, gs_buf *aux, gs_fp3 *sigma, cons
         s = gs_cuda_logup_aux(aux->ptr, sigma, L, air, evals ? evals->ptr : d_trace.ptr, log_n, pub,
                               z, alpha, c->stream);
     s = mark_end(c, t, s);
-    if (d_trace.ptr) cuda_free(be, &d_trace);
+    cuda_free(be, &d_trace); /* nothing when the prover's copy was read */
     return s;
 }
 
