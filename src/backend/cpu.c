@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
-#include "backend/inv_lin.h"
+#include "field/inv_lin.h"
 #include "gstark/merkle.h"
 #include "gstark/ntt.h"
 #include "gstark/parallel.h"
@@ -355,7 +355,7 @@ static gs_status cpu_eval_at(gs_backend *be, gs_fp3 *out, const gs_buf *coeffs, 
 /* ---- DEEP ---- */
 
 /* 1/(x - z) = (x^2 + A x + B) * minv, with x2 = x^2 and minv = 1/m(x)
- * (backend/inv_lin.h). */
+ * (field/inv_lin.h). */
 static gs_fp3 inv_lin_apply(const gs_inv_lin *l, gs_fp x, gs_fp x2, gs_fp minv) {
     return gs_fp3_mul_fp(gs_inv_lin_quad(l, x, x2), minv);
 }

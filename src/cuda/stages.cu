@@ -19,8 +19,7 @@
  *     s1 = sum_c b_c t_c - k1 + sum_j b_(2C+j) chunk_j + sum_j b'_j aux_j,
  *     s2 = b_C sum_c b_c t_c - k2 + sum_j b''_j aux_j,
  *   as cpu_deep. 1/(x - z) = q(x) / m(x) with q quadratic over Fp3 and m the
- *   norm cubic over Fp (backend/inv_lin.h, shared with the CPU: field
- *   arithmetic only, the one header this file takes from above), so the row value is
+ *   norm cubic over Fp (field/inv_lin.h, shared with the CPU), so the row value is
  *     f = (s1 q1 m2 + s2 q2 m1) / (m1 m2)
  *   with a single Fp denominator per row, and the thread's DEEP_ROWS
  *   denominators share one gs_fp_inv (Montgomery's trick): ~130 Fp products
@@ -56,7 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/inv_lin.h"
+#include "field/inv_lin.h"
 #include "cuda/cuda_util.cuh"
 #include "cuda/keccak.cuh"
 #include "cuda/stages.h"

@@ -3,8 +3,8 @@
  * (x - z)(x - z^p)(x - z^(p^2)) = m(x) is a cubic over Fp (z's minimal
  * polynomial when z is not in Fp), so 1/(x - z) = (x^2 + A x + B) / m(x)
  * with A = -(z^p + z^(p^2)), B = z^(p+p^2): only m(x) needs inverting, in Fp. */
-#ifndef GSTARK_BACKEND_INV_LIN_H
-#define GSTARK_BACKEND_INV_LIN_H
+#ifndef GSTARK_FIELD_INV_LIN_H
+#define GSTARK_FIELD_INV_LIN_H
 
 #include "gstark/field.h"
 
