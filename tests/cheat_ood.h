@@ -6,6 +6,10 @@
 
 #include "gstark/air.h"
 #include "gstark/proof.h"
+#include "gstark/prover.h"
+#include "gstark/verifier.h"
+#include "prover/prover_internal.h"
+#include "test_util.h"
 
 /* A cheating prover: for a wrong witness it sends the last quotient chunk's
  * value at z chosen so that the out-of-domain check passes (recomputing the
@@ -40,6 +44,27 @@ static void lie_at_z(const gs_air *air, const gs_proof *p, gs_table_proof *t, gs
     for (uint32_t j = 0; j + 1 < K; j++, zjn = gs_fp3_mul(zjn, zn))
         rest = gs_fp3_add(rest, gs_fp3_mul(zjn, t->ood_chunks[j]));
     t->ood_chunks[K - 1] = gs_fp3_mul(gs_fp3_sub(total, rest), gs_fp3_inv(zjn));
+}
+
+/* One cheating proof: a random cell of the trace m (`cells` values) made
+ * wrong, proven unchecked with lie_at_z; the proof goes to *out (the caller
+ * frees it) and the verifier's status comes back. */
+static gs_status cheat_prove(gs_proof **out, const gs_air *air, gs_fp *m, size_t cells,
+                             unsigned log_n, const gs_fp *pub, const gs_params *par) {
+    size_t cell = gs_test_below(cells);
+    m[cell] = gs_fp_add(m[cell], 1 + gs_test_below(99));
+    gs_prove_opts o = {.skip_check = 1};
+    *out = NULL;
+    gs_prover_debug_ood = lie_at_z;
+    CHECK(gs_prove(out, air, m, log_n, pub, par, &o) == GS_OK);
+    gs_prover_debug_ood = NULL;
+    return *out ? gs_verify(air, *out, 0) : GS_OK;
+}
+
+/* Where FRI caught it: 0 at DEEP, 1 at a fold, 2 at the final polynomial,
+ * -1 for any other status (the test fails on that). */
+static int cheat_kind(gs_status v) {
+    return v == GS_ERR_PROOF_DEEP ? 0 : v == GS_ERR_PROOF_FRI_FOLD ? 1 : v == GS_ERR_PROOF_FRI_FINAL ? 2 : -1;
 }
 
 #endif

@@ -417,18 +417,11 @@ static void test_cheating(void) {
             for (int k = 0; k < 3; k++) {
                 gs_params par = {2, 2, 0, 40, la, HASHES[hi], heights[k]};
                 unsigned log_n = 5 + (unsigned)gs_test_below(4);
-                size_t cells = (size_t)2 << log_n;
                 gs_fp pub[4] = {1, 1, 0, 0};
                 gs_fp *m = fib_trace(log_n, pub);
-                size_t cell = gs_test_below(cells);
-                m[cell] = gs_fp_add(m[cell], 1 + gs_test_below(99));
-                gs_prove_opts o = {.skip_check = 1};
-                gs_proof *pf = NULL;
-                gs_prover_debug_ood = lie_at_z;
-                CHECK(gs_prove(&pf, g_fib, m, log_n, pub, &par, &o) == GS_OK);
-                gs_prover_debug_ood = NULL;
-                gs_status v = pf ? gs_verify(g_fib, pf, 0) : GS_OK;
-                int kind = v == GS_ERR_PROOF_DEEP ? 0 : v == GS_ERR_PROOF_FRI_FOLD ? 1 : v == GS_ERR_PROOF_FRI_FINAL ? 2 : -1;
+                gs_proof *pf;
+                gs_status v = cheat_prove(&pf, g_fib, m, (size_t)2 << log_n, log_n, pub, &par);
+                int kind = cheat_kind(v);
                 CHECK(kind >= 0);
                 if (kind < 0)
                     fprintf(stderr, "cheating prover (%s, fold by %u, cap height %u): %s\n",
