@@ -7,7 +7,9 @@
  *      with every core; --cli-claims M: the first M of them, a multiple of
  *      10 keeps the mix), in the same run: claims/s of each and the ratio;
  *   2. the per-claim overhead of a resident lane on fib 2^12 (K claims on one
- *      lane: the pipeline's wall time per claim less the prover's own time);
+ *      lane: the pipeline's wall time per claim less the prover's own time),
+ *      with verify, store and joins on the lane, then on finisher threads
+ *      beside it (the default);
  *   3. the same N claims with 1, 2, 4 and 8 lanes (on one CUDA device: all
  *      lanes on it): wall time, claims/s, the lanes' busy share (time in
  *      callbacks over the wall time) and, on CUDA, the device busy share:
@@ -29,9 +31,10 @@
  *      efficiency, claims/s at D over D x claims/s at 1 device. Where D x T
  *      exceeds the cores the devices share cores, and the table says so.
  * Prints the same table every run; it never decides pass or fail.
- * --only LIST (e.g. 3,5): run those sections only.
+ * --only LIST (e.g. 3,5): run those sections only. --finish-on-lane: every
+ * batch (but section 2's second) without finisher threads, for comparison.
  * --json: one JSON object per result on stdout (the table goes to stderr):
- * "claims batch", "claims processes", "overhead fib lg=12", "lanes=<k>"
+ * "claims batch", "claims processes", "overhead fib lg=12" (and "... on lane"), "lanes=<k>"
  * (device_busy_share: a fraction, null where not measured),
  * "bisect fib lg=<L>" (from the child), "bisect fib lg=<L> process" and
  * "simulated devices=<D>". */
@@ -117,11 +120,15 @@ static void store_dir(char *out, size_t cap, const char *name) {
     snprintf(out, cap, "%s/%s", g_tmp, name);
 }
 
+/* The batches' finisher setting: 0 (one per lane, the default) or
+ * GS_BATCH_FINISH_ON_LANE (--finish-on-lane, or section 2's first run). */
+static unsigned g_finishers;
+
 static int run_batch_threads(gs_batch_result *res, const gs_manifest *m, const char *store,
                              unsigned lanes, const char *sim, unsigned threads) {
     gs_batch_config cfg = {.manifest = m, .store_dir = store, .lanes = lanes,
                            .backend = backend_kind(), .sim_devices = sim ? sim : "",
-                           .threads = threads};
+                           .threads = threads, .finishers = g_finishers};
     char err[512];
     gs_status s = gs_batch_run(res, &cfg, err, sizeof err);
     if (s != GS_OK || res->failed || res->refused || res->skipped) {
@@ -267,11 +274,13 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--lanes") && i + 1 < argc) lanes = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc) g_backend = argv[++i];
         else if (!strcmp(argv[i], "--gstark") && i + 1 < argc) g_gstark = argv[++i];
+        else if (!strcmp(argv[i], "--finish-on-lane")) g_finishers = GS_BATCH_FINISH_ON_LANE;
         else {
             fprintf(stderr, "usage: bench_batch [--claims N (200)] [--cli-claims M (N)] "
                             "[--overhead-claims K (50)] [--lanes L] [--bisect-log L (20)] "
                             "[--bisect-budget SIZE] [--sim-claims M (N)] [--sim-threads T (cores/4)] "
-                            "[--only 1,2,3,4,5] [--backend cpu|cuda|auto] [--gstark PATH] [--json]\n");
+                            "[--only 1,2,3,4,5] [--backend cpu|cuda|auto] [--gstark PATH] "
+                            "[--finish-on-lane] [--json]\n");
             return 2;
         }
     }
@@ -355,30 +364,38 @@ int main(int argc, char **argv) {
             kp[i] = kj[i];
         }
         gs_manifest *mk = manifest_of(kp, k);
-        store_dir(dir, sizeof dir, "s_overhead");
-        ok = run_batch(&res, mk, dir, 1, NULL);
-        double prove = 0, verify = 0, exec = 0, store = 0, joins = 0;
-        for (uint32_t i = 0; i < res.num_units; i++) {
-            const gs_batch_unit *u = &res.units[i];
-            if (u->is_join) joins += u->prove_s;
-            else prove += u->prove_s, verify += u->verify_s, exec += u->execute_s, store += u->store_s;
+        printf("\n2. per-claim overhead of a resident lane, fib 2^12, %u claims on 1 lane\n", k);
+        /* verify and store on the lane, as before finishers; then beside it */
+        static const unsigned fin[2] = {GS_BATCH_FINISH_ON_LANE, 0};
+        unsigned keep = g_finishers;
+        for (int f = 0; f < 2; f++) {
+            g_finishers = fin[f];
+            store_dir(dir, sizeof dir, f ? "s_overhead_fin" : "s_overhead_lane");
+            ok = run_batch(&res, mk, dir, 1, NULL);
+            double prove = 0, verify = 0, exec = 0, store = 0, joins = 0;
+            for (uint32_t i = 0; i < res.num_units; i++) {
+                const gs_batch_unit *u = &res.units[i];
+                if (u->is_join) joins += u->prove_s;
+                else prove += u->prove_s, verify += u->verify_s, exec += u->execute_s, store += u->store_s;
+            }
+            double per = (res.wall_s - res.setup_s) / k, own = prove / k;
+            const char *mode = f ? "finishers" : "on the lane";
+            printf("   %-12s set-up %.1f ms once (planning, store, lanes); then pipeline %.2f ms/claim, "
+                   "prover %.2f ms/claim: overhead %.2f ms/claim%s\n", mode, res.setup_s * 1e3,
+                   per * 1e3, own * 1e3, (per - own) * 1e3, ok ? "" : " (FAILED)");
+            printf("   %-12s execute %.2f ms, verify %.2f ms, store %.2f ms, joins %.2f ms (%s)\n", "",
+                   exec / k * 1e3, verify / k * 1e3, store / k * 1e3, joins / k * 1e3,
+                   f ? "verify, store and joins on finisher threads, beside the lane"
+                     : "all on the lane");
+            bench_json_begin(&j, "bench_batch", f ? "overhead fib lg=12" : "overhead fib lg=12 on lane");
+            bench_json_metric(&j, "setup_ms", res.setup_s * 1e3, "ms");
+            bench_json_metric(&j, "pipeline_ms_per_claim", per * 1e3, "ms");
+            bench_json_metric(&j, "prove_ms_per_claim", own * 1e3, "ms");
+            bench_json_metric(&j, "overhead_ms_per_claim", (per - own) * 1e3, "ms");
+            if (ok) bench_json_end(&j);
+            gs_batch_result_free(&res);
         }
-        double per = (res.wall_s - res.setup_s) / k, own = prove / k;
-        printf("\n2. per-claim overhead of a resident lane, fib 2^12, %u claims on 1 lane%s\n", k,
-               ok ? "" : " (FAILED)");
-        printf("   set-up %.1f ms once (planning, store, lanes); then pipeline %.2f ms/claim, prover "
-               "%.2f ms/claim: overhead %.2f ms/claim\n", res.setup_s * 1e3, per * 1e3, own * 1e3,
-               (per - own) * 1e3);
-        printf("   of which: execute %.2f ms, verify %.2f ms, store %.2f ms, joins %.2f ms, other %.2f ms\n",
-               exec / k * 1e3, verify / k * 1e3, store / k * 1e3, joins / k * 1e3,
-               (per - own - (exec + verify + store + joins) / k) * 1e3);
-        bench_json_begin(&j, "bench_batch", "overhead fib lg=12");
-        bench_json_metric(&j, "setup_ms", res.setup_s * 1e3, "ms");
-        bench_json_metric(&j, "pipeline_ms_per_claim", per * 1e3, "ms");
-        bench_json_metric(&j, "prove_ms_per_claim", own * 1e3, "ms");
-        bench_json_metric(&j, "overhead_ms_per_claim", (per - own) * 1e3, "ms");
-        if (ok) bench_json_end(&j);
-        gs_batch_result_free(&res);
+        g_finishers = keep;
         gs_manifest_free(mk);
         free(kj), free(kp);
     }

@@ -51,6 +51,11 @@ typedef struct harness {
     uint32_t kids[MAXU][4];
     gs_status fail[MAXU]; /* the status execute (claims) or join returns; GS_OK: succeed */
     gs_status fail_prove[MAXU];
+    gs_status fail_finish[MAXU];
+    uint32_t finishers;       /* the engine's finisher threads */
+    int use_finish;           /* give the engine a finish callback (claims hold host bytes to it) */
+    uint32_t wait_prove_in_finish; /* finish of unit 0 waits (up to 5 s) for this many proves */
+    atomic_int finish_saw;    /* ... and records whether they started */
     unsigned work_us[MAXU];
     size_t host_budget, dev_budget[MAXD];
     uint32_t lane_dev[MAXL];
@@ -64,6 +69,8 @@ typedef struct harness {
     atomic_int live[MAXU];    /* 1 while an executed trace exists */
     atomic_int ok[MAXU];      /* proven or joined successfully */
     atomic_uint n_exec[MAXU], n_exec_ok[MAXU], n_prove[MAXU], n_join[MAXU], n_discard[MAXU];
+    atomic_uint n_finish[MAXU];
+    atomic_size_t proven_host[MAXU]; /* host bytes prove left in the ledger for finish */
     atomic_uint errors;       /* callback contract violations */
     atomic_uint proves_started, order_next;
     uint32_t order[2 * MAXU + MAXU]; /* callback order: unit | kind << 16 */
@@ -71,7 +78,7 @@ typedef struct harness {
     atomic_uint reported[MAXU], last_done, n_inits, n_finis, fini_mask, init_mask;
 } harness;
 
-enum { EV_EXEC = 1, EV_PROVE = 2, EV_JOIN = 3, EV_DISCARD = 4 };
+enum { EV_EXEC = 1, EV_PROVE = 2, EV_JOIN = 3, EV_DISCARD = 4, EV_FINISH = 5 };
 
 static void log_ev(harness *h, uint32_t u, unsigned kind) {
     unsigned i = atomic_fetch_add(&h->order_next, 1);
@@ -93,11 +100,12 @@ static void work(unsigned us) {
     nanosleep(&ts, NULL);
 }
 
-/* Stage-2 bytes on lane l, as the engine charges them. */
+/* Stage-2 bytes on lane l (GS_ENGINE_NONE: a finisher), as the engine
+ * charges them. */
 static void stage2(const harness *h, uint32_t ui, uint32_t l, size_t *host, size_t *dev) {
     const gs_engine_unit *u = &h->u[ui];
     size_t hb = u->prove_host + (u->kind == GS_ENGINE_JOIN ? u->exec_host : 0);
-    if (h->lane_dev[l] == GS_ENGINE_NONE) {
+    if (l == GS_ENGINE_NONE || h->lane_dev[l] == GS_ENGINE_NONE) {
         *host = hb + u->prove_dev;
         *dev = 0;
     } else {
@@ -158,16 +166,46 @@ static gs_status cb_prove(void *ctx, uint32_t ui, uint32_t lane) {
     if (d != GS_ENGINE_NONE) led_add(&h->dev[d], &h->dev_peak[d], db);
     work(h->work_us[ui]);
     if (d != GS_ENGINE_NONE) led_sub(&h->dev[d], db);
-    led_sub(&h->host, hb + h->u[ui].exec_host);
     atomic_store(&h->live[ui], 0); /* prove consumes the trace, success or not */
+    /* With a finish stage the host bytes stay in use until finish returns. */
+    if (h->fail_prove[ui] != GS_OK || !h->use_finish) led_sub(&h->host, hb + h->u[ui].exec_host);
     if (h->fail_prove[ui] != GS_OK) return h->fail_prove[ui];
+    if (h->use_finish) {
+        atomic_store(&h->proven_host[ui], hb + h->u[ui].exec_host);
+        return GS_OK;
+    }
+    atomic_store(&h->ok[ui], 1);
+    return GS_OK;
+}
+
+static gs_status cb_finish(void *ctx, uint32_t ui) {
+    harness *h = ctx;
+    if (ui >= h->n || h->u[ui].kind != GS_ENGINE_CLAIM || !h->use_finish ||
+        atomic_load(&h->n_prove[ui]) != 1 || atomic_load(&h->ok[ui])) {
+        atomic_fetch_add(&h->errors, 1);
+        return GS_ERR_INVALID_ARG;
+    }
+    atomic_fetch_add(&h->n_finish[ui], 1);
+    log_ev(h, ui, EV_FINISH);
+    if (ui == 0 && h->wait_prove_in_finish) {
+        for (int i = 0; i < 5000 && atomic_load(&h->proves_started) < h->wait_prove_in_finish; i++)
+            work(1000);
+        atomic_store(&h->finish_saw, atomic_load(&h->proves_started) >= h->wait_prove_in_finish);
+    }
+    work(h->work_us[ui] / 2);
+    led_sub(&h->host, atomic_load(&h->proven_host[ui]));
+    if (h->fail_finish[ui] != GS_OK) return h->fail_finish[ui];
     atomic_store(&h->ok[ui], 1);
     return GS_OK;
 }
 
 static gs_status cb_join(void *ctx, uint32_t ui, uint32_t lane) {
     harness *h = ctx;
-    if (ui >= h->n || lane >= h->nl || h->u[ui].kind != GS_ENGINE_JOIN) {
+    /* on a finisher (lane NONE) only when there are finishers and it needs no device */
+    int on_fin = lane == GS_ENGINE_NONE;
+    if (ui >= h->n || (!on_fin && lane >= h->nl) || h->u[ui].kind != GS_ENGINE_JOIN ||
+        (on_fin && (!h->finishers || h->u[ui].prove_dev)) ||
+        (!on_fin && h->finishers && !h->u[ui].prove_dev)) {
         atomic_fetch_add(&h->errors, 1);
         return GS_ERR_INVALID_ARG;
     }
@@ -177,7 +215,7 @@ static gs_status cb_join(void *ctx, uint32_t ui, uint32_t lane) {
     log_ev(h, ui, EV_JOIN);
     size_t hb, db;
     stage2(h, ui, lane, &hb, &db);
-    uint32_t d = h->lane_dev[lane];
+    uint32_t d = on_fin ? GS_ENGINE_NONE : h->lane_dev[lane];
     led_add(&h->host, &h->host_peak, hb);
     if (d != GS_ENGINE_NONE) led_add(&h->dev[d], &h->dev_peak[d], db);
     work(h->work_us[ui]);
@@ -224,6 +262,7 @@ static gs_engine_callbacks callbacks(harness *h) {
                                  .execute = cb_execute,
                                  .prove = cb_prove,
                                  .join = cb_join,
+                                 .finish = h->use_finish ? cb_finish : NULL,
                                  .discard = cb_discard,
                                  .unit_done = cb_unit_done,
                                  .progress = cb_progress};
@@ -269,7 +308,8 @@ static gs_status harness_engine(harness *h) {
                             .device_budget = h->dev_budget,
                             .num_lanes = h->nl,
                             .lane_device = h->lane_dev,
-                            .queue_cap = h->qcap};
+                            .queue_cap = h->qcap,
+                            .finishers = h->finishers};
     gs_engine_callbacks cb = callbacks(h);
     return gs_engine_new(&h->e, &cfg, &cb, h->u, h->n);
 }
@@ -320,7 +360,9 @@ static void expected_outcomes(const harness *h, gs_engine_outcome *want) {
         for (uint32_t k = 0; k < u->num_children; k++)
             kids_ok &= want[u->children[k]] == GS_ENGINE_DONE;
         if (!kids_ok) want[i] = GS_ENGINE_SKIPPED;
-        else if (h->fail[i] != GS_OK || h->fail_prove[i] != GS_OK) want[i] = GS_ENGINE_FAILED;
+        else if (h->fail[i] != GS_OK || h->fail_prove[i] != GS_OK ||
+                 (h->use_finish && h->fail_finish[i] != GS_OK))
+            want[i] = GS_ENGINE_FAILED;
         else want[i] = GS_ENGINE_DONE;
     }
 }
@@ -365,7 +407,10 @@ static void check_run(harness *h) {
         switch (in.outcome) {
         case GS_ENGINE_DONE:
             CHECK_EQ_U64(in.status, GS_OK);
-            CHECK(in.lane < h->nl && in.device == h->lane_dev[in.lane]);
+            if (u->kind == GS_ENGINE_JOIN && h->finishers && !u->prove_dev)
+                CHECK(in.lane == GS_ENGINE_NONE && in.device == GS_ENGINE_NONE);
+            else
+                CHECK(in.lane < h->nl && in.device == h->lane_dev[in.lane]);
             CHECK(in.seq_prove > 0 && in.seq_done > in.seq_prove);
             CHECK(in.t_queued <= in.t_prove_start && in.t_prove_start <= in.t_prove_end &&
                   in.t_prove_end <= in.t_done);
@@ -379,6 +424,14 @@ static void check_run(harness *h) {
                 stage2(h, i, in.lane, &hb, &db);
                 CHECK_EQ_U64(in.host_bytes, u->exec_host + hb);
                 CHECK_EQ_U64(in.dev_bytes, db);
+                /* finish: once, after prove, before the outcome; on a finisher
+                 * when there are some (else inside prove, on the lane) */
+                CHECK_EQ_U64(atomic_load(&h->n_finish[i]), h->use_finish ? 1 : 0);
+                if (h->use_finish && h->finishers)
+                    CHECK(in.t_prove_end <= in.t_finish_start && in.t_finish_start <= in.t_finish_end &&
+                          in.t_finish_end <= in.t_done);
+                else
+                    CHECK(in.t_finish_start == GS_ENGINE_NO_TIME && in.finish_ns == 0);
             } else {
                 CHECK_EQ_U64(atomic_load(&h->n_join[i]), 1);
                 for (uint32_t k = 0; k < u->num_children; k++)
@@ -386,7 +439,9 @@ static void check_run(harness *h) {
             }
             break;
         case GS_ENGINE_FAILED:
-            CHECK_EQ_U64(in.status, h->fail[i] != GS_OK ? h->fail[i] : h->fail_prove[i]);
+            CHECK_EQ_U64(in.status, h->fail[i] != GS_OK        ? h->fail[i]
+                                    : h->fail_prove[i] != GS_OK ? h->fail_prove[i]
+                                                                : h->fail_finish[i]);
             break;
         case GS_ENGINE_SKIPPED: {
             CHECK(in.cause < h->n);
@@ -414,6 +469,9 @@ static void check_run(harness *h) {
     CHECK_EQ_U64(st.cancelled, 0);
     CHECK_EQ_U64(atomic_load(&h->last_done), h->n);
     CHECK(st.queue_peak <= st.queue_cap);
+    int joins = 0; /* finishers start only when they have work: a finish or joins */
+    for (uint32_t i = 0; i < h->n; i++) joins |= h->u[i].kind == GS_ENGINE_JOIN;
+    CHECK_EQ_U64(st.finishers, h->use_finish || joins ? h->finishers : 0);
     /* lanes: every one initialised and finished once; busy counts add up */
     CHECK_EQ_U64(atomic_load(&h->n_inits), h->nl);
     CHECK_EQ_U64(atomic_load(&h->n_finis), h->nl);
@@ -426,6 +484,7 @@ static void check_run(harness *h) {
     }
     uint64_t ex_t = 0, pr_t = 0, jn_t = 0;
     for (uint32_t i = 0; i < h->n; i++) {
+        if (info_of(h, i).lane == GS_ENGINE_NONE) jn += atomic_load(&h->n_join[i]); /* finishers' */
         ex_t += atomic_load(&h->n_exec[i]);
         pr_t += atomic_load(&h->n_prove[i]);
         jn_t += atomic_load(&h->n_join[i]);
@@ -641,10 +700,17 @@ static void test_random_budgets(void) {
             }
             open[nopen++] = add_join(h, kids, k, gs_test_below(hb / 4), gs_test_below(dmin / 2 + 1));
         }
+        /* finish: none, on the lane, or on 1..3 finishers (which also run
+         * the device-free joins, with or without a finish callback) */
+        int mode = (int)gs_test_below(4);
+        h->use_finish = mode != 0 && gs_test_below(5) != 0;
+        h->finishers = mode >= 2 ? 1 + (uint32_t)gs_test_below(3) : 0;
         for (uint32_t i = 0; i < h->n; i++) {
             if (gs_test_below(25) == 0) h->fail[i] = GS_ERR_IO;
             if (h->u[i].kind == GS_ENGINE_CLAIM && gs_test_below(25) == 0)
                 h->fail_prove[i] = GS_ERR_PROOF_OOD;
+            if (h->u[i].kind == GS_ENGINE_CLAIM && gs_test_below(25) == 0)
+                h->fail_finish[i] = GS_ERR_PROOF_FRI_FOLD;
             h->work_us[i] = gs_test_below(3) == 0 ? 0 : (unsigned)gs_test_below(150);
         }
         run_checked(h);
@@ -940,6 +1006,78 @@ static void test_cancel(void) {
     harness_free(h);
 }
 
+/* A finisher verifies and stores while the lane proves on: once a claim's
+ * prove returns, its device bytes are free, so the next claim proves on the
+ * same device (whose budget holds one proof) while the first finishes. */
+static void test_finish_frees_device(void) {
+    begin("finish: the device is free for the next proof");
+    harness *h = harness_new(1, 1, GS_ENGINE_UNLIMITED);
+    h->dev_budget[0] = 100;
+    h->lane_dev[0] = 0;
+    h->use_finish = 1, h->finishers = 1;
+    h->wait_prove_in_finish = 2; /* finish of claim 0 waits for claim 1's prove */
+    add_claim(h, 10, 10, 100);
+    add_claim(h, 10, 10, 100);
+    run_checked(h);
+    CHECK_EQ_U64(atomic_load(&h->finish_saw), 1);
+    gs_engine_unit_info a = info_of(h, 0), b = info_of(h, 1);
+    CHECK(b.t_prove_start < a.t_finish_end);
+    harness_free(h);
+}
+
+/* ... but its host bytes stay reserved until finish returns: a host budget
+ * that holds one claim's stages 1 and 2 and another's stage 1 keeps the
+ * second proof waiting for the first claim's finish (the ledger, which holds
+ * the bytes to the end of finish, checks the budget too). */
+static void test_finish_holds_host(void) {
+    begin("finish: the host bytes are held until it returns");
+    for (uint32_t nfin = 0; nfin <= 2; nfin++) {
+        harness *h = harness_new(2, 0, 100);
+        h->use_finish = 1, h->finishers = nfin;
+        for (int i = 0; i < 6; i++) {
+            add_claim(h, 30, 40, 0);
+            h->work_us[i] = 200;
+        }
+        run_checked(h);
+        gs_engine_unit_info in[6];
+        for (uint32_t i = 0; i < 6; i++) in[i] = info_of(h, i);
+        /* stage 2 needs 70 of 100: no two claims between prove start and
+         * finish end at once */
+        for (uint32_t i = 0; i < 6; i++)
+            for (uint32_t j = 0; j < 6; j++) {
+                if (i == j) continue;
+                uint64_t end_i = nfin ? in[i].t_finish_end : in[i].t_prove_end;
+                CHECK(!(in[i].t_prove_start <= in[j].t_prove_start && in[j].t_prove_start < end_i));
+            }
+        harness_free(h);
+    }
+}
+
+/* Finishers take the device-free joins, so they never wait for a lane; a
+ * join that needs device bytes still runs on a lane. A failed finish fails
+ * its claim and skips its join. */
+static void test_finish_joins(void) {
+    begin("finish: joins on finishers, a failed finish skips its join");
+    harness *h = harness_new(2, 1, GS_ENGINE_UNLIMITED);
+    h->lane_dev[0] = h->lane_dev[1] = 0;
+    h->use_finish = 1, h->finishers = 2;
+    for (int i = 0; i < 8; i++) add_claim(h, 1, 1, 1);
+    uint32_t k0[2] = {0, 1}, k1[2] = {2, 3}, k2[2] = {4, 5}, k3[2] = {6, 7};
+    uint32_t j0 = add_join(h, k0, 2, 1, 0), j1 = add_join(h, k1, 2, 1, 5);
+    uint32_t j2 = add_join(h, k2, 2, 1, 0), j3 = add_join(h, k3, 2, 1, 0);
+    h->fail_finish[5] = GS_ERR_IO;
+    run_checked(h);
+    CHECK(info_of(h, j0).lane == GS_ENGINE_NONE && info_of(h, j3).lane == GS_ENGINE_NONE);
+    CHECK(info_of(h, j1).lane < 2);
+    gs_engine_unit_info f = info_of(h, 5), s2 = info_of(h, j2);
+    CHECK(f.outcome == GS_ENGINE_FAILED && f.status == GS_ERR_IO);
+    CHECK(s2.outcome == GS_ENGINE_SKIPPED && s2.cause == 5 && s2.status == GS_ERR_IO);
+    gs_engine_stats st;
+    gs_engine_stats_get(h->e, &st);
+    CHECK(st.finisher_busy_ns > 0);
+    harness_free(h);
+}
+
 /* A lane whose init fails: nothing runs, the other lanes are finished. */
 static void test_lane_init_failure(void) {
     begin("a lane init failure stops the run before any unit");
@@ -974,6 +1112,9 @@ int main(int argc, char **argv) {
     test_pressure_discards();
     test_cancel();
     test_lane_init_failure();
+    test_finish_frees_device();
+    test_finish_holds_host();
+    test_finish_joins();
     alarm(0);
     return gs_test_done();
 }

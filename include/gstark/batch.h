@@ -250,6 +250,8 @@ gs_status gs_fib_check_boundary(const gs_fp *first_pub, uint32_t first_num_pub,
 #define GS_BATCH_MAX_SIM_DEVICES 64u
 #define GS_BATCH_SIM_ENV "GS_BATCH_SIM_DEVICES" /* "D:BUDGET", e.g. "2:64M" */
 
+#define GS_BATCH_FINISH_ON_LANE (~0u) /* gs_batch_config.finishers: no finisher threads */
+
 typedef struct gs_batch_config {
     const gs_manifest *manifest; /* parsed; required */
     const char *store_dir;       /* the proof store (gs_store_open); required */
@@ -279,6 +281,12 @@ typedef struct gs_batch_config {
     FILE *log, *warnings, *progress, *report, *metrics;
     int progress_enabled;
     unsigned min_security; /* verifying: 0 = GS_MIN_SECURITY_BITS */
+    /* Finisher threads: they verify and store proven claims and run the joins,
+     * off the lanes, so a lane proves its next claim while the last one is
+     * verified and stored (docs/batch.md, "Scheduling"). 0: one per lane;
+     * GS_BATCH_FINISH_ON_LANE: none, a lane verifies and stores its own proofs
+     * and runs the joins. */
+    unsigned finishers;
 } gs_batch_config;
 
 typedef enum gs_batch_outcome {

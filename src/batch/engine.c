@@ -37,12 +37,13 @@ typedef enum ustate {
     U_EXECUTING,
     U_EXECUTED,   /* claim in the queue, executed, to prove; holds exec_host */
     U_READY,      /* join in the queue */
-    U_PROVING,    /* prove or join running */
+    U_PROVING,    /* prove or join running (a join on a finisher: admitted, maybe queued) */
+    U_FINISHING,  /* claim proven, its finish queued or running on a finisher; holds host bytes */
     U_DISCARDING,
     U_FINAL
 } ustate;
 
-typedef enum job_kind { J_NONE, J_EXEC, J_PROVE, J_JOIN, J_DISCARD } job_kind;
+typedef enum job_kind { J_NONE, J_EXEC, J_PROVE, J_JOIN, J_DISCARD, J_FINISH } job_kind;
 
 typedef struct unit {
     gs_engine_unit d;      /* children point into the engine's pool */
@@ -69,6 +70,14 @@ typedef struct lane {
     gs_engine_lane_info info;
 } lane;
 
+/* A finisher: a thread that runs claims' finish and device-free joins, off
+ * the lanes. Jobs wait in a FIFO (each unit at most once in it). */
+typedef struct finisher {
+    gs_engine *e;
+    pthread_t th;
+    int have_thread;
+} finisher;
+
 struct gs_engine {
     pthread_mutex_t mu;
     pthread_cond_t cv_main;  /* with mu: lane inits, the end of the batch */
@@ -84,13 +93,20 @@ struct gs_engine {
     uint32_t qcap, inflight, queue_peak;
     uint32_t backlog;        /* the next unit index refill looks at */
     uint32_t idle, running, inited;
+    finisher *fins;
+    uint32_t nfin;           /* finisher threads (0: finish runs on the lane after prove) */
+    uint32_t *fq, fq_head, fq_len; /* the finishers' FIFO: a ring of n entries */
+    job_kind *fq_job;        /* J_FINISH or J_JOIN, by unit */
+    uint32_t fin_pending;    /* finisher jobs queued or running */
+    uint64_t fin_busy_ns;
+    pthread_cond_t cv_fin;   /* with mu: a finisher job arrived, or the run finished */
     uint32_t *events, nfinal, reported; /* units in the order they got outcomes */
     uint32_t counts[6];      /* by outcome */
     uint64_t seq, s1_counter, key_counter;
     uint64_t cancellations, violations;
     uint64_t t0, wall_ns;
     int ran, started, finished, stopping, swept;
-    int have_mu, have_cv, have_report_mu;
+    int have_mu, have_cv, have_report_mu, have_cv_fin;
 };
 
 /* ---- small helpers ---- */
@@ -252,6 +268,19 @@ static void give_job(gs_engine *e, lane *l, job_kind j, uint32_t ui) {
     pthread_cond_signal(&l->cv);
 }
 
+static void give_fin(gs_engine *e, job_kind j, uint32_t ui) {
+    e->fq[(e->fq_head + e->fq_len) % e->n] = ui;
+    e->fq_job[ui] = j;
+    e->fq_len++;
+    e->fin_pending++;
+    pthread_cond_signal(&e->cv_fin);
+}
+
+/* A join that runs on a finisher: there are finishers and it needs no device. */
+static int fin_join(const gs_engine *e, const unit *u) {
+    return e->nfin && u->d.kind == GS_ENGINE_JOIN && u->d.prove_dev == 0;
+}
+
 static lane *first_idle(gs_engine *e) {
     for (uint32_t i = 0; i < e->nl; i++)
         if (e->lanes[i].job == J_NONE) return &e->lanes[i];
@@ -285,6 +314,17 @@ static int try_admit(gs_engine *e, uint32_t ui) {
         u->info.exec_lane = l->idx;
         u->info.seq_exec = ++e->seq;
         give_job(e, l, J_EXEC, ui);
+        return 1;
+    }
+    if (fin_join(e, u)) {
+        size_t h = sat_add(u->d.prove_host, u->d.exec_host);
+        if (!fits(e, 0, h)) return 0;
+        reserve(e, 0, h);
+        u->held_host = h;
+        u->info.host_bytes = h;
+        u->info.seq_prove = ++e->seq;
+        u->st = U_PROVING;
+        give_fin(e, J_JOIN, ui);
         return 1;
     }
     /* stage 2 or a join: the fitting idle lane whose resource has the most room */
@@ -343,8 +383,11 @@ static void set_aside(gs_engine *e, const unit *u) {
 static uint32_t pass(gs_engine *e) {
     memset(e->aside, 0, (size_t)e->nres * sizeof *e->aside);
     uint32_t admitted = 0;
-    for (uint32_t i = 0; i < e->qlen && e->idle > 0;) {
+    for (uint32_t i = 0; i < e->qlen;) {
         uint32_t ui = e->q[i];
+        /* Device-free joins (first in the queue) go to the finishers; the
+         * rest need an idle lane. */
+        if (e->idle == 0 && !fin_join(e, &e->u[ui])) break;
         if (e->stopping) { /* only executed claims are left: discard them */
             e->u[ui].st = U_DISCARDING;
             q_remove(e, i);
@@ -423,12 +466,13 @@ static void dispatch(gs_engine *e) {
             if (!e->stopping) refill(e);
             if (!pass(e) || e->idle == 0) break;
         }
-        if (e->running || e->nfinal == e->n || e->stopping || !e->qlen) break;
+        if (e->running || e->fin_pending || e->nfinal == e->n || e->stopping || !e->qlen) break;
         break_deadlock(e);
         if (e->running) break;
         /* (the unreachable fallback failed a unit: look again) */
     }
-    if (e->nfinal == e->n && e->running == 0) pthread_cond_broadcast(&e->cv_main);
+    if (e->nfinal == e->n && e->running == 0 && e->fin_pending == 0)
+        pthread_cond_broadcast(&e->cv_main);
 }
 
 /* ---- lanes ---- */
@@ -468,10 +512,17 @@ static void complete(gs_engine *e, lane *l, gs_status st, uint64_t ta, uint64_t 
         in->t_prove_start = ta;
         in->t_prove_end = tb;
         in->prove_ns += tb - ta;
-        release(e, 0, u->held_host);
         if (u->held_res) release(e, u->held_res, u->held_dev);
-        u->held_host = u->held_dev = 0;
+        u->held_dev = 0;
         u->held_res = 0;
+        if (j == J_PROVE && st == GS_OK && e->nfin && e->cb.finish) {
+            /* The device is free now; the host bytes stay until finish. */
+            u->st = U_FINISHING;
+            give_fin(e, J_FINISH, ui);
+            break;
+        }
+        release(e, 0, u->held_host);
+        u->held_host = 0;
         finish_unit(e, ui, st == GS_OK ? GS_ENGINE_DONE : GS_ENGINE_FAILED, st);
         break;
     case J_DISCARD:
@@ -488,9 +539,33 @@ static void complete(gs_engine *e, lane *l, gs_status st, uint64_t ta, uint64_t 
             q_insert(e, ui);
         }
         break;
+    case J_FINISH:
     case J_NONE:
         break;
     }
+    dispatch(e);
+}
+
+/* A finisher's job returned: record, release the host bytes, give the
+ * outcome, dispatch. */
+static void complete_fin(gs_engine *e, job_kind j, uint32_t ui, gs_status st, uint64_t ta,
+                         uint64_t tb) {
+    unit *u = &e->u[ui];
+    gs_engine_unit_info *in = &u->info;
+    e->fin_pending--;
+    e->fin_busy_ns += tb - ta;
+    if (j == J_FINISH) {
+        in->t_finish_start = ta;
+        in->t_finish_end = tb;
+        in->finish_ns += tb - ta;
+    } else {
+        in->t_prove_start = ta;
+        in->t_prove_end = tb;
+        in->prove_ns += tb - ta;
+    }
+    release(e, 0, u->held_host);
+    u->held_host = 0;
+    finish_unit(e, ui, st == GS_OK ? GS_ENGINE_DONE : GS_ENGINE_FAILED, st);
     dispatch(e);
 }
 
@@ -518,8 +593,14 @@ static gs_status run_job(gs_engine *e, job_kind j, uint32_t ui, uint32_t li) {
     void *c = e->cb.ctx;
     switch (j) {
     case J_EXEC: return e->cb.execute(c, ui, li);
-    case J_PROVE: return e->cb.prove(c, ui, li);
+    case J_PROVE: {
+        gs_status st = e->cb.prove(c, ui, li);
+        /* Without finishers the claim finishes on its lane. */
+        if (st == GS_OK && e->cb.finish && !e->nfin) st = e->cb.finish(c, ui);
+        return st;
+    }
     case J_JOIN: return e->cb.join(c, ui, li);
+    case J_FINISH: return e->cb.finish(c, ui);
     case J_DISCARD:
         if (e->cb.discard) e->cb.discard(c, ui, li);
         return GS_OK;
@@ -563,12 +644,44 @@ static void *lane_main(void *arg) {
     return NULL;
 }
 
+static void *finisher_main(void *arg) {
+    finisher *f = arg;
+    gs_engine *e = f->e;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        while (e->fq_len == 0 && !e->finished) pthread_cond_wait(&e->cv_fin, &e->mu);
+        if (e->fq_len == 0) break;
+        uint32_t ui = e->fq[e->fq_head];
+        e->fq_head = (e->fq_head + 1) % e->n;
+        e->fq_len--;
+        job_kind j = e->fq_job[ui];
+        pthread_mutex_unlock(&e->mu);
+        uint64_t ta = now_ns(e);
+        gs_status st = run_job(e, j, ui, GS_ENGINE_NONE);
+        uint64_t tb = now_ns(e);
+        pthread_mutex_lock(&e->mu);
+        complete_fin(e, j, ui, st, ta, tb);
+        pthread_mutex_unlock(&e->mu);
+        report_drain(e);
+        pthread_mutex_lock(&e->mu);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
 /* ---- construction ---- */
+
+static int joins_exist(const gs_engine_unit *units, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++)
+        if (units[i].kind == GS_ENGINE_JOIN) return 1;
+    return 0;
+}
 
 static gs_status check_args(const gs_engine_config *cfg, const gs_engine_callbacks *cb,
                             const gs_engine_unit *units, uint32_t n) {
     if (!cfg || !cb || (n && !units) || n > GS_ENGINE_MAX_UNITS) return GS_ERR_INVALID_ARG;
     if (cfg->num_lanes == 0 || cfg->num_lanes > GS_ENGINE_MAX_LANES) return GS_ERR_INVALID_ARG;
+    if (cfg->finishers > GS_ENGINE_MAX_LANES) return GS_ERR_INVALID_ARG;
     if (cfg->num_devices > GS_ENGINE_MAX_DEVICES || (cfg->num_devices && !cfg->device_budget))
         return GS_ERR_INVALID_ARG;
     if (cfg->lane_device)
@@ -664,6 +777,7 @@ gs_status gs_engine_new(gs_engine **out, const gs_engine_config *cfg,
     e->nres = 1 + cfg->num_devices;
     e->cb = *cb;
     e->qcap = cfg->queue_cap ? cfg->queue_cap : 2 * e->nl; /* nl <= GS_ENGINE_MAX_LANES */
+    e->nfin = cb->finish || joins_exist(units, num_units) ? cfg->finishers : 0;
     size_t nn = num_units ? num_units : 1;
     e->u = calloc(nn, sizeof *e->u);
     e->work = calloc(nn, sizeof *e->work);
@@ -674,14 +788,19 @@ gs_status gs_engine_new(gs_engine **out, const gs_engine_config *cfg,
     e->in_use = calloc(e->nres, sizeof *e->in_use);
     e->peak = calloc(e->nres, sizeof *e->peak);
     e->aside = calloc(e->nres, sizeof *e->aside);
+    e->fins = calloc(e->nfin ? e->nfin : 1, sizeof *e->fins);
+    e->fq = calloc(nn, sizeof *e->fq);
+    e->fq_job = calloc(nn, sizeof *e->fq_job);
     gs_status st = GS_ERR_NOMEM;
     if (!e->u || !e->work || !e->events || !e->q || !e->lanes || !e->budget || !e->in_use ||
-        !e->peak || !e->aside)
+        !e->peak || !e->aside || !e->fins || !e->fq || !e->fq_job)
         goto fail;
     e->have_mu = pthread_mutex_init(&e->mu, NULL) == 0;
     e->have_cv = pthread_cond_init(&e->cv_main, NULL) == 0;
     e->have_report_mu = pthread_mutex_init(&e->report_mu, NULL) == 0;
-    if (!e->have_mu || !e->have_cv || !e->have_report_mu) goto fail;
+    e->have_cv_fin = pthread_cond_init(&e->cv_fin, NULL) == 0;
+    if (!e->have_mu || !e->have_cv || !e->have_report_mu || !e->have_cv_fin) goto fail;
+    for (uint32_t i = 0; i < e->nfin; i++) e->fins[i].e = e;
     for (uint32_t i = 0; i < e->nl; i++) {
         lane *l = &e->lanes[i];
         l->e = e;
@@ -704,6 +823,7 @@ gs_status gs_engine_new(gs_engine **out, const gs_engine_config *cfg,
         in->cause = in->exec_lane = in->lane = in->device = GS_ENGINE_NONE;
         in->t_queued = in->t_exec_start = in->t_exec_end = GS_ENGINE_NO_TIME;
         in->t_prove_start = in->t_prove_end = in->t_done = GS_ENGINE_NO_TIME;
+        in->t_finish_start = in->t_finish_end = GS_ENGINE_NO_TIME;
         u->st = u->d.kind == GS_ENGINE_CLAIM ? U_BACKLOG : U_BLOCKED;
     }
     /* Refusals: a unit that fits no lane even alone; its dependants are skipped. */
@@ -726,6 +846,7 @@ void gs_engine_free(gs_engine *e) {
         for (uint32_t i = 0; i < e->nl; i++)
             if (e->lanes[i].have_cv) pthread_cond_destroy(&e->lanes[i].cv);
     if (e->have_report_mu) pthread_mutex_destroy(&e->report_mu);
+    if (e->have_cv_fin) pthread_cond_destroy(&e->cv_fin);
     if (e->have_cv) pthread_cond_destroy(&e->cv_main);
     if (e->have_mu) pthread_mutex_destroy(&e->mu);
     free(e->u);
@@ -739,19 +860,25 @@ void gs_engine_free(gs_engine *e) {
     free(e->in_use);
     free(e->peak);
     free(e->aside);
+    free(e->fins);
+    free(e->fq);
+    free(e->fq_job);
     free(e);
 }
 
 /* ---- running ---- */
 
-/* Stops the lane threads that were started and waits for them. */
+/* Stops the lane and finisher threads that were started and waits for them. */
 static void stop_lanes(gs_engine *e) {
     pthread_mutex_lock(&e->mu);
     e->finished = 1;
     for (uint32_t i = 0; i < e->nl; i++) pthread_cond_signal(&e->lanes[i].cv);
+    pthread_cond_broadcast(&e->cv_fin);
     pthread_mutex_unlock(&e->mu);
     for (uint32_t i = 0; i < e->nl; i++)
         if (e->lanes[i].have_thread) pthread_join(e->lanes[i].th, NULL);
+    for (uint32_t i = 0; i < e->nfin; i++)
+        if (e->fins[i].have_thread) pthread_join(e->fins[i].th, NULL);
 }
 
 gs_status gs_engine_run(gs_engine *e) {
@@ -769,9 +896,14 @@ gs_status gs_engine_run(gs_engine *e) {
         if (pthread_create(&l->th, NULL, lane_main, l) != 0) break;
         l->have_thread = 1;
     }
+    uint32_t fstarted = 0;
+    for (; started == e->nl && fstarted < e->nfin; fstarted++) {
+        if (pthread_create(&e->fins[fstarted].th, NULL, finisher_main, &e->fins[fstarted]) != 0) break;
+        e->fins[fstarted].have_thread = 1;
+    }
     pthread_mutex_lock(&e->mu);
     while (e->inited < started) pthread_cond_wait(&e->cv_main, &e->mu);
-    gs_status st = started < e->nl ? GS_ERR_NOMEM : GS_OK;
+    gs_status st = started < e->nl || fstarted < e->nfin ? GS_ERR_NOMEM : GS_OK;
     for (uint32_t i = 0; i < started && st == GS_OK; i++)
         if (e->lanes[i].info.init_status != GS_OK) st = e->lanes[i].info.init_status;
     if (st != GS_OK) {
@@ -794,7 +926,7 @@ gs_status gs_engine_run(gs_engine *e) {
     pthread_mutex_unlock(&e->mu);
     report_drain(e); /* refusals and their skips */
     pthread_mutex_lock(&e->mu);
-    while (e->nfinal < e->n || e->running) pthread_cond_wait(&e->cv_main, &e->mu);
+    while (e->nfinal < e->n || e->running || e->fin_pending) pthread_cond_wait(&e->cv_main, &e->mu);
     int stopped = e->stopping;
     pthread_mutex_unlock(&e->mu);
     stop_lanes(e);
@@ -852,6 +984,8 @@ void gs_engine_stats_get(gs_engine *e, gs_engine_stats *out) {
     out->budget_violations = e->violations;
     out->queue_cap = e->qcap;
     out->queue_peak = e->queue_peak;
+    out->finishers = e->nfin;
+    out->finisher_busy_ns = e->fin_busy_ns;
     pthread_mutex_unlock(&e->mu);
 }
 

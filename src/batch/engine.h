@@ -24,9 +24,14 @@
  * Units. A claim has two stages: execute (stage 1: build its trace; reserves
  * exec_host on the host) and prove (stage 2: prove, verify, store; reserves
  * prove_host on the host and prove_dev on the device of the lane that runs
- * it). Both stay reserved until prove returns. A join has one stage: when
- * every child is done it reserves exec_host + prove_host and prove_dev and
- * runs `join`. On a lane without a device (a CPU lane) prove_dev is charged
+ * it). Both stay reserved until prove returns. With an optional third
+ * stage, finish (verify and store the proof), run by finisher threads off
+ * the lanes: when prove returns GS_OK its device bytes are released (the lane
+ * proves its next claim at once) and its host bytes stay reserved until
+ * finish returns; the claim's outcome comes after finish. A join has one
+ * stage: when every child is done it reserves exec_host + prove_host and
+ * prove_dev and runs `join`; with finishers, a join that needs no device
+ * bytes runs on a finisher, so joins never take a lane from claims. On a lane without a device (a CPU lane) prove_dev is charged
  * to the host. A unit that cannot fit on any lane even with nothing else
  * running is refused at gs_engine_new (GS_ERR_BUDGET): splitting it is the
  * pipeline's job, before.
@@ -57,10 +62,10 @@
  * on. gs_engine_run returns GS_OK once every unit has an outcome, whatever
  * the outcomes are.
  *
- * Threads: callbacks run on lane threads, never under the engine's lock, so
+ * Threads: callbacks run on lane (or finisher) threads, never under the engine's lock, so
  * they may call gs_engine_cancel. unit_done and progress are serialized (never
- * two at once, in the order units finished), from lane threads or the thread
- * in gs_engine_run. */
+ * two at once, in the order units finished), from lane or finisher threads or
+ * the thread in gs_engine_run. */
 #ifndef GSTARK_BATCH_ENGINE_H
 #define GSTARK_BATCH_ENGINE_H
 
@@ -124,10 +129,12 @@ typedef struct gs_engine_unit_info {
     uint64_t t_queued;     /* claims: entered the execution queue; joins: children done */
     uint64_t t_exec_start, t_exec_end;   /* execute callback (last attempt) */
     uint64_t t_prove_start, t_prove_end; /* prove or join callback */
+    uint64_t t_finish_start, t_finish_end; /* finish callback on a finisher */
     uint64_t t_done;       /* the outcome was decided */
     uint64_t exec_ns;      /* in execute, summed over attempts */
     uint64_t discard_ns;   /* in discard, summed */
-    uint64_t prove_ns;     /* in prove or join */
+    uint64_t prove_ns;     /* in prove or join (and finish, without finishers) */
+    uint64_t finish_ns;    /* in finish on a finisher */
     uint64_t wait_ns;      /* from t_queued to the prove (or the outcome) outside callbacks */
     size_t host_bytes;     /* reserved on the host at once, at most */
     size_t dev_bytes;      /* reserved on the device */
@@ -151,6 +158,8 @@ typedef struct gs_engine_stats {
     uint64_t budget_violations; /* admissions past a budget: 0 unless the engine is wrong */
     uint32_t queue_cap;       /* in force (defaults applied) */
     uint32_t queue_peak;      /* most claims between the backlog and their proof at once */
+    uint32_t finishers;       /* finisher threads in force */
+    uint64_t finisher_busy_ns; /* summed over finishers: in finish and joins */
 } gs_engine_stats;
 
 /* The pipeline's work. ctx is passed back to every callback. unit and lane
@@ -168,7 +177,11 @@ typedef struct gs_engine_callbacks {
     gs_status (*execute)(void *ctx, uint32_t unit, uint32_t lane);
     gs_status (*prove)(void *ctx, uint32_t unit, uint32_t lane);
     /* Required when there are joins. */
-    gs_status (*join)(void *ctx, uint32_t unit, uint32_t lane);
+    gs_status (*join)(void *ctx, uint32_t unit, uint32_t lane); /* lane: GS_ENGINE_NONE on a finisher */
+    /* Optional. Stage 3 of a claim whose prove returned GS_OK: on a finisher
+     * thread, or on the lane right after prove when there are none. Its
+     * status is the claim's. */
+    gs_status (*finish)(void *ctx, uint32_t unit);
     /* Optional (NULL: executed work needs no freeing). Frees the work of an
      * executed, cancelled claim; cannot fail. */
     void (*discard)(void *ctx, uint32_t unit, uint32_t lane);
@@ -185,6 +198,8 @@ typedef struct gs_engine_config {
     uint32_t num_lanes;          /* 1..GS_ENGINE_MAX_LANES */
     const uint32_t *lane_device; /* num_lanes device indices or GS_ENGINE_NONE (NULL: all CPU) */
     uint32_t queue_cap;          /* claims in the execution queue (0: 2 x num_lanes) */
+    uint32_t finishers;          /* threads for finish and device-free joins, 0..GS_ENGINE_MAX_LANES
+                                  * (0: finish on the lane, joins on lanes) */
 } gs_engine_config;
 
 /* Checks and copies everything; decides refusals (their unit_done comes when

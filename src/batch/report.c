@@ -128,8 +128,12 @@ void bp_report_unit(bp_run *r, uint32_t i) {
         char dev[24], w[24], e[24], p[24], v[24], res[GS_SIZE_BUF], obj[GS_SIZE_BUF];
         if (o->device < 0) snprintf(dev, sizeof dev, "host");
         else snprintf(dev, sizeof dev, "%d", o->device);
-        fprintf(f, "%s %s %s  lane %d device %s  wait %s", what, o->id, outcome_str(o->outcome),
-                o->lane, dev, fmt_time(w, sizeof w, o->wait_s));
+        if (o->lane < 0) /* a join on a finisher thread */
+            fprintf(f, "%s %s %s  finisher  wait %s", what, o->id, outcome_str(o->outcome),
+                    fmt_time(w, sizeof w, o->wait_s));
+        else
+            fprintf(f, "%s %s %s  lane %d device %s  wait %s", what, o->id, outcome_str(o->outcome),
+                    o->lane, dev, fmt_time(w, sizeof w, o->wait_s));
         if (o->is_join)
             fprintf(f, "  join %s", fmt_time(p, sizeof p, o->prove_s));
         else
@@ -272,5 +276,8 @@ void bp_report_end(bp_run *r) {
                    " proven, %" PRIu32 " joined)\n", l, dev,
                 100.0 * (double)li.busy_ns * 1e-9 / engine_wall, li.executed, li.proven, li.joined);
     }
+    if (es.finishers)
+        fprintf(f, "finishers (%" PRIu32 "): busy %.1f%% each on average (verify, store, joins)\n",
+                es.finishers, 100.0 * (double)es.finisher_busy_ns * 1e-9 / engine_wall / es.finishers);
     fflush(f);
 }

@@ -161,6 +161,8 @@ static gs_status cb_lane_init(void *ctx, uint32_t lane) {
 
 static void free_work(bp_unit_state *u) {
     if (!u->work) return;
+    gs_proof_free(u->work->p);
+    gs_multi_proof_free(u->work->mp);
     gs_multi_workload_free(&u->work->w);
     free(u->work);
     u->work = NULL;
@@ -225,10 +227,11 @@ static void cb_discard(void *ctx, uint32_t unit, uint32_t lane) {
     free_work(&r->us[unit]);
 }
 
-/* Proves the executed claim on the lane, as `gstark prove` proves it. */
-static gs_status prove_claim(bp_run *r, const bp_node *n, bp_unit_state *u, uint32_t lane,
-                             uint8_t **bytes, size_t *len) {
-    gs_multi_workload *w = &u->work->w;
+/* Proves the executed claim on the lane, as `gstark prove` proves it; the
+ * proof waits in the work for finish. */
+static gs_status prove_claim(bp_run *r, const bp_node *n, bp_unit_state *u, uint32_t lane) {
+    bp_work *wk = u->work;
+    gs_multi_workload *w = &wk->w;
     const bp_lanes *L = &r->lanes;
     uint32_t dev = L->lane_device[lane];
     int cuda = L->backend == GS_BACKEND_CUDA && dev != UINT32_MAX;
@@ -247,70 +250,31 @@ static gs_status prove_claim(bp_run *r, const bp_node *n, bp_unit_state *u, uint
     gs_obs_set_warning_stream(obs, need > r->pv_budget[lane] ? NULL : r->cfg->warnings);
     gs_prove_opts opts = {.stats = &st, .obs = obs};
     char desc[GS_SYNTH_MAX_TABLES][128];
+    double t0 = bp_now();
     if (!n->multi) {
-        gs_proof *p = NULL;
         s = gs_claim_air_desc(desc[0], sizeof desc[0], n->claim, 0);
         opts.air_desc = desc[0];
-        double t0 = bp_now();
-        if (s == GS_OK) s = gs_prover_prove(pv, &p, w->tables[0].air, w->tables[0].trace,
+        if (s == GS_OK) s = gs_prover_prove(pv, &wk->p, w->tables[0].air, w->tables[0].trace,
                                             w->tables[0].log_n, w->tables[0].pub,
                                             &n->claim->params, &opts);
-        u->prove_s += bp_now() - t0;
-        if (s != GS_OK) {
-            set_reason(u, s, "proving: %s", gs_status_str(s));
-        } else {
-            t0 = bp_now();
-            s = gs_verify(w->tables[0].air, p, r->cfg->min_security);
-            u->verify_s += bp_now() - t0;
-            if (s != GS_OK) set_reason(u, s, "its proof does not verify: %s", gs_status_str(s));
-        }
-        if (s == GS_OK && (s = gs_proof_serialize(bytes, len, p)) != GS_OK)
-            set_reason(u, s, "serializing: %s", gs_status_str(s));
-        if (s == GS_OK) {
-            u->statement = gs_proof_statement_digest(p);
-            u->kind = GS_STORE_PROOF;
-            if (n->claim->kind == GS_CLAIM_FIB) take_ends(u, p, p);
-        }
-        gs_proof_free(p);
     } else {
         gs_table_input *in = calloc(w->num_tables, sizeof *in);
-        const gs_air **airs = calloc(w->num_tables, sizeof *airs);
-        gs_multi_proof *mp = NULL;
-        s = in && airs && w->num_tables <= GS_SYNTH_MAX_TABLES ? GS_OK : GS_ERR_NOMEM;
+        s = in && w->num_tables <= GS_SYNTH_MAX_TABLES ? GS_OK : GS_ERR_NOMEM;
         for (uint32_t t = 0; s == GS_OK && t < w->num_tables; t++) {
             s = gs_claim_air_desc(desc[t], sizeof desc[t], n->claim, t);
             in[t] = (gs_table_input){w->tables[t].air, w->tables[t].trace, w->tables[t].log_n,
                                      w->tables[t].pub, desc[t]};
-            airs[t] = w->tables[t].air;
         }
-        double t0 = bp_now();
-        if (s == GS_OK) s = gs_prover_prove_multi(pv, &mp, in, w->num_tables, &n->claim->params, &opts);
-        u->prove_s += bp_now() - t0;
-        if (s != GS_OK) {
-            set_reason(u, s, "proving: %s", gs_status_str(s));
-        } else {
-            t0 = bp_now();
-            s = gs_verify_multi(airs, w->num_tables, mp, r->cfg->min_security);
-            u->verify_s += bp_now() - t0;
-            if (s != GS_OK) set_reason(u, s, "its proof does not verify: %s", gs_status_str(s));
-        }
-        if (s == GS_OK && (s = gs_multi_proof_serialize(bytes, len, mp)) != GS_OK)
-            set_reason(u, s, "serializing: %s", gs_status_str(s));
-        if (s == GS_OK) {
-            u->statement = gs_multi_proof_statement_digest(mp);
-            u->kind = GS_STORE_MULTI_PROOF;
-            if (n->claim->kind == GS_CLAIM_FIB)
-                take_ends(u, &mp->tables[0], &mp->tables[mp->num_tables - 1]);
-        }
-        gs_multi_proof_free(mp);
+        if (s == GS_OK) s = gs_prover_prove_multi(pv, &wk->mp, in, w->num_tables, &n->claim->params, &opts);
         free(in);
-        free(airs);
     }
+    u->prove_s += bp_now() - t0;
+    if (s != GS_OK) set_reason(u, s, "proving: %s", gs_status_str(s));
     /* Host bytes: on the CPU what the prover charged plus the traces it
-     * covers; on CUDA (where the prover charges the device) the traces and
-     * the proof. */
-    int on_device = st.backend && !strcmp(st.backend, "cuda");
-    u->peak_bytes = on_device ? n->exec_host + *len : st.peak_bytes + st.input_bytes;
+     * covers; on CUDA (where the prover charges the device) the traces (the
+     * proof's bytes are added by finish). */
+    u->on_device = st.backend && !strcmp(st.backend, "cuda");
+    u->peak_bytes = u->on_device ? n->exec_host : st.peak_bytes + st.input_bytes;
     u->device_peak_bytes = st.device_peak_bytes;
     u->device_busy_s = st.device_busy;
     if (st.cpu_fallbacks)
@@ -318,6 +282,46 @@ static gs_status prove_claim(bp_run *r, const bp_node *n, bp_unit_state *u, uint
                 "(%s)", n->id, st.cpu_fallbacks, st.cpu_fallbacks == 1 ? "" : "s", st.device_error);
     gs_obs_free(obs);
     return s;
+}
+
+/* Verifies the claim's proof and serializes it (on a finisher). */
+static gs_status check_claim(bp_run *r, const bp_node *n, bp_unit_state *u, uint8_t **bytes,
+                             size_t *len) {
+    bp_work *wk = u->work;
+    gs_multi_workload *w = &wk->w;
+    double t0 = bp_now();
+    gs_status s;
+    if (!n->multi) {
+        s = gs_verify(w->tables[0].air, wk->p, r->cfg->min_security);
+    } else {
+        const gs_air **airs = calloc(w->num_tables, sizeof *airs);
+        s = airs ? GS_OK : GS_ERR_NOMEM;
+        for (uint32_t t = 0; s == GS_OK && t < w->num_tables; t++) airs[t] = w->tables[t].air;
+        if (s == GS_OK) s = gs_verify_multi(airs, w->num_tables, wk->mp, r->cfg->min_security);
+        free(airs);
+    }
+    u->verify_s += bp_now() - t0;
+    if (s != GS_OK) {
+        set_reason(u, s, "its proof does not verify: %s", gs_status_str(s));
+        return s;
+    }
+    s = n->multi ? gs_multi_proof_serialize(bytes, len, wk->mp) : gs_proof_serialize(bytes, len, wk->p);
+    if (s != GS_OK) {
+        set_reason(u, s, "serializing: %s", gs_status_str(s));
+        return s;
+    }
+    if (!n->multi) {
+        u->statement = gs_proof_statement_digest(wk->p);
+        u->kind = GS_STORE_PROOF;
+        if (n->claim->kind == GS_CLAIM_FIB) take_ends(u, wk->p, wk->p);
+    } else {
+        const gs_multi_proof *mp = wk->mp;
+        u->statement = gs_multi_proof_statement_digest(mp);
+        u->kind = GS_STORE_MULTI_PROOF;
+        if (n->claim->kind == GS_CLAIM_FIB) take_ends(u, &mp->tables[0], &mp->tables[mp->num_tables - 1]);
+    }
+    if (u->on_device) u->peak_bytes += *len; /* and the proof */
+    return GS_OK;
 }
 
 static gs_status cb_prove(void *ctx, uint32_t unit, uint32_t lane) {
@@ -328,14 +332,30 @@ static gs_status cb_prove(void *ctx, uint32_t unit, uint32_t lane) {
         set_reason(u, GS_ERR_INVALID_ARG, "proving: no executed work");
         return GS_ERR_INVALID_ARG;
     }
-    if (u->work->reused) {
+    if (u->work->reused) return GS_OK;
+    gs_status s = prove_claim(r, n, u, lane);
+    /* The traces are not needed past the proof; the AIRs are, to verify it. */
+    for (uint32_t t = 0; t < u->work->w.num_tables; t++) {
+        free(u->work->w.tables[t].trace);
+        u->work->w.tables[t].trace = NULL;
+    }
+    if (s != GS_OK) free_work(u);
+    return s;
+}
+
+/* Stage 3, off the lane: verify the proof, store it. */
+static gs_status cb_finish(void *ctx, uint32_t unit) {
+    bp_run *r = ctx;
+    const bp_node *n = &r->plan.nodes[unit];
+    bp_unit_state *u = &r->us[unit];
+    if (!u->work || u->work->reused) {
         free_work(u);
         return GS_OK;
     }
     uint8_t *bytes = NULL;
     size_t len = 0;
-    gs_status s = prove_claim(r, n, u, lane, &bytes, &len);
-    free_work(u); /* the trace is not needed past the proof */
+    gs_status s = check_claim(r, n, u, &bytes, &len);
+    free_work(u);
     if (s == GS_OK) {
         double t0 = bp_now();
         s = gs_store_put(r->store, &u->key, u->kind, bytes, len);
@@ -759,13 +779,16 @@ gs_status gs_batch_run(gs_batch_result *out, const gs_batch_config *cfg, char *e
         }
     }
     gs_engine_callbacks cb = {.ctx = &r, .lane_init = cb_lane_init, .execute = cb_execute,
-                              .prove = cb_prove, .join = cb_join, .discard = cb_discard,
-                              .unit_done = cb_unit_done};
+                              .prove = cb_prove, .finish = cb_finish, .join = cb_join,
+                              .discard = cb_discard, .unit_done = cb_unit_done};
     gs_engine_config ec = {.host_budget = r.lanes.host_budget,
                            .num_devices = r.lanes.num_devices,
                            .device_budget = r.lanes.device_budget,
                            .num_lanes = r.lanes.num_lanes,
-                           .lane_device = r.lanes.num_devices ? r.lanes.lane_device : NULL};
+                           .lane_device = r.lanes.num_devices ? r.lanes.lane_device : NULL,
+                           .finishers = cfg->finishers == GS_BATCH_FINISH_ON_LANE ? 0
+                                        : cfg->finishers               ? cfg->finishers
+                                                                       : r.lanes.num_lanes};
     if (s == GS_OK) {
         s = gs_engine_new(&eng, &ec, &cb, units, r.plan.n);
         if (s != GS_OK) bp_err(err, err_len, "the scheduling engine: %s", gs_status_str(s));

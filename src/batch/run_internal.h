@@ -162,7 +162,10 @@ gs_status bp_sim_parse(const char *spec, unsigned *devices, size_t *budget, char
 /* A claim's executed work, from execute to prove or discard. */
 typedef struct bp_work {
     int reused;           /* found in the store and verified: nothing to prove */
-    gs_multi_workload w;  /* the statement and its witness (not when reused) */
+    gs_multi_workload w;  /* the statement and its witness (not when reused); the
+                           * traces are freed once proven */
+    gs_proof *p;          /* proven, to verify and store (one of these two) */
+    gs_multi_proof *mp;
 } bp_work;
 
 /* What a unit's callbacks learnt, for its join and the report. Written by
@@ -178,6 +181,7 @@ typedef struct bp_unit_state {
     int has_ends;              /* fib claims and split joins: */
     gs_fp first_pub[4], last_pub[4]; /* the first and last fib tables' public inputs */
     int reused, corrupt_replaced;
+    int on_device;             /* proven by the CUDA backend (peak_bytes counts the host side) */
     gs_status status;
     char reason[256];
     double execute_s, prove_s, verify_s, store_s;
