@@ -25,7 +25,10 @@
  *
  * usage: bench_prove [--quick] [--max-log N] [--fib-log N] [--threads T] [--air fib|mix|synth|heights|sched|all]
  *                    [--security BITS] [--grinding G] [--vm-shrink K] [--skew-shrink K]
- *                    [--backend cpu|cuda|both] [--json] */
+ *                    [--mix COLSxLOG] [--pinned] [--backend cpu|cuda|both] [--json]
+ *
+ * --mix COLSxLOG (e.g. 512x22): the mix rows are that one statement.
+ * --pinned: traces in pinned host memory (see g_pinned). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +67,24 @@ static double peak_rss_mb(void) {
 /* The backends each statement runs on, in order. */
 static gs_backend_kind g_kinds[2] = {GS_BACKEND_CPU};
 static int g_nkinds = 1;
+/* --pinned: every trace is copied (untimed) into pinned host memory
+ * (gs_cuda_host_alloc) before its proofs, as a trace built there would be:
+ * the CUDA backend uploads it in one DMA instead of through its staging
+ * buffers. Statement names get " pinned". */
+static int g_pinned;
+
+/* A pinned copy of n field elements, or NULL (the message printed). */
+static gs_fp *pinned_copy(const gs_fp *src, size_t n) {
+    void *p = NULL;
+    gs_status s = gs_cuda_host_alloc(&p, n * sizeof *src);
+    if (s != GS_OK) {
+        printf("pinned host memory (%zu bytes): %s (%s)\n", n * sizeof *src, gs_status_str(s),
+               gs_cuda_last_error());
+        return NULL;
+    }
+    memcpy(p, src, n * sizeof *src);
+    return p;
+}
 
 /* The speedup line after the last backend of a statement. */
 typedef struct {
@@ -164,7 +185,16 @@ static void row_on(const char *name, gs_workload *w, double t_trace, const gs_pa
 
 static void row(const char *name, gs_workload *w, double t_trace, const gs_params *par) {
     compare cmp = {0};
-    for (int k = 0; k < g_nkinds; k++) row_on(name, w, t_trace, par, k, &cmp);
+    gs_workload pw = *w;
+    char pname[64];
+    if (g_pinned) {
+        pw.trace = pinned_copy(w->trace, (size_t)gs_air_num_cols(w->air) << w->log_n);
+        if (!pw.trace) return;
+        snprintf(pname, sizeof pname, "%s pinned", name);
+        name = pname;
+    }
+    for (int k = 0; k < g_nkinds; k++) row_on(name, &pw, t_trace, par, k, &cmp);
+    if (g_pinned) gs_cuda_host_free(pw.trace);
     free(cmp.first_bytes);
 }
 
@@ -195,6 +225,15 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
     double cells = 0, fft = 0;
     for (uint32_t i = 0; i < n; i++) {
         in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n, w.tables[i].pub, NULL};
+        if (g_pinned && in[i].trace) {
+            in[i].trace = pinned_copy(w.tables[i].trace, (size_t)gs_air_num_cols(w.tables[i].air) << w.tables[i].log_n);
+            if (!in[i].trace) {
+                for (uint32_t j = 0; j < i; j++) gs_cuda_host_free((void *)in[j].trace);
+                free(in), free(ts), free(airs);
+                gs_multi_workload_free(&w);
+                return;
+            }
+        }
         airs[i] = w.tables[i].air;
         cells += (double)gs_air_num_cols(w.tables[i].air) * (double)((size_t)1 << w.tables[i].log_n);
         fft += fft_cost(w.tables[i].air, w.tables[i].log_n);
@@ -218,7 +257,7 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
             gs_status vs = gs_verify_multi(airs, n, mp, 0);
             double v1 = bench_now();
             char name[48];
-            snprintf(name, sizeof name, "synth %s /%u", preset, shrink);
+            snprintf(name, sizeof name, "synth %s /%u%s", preset, shrink, g_pinned ? " pinned" : "");
             double other = st.total - (st.check + st.commit + st.quotient + st.ood + st.deep + st.fri + st.queries);
             printf("%-22s %2s %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.1f %8.2f %8.1f %5.1f %4s %7.1f %5.1f %2u %s\n",
                    name, "-", n, t_trace, st.total, st.check, st.commit, st.quotient, st.ood, st.deep,
@@ -240,6 +279,7 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
         gs_multi_proof_free(mp);
     }
     free(cmp.first_bytes);
+    for (uint32_t i = 0; g_pinned && i < n; i++) gs_cuda_host_free((void *)in[i].trace);
     free(in), free(ts), free(airs);
     gs_multi_workload_free(&w);
 }
@@ -280,6 +320,7 @@ static void sched_rows(const char *preset, unsigned shrink, const gs_params *par
 
 int main(int argc, char **argv) {
     unsigned max_log = 22, fib_log = 0, threads = 0, security = 128, grinding = 20, vm_shrink = 1, skew_shrink = 0;
+    unsigned mix_cols_arg = 0, mix_log_arg = 0;
     int quick = 0, json = 0;
     const char *which = "all";
     for (int i = 1; i < argc; i++) {
@@ -293,6 +334,10 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--grinding") && i + 1 < argc) grinding = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--vm-shrink") && i + 1 < argc) vm_shrink = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--skew-shrink") && i + 1 < argc) skew_shrink = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--mix") && i + 1 < argc &&
+                 sscanf(argv[i + 1], "%ux%u", &mix_cols_arg, &mix_log_arg) == 2)
+            i++;
+        else if (!strcmp(argv[i], "--pinned")) g_pinned = 1;
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "cpu")) i++;
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "cuda"))
             g_kinds[0] = GS_BACKEND_CUDA, i++;
@@ -301,7 +346,8 @@ int main(int argc, char **argv) {
         else {
             fprintf(stderr, "usage: bench_prove [--quick] [--max-log N] [--fib-log N] [--threads T] "
                             "[--air fib|mix|synth|heights|sched|all] [--security BITS] [--grinding G] "
-                            "[--vm-shrink K] [--skew-shrink K] [--backend cpu|cuda|both] [--json]\n");
+                            "[--vm-shrink K] [--skew-shrink K] [--mix COLSxLOG] [--pinned] "
+                            "[--backend cpu|cuda|both] [--json]\n");
             return 2;
         }
     }
@@ -352,7 +398,17 @@ int main(int argc, char **argv) {
             gs_workload_free(&w);
         }
     static const uint32_t mix_cols[] = {64, 256};
-    if (!strcmp(which, "all") || !strcmp(which, "mix"))
+    if (mix_cols_arg && (!strcmp(which, "all") || !strcmp(which, "mix"))) { /* --mix COLSxLOG: that one */
+        gs_mix_params mp = {mix_cols_arg, 3, mix_log_arg, 1};
+        gs_workload w = {0};
+        char name[48];
+        snprintf(name, sizeof name, "mix c=%u d=3", mix_cols_arg);
+        reset_peak_rss();
+        double t0 = bench_now();
+        if (gs_airs_mix(&w, &mp) != GS_OK) return 1;
+        row(name, &w, bench_now() - t0, &par);
+        gs_workload_free(&w);
+    } else if (!strcmp(which, "all") || !strcmp(which, "mix"))
         for (int c = 0; c < 2; c++)
             for (unsigned lg = 14; lg <= max_log && lg <= 20; lg += 2) {
                 gs_mix_params mp = {mix_cols[c], 3, lg, 1};

@@ -53,6 +53,12 @@ int main(int argc, char **argv) {
         CHECK(mp == NULL);
         gs_multi_workload_free(&mw);
     }
+    /* pinned host memory: argument errors everywhere; without a device none */
+    void *pin = (void *)&w;
+    CHECK(gs_cuda_host_alloc(NULL, 64) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_host_alloc(&pin, 0) == GS_ERR_INVALID_ARG);
+    if (!devices) CHECK(gs_cuda_host_alloc(&pin, 64) == GS_ERR_NO_DEVICE && pin == NULL);
+    gs_cuda_host_free(NULL);
     gs_prove_opts o_bad = {.allow_insecure = 1, .backend = (gs_backend_kind)7};
     uint8_t *d = NULL;
     size_t ld = 0;

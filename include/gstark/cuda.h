@@ -19,6 +19,23 @@ int gs_cuda_device_count(void);
 /* The text of the last CUDA error seen by this thread ("" if none). */
 const char *gs_cuda_last_error(void);
 
+/* ---- pinned host memory for traces ----
+ * The CUDA backend uploads a trace that lies in page-locked ("pinned") host
+ * memory in one DMA at the bus's speed (about 55 GB/s on the H200 machine);
+ * a trace in ordinary (pageable) memory goes through its staging buffers,
+ * a host copy that runs at about 8 GB/s there (docs/gpu.md, "Uploads").
+ * Build a large trace in memory from gs_cuda_host_alloc to get the first
+ * rate; the proof's bytes are the same either way. Pinning costs about as
+ * much as one copy of the bytes, so allocate once and reuse the buffer for
+ * proof after proof (a resident prover's traces).
+ *
+ * gs_cuda_host_alloc: `bytes` (> 0) of pinned memory in *out, GS_ERR_NO_DEVICE
+ * without CUDA or a device, GS_ERR_CUDA when the driver refuses (too much
+ * locked memory), GS_ERR_INVALID_ARG for NULL or 0. gs_cuda_host_free frees
+ * it (NULL is a no-op); nothing else may free it. */
+gs_status gs_cuda_host_alloc(void **out, size_t bytes);
+void gs_cuda_host_free(void *p);
+
 /* ---- fault injection (tests) ----
  * Every device allocation, copy and kernel launch that gstark makes counts
  * as one operation of its kind. gs_cuda_fault_inject(kind, n) with n > 0

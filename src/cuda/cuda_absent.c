@@ -11,6 +11,13 @@ gs_status gs_cuda_smoke_add(int device, uint64_t *out, const uint64_t *a, const 
     return GS_ERR_NO_DEVICE;
 }
 
+gs_status gs_cuda_host_alloc(void **out, size_t bytes) {
+    if (!out || !bytes) return GS_ERR_INVALID_ARG;
+    *out = NULL;
+    return GS_ERR_NO_DEVICE;
+}
+void gs_cuda_host_free(void *p) { (void)p; }
+
 void gs_cuda_fault_inject(gs_cuda_fault_kind kind, long n) { (void)kind, (void)n; }
 long gs_cuda_fault_count(gs_cuda_fault_kind kind) {
     (void)kind;

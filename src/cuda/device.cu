@@ -208,10 +208,32 @@ static void stage_drain(gs_cuda_stage *s) {
     (void)cudaGetLastError();
 }
 
+/* Whether [p, p + bytes) starts in page-locked host memory (cudaHostAlloc or
+ * registered): the DMA engine reads it directly. */
+static int is_pinned(const void *p) {
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return a.type == cudaMemoryTypeHost;
+}
+
 extern "C" gs_status gs_cuda_stage_upload(gs_cuda_stage *s, void *d_dst, const void *src,
                                           size_t bytes, void *stream) {
     if (!s || (bytes && (!d_dst || !src))) return GS_ERR_INVALID_ARG;
     gs_status r = GS_OK;
+    if (bytes && is_pinned(src)) {
+        /* One DMA from the source itself, then a wait for the stream, so that
+         * src may be reused on return, as after a staged upload (the device
+         * has nothing else to do on this stream before the data is there). */
+        r = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (pinned upload)");
+        if (r == GS_OK)
+            r = checked(cudaMemcpyAsync(d_dst, src, bytes, cudaMemcpyHostToDevice, as_stream(stream)),
+                        "cudaMemcpyAsync (pinned upload)");
+        gs_status w = checked(cudaStreamSynchronize(as_stream(stream)), "cudaStreamSynchronize (pinned upload)");
+        return r != GS_OK ? r : w;
+    }
     for (size_t off = 0, k = 0; r == GS_OK && off < bytes; off += s->chunk, k++) {
         int b = (int)(k & 1);
         size_t len = bytes - off < s->chunk ? bytes - off : s->chunk;

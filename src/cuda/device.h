@@ -67,9 +67,11 @@ typedef struct gs_cuda_stage gs_cuda_stage;
 gs_status gs_cuda_stage_new(gs_cuda_stage **out, size_t chunk);
 /* Waits for copies still in flight, then frees. NULL-safe. */
 void gs_cuda_stage_free(gs_cuda_stage *s);
-/* Host (pageable) -> device through the stage, on stream. Returns when the
- * last chunk is queued (src may be reused at once). On an error part-way it
- * waits for the chunks in flight before returning, so the stage is idle. */
+/* Host -> device on stream: pageable memory through the stage, returning
+ * when the last chunk is queued; pinned memory (gs_cuda_host_alloc, or
+ * registered) in one DMA from src, returning when it is done. Either way src
+ * may be reused at once. On an error part-way it waits for the chunks in
+ * flight before returning, so the stage is idle. */
 gs_status gs_cuda_stage_upload(gs_cuda_stage *s, void *d_dst, const void *src, size_t bytes,
                                void *stream);
 /* Host-to-device bandwidth, for bench_gpu: `bytes` (>= chunk) copied, best

@@ -31,6 +31,19 @@ extern "C" int gs_cuda_device_count(void) {
 
 extern "C" const char *gs_cuda_last_error(void) { return g_last_error; }
 
+extern "C" gs_status gs_cuda_host_alloc(void **out, size_t bytes) {
+    if (!out || !bytes) return GS_ERR_INVALID_ARG;
+    *out = NULL;
+    if (gs_cuda_device_count() == 0) return GS_ERR_NO_DEVICE;
+    gs_status s = gs_cuda_check(cudaHostAlloc(out, bytes, cudaHostAllocPortable), "cudaHostAlloc");
+    if (s != GS_OK) *out = NULL;
+    return s;
+}
+
+extern "C" void gs_cuda_host_free(void *p) {
+    if (p) (void)cudaFreeHost(p);
+}
+
 extern "C" void gs_cuda_note_error(const char *text) {
     snprintf(g_last_error, sizeof g_last_error, "%s", text);
 }
