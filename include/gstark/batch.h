@@ -283,7 +283,8 @@ typedef struct gs_batch_config {
     unsigned min_security; /* verifying: 0 = GS_MIN_SECURITY_BITS */
     /* Finisher threads: they verify and store proven claims and run the joins,
      * off the lanes, so a lane proves its next claim while the last one is
-     * verified and stored (docs/batch.md, "Scheduling"). 0: one per lane;
+     * verified and stored (docs/batch.md, "Scheduling"). 0: four per lane, at
+     * most the host threads (at least 4);
      * GS_BATCH_FINISH_ON_LANE: none, a lane verifies and stores its own proofs
      * and runs the joins. */
     unsigned finishers;

@@ -588,6 +588,18 @@ static void cb_unit_done(void *ctx, uint32_t unit, const gs_engine_unit_info *in
 
 /* ---- the run ---- */
 
+/* Finisher threads: as configured, or 4 per lane (verify, store and the
+ * joins take a small claim about three times its proof on the H200, and the
+ * store's fsyncs wait rather than compute), at most the host's threads (at
+ * least 4). */
+static uint32_t finishers_for(const gs_batch_config *cfg, uint32_t lanes) {
+    if (cfg->finishers == GS_BATCH_FINISH_ON_LANE) return 0;
+    if (cfg->finishers) return cfg->finishers;
+    unsigned threads = cfg->threads ? cfg->threads : gs_threads_get();
+    uint32_t cap = threads > 4 ? threads : 4, want = 4 * lanes;
+    return want < cap ? want : cap;
+}
+
 static gs_status make_budget(bp_run *r) {
     const bp_lanes *L = &r->lanes;
     bp_budget *b = &r->budget;
@@ -786,9 +798,7 @@ gs_status gs_batch_run(gs_batch_result *out, const gs_batch_config *cfg, char *e
                            .device_budget = r.lanes.device_budget,
                            .num_lanes = r.lanes.num_lanes,
                            .lane_device = r.lanes.num_devices ? r.lanes.lane_device : NULL,
-                           .finishers = cfg->finishers == GS_BATCH_FINISH_ON_LANE ? 0
-                                        : cfg->finishers               ? cfg->finishers
-                                                                       : r.lanes.num_lanes};
+                           .finishers = finishers_for(cfg, r.lanes.num_lanes)};
     if (s == GS_OK) {
         s = gs_engine_new(&eng, &ec, &cb, units, r.plan.n);
         if (s != GS_OK) bp_err(err, err_len, "the scheduling engine: %s", gs_status_str(s));
