@@ -176,6 +176,19 @@ static void test_check_trace(void) {
         pub[2] = gs_fp_add(pub[2], 1);
         CHECK(gs_air_check_trace(air, m, log_n, pub, &row, &con) == GS_ERR_AIR_UNSATISFIED);
         CHECK(row == n - 1 && con == 4);
+        /* the boundaries alone, as the CUDA backend's check mode uses them */
+        CHECK(gs_air_check_boundaries(air, m, log_n, pub, &row, &con) == GS_ERR_AIR_UNSATISFIED);
+        CHECK(row == n - 1 && con == 4);
+        pub[2] = gs_fp_sub(pub[2], 1);
+        CHECK(gs_air_check_boundaries(air, m, log_n, pub, &row, &con) == GS_OK);
+        m[1] = gs_fp_add(m[1], 1); /* a's row 1: transitions only, not theirs */
+        CHECK(gs_air_check_boundaries(air, m, log_n, pub, NULL, NULL) == GS_OK);
+        m[1] = gs_fp_sub(m[1], 1);
+        m[n] = gs_fp_add(m[n], 1); /* b's row 0: boundary 1 */
+        CHECK(gs_air_check_boundaries(air, m, log_n, pub, &row, &con) == GS_ERR_AIR_UNSATISFIED);
+        CHECK(row == 0 && con == 3);
+        m[n] = gs_fp_sub(m[n], 1);
+        CHECK(gs_air_check_boundaries(NULL, m, log_n, pub, NULL, NULL) == GS_ERR_INVALID_ARG);
         free(m);
     }
     gs_air_free(air);

@@ -528,6 +528,59 @@ static void test_pinned(void) {
     printf("pinned uploads: exact at every offset and size; proofs equal the CPU's\n");
 }
 
+/* Check mode on the device (transitions on the uploaded trace, boundaries on
+ * the host): a wrong cell in the first, a middle or the last row of narrow
+ * and wide traces (the kernel's register tiers), and public inputs that break
+ * only a boundary, are refused with the CPU's status; a correct trace is not. */
+static void test_trace_check(void) {
+    printf("device trace check...\n");
+    gs_params par = small_params(1);
+    static const uint32_t cols[] = {4, 64, 300, 512};
+    int n = 0;
+    for (int c = 0; c < 4; c++) {
+        gs_mix_params mp = {cols[c], 3, 9, (uint64_t)c + 1};
+        gs_workload w = {0};
+        CHECK(gs_airs_mix(&w, &mp) == GS_OK);
+        size_t rows = (size_t)1 << w.log_n;
+        size_t at[4] = {0, rows / 2 + 3, rows - 1, (size_t)gs_test_below(rows)};
+        for (int k = 0; k < 5; k++) {
+            size_t cell = 0;
+            if (k < 4) {
+                cell = (size_t)gs_test_below(cols[c]) * rows + at[k];
+                w.trace[cell] = gs_fp_add(w.trace[cell], 1);
+            }
+            gs_prove_opts oc = opts_for(GS_BACKEND_CPU, NULL), og = opts_for(GS_BACKEND_CUDA, NULL);
+            og.no_fallback = 1;
+            blob a, b;
+            gs_status s1 = prove_one(&a, &w, &par, &oc), s2 = prove_one(&b, &w, &par, &og);
+            if (s1 != s2) fprintf(stderr, "mix %u cols, case %d: cpu %s, cuda %s (%s)\n", cols[c], k,
+                                  gs_status_str(s1), gs_status_str(s2), gs_cuda_last_error());
+            CHECK(s1 == (k < 4 ? GS_ERR_AIR_UNSATISFIED : GS_OK) && s2 == s1);
+            CHECK(k < 4 ? !b.bytes : same_blob(&a, &b));
+            blob_free(&a), blob_free(&b);
+            if (k < 4) w.trace[cell] = gs_fp_sub(w.trace[cell], 1);
+            n++;
+        }
+        gs_workload_free(&w);
+    }
+    gs_workload f = {0};
+    CHECK(gs_airs_fib(&f, 12, 1, 1) == GS_OK);
+    uint32_t np = gs_air_num_public(f.air);
+    for (uint32_t i = 0; i < np; i++) { /* each public input breaks one boundary only */
+        f.pub[i] = gs_fp_add(f.pub[i], 1);
+        gs_prove_opts oc = opts_for(GS_BACKEND_CPU, NULL), og = opts_for(GS_BACKEND_CUDA, NULL);
+        og.no_fallback = 1;
+        blob a, b;
+        gs_status s1 = prove_one(&a, &f, &par, &oc), s2 = prove_one(&b, &f, &par, &og);
+        CHECK(s1 == GS_ERR_AIR_UNSATISFIED && s2 == s1 && !b.bytes);
+        blob_free(&a), blob_free(&b);
+        f.pub[i] = gs_fp_sub(f.pub[i], 1);
+        n++;
+    }
+    gs_workload_free(&f);
+    printf("device trace check: %d traces, the CPU's status on each\n", n);
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0); /* progress shows even if a run is cut short */
     gs_test_init(argc, argv);
@@ -542,6 +595,7 @@ int main(int argc, char **argv) {
     test_multi();
     test_poseidon2();
     test_wrong_witness();
+    test_trace_check();
     test_faults();
     return gs_test_done();
 }

@@ -128,6 +128,10 @@ gs_status gs_air_eval_ext(const gs_air *air, gs_fp3 *out, const gs_fp3 *cur, con
  * (boundary constraints numbered after the transitions); either may be NULL. */
 gs_status gs_air_check_trace(const gs_air *air, const gs_fp *m, unsigned log_n, const gs_fp *pub,
                              uint64_t *bad_row, uint32_t *bad_con);
+/* The boundary constraints alone, as gs_air_check_trace checks them (the
+ * CUDA backend checks the transitions on the device). */
+gs_status gs_air_check_boundaries(const gs_air *air, const gs_fp *m, unsigned log_n,
+                                  const gs_fp *pub, uint64_t *bad_row, uint32_t *bad_con);
 
 #ifdef __cplusplus
 }

@@ -192,23 +192,32 @@ gs_status gs_air_check_trace(const gs_air *air, const gs_fp *m, unsigned log_n, 
     size_t blocks = (c.rows - 1 + GS_AIR_BLOCK - 1) / GS_AIR_BLOCK;
     if (air->n_trans) gs_parallel_for(blocks, 16, check_range, &c);
     pthread_mutex_destroy(&c.lock);
-    if (c.err == GS_OK && air->n_bounds) {
-        gs_fp *v = malloc(air->n_bounds * sizeof *v);
-        if (!v) return GS_ERR_NOMEM;
-        gs_status s = gs_air_boundary_values(air, v, pub);
-        for (uint32_t i = 0; s == GS_OK && i < air->n_bounds; i++) {
-            uint32_t col;
-            uint64_t row;
-            s = gs_air_boundary_at(air, i, log_n, &col, &row);
-            if (s == GS_OK && m[(size_t)col * c.rows + row] != v[i]) {
-                c.err = GS_ERR_AIR_UNSATISFIED, c.bad_row = row, c.bad_con = air->n_trans + i;
-                break;
-            }
-        }
-        free(v);
-        if (s != GS_OK) return s;
-    }
+    if (c.err == GS_OK) return gs_air_check_boundaries(air, m, log_n, pub, bad_row, bad_con);
     if (bad_row) *bad_row = c.bad_row;
     if (bad_con) *bad_con = c.bad_con;
     return c.err;
+}
+
+gs_status gs_air_check_boundaries(const gs_air *air, const gs_fp *m, unsigned log_n,
+                                  const gs_fp *pub, uint64_t *bad_row, uint32_t *bad_con) {
+    if (!air || !air->finalized || !m || log_n > 40 || (air->num_public && !pub))
+        return GS_ERR_INVALID_ARG;
+    if (bad_row) *bad_row = 0;
+    if (bad_con) *bad_con = 0;
+    if (!air->n_bounds) return GS_OK;
+    gs_fp *v = malloc(air->n_bounds * sizeof *v);
+    if (!v) return GS_ERR_NOMEM;
+    gs_status s = gs_air_boundary_values(air, v, pub);
+    for (uint32_t i = 0; s == GS_OK && i < air->n_bounds; i++) {
+        uint32_t col;
+        uint64_t row;
+        s = gs_air_boundary_at(air, i, log_n, &col, &row);
+        if (s == GS_OK && m[(size_t)col * ((size_t)1 << log_n) + row] != v[i]) {
+            if (bad_row) *bad_row = row;
+            if (bad_con) *bad_con = air->n_trans + i;
+            s = GS_ERR_AIR_UNSATISFIED;
+        }
+    }
+    free(v);
+    return s;
 }

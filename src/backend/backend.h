@@ -103,6 +103,12 @@ typedef struct gs_backend_iface {
     gs_status (*logup_aux)(gs_backend *be, gs_buf *aux, gs_fp3 *sigma, const gs_logup *L,
                            const gs_air *air, const gs_fp *trace, const gs_buf *evals,
                            unsigned log_n, const gs_fp *pub, gs_fp3 z, gs_fp3 alpha);
+    /* Optional (NULL: the prover checks traces on the host). Check mode:
+     * every transition constraint of `air` on the uploaded trace `evals`
+     * (cols columns of 2^log_n evaluations); *bad_row = the least failing
+     * row, or UINT64_MAX. Boundary constraints are the caller's. */
+    gs_status (*check_trace)(gs_backend *be, uint64_t *bad_row, const gs_buf *evals,
+                             const gs_air *air, unsigned log_n, const gs_fp *pub);
     /* out (3 columns of N) = the quotient over the LDE domain; aux_lde may be
      * NULL when a->logup is NULL. */
     gs_status (*quotient)(gs_backend *be, gs_buf *out, const gs_buf *lde, const gs_buf *aux_lde,

@@ -453,6 +453,18 @@ static gs_status cuda_logup_aux(gs_backend *be, gs_buf *aux, gs_fp3 *sigma, cons
     return s;
 }
 
+static gs_status cuda_check_trace(gs_backend *be, uint64_t *bad_row, const gs_buf *evals,
+                                  const gs_air *air, unsigned log_n, const gs_fp *pub) {
+    cuda_ctx *c = ctx_of(be);
+    if (!air || !air->finalized ||
+        evals->bytes < ((size_t)gs_air_num_cols(air) << log_n) * sizeof(gs_fp))
+        return GS_ERR_INVALID_ARG;
+    GS_TRY(use_lane(c));
+    gs_cuda_air ca = cuda_air(air);
+    size_t t = mark_start(c, "trace check");
+    return mark_end(c, t, gs_cuda_trace_check(bad_row, &ca, evals->ptr, log_n, pub, c->stream));
+}
+
 static gs_status cuda_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
                                const gs_buf *aux_lde, const gs_quotient_args *a) {
     cuda_ctx *c = ctx_of(be);
@@ -532,6 +544,7 @@ static const gs_backend_iface cuda_iface = {
     .copy = cuda_copy,
     .interpolate = cuda_interpolate,
     .lde = cuda_lde,
+    .check_trace = cuda_check_trace,
     .commit = cuda_commit,
     .cap = cuda_cap,
     .open = cuda_open,

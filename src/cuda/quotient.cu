@@ -315,6 +315,40 @@ template <int MAXR> __global__ void __launch_bounds__(ROW_THREADS) quotient_kern
     }
 }
 
+/* ---- the trace check (check mode) ---- */
+
+/* Any nonzero transition output of a row. */
+struct zero_sink {
+    int bad;
+    __host__ __device__ void operator()(uint32_t, gs_fp v) { bad |= v != 0; }
+};
+
+struct tcheck_args {
+    const uint64_t *trace;
+    size_t n; /* rows; rows 0 .. n - 2 are checked against their next */
+    const uint64_t *t_insns;
+    const gs_fp *t_consts, *pub;
+    uint32_t t_n;
+    unsigned long long *first_bad; /* the least failing row, or ~0 */
+    uint64_t *scratch;
+};
+
+template <int MAXR> __global__ void __launch_bounds__(ROW_THREADS) tcheck_kernel(const tcheck_args A) {
+    size_t threads = (size_t)gridDim.x * blockDim.x;
+    size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid + 1 >= A.n) return;
+    regfile<MAXR> R;
+    R.bind(A.scratch, tid, threads);
+    for (size_t r = tid; r + 1 < A.n; r += threads) {
+        zero_sink z = {0};
+        run_program(A.t_insns, A.t_n, A.t_consts, A.pub, A.trace, A.n, r, r + 1, R, z);
+        if (z.bad) {
+            atomicMin(A.first_bad, (unsigned long long)r);
+            return; /* later rows of this thread cannot be earlier */
+        }
+    }
+}
+
 /* ---- LogUp aux trace ---- */
 
 struct aux_args {
@@ -869,6 +903,55 @@ extern "C" gs_status gs_cuda_quotient_eval(uint64_t *d_out, const uint64_t *d_ld
     }
     st = gs_cuda_launched("quotient_kernel");
     return cleanup(st, gs_cuda_counted_free_async(d, s), "cudaFreeAsync (quotient tables)");
+}
+
+extern "C" gs_status gs_cuda_trace_check(uint64_t *bad_row, const gs_cuda_air *air,
+                                        const uint64_t *d_trace, unsigned log_n, const gs_fp *pub,
+                                        void *stream) {
+    if (!bad_row || !air || !d_trace || log_n > GS_FP_TWO_ADICITY || (air->num_public && !pub) ||
+        (air->n_trans && air->trans.n_out != air->n_trans))
+        return GS_ERR_INVALID_ARG;
+    *bad_row = UINT64_MAX;
+    size_t n = (size_t)1 << log_n;
+    if (!air->n_trans || n < 2) return GS_OK;
+    GS_TRY(check_program(air, &air->trans));
+    const gs_cuda_program *pt = &air->trans;
+    cudaStream_t s = (cudaStream_t)stream;
+    layout ly;
+    size_t o_bad = ly.take(1), o_ins = ly.take(pt->n_insns), o_con = ly.take(pt->n_consts),
+           o_pub = ly.take(air->num_public);
+    size_t table_words = round_up(ly.words), reg_words = 0;
+    size_t words = pt->n_regs ? pt->n_regs : 1;
+    int tier = tier_for(words);
+    unsigned blocks = row_grid(n - 1, tier, words, &reg_words);
+    uint64_t *h = (uint64_t *)calloc(table_words, sizeof(uint64_t)), *d = NULL, res = 0;
+    if (!h) return GS_ERR_NOMEM;
+    h[o_bad] = UINT64_MAX;
+    if (pt->n_insns) memcpy(h + o_ins, pt->insns, pt->n_insns * sizeof(gs_cuda_insn));
+    if (pt->n_consts) memcpy(h + o_con, pt->consts, pt->n_consts * sizeof(gs_fp));
+    if (air->num_public) memcpy(h + o_pub, pub, air->num_public * sizeof(gs_fp));
+    gs_status st = dev_alloc(&d, table_words + reg_words, s, "cudaMallocAsync (trace check)");
+    if (st == GS_OK) st = upload(d, h, table_words, s, "cudaMemcpyAsync (trace check)");
+    if (st == GS_OK) {
+        tcheck_args A = {d_trace, n, d + o_ins, (const gs_fp *)(d + o_con), (const gs_fp *)(d + o_pub),
+                         pt->n_insns, (unsigned long long *)(d + o_bad), reg_words ? d + table_words : NULL};
+        switch (tier) {
+        case 32: tcheck_kernel<32><<<blocks, ROW_THREADS, 0, s>>>(A); break;
+        case 128: tcheck_kernel<128><<<blocks, ROW_THREADS, 0, s>>>(A); break;
+        default: tcheck_kernel<0><<<blocks, ROW_THREADS, 0, s>>>(A); break;
+        }
+        st = gs_cuda_launched("tcheck_kernel");
+    }
+    if (st == GS_OK) st = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (trace check)");
+    if (st == GS_OK)
+        st = check(cudaMemcpyAsync(&res, d + o_bad, sizeof res, cudaMemcpyDeviceToHost, s),
+                   "cudaMemcpyAsync (trace check)");
+    if (d) st = cleanup(st, gs_cuda_counted_free_async(d, s), "cudaFreeAsync (trace check)");
+    /* Always: the host image and res may be in use until the stream is done. */
+    st = cleanup(st, cudaStreamSynchronize(s), "cudaStreamSynchronize (trace check)");
+    free(h);
+    if (st == GS_OK) *bad_row = res;
+    return st;
 }
 
 extern "C" gs_status gs_cuda_aux_trace(uint64_t *d_aux, gs_fp3 *sigma, const gs_cuda_air *air,

@@ -121,6 +121,13 @@ gs_status gs_cuda_aux_trace(uint64_t *d_aux, gs_fp3 *sigma, const gs_cuda_air *a
                             const gs_cuda_bus *bus, const uint64_t *d_trace, unsigned log_n,
                             const gs_fp *pub, gs_fp3 z, gs_fp3 alpha, void *stream);
 
+/* Check mode on the device: every transition constraint on rows 0 .. 2^log_n
+ * - 2 of the trace d_trace (column-major, 2^log_n rows) against the next
+ * row. *bad_row = the least row where one is not zero, or UINT64_MAX when all
+ * hold. Boundary constraints are not checked here. */
+gs_status gs_cuda_trace_check(uint64_t *bad_row, const gs_cuda_air *air, const uint64_t *d_trace,
+                              unsigned log_n, const gs_fp *pub, void *stream);
+
 /* Transitional: the same two operations on the backend's types, defined in
  * src/backend/cuda.c (which adapts them to the functions above), declared
  * here only because tests/test_cuda_quotient.c calls them through this

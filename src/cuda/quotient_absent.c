@@ -8,6 +8,12 @@ gs_status gs_cuda_quotient_eval(uint64_t *d_out, const uint64_t *d_lde, const ui
     return GS_ERR_NO_DEVICE;
 }
 
+gs_status gs_cuda_trace_check(uint64_t *bad_row, const gs_cuda_air *air, const uint64_t *d_trace,
+                              unsigned log_n, const gs_fp *pub, void *stream) {
+    (void)bad_row, (void)air, (void)d_trace, (void)log_n, (void)pub, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+
 gs_status gs_cuda_aux_trace(uint64_t *d_aux, gs_fp3 *sigma, const gs_cuda_air *air,
                             const gs_cuda_bus *bus, const uint64_t *d_trace, unsigned log_n,
                             const gs_fp *pub, gs_fp3 z, gs_fp3 alpha, void *stream) {

@@ -88,7 +88,7 @@ gs_status gs_prover_run_begin(run_backend *rb, gs_prover *pv, const gs_prove_opt
     rb->pv = pv;
     rb->dev = pv->dev;
     rb->cuda = gs_device_kind_of(pv->dev) == GS_DEVICE_CUDA;
-    rb->check_apart = rb->cuda && !opts->skip_check;
+    rb->check_on_commit = rb->cuda && !opts->skip_check;
     rb->caller_threads = gs_threads_get_local();
     gs_threads_set_local(pv->threads);
     /* A thread left unbound (cudaSetDevice failed) makes every device

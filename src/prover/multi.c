@@ -219,8 +219,6 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
     if (k > n) k = n;
     if (k > 256) k = 256;
     unsigned T = pv->threads;
-    trace_check chk = {0};
-    if (r == GS_OK && rb.check_apart) gs_prover_check_start(&chk, tables, n, T);
     ps->check = gs_prover_now() - start;
     gs_obs_end(opts->obs, check_span, 0);
 
@@ -258,7 +256,6 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
         ps->quotient += ts[i].quotient, ps->ood += ts[i].ood, ps->deep += ts[i].deep;
         ps->fri += ts[i].fri, ps->queries += ts[i].queries;
     }
-    r = gs_prover_check_join(&chk, r);
     /* Check mode: the buses must balance (the verifier's check, done early). */
     if (r == GS_OK && !opts->skip_check) {
         gs_fp3 total = gs_fp3_zero();

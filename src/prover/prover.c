@@ -194,6 +194,19 @@ static gs_status open_queries(prover_state *st, gs_table_proof *t, const size_t 
     return r;
 }
 
+/* Check mode where the backend checks on its side (CUDA, st->check): the
+ * transitions on the uploaded trace there, the boundaries here; a table
+ * moved to the CPU before it was done is checked here in full. */
+static gs_status check_main(prover_state *st, const gs_fp *trace) {
+    gs_backend *be = st->be;
+    unsigned log_n = st->s.log_n;
+    if (!be->iface->check_trace) return gs_air_check_trace(st->air, trace, log_n, st->pub, NULL, NULL);
+    uint64_t bad = 0;
+    GS_TRY(be->iface->check_trace(be, &bad, &st->coeffs, st->air, log_n, st->pub));
+    if (bad != UINT64_MAX) return GS_ERR_AIR_UNSATISFIED;
+    return gs_air_check_boundaries(st->air, trace, log_n, st->pub, NULL, NULL);
+}
+
 /* Main trace: interpolate, extend, commit. */
 static gs_status commit_main(prover_state *st, gs_table_proof *t, const gs_fp *trace, gs_fp shift) {
     gs_backend *be = st->be;
@@ -202,6 +215,10 @@ static gs_status commit_main(prover_state *st, gs_table_proof *t, const gs_fp *t
     GS_TRY(alloc_fp(st, &st->coeffs, s->cols * n));
     GS_TRY(alloc_fp(st, &st->lde, s->cols * N));
     GS_TRY(be->iface->upload(be, &st->coeffs, trace, s->cols * n * sizeof(gs_fp)));
+    if (st->check) {
+        GS_TRY(check_main(st, trace));
+        st->check = 0;
+    }
     /* A bus table's evaluations, kept on a backend that holds the trace
      * away from the host: logup_aux reads them instead of a second upload. */
     if (s->aux && be->iface->keeps_evals && !st->lean) {
@@ -494,8 +511,9 @@ gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air
     GS_TRY(gs_air_check_degree(air, params->log_blowup));
     GS_TRY(gs_logup_layout(&st->L, air));
     st->s.aux = st->L.aux_cols;
-    if (!opts->skip_check && !rb->check_apart)
+    if (!opts->skip_check && !rb->check_on_commit)
         GS_TRY(gs_air_check_trace(air, trace, log_n, pub, NULL, NULL));
+    st->check = rb->check_on_commit;
     p->params = *params;
     p->air_fingerprint = gs_air_fingerprint(air);
     if (desc) strncpy(p->air_desc, desc, sizeof p->air_desc - 1);
@@ -507,33 +525,6 @@ gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air
     if (!p->pub || !st->layers || !st->layer_c) return GS_ERR_NOMEM;
     if (p->num_public) memcpy(p->pub, pub, p->num_public * sizeof *p->pub);
     return table_alloc(&p->table, &st->s);
-}
-
-static gs_status check_all(const gs_table_input *t, uint32_t n) {
-    for (uint32_t i = 0; i < n; i++)
-        GS_TRY(gs_air_check_trace(t[i].air, t[i].trace, t[i].log_n, t[i].pub, NULL, NULL));
-    return GS_OK;
-}
-
-static void *check_thread(void *arg) {
-    trace_check *c = arg;
-    gs_threads_set_local(c->threads); /* the context's count, not the process's */
-    c->result = check_all(c->tables, c->n);
-    return NULL;
-}
-
-void gs_prover_check_start(trace_check *c, const gs_table_input *tables, uint32_t n,
-                           unsigned threads) {
-    c->tables = tables, c->n = n, c->threads = threads, c->result = GS_OK;
-    c->started = pthread_create(&c->tid, NULL, check_thread, c) == 0;
-}
-
-gs_status gs_prover_check_join(trace_check *c, gs_status r) {
-    if (!c->tables || (!c->started && r != GS_OK)) return r;
-    if (c->started) pthread_join(c->tid, NULL);
-    else c->result = check_all(c->tables, c->n);
-    c->started = 0;
-    return c->result != GS_OK ? c->result : r;
 }
 
 gs_status gs_prover_check_params(const gs_params *params, const gs_prove_opts *opts) {
@@ -569,7 +560,6 @@ gs_status gs_prover_prove(gs_prover *pv, gs_proof **out, const gs_air *air, cons
     gs_mem *run = NULL;
     gs_status r = p ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
     gs_table_input one = {air, trace, log_n, pub, NULL};
-    trace_check chk = {0};
     gs_mem_estimate est;
     int lean = 0;
     if (r == GS_OK) r = gs_estimate_table_on(&est, air, log_n, params, rb.cuda ? GS_BACKEND_CUDA : GS_BACKEND_CPU);
@@ -579,7 +569,6 @@ gs_status gs_prover_prove(gs_prover *pv, gs_proof **out, const gs_air *air, cons
     if (r == GS_OK)
         r = gs_prover_table_setup(&st, p, air, trace, log_n, pub, opts->air_desc, params, opts, &rb, run);
     st.lean = lean;
-    if (r == GS_OK && rb.check_apart) gs_prover_check_start(&chk, &one, 1, pv->threads);
     ps->check = gs_prover_now() - start;
     gs_obs_end(opts->obs, check_span, 0);
     gs_obs_progress_init(opts->obs, 1, -1); /* the progress line, on a terminal only */
@@ -601,7 +590,6 @@ gs_status gs_prover_prove(gs_prover *pv, gs_proof **out, const gs_air *air, cons
         }
     }
     gs_obs_progress_done(opts->obs);
-    r = gs_prover_check_join(&chk, r);
     ps->peak_bytes = gs_mem_peak(run);
     gs_prover_budget_done(ps, opts->obs);
     ps->cpu_fallbacks = st.fallbacks;

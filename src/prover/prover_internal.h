@@ -48,7 +48,7 @@ typedef struct {
     gs_prover *pv;
     gs_device *dev;
     int cuda;
-    int check_apart;  /* check mode with CUDA: the traces are checked on a thread (trace_check) */
+    int check_on_commit; /* check mode on CUDA: each table checked at its main commitment */
     unsigned caller_threads; /* the calling thread's own count, restored at the end */
     gs_obs *obs;             /* the proof's (opts->obs), or NULL */
     uint64_t ref_ns;         /* the busy log's reference event on the obs's clock */
@@ -85,26 +85,6 @@ size_t gs_prover_gate_budget(const gs_prove_stats *ps);
  * obs for the report and the metrics (nothing if the check was not reached). */
 void gs_prover_budget_done(gs_prove_stats *ps, gs_obs *obs);
 
-/* Check mode on CUDA: the host checks the traces on a thread of its own
- * while the device proves (the device would otherwise wait for it); the
- * result is joined before the proof is returned. */
-typedef struct {
-    const gs_table_input *tables;
-    uint32_t n;
-    unsigned threads;
-    pthread_t tid;
-    int started;
-    gs_status result;
-} trace_check;
-/* Starts the check of n tables (not copied: they must outlive the join) on
- * a thread using `threads` host threads (the context's count). */
-void gs_prover_check_start(trace_check *c, const gs_table_input *tables, uint32_t n,
-                           unsigned threads);
-/* The run's status r with the check joined in: waits for the check (or runs
- * it here if no thread could start and r is GS_OK); a failed check outranks
- * r. A check never started (c zeroed) leaves r as it is. */
-gs_status gs_prover_check_join(trace_check *c, gs_status r);
-
 /* One table's prover state, from its main commitment to its openings. */
 typedef struct {
     gs_backend *be; /* the CPU backend, or this table's own CUDA backend object */
@@ -117,6 +97,7 @@ typedef struct {
     gs_logup L; /* no interactions: L.aux_cols == 0 */
     gs_mem *mem; /* this table's account (child of the run's) */
     int lean;    /* main coefficients not held past the LDE (estimate.c: lean_total) */
+    int check;   /* check mode, not done yet: done at the main commitment (CUDA runs) */
     gs_obs *obs; /* spans of this table's phases (may be NULL) */
     int32_t index;
     gs_buf coeffs, lde, quot, chunk_coeffs, chunk_lde, aux, aux_lde;
