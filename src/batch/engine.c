@@ -21,7 +21,14 @@
  * to execute again). The head alone always fits (units that could not are
  * refused up front), so this ends every mutual block; and a cancelled claim
  * is admitted to execute again only beside the head's set-aside, after which
- * the head fits, so it cannot block the head twice. */
+ * the head fits, so it cannot block the head twice.
+ *
+ * Finishers (when configured) are threads beside the lanes with a FIFO of
+ * their own: a claim whose prove succeeded waits there for its finish with
+ * its host bytes reserved, and device-free joins are admitted there (they
+ * need host bytes, not an idle lane). Their jobs count as running: nothing is
+ * cancelled to break a block while one is queued or runs, since each will
+ * release bytes. */
 #include "batch/engine.h"
 
 #include <assert.h>
