@@ -29,7 +29,8 @@
 #define LANE_EPS_NS 2000ull
 
 static const char *const known[] = {"upload", "copy", "interpolate", "lde", "commit", "gather",
-                                    "aux trace", "quotient", "ood eval", "deep", "fold", "grind"};
+                                    "trace check", "aux trace", "quotient", "ood eval", "deep", "fold",
+                                    "grind"};
 
 static int is_known(const char *op) {
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
