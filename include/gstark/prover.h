@@ -60,9 +60,13 @@ size_t gs_mem_budget_default(void);
  * (<= total) is the peak when the main coefficients are not held through
  * the quotient round but interpolated again from the trace for the
  * out-of-domain values: what the prover does for a table whose total does
- * not fit the memory budget. */
+ * not fit the memory budget. retained (<= total, and <= lean_total) is what
+ * the table holds after its DEEP word in a shared-FRI proof
+ * (params.shared_fri = 1) until the shared FRI's openings are done: the
+ * LDEs and trees of main, aux and chunks and the DEEP word. */
 typedef struct gs_mem_estimate {
     size_t main_commit, chain, total, lean_total;
+    size_t retained;
 } gs_mem_estimate;
 gs_status gs_estimate_table(gs_mem_estimate *out, const gs_air *air, unsigned log_n,
                             const gs_params *params);

@@ -22,6 +22,7 @@
 #include "gstark/merkle.h"
 #include "gstark/prover.h"
 #include "proof/shape.h"
+#include "prover/prover_internal.h"
 
 /* A tree over `cols` columns of 2^log_rows: both backends keep only its
  * upper levels (gs_merkle_skip_for); the device tree's commit also holds a
@@ -41,7 +42,23 @@ gs_status gs_estimate_table(gs_mem_estimate *out, const gs_air *air, unsigned lo
     if (c.chain > out->chain) out->chain = c.chain;
     if (c.total > out->total) out->total = c.total;
     if (c.lean_total > out->lean_total) out->lean_total = c.lean_total;
+    if (c.retained > out->retained) out->retained = c.retained;
     return GS_OK;
+}
+
+size_t gs_estimate_shared_fri(const gs_fri_plan *f, gs_backend_kind kind) {
+    int cpu = kind == GS_BACKEND_CPU;
+    size_t fp = sizeof(gs_fp), bytes = 0;
+    /* Layer 0 is the first table's DEEP word (counted in its retained); the
+     * folded words and every layer's tree are the FRI's own. The mixed case
+     * (some tables on the device, some fallen back) copies a word to the
+     * host: not counted (a fallback is over the device budget anyway). */
+    for (uint32_t l = 0; l < f->layers; l++) {
+        unsigned depth = gs_fri_plan_depth(f, l);
+        bytes += 3 * ((size_t)1 << depth) * fp;
+        bytes += tree_bytes(depth, (size_t)3 << f->folds[l], cpu);
+    }
+    return bytes;
 }
 
 gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned log_n,
@@ -83,5 +100,6 @@ gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned
     if (at_fri > lean) lean = at_fri;
     if (out->main_commit > lean) lean = out->main_commit;
     out->lean_total = lean;
+    out->retained = C * N * fp + tree + aux_held + chunk_held + 3 * N * fp;
     return GS_OK;
 }
