@@ -418,6 +418,12 @@ static gs_status chain_rounds(prover_state *st, gs_proof *p, gs_transcript *tr,
     GS_TRY(r);
     double t4 = gs_prover_now();
     if (p->params.shared_fri) { /* the shared FRI (shared_fri.c) takes it from here */
+        /* One row of the DEEP word to the host: a synchronous gather, so that
+         * the word is complete (on a device, this lane's stream has run it)
+         * before another thread's lane reads it. */
+        size_t zero = 0;
+        gs_fp row[3];
+        GS_TRY(be->iface->gather(be, row, &st->layers[0], 3, N, &zero, 1));
         if (ps) ps->quotient += t2 - t1, ps->ood += t3 - t2, ps->deep += t4 - t3;
         return GS_OK;
     }
