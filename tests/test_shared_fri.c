@@ -20,6 +20,7 @@
  *   1/2 writers. */
 #include "cheat_ood.h"
 #include "fib_air.h"
+#include "gstark/batch.h"
 #include "gstark/parallel.h"
 #include "gstark/prover.h"
 #include "gstark/synth.h"
@@ -208,7 +209,13 @@ static void test_determinism(void) {
     CHECK(gs_fri_plan_make(&f, &PAR, h, NT) == GS_OK);
     size_t fri = gs_estimate_shared_fri(&f, GS_BACKEND_CPU);
     if (fri > extra) extra = fri;
-    size_t budget = inputs + held + extra;
+    size_t budget = inputs + held + extra, pub_need = 0;
+    const gs_air *airs[NT];
+    unsigned logs[NT];
+    for (uint32_t i = 0; i < NT; i++) airs[i] = w.tables[i].air, logs[i] = w.tables[i].log_n;
+    CHECK(gs_estimate_shared(&pub_need, airs, logs, NT, &PAR, GS_BACKEND_CPU) == GS_OK);
+    CHECK(pub_need == held + extra);
+    CHECK(gs_estimate_shared(&pub_need, airs, logs, 0, &PAR, GS_BACKEND_CPU) == GS_ERR_INVALID_ARG);
     for (int b = 0; b < 3; b++) {
         gs_multi_proof *mp = NULL;
         gs_prove_stats st = {0};
@@ -431,12 +438,50 @@ static void test_params(void) {
     gs_multi_workload_free(&w);
 }
 
+/* Batch manifests: params.shared_fri 0 or 1 on multi-table claims; the
+ * claim's estimate then holds every table's retained bytes. */
+static void test_manifest(void) {
+    static const char ok[] =
+        "{\"claims\": [{\"id\": \"s\", \"workload\": {\"air\": \"synth\", \"preset\": \"vm\", \"shrink\": 10}, "
+        "\"params\": {\"shared_fri\": 1}}, {\"id\": \"p\", \"workload\": {\"air\": \"synth\", \"preset\": \"vm\", "
+        "\"shrink\": 10}}]}";
+    char err[256] = "";
+    gs_manifest *m = NULL;
+    CHECK(gs_manifest_parse(&m, ok, sizeof ok - 1, err, sizeof err) == GS_OK);
+    if (m) {
+        CHECK(m->claims[0].params.shared_fri == 1 && m->claims[1].params.shared_fri == 0);
+        gs_params p = m->claims[1].params;
+        p.shared_fri = 1;
+        CHECK(!memcmp(&p, &m->claims[0].params, sizeof p));
+        gs_claim_cost a, b;
+        CHECK(gs_claim_estimate(&a, &m->claims[0]) == GS_OK && gs_claim_estimate(&b, &m->claims[1]) == GS_OK);
+        CHECK(a.prove_bytes > b.prove_bytes && a.prove_lean_bytes == a.prove_bytes);
+    }
+    gs_manifest_free(m);
+    static const char *const bad[3][2] = {
+        {"{\"claims\": [{\"id\": \"f\", \"workload\": {\"air\": \"fib\", \"log_rows\": 4}, \"params\": {\"shared_fri\": 1}}]}",
+         "one table"},
+        {"{\"claims\": [{\"id\": \"s\", \"workload\": {\"air\": \"synth\", \"preset\": \"vm\"}, \"params\": {\"shared_fri\": 2}}]}",
+         "params.shared_fri"},
+        {"{\"claims\": [{\"id\": \"s\", \"workload\": {\"air\": \"synth\", \"preset\": \"vm\"}, \"params\": {\"shared_fri\": true}}]}",
+         "params.shared_fri"},
+    };
+    for (int i = 0; i < 3; i++) {
+        m = NULL;
+        err[0] = 0;
+        CHECK(gs_manifest_parse(&m, bad[i][0], strlen(bad[i][0]), err, sizeof err) == GS_ERR_MANIFEST && !m);
+        CHECK(strstr(err, bad[i][1]) != NULL);
+        if (!strstr(err, bad[i][1])) fprintf(stderr, "manifest error: %s\n", err);
+    }
+}
+
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
     (void)cheat_prove; /* the single-table cheat: this file builds a multi-table one */
     for (uint32_t t = 0; t < NT; t++) CHECK(gs_synth_custom_air(&g_airs[t], NULL, SPEC, NT, 0, t) == GS_OK);
     test_plan();
     test_params();
+    test_manifest();
     test_custom();
     test_presets();
     test_determinism();
