@@ -17,8 +17,12 @@
  *   forged out-of-domain value) rejected at every arity x cap heights 0, 2 x
  *   both hashes;
  * - parameter errors: shared_fri = 2, the single-table prover, the version
- *   1/2 writers. */
+ *   1/2 writers; batch manifests.
+ *
+ *   test_shared_fri --write-seeds DIR   shared-FRI proofs of multi_stmt.h's
+ *   statement for the multi-table fuzzer's corpus (tests/fuzz/run.sh) */
 #include "cheat_ood.h"
+#include "fuzz/multi_stmt.h"
 #include "fib_air.h"
 #include "gstark/batch.h"
 #include "gstark/parallel.h"
@@ -27,6 +31,7 @@
 #include "gstark/verifier.h"
 #include "proof/shape.h"
 #include "prover/prover_internal.h"
+#include "test_io.h"
 #include "test_util.h"
 
 /* Five tables: heights 2^6, 2^5, 2^5, 2^5, 2^3; "twin_a" and "twin_b" have
@@ -251,7 +256,6 @@ static int rejected(const uint8_t *b, size_t l, int *by_parser) {
     return r;
 }
 
-static uint32_t rd32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
 
 static void test_tamper(gs_hash_id hash) {
     gs_multi_workload w = {0};
@@ -475,8 +479,34 @@ static void test_manifest(void) {
     }
 }
 
+/* Fuzz seeds: the fuzzer's statement (multi_stmt.h), shared FRI, every
+ * arity, cap heights 0 and 2. */
+static int write_seeds(const char *dir) {
+    gs_multi_workload w = {0};
+    CHECK(multi_stmt_workload(&w, 7) == GS_OK);
+    for (uint32_t i = 0; i < 8; i++) {
+        gs_params par = MULTI_STMT_PARAMS;
+        par.log_arity = 1 + i % 4, par.cap_height = i < 4 ? 0 : 2, par.shared_fri = 1;
+        gs_multi_proof *mp = NULL;
+        uint8_t *b = NULL;
+        size_t l = 0;
+        char path[4096];
+        CHECK(prove_w(&mp, &w, &par, (run_cfg){1, 1, 0, 0}, NULL) == GS_OK);
+        CHECK(mp && gs_multi_proof_serialize(&b, &l, mp) == GS_OK);
+        snprintf(path, sizeof path, "%s/seed_multi_shared_fri_%s%u.proof", dir, par.cap_height ? "cap2_" : "",
+                 par.log_arity);
+        CHECK(b && write_file(path, b, l));
+        free(b);
+        gs_multi_proof_free(mp);
+    }
+    gs_multi_workload_free(&w);
+    return gs_test_done();
+}
+
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--write-seeds")) return write_seeds(argv[i + 1]);
     (void)cheat_prove; /* the single-table cheat: this file builds a multi-table one */
     for (uint32_t t = 0; t < NT; t++) CHECK(gs_synth_custom_air(&g_airs[t], NULL, SPEC, NT, 0, t) == GS_OK);
     test_plan();
