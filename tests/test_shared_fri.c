@@ -335,6 +335,42 @@ static void test_tamper(gs_hash_id hash) {
     CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_ERR_PROOF_STATEMENT);
     tmp = mp->tables[2], mp->tables[2] = mp->tables[4], mp->tables[4] = tmp;
     CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_OK);
+    /* Every count of the shared FRI part and of a table's (empty) FRI part
+     * off by one: refused as a shape error before any array is read. */
+    gs_shared_fri *f = mp->fri;
+    uint32_t *fields[] = {&f->log_lde, &f->num_layers, &f->cap_len, &f->final_len, &f->num_queries,
+                          &f->fri_row_len, &f->fri_path_len};
+    for (size_t j = 0; j < sizeof fields / sizeof fields[0]; j++) {
+        (*fields[j])++;
+        CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_ERR_PROOF_FORMAT);
+        (*fields[j])--;
+    }
+    for (uint32_t i = 0; i < NT; i++) {
+        gs_table_proof *t = &mp->tables[i].table;
+        uint32_t *tf[] = {&t->num_layers, &t->final_len, &t->num_queries, &t->fri_row_len, &t->fri_path_len};
+        for (size_t j = 0; j < sizeof tf / sizeof tf[0]; j++) {
+            (*tf[j])++;
+            CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_ERR_PROOF_FORMAT);
+            (*tf[j])--;
+        }
+    }
+    gs_fp c0 = f->final_poly[0].c[0];
+    f->final_poly[0].c[0] = GS_FP_P; /* not canonical */
+    CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_ERR_PROOF_FORMAT);
+    f->final_poly[0].c[0] = c0;
+    f->final_poly[0] = gs_fp3_add(f->final_poly[0], gs_fp3_one());
+    CHECK(gs_verify_multi(airs, NT, mp, 0) != GS_OK);
+    f->final_poly[0] = gs_fp3_sub(f->final_poly[0], gs_fp3_one());
+    f->pow_nonce++;
+    CHECK(gs_verify_multi(airs, NT, mp, 0) != GS_OK);
+    f->pow_nonce--;
+    f->fri_rows[0] = gs_fp_add(f->fri_rows[0], 1);
+    CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_ERR_PROOF_FRI_PATH);
+    f->fri_rows[0] = gs_fp_sub(f->fri_rows[0], 1);
+    f->query_pos[0] ^= 1;
+    CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_ERR_PROOF_QUERIES);
+    f->query_pos[0] ^= 1;
+    CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_OK);
     /* A table's position moved off the shared one reduced. */
     mp->tables[3].table.query_pos[0] ^= 1;
     CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_ERR_PROOF_QUERIES);
