@@ -120,7 +120,6 @@ static gs_status fri_rounds(fri_run *fr, prover_state *st, const uint32_t *order
     const gs_fri_plan *f = fr->f;
     gs_backend *be = fr->be;
     prover_state *first = &st[order[0]];
-    size_t N0 = (size_t)1 << f->log_size;
     /* Layer 0: the first table's DEEP word, in place when it is where the FRI runs. */
     if (same_place(fr, first)) {
         fr->words[0] = first->layers[0];
@@ -144,7 +143,6 @@ static gs_status fri_rounds(fri_run *fr, prover_state *st, const uint32_t *order
         for (unsigned i = 0; i < a; i++) sh = gs_fp_sqr(sh);
         GS_TRY(join(fr, st, order, n, l + 1, depth, tr));
     }
-    (void)N0;
     /* In place (with no layer, the first table's DEEP word: no longer needed,
      * the tables open their LDEs, not it). */
     size_t M = (size_t)1 << f->final_log_size;
