@@ -53,6 +53,15 @@ static void print_multi(const cli_loaded *L, int all) {
         printf("  %-5u %-40s   2^%-2u %6u %5u %6u %10zu\n", i, d, p->log_n, p->table.num_cols,
                p->table.aux_cols, p->table.num_chunks, pt.total);
     }
+    if (L->mp && L->mp->fri) {
+        const gs_shared_fri *f = L->mp->fri;
+        cli_parts pt = gs_multi_proof_fri_parts(L->mp);
+        sum += pt.total;
+        printf("  shared FRI: %u layers, final polynomial %u coefficients, %u queries on 2^%u "
+               "points\n", f->num_layers, f->final_len, f->num_queries, f->log_lde);
+        printf("    commitments %zu, final polynomial %zu, openings and positions %zu, total %zu bytes\n",
+               pt.commits, pt.final, pt.fri_q, pt.total);
+    }
     printf("  header and framing %zu bytes\n", L->bytes - sum);
     for (uint32_t i = 0; i < L->n; i++) {
         const gs_proof *p = &L->tables[i];
@@ -113,8 +122,9 @@ int cli_inspect(int argc, char **argv) {
         else
             printf("gstark proof, format version %u, %zu bytes\n", L.version, L.bytes);
         printf("  parameters  blowup %u, %u queries, %u grinding bits, final degree < %u, fold "
-               "by %u, cap height %u\n", 1u << q->log_blowup, q->num_queries, q->grinding_bits,
-               1u << q->log_final, 1u << q->log_arity, q->cap_height);
+               "by %u, cap height %u%s\n", 1u << q->log_blowup, q->num_queries, q->grinding_bits,
+               1u << q->log_final, 1u << q->log_arity, q->cap_height,
+               q->shared_fri ? ", one FRI for all tables" : "");
         printf("  hash        %s (Merkle commitments and transcript)\n", cli_hash_name(q->hash));
         printf("  security    %s\n", sec);
         printf("  digest      %s (the statement; verify --statement pins it)\n", hex);

@@ -107,4 +107,9 @@ void cli_json_proof(FILE *f, const cli_loaded *L, int parts) {
                "\"hash\":\"%s\",\"cap_height\":%u},\"statement\":\"%s\"",
             L->conjectured, L->provable, 1u << q->log_blowup, q->num_queries, q->grinding_bits,
             q->log_final, 1u << q->log_arity, cli_hash_name(q->hash), q->cap_height, hex);
+    if (L->mp && L->mp->fri) { /* one FRI for all tables: its shape and bytes */
+        const gs_shared_fri *sf = L->mp->fri;
+        fprintf(f, ",\"shared_fri\":{\"layers\":%u,\"final_len\":%u,\"queries_drawn\":%u,\"bytes\":%zu}",
+                sf->num_layers, sf->final_len, sf->num_queries, gs_multi_proof_fri_parts(L->mp).total);
+    }
 }

@@ -92,7 +92,16 @@ int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs
     uint8_t *bytes = NULL;
     size_t len = 0;
     int rc = CLI_OK;
-    if (s != GS_OK) {
+    if (s == GS_ERR_BUDGET && par->shared_fri) {
+        char need[32], budget[32];
+        cli_size_str(need, sizeof need, st.mem_need_bytes);
+        cli_size_str(budget, sizeof budget, st.mem_budget);
+        cli_err("--shared-fri: the tables keep their LDEs, trees and DEEP words until the shared "
+                "FRI's openings and need %s (%zu bytes, input traces included) at once, more than "
+                "the memory budget of %s (%zu bytes); nothing was proven (raise --mem-budget, or "
+                "prove without --shared-fri)", need, st.mem_need_bytes, budget, st.mem_budget);
+        rc = CLI_USAGE;
+    } else if (s != GS_OK) {
         rc = cli_prove_failed(s, &st);
     } else if ((s = gs_multi_proof_serialize(&bytes, &len, mp)) != GS_OK) {
         cli_err("serializing the proof: %s", gs_status_str(s));

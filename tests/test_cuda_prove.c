@@ -70,7 +70,7 @@ static gs_status prove_many(blob *out, const gs_multi_workload *w, const gs_para
 }
 
 static gs_params small_params(unsigned log_blowup) {
-    gs_params p = {log_blowup, 3, 4, 12, 1, 0, 0};
+    gs_params p = {log_blowup, 3, 4, 12, 1, 0, 0, 0};
     return p;
 }
 
@@ -197,6 +197,48 @@ static void test_multi(void) {
         gs_multi_workload_free(&w);
     }
     printf("multi-table: %d runs (k = 1, 2, 4), CPU and CUDA proofs identical\n", n);
+}
+
+/* One FRI for all tables (params.shared_fri): the same bytes on both backends at k = 1, 2, 4
+ * (the tables' DEEP words are read by the shared FRI on another lane), caps 0 and 2. */
+static void test_shared_fri(void) {
+    static const struct {
+        const char *name;
+        unsigned shrink;
+    } cases[] = {{"uniform", 12}, {"skew", 14}, {"vm", 12}, {"vm", 9}};
+    int n = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        if (g_quick && cases[c].shrink < 10) continue;
+        gs_multi_workload w = {0};
+        CHECK(gs_synth_preset(&w, cases[c].name, cases[c].shrink, 3) == GS_OK);
+        gs_params par = small_params(2);
+        par.cap_height = (uint32_t)(c % 2) * 2;
+        par.shared_fri = 1;
+        gs_prove_stats sc = {0};
+        gs_prove_opts oc = opts_for(GS_BACKEND_CPU, &sc);
+        blob ref;
+        CHECK(prove_many(&ref, &w, &par, &oc) == GS_OK);
+        static const unsigned ks[] = {1, 2, 4};
+        for (size_t k = 0; k < 3; k++) {
+            gs_prove_stats sg = {0};
+            gs_prove_opts og = opts_for(GS_BACKEND_CUDA, &sg);
+            og.tables_parallel = ks[k];
+            og.no_fallback = 1;
+            blob b;
+            gs_status s = prove_many(&b, &w, &par, &og);
+            if (s != GS_OK) fprintf(stderr, "shared %s/%u k=%u: %s (%s)\n", cases[c].name, cases[c].shrink, ks[k], gs_status_str(s), gs_cuda_last_error());
+            CHECK(s == GS_OK);
+            int eq = same_blob(&ref, &b);
+            if (!eq) fprintf(stderr, "shared %s/%u k=%u: CPU and CUDA proofs differ\n", cases[c].name, cases[c].shrink, ks[k]);
+            CHECK(eq);
+            CHECK(sg.cpu_fallbacks == 0);
+            blob_free(&b);
+            n++;
+        }
+        blob_free(&ref);
+        gs_multi_workload_free(&w);
+    }
+    printf("shared FRI: %d runs (k = 1, 2, 4), CPU and CUDA proofs identical\n", n);
 }
 
 /* Poseidon2 proofs (params.hash): the same bytes on both backends, single tables (grinding at
@@ -593,6 +635,7 @@ int main(int argc, char **argv) {
     test_pinned();
     test_single();
     test_multi();
+    test_shared_fri();
     test_poseidon2();
     test_wrong_witness();
     test_trace_check();

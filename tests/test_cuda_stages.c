@@ -145,6 +145,32 @@ static void test_fold(unsigned log_size, unsigned folds, gs_fp shift, gs_fp3 gam
     free(in), free(want), free(got);
 }
 
+/* ---- add_scaled (the shared FRI's join) ---- */
+
+/* dst (3 columns dst_rows apart) += c src (src_rows apart) over len rows, on
+ * both backends: the same values, rows past len untouched. */
+static void test_add_scaled(size_t dst_rows, size_t src_rows, size_t len) {
+    uint64_t *dst = rand_values(3 * dst_rows), *src = rand_values(3 * src_rows);
+    uint64_t *want = xmalloc(3 * dst_rows * 8);
+    memcpy(want, dst, 3 * dst_rows * 8);
+    gs_fp3 c = gs_test_fp3();
+    gs_buf bd = host_buf(want, 3 * dst_rows), bs = host_buf(src, 3 * src_rows);
+    CHECK(g_cpu->iface->add_scaled(g_cpu, &bd, dst_rows, &bs, src_rows, len, c) == GS_OK);
+    uint64_t *d_dst = dev_copy(dst, 3 * dst_rows), *d_src = dev_copy(src, 3 * src_rows);
+    void *stream = next_stream();
+    CHECK(sync_all(NULL));
+    gs_status s = gs_cuda_add_scaled(d_dst, dst_rows, d_src, src_rows, len, c, stream);
+    if (s != GS_OK) report_cuda("gs_cuda_add_scaled", s);
+    CHECK(s == GS_OK);
+    CHECK(sync_all(stream));
+    uint64_t *got = download(d_dst, 3 * dst_rows);
+    char desc[96];
+    snprintf(desc, sizeof desc, "add_scaled %zu of %zu rows (src %zu)", len, dst_rows, src_rows);
+    CHECK(same(want, got, 3 * dst_rows, dst_rows, desc));
+    dev_free(d_dst), dev_free(d_src);
+    free(dst), free(src), free(want), free(got);
+}
+
 /* ---- DEEP ---- */
 
 static void test_deep(unsigned log_size, uint32_t cols, uint32_t chunks, uint32_t aux) {
@@ -483,6 +509,10 @@ int main(int argc, char **argv) {
     }
     test_fold(5, 1, 1, gs_fp3_zero());
     test_fold(5, 4, 1, gs_fp3_one());
+    for (unsigned l = 0; l <= 20; l += g_quick ? 5 : 1) test_add_scaled((size_t)1 << l, (size_t)1 << l, (size_t)1 << l);
+    test_add_scaled(64, 256, 64);
+    test_add_scaled(256, 64, 64);
+    test_add_scaled(1000, 1000, 999);
     printf("fold: log sizes 1..%u, %s, %.2f s\n", max_fold,
            g_bad_cases == bad0 ? "all equal" : "MISMATCHES", now_s() - t0);
 

@@ -198,7 +198,7 @@ static void test_round_trip(void) {
         const gs_air **airs = calloc(w.num_tables ? w.num_tables : 1, sizeof *airs);
         for (uint32_t i = 0; i < w.num_tables; i++) airs[i] = w.tables[i].air;
         for (uint32_t g = 0; g <= 4; g++) {
-            gs_params par = {2, 3, g, 40, 1, 0, 0}; /* blowup 4, 80 bits + grinding */
+            gs_params par = {2, 3, g, 40, 1, 0, 0, 0}; /* blowup 4, 80 bits + grinding */
             gs_multi_proof *p = prove_workload(&w, par, NULL);
             if (!p) continue;
             size_t len1 = 0, len2 = 0;
@@ -659,13 +659,13 @@ static void minimal_table(gs_proof *e, const gs_params *par, uint32_t aux) {
 }
 
 static void test_minimal(void) {
-    const gs_params par = {1, 1, 0, 1, 1, 0, 0}; /* log N = 2, L = 0, F = 2, Q = 1 */
+    const gs_params par = {1, 1, 0, 1, 1, 0, 0, 0}; /* log N = 2, L = 0, F = 2, Q = 1 */
     gs_proof *tables = calloc(GS_PROOF_MAX_TABLES + 1, sizeof *tables);
     if (!tables) return;
     for (uint32_t i = 0; i <= GS_PROOF_MAX_TABLES; i++) minimal_table(&tables[i], &par, i % 2);
     static const uint32_t counts[] = {1, 2, 7, GS_PROOF_MAX_TABLES};
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
-        gs_multi_proof mp = {par, counts[c], tables};
+        gs_multi_proof mp = {par, counts[c], tables, NULL};
         size_t len = 0, len2 = 0;
         uint8_t *b = to_bytes(&mp, &len), *b2 = NULL;
         /* 48 bytes of preamble and header; a table section is 12 + 44 + 372
@@ -693,7 +693,7 @@ static void test_minimal(void) {
         if (c + 1 == sizeof counts / sizeof counts[0])
             printf("minimal tables: %u tables in %zu bytes round-trip\n", counts[c], len);
     }
-    gs_multi_proof over = {par, GS_PROOF_MAX_TABLES + 1, tables};
+    gs_multi_proof over = {par, GS_PROOF_MAX_TABLES + 1, tables, NULL};
     uint8_t *b = &g_byte_sentinel;
     size_t len = 7;
     CHECK(gs_multi_proof_serialize(&b, &len, &over) == GS_ERR_INVALID_ARG && b == NULL && len == 0);

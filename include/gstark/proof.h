@@ -41,6 +41,14 @@ typedef struct gs_params {
      * the root, as before caps existed. 0..GS_MAX_CAP_HEIGHT; version 3
      * files only. */
     uint32_t cap_height;
+    /* One FRI for all tables of a multi-table proof (docs/multi-table.md,
+     * "One FRI for many tables"): 0 (the default) runs a FRI, grinding and
+     * queries per table, as before the choice existed; 1 combines every
+     * table's DEEP word into one FRI with one grinding and one set of
+     * queries (gs_multi_proof.fri). Bound in the statement only when 1;
+     * version 3 multi-table files only; gs_prove refuses it
+     * (GS_ERR_INVALID_ARG: one table has nothing to share). */
+    uint32_t shared_fri;
 } gs_params;
 
 #define GS_MAX_LOG_ARITY 4u /* FRI folds by at most 16 */
@@ -149,13 +157,37 @@ void gs_proof_free(gs_proof *p); /* NULL is a no-op; frees everything inside */
  * table, in statement order, each with its own statement (AIR fingerprint,
  * height, public inputs) and sub-proof; params are shared (every entry's
  * params equal these). */
+/* The one FRI of a multi-table proof with params.shared_fri = 1
+ * (docs/protocol.md, "One FRI for many tables"). Its shape follows from the
+ * tables' heights (the layer plan, proof/shape.h gs_fri_plan): the queries
+ * are drawn on the largest LDE domain 2^log_lde, each table opens its trees
+ * at q mod its own LDE size, and the tables' sub-proofs then carry no FRI
+ * part (num_layers = final_len = 0, no FRI rows, paths or nonce; their
+ * query_pos hold the reduced positions). */
+typedef struct gs_shared_fri {
+    uint32_t log_lde;      /* the largest table's LDE domain: the queries' */
+    uint32_t num_layers;   /* L */
+    gs_digest *caps;       /* every layer's cap in layer order (2^min(h, depth) digests each; the root when h = 0) */
+    uint32_t cap_len;      /* digests in caps */
+    uint32_t final_len;
+    gs_fp3 *final_poly;    /* final_len, lowest degree first */
+    uint64_t pow_nonce;
+    uint32_t num_queries;  /* Q = min(num_queries, 2^log_lde) */
+    uint32_t *query_pos;   /* Q distinct positions < 2^log_lde */
+    uint32_t fri_row_len, fri_path_len; /* per query, over all layers */
+    gs_fp *fri_rows;       /* Q x fri_row_len */
+    gs_digest *fri_paths;  /* Q x fri_path_len (each path stops below its layer's cap) */
+} gs_shared_fri;
+
 typedef struct gs_multi_proof {
     gs_params params;
     uint32_t num_tables;
     gs_proof *tables;
+    gs_shared_fri *fri; /* params.shared_fri = 1 only; NULL otherwise */
 } gs_multi_proof;
 
 void gs_multi_proof_free(gs_multi_proof *p); /* NULL is a no-op */
+void gs_shared_fri_free(gs_shared_fri *f);  /* NULL is a no-op; frees f itself */
 
 /* Provable security of a proof in bits (see gs_params_security_provable):
  * the union bound over its tables' soundness errors, from the shapes the
@@ -210,6 +242,10 @@ typedef struct gs_proof_parts {
     size_t commits, ood, final, trace_q, chunk_q, fri_q, aux_q, total;
 } gs_proof_parts;
 gs_proof_parts gs_proof_table_parts(const gs_proof *p);
+/* The bytes the shared FRI takes in a version 3 file, by part: the layer
+ * caps (commits), the final polynomial, and the openings with the query
+ * positions (fri_q); zero when p has none. */
+gs_proof_parts gs_multi_proof_fri_parts(const gs_multi_proof *p);
 
 /* 1 for a single-table proof file (version 1, or 3 with a HEAD section
  * first), 2 for a multi-table one (version 2, or 3 with MHDR first), 0

@@ -60,9 +60,13 @@ size_t gs_mem_budget_default(void);
  * (<= total) is the peak when the main coefficients are not held through
  * the quotient round but interpolated again from the trace for the
  * out-of-domain values: what the prover does for a table whose total does
- * not fit the memory budget. */
+ * not fit the memory budget. retained (<= total, and <= lean_total) is what
+ * the table holds after its DEEP word in a shared-FRI proof
+ * (params.shared_fri = 1) until the shared FRI's openings are done: the
+ * LDEs and trees of main, aux and chunks and the DEEP word. */
 typedef struct gs_mem_estimate {
     size_t main_commit, chain, total, lean_total;
+    size_t retained;
 } gs_mem_estimate;
 gs_status gs_estimate_table(gs_mem_estimate *out, const gs_air *air, unsigned log_n,
                             const gs_params *params);
@@ -73,6 +77,14 @@ gs_status gs_estimate_table(gs_mem_estimate *out, const gs_air *air, unsigned lo
  * larger of the two, an upper bound on either backend. */
 gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned log_n,
                                const gs_params *params, gs_backend_kind kind);
+/* What a multi-table proof with params.shared_fri = 1 needs at once on that
+ * backend (the larger of both for AUTO): every table's retained bytes, plus
+ * the largest of one table's total beyond its retained bytes and the shared
+ * FRI's own words and trees. gs_prove_multi refuses such a run up front
+ * (GS_ERR_BUDGET) when this (with its tables' lean figures where the budget
+ * makes them lean) exceeds the budget less the input traces. */
+gs_status gs_estimate_shared(size_t *out, const gs_air *const *airs, const unsigned *log_n,
+                             uint32_t n, const gs_params *params, gs_backend_kind kind);
 
 /* Parameters whose provable security (docs/protocol.md, "Security"; the
  * level gs_multi_proof_security_provable gives, or gs_proof_security_provable

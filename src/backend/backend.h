@@ -125,6 +125,12 @@ typedef struct gs_backend_iface {
      * folds times, without the intermediate words. */
     gs_status (*fold)(gs_backend *be, gs_buf *out, const gs_buf *in, unsigned log_size,
                       unsigned folds, gs_fp shift, gs_fp3 gamma);
+    /* dst += c * src over the first len rows of two 3-column Fp3 words
+     * (dst of dst_rows rows, src of src_rows, both >= len): the shared FRI's
+     * join of a table's DEEP word (docs/protocol.md, "One FRI for many
+     * tables"). dst and src must not overlap. */
+    gs_status (*add_scaled)(gs_backend *be, gs_buf *dst, size_t dst_rows, const gs_buf *src,
+                            size_t src_rows, size_t len, gs_fp3 c);
     /* gs_transcript_grind's answer and effect, with the transcript's hash. */
     gs_status (*grind)(gs_backend *be, gs_transcript *t, unsigned bits, uint64_t *nonce);
     /* Releases the backend object (after every buffer and tree is freed);

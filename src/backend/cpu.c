@@ -515,6 +515,34 @@ static gs_status cpu_fold(gs_backend *be, gs_buf *out, const gs_buf *in, unsigne
     return GS_OK;
 }
 
+typedef struct {
+    gs_fp *dst;
+    const gs_fp *src;
+    size_t dst_rows, src_rows;
+    gs_fp3 c;
+} add_ctx;
+
+static void add_range(void *arg, size_t b, size_t e) {
+    const add_ctx *a = arg;
+    for (size_t i = b; i < e; i++) {
+        gs_fp3 s = gs_fp3_make(a->src[i], a->src[a->src_rows + i], a->src[2 * a->src_rows + i]);
+        gs_fp3 d = gs_fp3_make(a->dst[i], a->dst[a->dst_rows + i], a->dst[2 * a->dst_rows + i]);
+        d = gs_fp3_add(d, gs_fp3_mul(a->c, s));
+        for (int k = 0; k < 3; k++) a->dst[k * a->dst_rows + i] = d.c[k];
+    }
+}
+
+static gs_status cpu_add_scaled(gs_backend *be, gs_buf *dst, size_t dst_rows, const gs_buf *src,
+                                size_t src_rows, size_t len, gs_fp3 c) {
+    (void)be;
+    if (!dst || !src || len > dst_rows || len > src_rows ||
+        dst->bytes / sizeof(gs_fp) / 3 < dst_rows || src->bytes / sizeof(gs_fp) / 3 < src_rows)
+        return GS_ERR_INVALID_ARG;
+    add_ctx a = {.dst = dst->ptr, .src = src->ptr, .dst_rows = dst_rows, .src_rows = src_rows, .c = c};
+    gs_parallel_for(len, 4096, add_range, &a);
+    return GS_OK;
+}
+
 static gs_status cpu_grind(gs_backend *be, gs_transcript *t, unsigned bits, uint64_t *nonce) {
     (void)be;
     return gs_transcript_grind(t, bits, nonce);
@@ -540,6 +568,7 @@ static const gs_backend_iface cpu_iface = {
     .eval_at = cpu_eval_at,
     .deep = cpu_deep,
     .fold = cpu_fold,
+    .add_scaled = cpu_add_scaled,
     .grind = cpu_grind,
     .destroy = cpu_destroy,
 };

@@ -514,6 +514,18 @@ static gs_status cuda_fold(gs_backend *be, gs_buf *out, const gs_buf *in, unsign
     return mark_end(c, t, gs_cuda_fold(out->ptr, in->ptr, log_size, folds, shift, gamma, c->stream));
 }
 
+static gs_status cuda_add_scaled(gs_backend *be, gs_buf *dst, size_t dst_rows, const gs_buf *src,
+                                 size_t src_rows, size_t len, gs_fp3 c) {
+    cuda_ctx *x = ctx_of(be);
+    if (!dst || !src || len > dst_rows || len > src_rows ||
+        dst->bytes / sizeof(gs_fp) / 3 < dst_rows || src->bytes / sizeof(gs_fp) / 3 < src_rows)
+        return GS_ERR_INVALID_ARG;
+    GS_TRY(use_lane(x));
+    size_t t = mark_start(x, "add_scaled");
+    return mark_end(x, t, gs_cuda_add_scaled(dst->ptr, dst_rows, src->ptr, src_rows, len, c,
+                                             x->stream));
+}
+
 /* Grinding on the device for 16 bits and more; below, the host's first
  * round of 1 Ki nonces finds it faster than a launch and its copy back. The
  * device search is Keccak-256's pow hash: a Poseidon2 transcript grinds on
@@ -555,6 +567,7 @@ static const gs_backend_iface cuda_iface = {
     .eval_at = cuda_eval_at,
     .deep = cuda_deep,
     .fold = cuda_fold,
+    .add_scaled = cuda_add_scaled,
     .grind = cuda_grind,
     .destroy = cuda_destroy,
 };

@@ -281,6 +281,15 @@ gs_status gs_claim_estimate(gs_claim_cost *out, const gs_claim *c) {
         if (e.lean_total > k.prove_lean_bytes) k.prove_lean_bytes = e.lean_total;
         k.prove_all_bytes = sat_add(k.prove_all_bytes, e.total);
     }
+    /* One FRI for all tables: every table holds its retained bytes until the
+     * end, so the claim needs them all at once (no lean variant). */
+    if (s == GS_OK && c->params.shared_fri) {
+        size_t need = 0;
+        s = gs_estimate_shared(&need, (const gs_air *const *)sh.airs, sh.log_n, sh.n, &c->params,
+                               GS_BACKEND_AUTO);
+        if (s == GS_OK) k.prove_bytes = k.prove_lean_bytes = need;
+        if (s == GS_OK && need > k.prove_all_bytes) k.prove_all_bytes = need;
+    }
     gs_batch_shapes_free(&sh);
     if (s == GS_OK) *out = k;
     return s;

@@ -249,10 +249,10 @@ static gs_status parse_custom(gs_manifest_pc *p, const cJSON *w, const char *air
 
 static gs_status parse_params(gs_manifest_pc *p, const cJSON *par, gs_claim *c) {
     unsigned security = GS_DEFAULT_SECURITY_BITS, blowup = 4;
-    unsigned cap_height = 0;
+    unsigned cap_height = 0, shared_fri = 0;
     gs_hash_id hash = GS_HASH_KECCAK256;
     if (par) {
-        static const char *const keys[] = {"security", "blowup", "hash", "cap_height", NULL};
+        static const char *const keys[] = {"security", "blowup", "hash", "cap_height", "shared_fri", NULL};
         if (!cJSON_IsObject(par)) return gs_manifest_fail(p, "params: expected an object, got %s", gs_manifest_type_name(par));
         GS_TRY(gs_manifest_check_keys(p, par, "params", keys));
         const cJSON *s = cJSON_GetObjectItemCaseSensitive(par, "security");
@@ -260,6 +260,8 @@ static gs_status parse_params(gs_manifest_pc *p, const cJSON *par, gs_claim *c) 
         const cJSON *h = cJSON_GetObjectItemCaseSensitive(par, "hash");
         const cJSON *ch = cJSON_GetObjectItemCaseSensitive(par, "cap_height");
         if (ch) GS_TRY(get_unsigned(p, ch, "params.cap_height", 0, GS_MAX_CAP_HEIGHT, &cap_height));
+        const cJSON *sf = cJSON_GetObjectItemCaseSensitive(par, "shared_fri");
+        if (sf) GS_TRY(get_unsigned(p, sf, "params.shared_fri", 0, 1, &shared_fri));
         if (h) {
             const char *name = NULL;
             GS_TRY(get_string(p, h, "params.hash", &name));
@@ -283,6 +285,7 @@ static gs_status parse_params(gs_manifest_pc *p, const cJSON *par, gs_claim *c) 
     while ((1u << c->params.log_blowup) < blowup) c->params.log_blowup++;
     c->params.hash = hash;
     c->params.cap_height = cap_height;
+    c->params.shared_fri = shared_fri;
     /* The least query count reaching the target, as `gstark prove` picks it. */
     for (c->params.num_queries = 1; c->params.num_queries < 1024; c->params.num_queries++)
         if (gs_params_security(&c->params) >= security) break;
@@ -363,6 +366,8 @@ static gs_status parse_claim(gs_manifest_pc *p, const cJSON *it, uint32_t i, gs_
     else if (!strcmp(name, "mix")) GS_TRY(parse_mix(p, w, c));
     else if (!strcmp(name, "synth")) GS_TRY(parse_synth(p, w, c));
     else GS_TRY(parse_custom(p, w, name, c));
+    if (c->params.shared_fri && (c->kind == GS_CLAIM_FIB || c->kind == GS_CLAIM_MIX))
+        return gs_manifest_fail(p, "params.shared_fri: one FRI for many tables; '%s' is one table", name);
     return check_shapes(p, c);
 }
 

@@ -111,6 +111,7 @@ static void put_params(FILE *f, const gs_claim *c) {
     fprintf(f, "{\"security\": %u, \"blowup\": %u", c->security, 1u << c->params.log_blowup);
     if (c->params.hash != GS_HASH_KECCAK256) fprintf(f, ", \"hash\": \"%s\"", gs_hash_name((gs_hash_id)c->params.hash));
     if (c->params.cap_height) fprintf(f, ", \"cap_height\": %u", c->params.cap_height);
+    if (c->params.shared_fri) fprintf(f, ", \"shared_fri\": %u", c->params.shared_fri);
     fputc('}', f);
 }
 

@@ -194,6 +194,22 @@ __global__ void __launch_bounds__(THREADS) fold_kernel(const fold_params p) {
     }
 }
 
+/* ---- add_scaled (the shared FRI's join): 48 bytes read, 24 written and
+ * one Fp3 product per row ---- */
+
+__global__ void __launch_bounds__(THREADS)
+add_scaled_kernel(uint64_t *dst, size_t dst_rows, const uint64_t *src, size_t src_rows, size_t len,
+                  gs_fp3 c) {
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < len; i += stride) {
+        const gs_fp3 s = gs_fp3_make(src[i], src[src_rows + i], src[2 * src_rows + i]);
+        gs_fp3 d = gs_fp3_make(dst[i], dst[dst_rows + i], dst[2 * dst_rows + i]);
+        d = gs_fp3_add(d, gs_fp3_mul(c, s));
+#pragma unroll
+        for (int k = 0; k < 3; k++) dst[(size_t)k * dst_rows + i] = d.c[k];
+    }
+}
+
 /* ---- DEEP ---- */
 
 struct deep_params {
@@ -504,6 +520,18 @@ extern "C" gs_status gs_cuda_fold(uint64_t *d_out, const uint64_t *d_in, unsigne
     default: fold_kernel<4><<<g, threads, 0, st>>>(p); break;
     }
     return gs_cuda_launched("fold_kernel");
+}
+
+extern "C" gs_status gs_cuda_add_scaled(uint64_t *d_dst, size_t dst_rows, const uint64_t *d_src,
+                                        size_t src_rows, size_t len, gs_fp3 c, void *stream) {
+    if (!d_dst || !d_src || len > dst_rows || len > src_rows) return GS_ERR_INVALID_ARG;
+    if (len == 0) return GS_OK;
+    const unsigned threads = len < THREADS ? (unsigned)len : THREADS;
+    const size_t blocks = min_size((len + threads - 1) / threads, FOLD_MAX_BLOCKS);
+    (void)cudaGetLastError(); /* a stale error is not this launch's */
+    add_scaled_kernel<<<(unsigned)blocks, threads, 0, as_stream(stream)>>>(d_dst, dst_rows, d_src,
+                                                                           src_rows, len, c);
+    return gs_cuda_launched("add_scaled_kernel");
 }
 
 extern "C" gs_status gs_cuda_deep_word(uint64_t *d_out, const uint64_t *d_trace,

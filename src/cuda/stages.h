@@ -45,6 +45,12 @@ extern "C" {
 gs_status gs_cuda_fold(uint64_t *d_out, const uint64_t *d_in, unsigned log_size, unsigned folds,
                        gs_fp shift, gs_fp3 gamma, void *stream);
 
+/* d_dst += c * d_src over rows 0..len-1 of two Fp3 words of 3 columns
+ * (d_dst's columns dst_rows apart, d_src's src_rows apart; len <= both):
+ * cpu_add_scaled, the shared FRI's join. The words must not overlap. */
+gs_status gs_cuda_add_scaled(uint64_t *d_dst, size_t dst_rows, const uint64_t *d_src,
+                             size_t src_rows, size_t len, gs_fp3 c, void *stream);
+
 /* The DEEP composition's inputs (gs_deep_args, docs/protocol.md "DEEP"). */
 typedef struct gs_cuda_deep_args {
     unsigned log_size; /* the LDE domain, N = 2^log_size */

@@ -9,6 +9,12 @@ gs_status gs_cuda_fold(uint64_t *d_out, const uint64_t *d_in, unsigned log_size,
     return GS_ERR_NO_DEVICE;
 }
 
+gs_status gs_cuda_add_scaled(uint64_t *d_dst, size_t dst_rows, const uint64_t *d_src,
+                             size_t src_rows, size_t len, gs_fp3 c, void *stream) {
+    (void)d_dst, (void)dst_rows, (void)d_src, (void)src_rows, (void)len, (void)c, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+
 gs_status gs_cuda_deep_word(uint64_t *d_out, const uint64_t *d_trace, const uint64_t *d_chunks,
                             const uint64_t *d_aux, const gs_cuda_deep_args *a, void *stream) {
     (void)d_out, (void)d_trace, (void)d_chunks, (void)d_aux, (void)a, (void)stream;

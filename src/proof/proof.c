@@ -13,6 +13,12 @@ void gs_table_proof_clear(gs_table_proof *t) {
     *t = (gs_table_proof){0};
 }
 
+void gs_shared_fri_free(gs_shared_fri *f) {
+    if (!f) return;
+    free(f->caps), free(f->final_poly), free(f->query_pos), free(f->fri_rows), free(f->fri_paths);
+    free(f);
+}
+
 void gs_proof_free(gs_proof *p) {
     if (!p) return;
     gs_table_proof_clear(&p->table);
@@ -27,5 +33,6 @@ void gs_multi_proof_free(gs_multi_proof *p) {
         free(p->tables[i].pub);
     }
     free(p->tables);
+    gs_shared_fri_free(p->fri);
     free(p);
 }

@@ -53,6 +53,10 @@
  * checks num_tables x this against the input before it allocates. */
 #define MIN_TABLE_SECTION_V2 (SECTION_HDR + 396u)
 #define MIN_TABLE_SECTION_V3 (SECTION_HDR + 272u)
+/* A shared-FRI table (no FRI part, no positions): statement 44 + counts 8 +
+ * caps 64 + out-of-domain values 72 + aux count 4 + one trace and one chunk
+ * row 32 = 224. */
+#define MIN_TABLE_SECTION_SHARED (SECTION_HDR + 224u)
 
 /* In memory as on the wire: the parser's "count x sizeof <= bytes left" bound
  * is then exactly "the input holds the array". */
@@ -63,6 +67,7 @@ static const uint8_t TAG_HEAD[4] = {'H', 'E', 'A', 'D'};
 static const uint8_t TAG_TABL[4] = {'T', 'A', 'B', 'L'};
 static const uint8_t TAG_MHDR[4] = {'M', 'H', 'D', 'R'};
 static const uint8_t TAG_MTBL[4] = {'M', 'T', 'B', 'L'};
+static const uint8_t TAG_MFRI[4] = {'M', 'F', 'R', 'I'};
 
 /* Validates what the header implies and fills the shape: the parameters and
  * trace height must give a shape for these column and chunk counts. log_n and
@@ -75,7 +80,8 @@ static int shape_for(gs_shape *s, const gs_params *par, uint32_t version, uint32
         return 0;
     if (cols < 1 || cols > MAX_COLS || chunks < 1 || chunks > MAX_CHUNKS) return 0;
     if (version < GS_PROOF_VERSION_COMPACT &&
-        (par->log_arity != 1 || par->hash != GS_HASH_KECCAK256 || par->cap_height != 0))
+        (par->log_arity != 1 || par->hash != GS_HASH_KECCAK256 || par->cap_height != 0 ||
+         par->shared_fri != 0))
         return 0;
     return gs_shape_make(s, par, log_n, cols, chunks) == GS_OK;
 }
@@ -232,8 +238,9 @@ static void put_params(wbuf *w, const gs_params *q) {
  * cap height with caps. Each choice has one encoding (get_tail). Versions 1
  * and 2 are refused such parameters before anything is written. */
 static void put_tail(wbuf *w, const gs_params *q) {
-    if (q->hash != GS_HASH_KECCAK256 || q->cap_height) put_u32(w, q->hash);
-    if (q->cap_height) put_u32(w, q->cap_height);
+    if (q->hash != GS_HASH_KECCAK256 || q->cap_height || q->shared_fri) put_u32(w, q->hash);
+    if (q->cap_height || q->shared_fri) put_u32(w, q->cap_height);
+    if (q->shared_fri) put_u32(w, q->shared_fri);
 }
 
 static void put_statement(wbuf *w, const gs_proof *p, size_t desc_len) {
@@ -369,7 +376,8 @@ static int caps_ok(const gs_table_proof *t, const gs_shape *s, const gs_digest *
 #define PRESENT(ptr, n) ((n) == 0 || (ptr) != NULL)
 
 /* The statement and sub-proof of p can be written so that they parse. */
-static int struct_ok(const gs_proof *p, uint32_t version, gs_shape *s, size_t *desc_len) {
+static int struct_ok(const gs_proof *p, uint32_t version, gs_shape *s, size_t *desc_len,
+                     const gs_shared_fri *sf) {
     const gs_table_proof *t = &p->table;
     const char *nul = memchr(p->air_desc, 0, sizeof p->air_desc);
     if (!nul) return 0;
@@ -378,6 +386,8 @@ static int struct_ok(const gs_proof *p, uint32_t version, gs_shape *s, size_t *d
         !canonical(p->pub, p->num_public))
         return 0;
     if (!shape_for(s, &p->params, version, p->log_n, t->num_cols, t->num_chunks)) return 0;
+    if (!sf != !p->params.shared_fri) return 0;
+    if (sf) gs_shape_shared_table(s, sf->num_queries);
     if (t->num_layers != s->layers || t->final_len != s->final_len || t->num_queries != s->queries ||
         t->log_lde != s->log_size || t->fri_row_len != s->fri_row_len || t->fri_path_len != s->fri_path_len ||
         t->cap_height != s->cap_height)
@@ -396,10 +406,15 @@ static int struct_ok(const gs_proof *p, uint32_t version, gs_shape *s, size_t *d
         for (uint32_t k = 0; k < s->queries; k++)
             if ((uint64_t)t->query_pos[k] >> s->log_size) return 0;
     }
-    return canonical(t->ood_cur->c, 3 * (uint64_t)s->cols) &&
-           canonical(t->ood_next->c, 3 * (uint64_t)s->cols) &&
-           canonical(t->ood_chunks->c, 3 * (uint64_t)s->chunks) &&
-           canonical(t->final_poly->c, 3 * (uint64_t)s->final_len) &&
+    /* Shared FRI: the file holds the shared positions only; a table's are
+     * them reduced to its LDE size. */
+    for (uint32_t k = 0; sf && k < s->queries; k++)
+        if (!sf->query_pos || t->query_pos[k] != (sf->query_pos[k] & (((uint32_t)1 << s->log_size) - 1)))
+            return 0;
+    return canonical((const gs_fp *)t->ood_cur, 3 * (uint64_t)s->cols) &&
+           canonical((const gs_fp *)t->ood_next, 3 * (uint64_t)s->cols) &&
+           canonical((const gs_fp *)t->ood_chunks, 3 * (uint64_t)s->chunks) &&
+           canonical((const gs_fp *)t->final_poly, 3 * (uint64_t)s->final_len) &&
            digests_ok(s->hash, &t->trace_root, 1) && digests_ok(s->hash, &t->chunk_root, 1) &&
            digests_ok(s->hash, t->fri_roots, s->layers) &&
            digests_ok(s->hash, t->trace_paths, c.trace_paths) &&
@@ -425,6 +440,88 @@ static int logup_ok(const gs_table_proof *t, gs_shape *s) {
            digests_ok(s->hash, t->aux_paths, c.aux_paths);
 }
 
+/* ---- the shared FRI (params.shared_fri = 1) ---- */
+
+/* The plan from the tables' heights (GS_ERR_INVALID_ARG for heights that
+ * give no shape). */
+static gs_status fri_plan_of(gs_fri_plan *f, const gs_multi_proof *p) {
+    uint32_t *log_n = malloc(p->num_tables * sizeof *log_n);
+    if (!log_n) return GS_ERR_NOMEM;
+    for (uint32_t i = 0; i < p->num_tables; i++) log_n[i] = p->tables[i].log_n;
+    gs_status r = gs_fri_plan_make(f, &p->params, log_n, p->num_tables);
+    free(log_n);
+    return r;
+}
+
+/* The shared FRI's layers as trees to open: layer l's leaf is q mod 2^depth. */
+static size_t fri_trees_of(tree_open *o, const gs_shared_fri *sf, const gs_fri_plan *f) {
+    size_t row_off = 0, path_off = 0;
+    for (uint32_t l = 0; l < f->layers; l++) {
+        unsigned depth = gs_fri_plan_depth(f, l), len = depth - f->cap_log[l];
+        o[l] = (tree_open){(size_t)3 << f->folds[l], depth, len,
+                           sf->fri_rows ? sf->fri_rows + row_off : NULL,
+                           sf->fri_paths ? sf->fri_paths + path_off : NULL, f->row_len, f->path_len};
+        row_off += (size_t)3 << f->folds[l], path_off += len;
+    }
+    return f->layers;
+}
+
+/* The shared FRI part can be written so that it parses. */
+static int fri_ok(const gs_shared_fri *sf, const gs_fri_plan *f) {
+    uint64_t Q = f->queries;
+    if (sf->log_lde != f->log_size || sf->num_layers != f->layers || sf->cap_len != f->cap_len ||
+        sf->final_len != f->final_len || sf->num_queries != f->queries ||
+        sf->fri_row_len != f->row_len || sf->fri_path_len != f->path_len || !sf->caps ||
+        !sf->final_poly || !sf->query_pos || !PRESENT(sf->fri_rows, Q * f->row_len) ||
+        !PRESENT(sf->fri_paths, Q * f->path_len))
+        return 0;
+    for (uint32_t k = 0; k < f->queries; k++)
+        if ((uint64_t)sf->query_pos[k] >> f->log_size) return 0;
+    return canonical((const gs_fp *)sf->final_poly, 3 * (uint64_t)f->final_len) &&
+           canonical(sf->fri_rows, Q * f->row_len) && digests_ok(f->hash, sf->caps, f->cap_len) &&
+           digests_ok(f->hash, sf->fri_paths, Q * f->path_len);
+}
+
+/* A table of a shared-FRI file (its MTBL body after the statement): counts,
+ * caps, out-of-domain values, the LogUp part without its openings, then the
+ * openings of trace, chunks and aux at the table's reduced positions. */
+static gs_status put_shared_table(wbuf *w, const gs_table_proof *t, const gs_shape *s) {
+    put_u32(w, t->num_cols);
+    put_u32(w, t->num_chunks);
+    put_digests(w, gs_table_cap(t, s, GS_TREE_TRACE), cap_count(s, GS_TREE_TRACE));
+    put_digests(w, gs_table_cap(t, s, GS_TREE_CHUNK), cap_count(s, GS_TREE_CHUNK));
+    put_fp3s(w, t->ood_cur, s->cols);
+    put_fp3s(w, t->ood_next, s->cols);
+    put_fp3s(w, t->ood_chunks, s->chunks);
+    put_u32(w, s->aux);
+    if (s->aux) {
+        put_digests(w, gs_table_cap(t, s, GS_TREE_AUX), cap_count(s, GS_TREE_AUX));
+        put_fp3s(w, &t->bus_sum, 1);
+        put_fp3s(w, t->ood_aux_cur, s->aux);
+        put_fp3s(w, t->ood_aux_next, s->aux);
+    }
+    tree_open o[3 + 32];
+    size_t n = trees_of(o, t, s);
+    for (size_t i = 0; i < n; i++) GS_TRY(put_opening(w, &o[i], t->query_pos, s->queries));
+    return GS_OK;
+}
+
+/* The MFRI body: layer count and caps, final polynomial, nonce, the
+ * positions, each layer's openings. */
+static gs_status put_fri(wbuf *w, const gs_shared_fri *sf, const gs_fri_plan *f) {
+    put_u32(w, f->layers);
+    put_digests(w, sf->caps, f->cap_len);
+    put_u32(w, f->final_len);
+    put_fp3s(w, sf->final_poly, f->final_len);
+    put_u64(w, sf->pow_nonce);
+    put_u32(w, f->queries);
+    for (uint32_t k = 0; k < f->queries; k++) put_u32(w, sf->query_pos[k]);
+    tree_open o[GS_FRI_PLAN_MAX_LAYERS];
+    size_t n = fri_trees_of(o, sf, f);
+    for (size_t i = 0; i < n; i++) GS_TRY(put_opening(w, &o[i], sf->query_pos, f->queries));
+    return GS_OK;
+}
+
 /* Hands the buffer over (or frees it and reports why not). */
 static gs_status finish(wbuf *w, gs_status st, uint8_t **out, size_t *len) {
     if (st == GS_OK && !w->ok) st = GS_ERR_NOMEM;
@@ -444,7 +541,7 @@ gs_status gs_proof_serialize_as(uint8_t **out, size_t *len, const gs_proof *p, u
         return GS_ERR_INVALID_ARG;
     gs_shape s;
     size_t desc_len;
-    if (!struct_ok(p, version, &s, &desc_len)) return GS_ERR_INVALID_ARG;
+    if (p->params.shared_fri || !struct_ok(p, version, &s, &desc_len, NULL)) return GS_ERR_INVALID_ARG;
     wbuf w = {NULL, 0, 0, 1};
     put_bytes(&w, GS_PROOF_MAGIC, MAGIC_BYTES);
     put_u32(&w, version);
@@ -472,14 +569,20 @@ gs_status gs_multi_proof_serialize_as(uint8_t **out, size_t *len, const gs_multi
         return GS_ERR_INVALID_ARG;
     uint32_t n = p->num_tables;
     if (n < 1 || n > GS_PROOF_MAX_TABLES || !p->tables) return GS_ERR_INVALID_ARG;
+    /* Shared FRI: version 3 only, and the FRI part must be there. */
+    const gs_shared_fri *sf = p->fri;
+    if (!sf != !p->params.shared_fri || (sf && version < GS_PROOF_VERSION_COMPACT))
+        return GS_ERR_INVALID_ARG;
     gs_shape *s = malloc(n * sizeof *s);
     size_t *desc = malloc(n * sizeof *desc);
+    gs_fri_plan plan;
     gs_status st = s && desc ? GS_OK : GS_ERR_NOMEM;
+    if (st == GS_OK && sf) st = fri_plan_of(&plan, p) == GS_OK && fri_ok(sf, &plan) ? GS_OK : GS_ERR_INVALID_ARG;
     for (uint32_t i = 0; st == GS_OK && i < n; i++) {
         const gs_proof *e = &p->tables[i];
         /* Every entry's params are the shared ones: the file holds them once. */
         if (memcmp(&e->params, &p->params, sizeof p->params) != 0 ||
-            !struct_ok(e, version, &s[i], &desc[i]) || !logup_ok(&e->table, &s[i]))
+            !struct_ok(e, version, &s[i], &desc[i], sf) || !logup_ok(&e->table, &s[i]))
             st = GS_ERR_INVALID_ARG;
     }
     wbuf w = {NULL, 0, 0, 1};
@@ -495,8 +598,14 @@ gs_status gs_multi_proof_serialize_as(uint8_t **out, size_t *len, const gs_multi
             const gs_proof *e = &p->tables[i];
             at = begin_section(&w, TAG_MTBL);
             put_statement(&w, e, desc[i]);
-            st = put_subproof(&w, &e->table, &s[i], version);
-            if (st == GS_OK) st = put_logup(&w, &e->table, &s[i], version);
+            if (sf) st = put_shared_table(&w, &e->table, &s[i]);
+            else st = put_subproof(&w, &e->table, &s[i], version);
+            if (st == GS_OK && !sf) st = put_logup(&w, &e->table, &s[i], version);
+            end_section(&w, at);
+        }
+        if (st == GS_OK && sf) {
+            at = begin_section(&w, TAG_MFRI);
+            st = put_fri(&w, sf, &plan);
             end_section(&w, at);
         }
     }
@@ -523,6 +632,21 @@ static size_t opening_bytes(const tree_open *o, const uint32_t *pos, size_t Q) {
     return bytes;
 }
 
+gs_proof_parts gs_multi_proof_fri_parts(const gs_multi_proof *p) {
+    gs_proof_parts o = {0};
+    gs_fri_plan f;
+    if (!p || !p->fri || fri_plan_of(&f, p) != GS_OK || !fri_ok(p->fri, &f)) return o;
+    size_t Q = f.queries;
+    o.commits = f.cap_len * GS_DIGEST_BYTES;
+    o.final = (size_t)f.final_len * FP3_BYTES;
+    tree_open tr[GS_FRI_PLAN_MAX_LAYERS];
+    size_t n = fri_trees_of(tr, p->fri, &f);
+    o.fri_q = 4 * Q + 8; /* the positions and the nonce */
+    for (size_t l = 0; l < n; l++) o.fri_q += opening_bytes(&tr[l], p->fri->query_pos, Q);
+    o.total = o.commits + o.final + o.fri_q;
+    return o;
+}
+
 gs_proof_parts gs_proof_table_parts(const gs_proof *p) {
     gs_proof_parts o = {0};
     const gs_table_proof *t = &p->table;
@@ -530,6 +654,8 @@ gs_proof_parts gs_proof_table_parts(const gs_proof *p) {
     if (!shape_for(&s, &p->params, GS_PROOF_VERSION_COMPACT, p->log_n, t->num_cols, t->num_chunks) ||
         t->aux_cols > MAX_AUX)
         return o;
+    int shared = p->params.shared_fri != 0;
+    if (shared) gs_shape_shared_table(&s, t->num_queries);
     s.aux = t->aux_cols;
     size_t D = GS_DIGEST_BYTES, A = s.aux, Q = s.queries;
     o.commits = gs_shape_cap_len(&s) * D; /* every tree's cap (its root when h = 0) */
@@ -537,7 +663,7 @@ gs_proof_parts gs_proof_table_parts(const gs_proof *p) {
     o.final = (size_t)s.final_len * FP3_BYTES;
     tree_open tr[3 + 32];
     size_t n = trees_of(tr, t, &s);
-    o.trace_q = opening_bytes(&tr[0], t->query_pos, Q) + (t->query_pos ? 4 * Q : 0);
+    o.trace_q = opening_bytes(&tr[0], t->query_pos, Q) + (t->query_pos && !shared ? 4 * Q : 0);
     o.chunk_q = opening_bytes(&tr[1], t->query_pos, Q);
     for (uint32_t l = 0; l < s.layers; l++) o.fri_q += opening_bytes(&tr[2 + l], t->query_pos, Q);
     o.aux_q = A ? opening_bytes(&tr[n - 1], t->query_pos, Q) : 0;
@@ -653,9 +779,13 @@ static gs_status parse_statement(gs_proof *p, rd *r, uint32_t version) {
 static int get_tail(rd *r, gs_params *q, uint32_t version) {
     q->hash = GS_HASH_KECCAK256;
     q->cap_height = 0;
+    q->shared_fri = 0;
     if (version < GS_PROOF_VERSION_COMPACT || r->left == 0) return 1;
     if (r->left == 4)
         return get_u32(r, &q->hash) && q->hash != GS_HASH_KECCAK256 && q->hash < GS_HASH_COUNT;
+    if (r->left == 12) /* shared FRI: hash, cap height (any), 1 */
+        return get_u32(r, &q->hash) && q->hash < GS_HASH_COUNT && get_u32(r, &q->cap_height) &&
+               q->cap_height <= GS_MAX_CAP_HEIGHT && get_u32(r, &q->shared_fri) && q->shared_fri == 1;
     return get_u32(r, &q->hash) && q->hash < GS_HASH_COUNT && get_u32(r, &q->cap_height) &&
            q->cap_height >= 1 && q->cap_height <= GS_MAX_CAP_HEIGHT;
 }
@@ -663,7 +793,7 @@ static int get_tail(rd *r, gs_params *q, uint32_t version) {
 static gs_status parse_head(gs_proof *p, rd *r, uint32_t version) {
     if (!get_params(r, &p->params)) return GS_ERR_PROOF_FORMAT;
     GS_TRY(parse_statement(p, r, version));
-    if (!get_tail(r, &p->params, version)) return GS_ERR_PROOF_FORMAT;
+    if (!get_tail(r, &p->params, version) || p->params.shared_fri) return GS_ERR_PROOF_FORMAT;
     return r->left == 0 ? GS_OK : GS_ERR_PROOF_FORMAT;
 }
 
@@ -885,6 +1015,126 @@ static gs_status parse_multi_table(gs_proof *e, rd *r, uint32_t version) {
     return r->left == 0 ? GS_OK : GS_ERR_PROOF_FORMAT;
 }
 
+/* A shared-FRI table's MTBL body up to its openings (put_shared_table);
+ * *s is its shape with no query yet. */
+static gs_status parse_shared_head(gs_proof *e, rd *r, gs_shape *s) {
+    gs_table_proof *t = &e->table;
+    GS_TRY(parse_statement(e, r, GS_PROOF_VERSION_COMPACT));
+    if (!get_u32(r, &t->num_cols) || !get_u32(r, &t->num_chunks) ||
+        !shape_for(s, &e->params, GS_PROOF_VERSION_COMPACT, e->log_n, t->num_cols, t->num_chunks))
+        return GS_ERR_PROOF_FORMAT;
+    gs_shape_shared_table(s, 0);
+    t->cap_height = s->cap_height;
+    t->log_lde = s->log_size;
+    GS_TRY(alloc_caps(t, s, r));
+    if (!get_cap(r, t, s, GS_TREE_TRACE) || !get_cap(r, t, s, GS_TREE_CHUNK)) return GS_ERR_PROOF_FORMAT;
+    GS_TRY(get_fp3s(r, &t->ood_cur, s->cols));
+    GS_TRY(get_fp3s(r, &t->ood_next, s->cols));
+    GS_TRY(get_fp3s(r, &t->ood_chunks, s->chunks));
+    if (!get_u32(r, &t->aux_cols) || t->aux_cols > MAX_AUX) return GS_ERR_PROOF_FORMAT;
+    s->aux = t->aux_cols;
+    if (!s->aux) return GS_OK;
+    if (!get_cap(r, t, s, GS_TREE_AUX) || !read_fps(r, t->bus_sum.c, 3)) return GS_ERR_PROOF_FORMAT;
+    GS_TRY(get_fp3s(r, &t->ood_aux_cur, s->aux));
+    return get_fp3s(r, &t->ood_aux_next, s->aux);
+}
+
+/* The rows of `distinct` leaves of `width` elements must be in the input. */
+static int rows_fit(const rd *r, const uint32_t *pos, size_t Q, unsigned depth, uint64_t width) {
+    size_t *leaf = calloc(2 * Q + 1, sizeof *leaf);
+    if (!leaf) return 0;
+    leaves_of(leaf, pos, Q, depth);
+    size_t nu = gs_mpath_unique(leaf + Q, leaf, Q);
+    free(leaf);
+    return width == 0 || nu <= r->left / sizeof(gs_fp) / width;
+}
+
+/* A shared-FRI table's openings (after parse_shared_head), at the shared
+ * positions reduced to its LDE size; the section must end there. */
+static gs_status parse_shared_openings(gs_proof *e, rd *r, gs_shape *s, const gs_shared_fri *sf) {
+    gs_table_proof *t = &e->table;
+    size_t Q = sf->num_queries;
+    gs_shape_shared_table(s, sf->num_queries);
+    t->num_queries = sf->num_queries;
+    if (!(t->query_pos = malloc((Q + 1) * sizeof *t->query_pos))) return GS_ERR_NOMEM;
+    uint32_t mask = ((uint32_t)1 << s->log_size) - 1;
+    for (size_t k = 0; k < Q; k++) t->query_pos[k] = sf->query_pos[k] & mask;
+    /* The distinct rows are in the input (the positions may repeat here). */
+    if (!rows_fit(r, t->query_pos, Q, s->log_size, (uint64_t)s->cols + 3 * (uint64_t)s->chunks + 3 * (uint64_t)s->aux))
+        return GS_ERR_PROOF_FORMAT;
+    counts c = counts_of(s);
+    t->trace_rows = malloc(c.trace_rows * sizeof(gs_fp) + 1);
+    t->trace_paths = malloc(c.trace_paths * sizeof(gs_digest) + 1);
+    t->chunk_rows = malloc(c.chunk_rows * sizeof(gs_fp) + 1);
+    t->chunk_paths = malloc(c.chunk_paths * sizeof(gs_digest) + 1);
+    if (!t->trace_rows || !t->trace_paths || !t->chunk_rows || !t->chunk_paths) return GS_ERR_NOMEM;
+    if (s->aux) {
+        t->aux_rows = malloc(c.aux_rows * sizeof(gs_fp) + 1);
+        t->aux_paths = malloc(c.aux_paths * sizeof(gs_digest) + 1);
+        if (!t->aux_rows || !t->aux_paths) return GS_ERR_NOMEM;
+    }
+    tree_open o[3 + 32];
+    size_t n = trees_of(o, t, s);
+    for (size_t i = 0; i < n; i++) GS_TRY(get_opening(r, &o[i], t->query_pos, Q, s->hash));
+    return r->left == 0 ? GS_OK : GS_ERR_PROOF_FORMAT;
+}
+
+/* The MFRI body against the plan the tables' heights give. */
+static gs_status parse_fri(gs_shared_fri *sf, rd *r, const gs_fri_plan *f) {
+    uint32_t v;
+    sf->log_lde = f->log_size;
+    sf->cap_len = (uint32_t)f->cap_len;
+    sf->fri_row_len = (uint32_t)f->row_len;
+    sf->fri_path_len = (uint32_t)f->path_len;
+    if (!get_count(r, &v, f->layers)) return GS_ERR_PROOF_FORMAT;
+    sf->num_layers = v;
+    GS_TRY(get_digests(r, &sf->caps, f->cap_len));
+    if (!digests_ok(f->hash, sf->caps, f->cap_len) || !get_count(r, &v, f->final_len))
+        return GS_ERR_PROOF_FORMAT;
+    sf->final_len = v;
+    GS_TRY(get_fp3s(r, &sf->final_poly, f->final_len));
+    if (!get_u64(r, &sf->pow_nonce) || !get_count(r, &v, f->queries)) return GS_ERR_PROOF_FORMAT;
+    sf->num_queries = v;
+    GS_TRY(alloc_checked((void **)&sf->query_pos, r, f->queries, 4));
+    for (uint32_t k = 0; k < f->queries; k++)
+        if (!get_u32(r, &sf->query_pos[k]) || (uint64_t)sf->query_pos[k] >> f->log_size)
+            return GS_ERR_PROOF_FORMAT;
+    GS_TRY(distinct_positions(sf->query_pos, f->queries));
+    /* At most 48 elements and 30 digests a layer per query: bounded by the shape. */
+    sf->fri_rows = malloc((f->queries * f->row_len + 1) * sizeof(gs_fp));
+    sf->fri_paths = malloc((f->queries * f->path_len + 1) * sizeof(gs_digest));
+    if (!sf->fri_rows || !sf->fri_paths) return GS_ERR_NOMEM;
+    tree_open o[GS_FRI_PLAN_MAX_LAYERS];
+    size_t n = fri_trees_of(o, sf, f);
+    for (size_t i = 0; i < n; i++) GS_TRY(get_opening(r, &o[i], sf->query_pos, f->queries, f->hash));
+    return r->left == 0 ? GS_OK : GS_ERR_PROOF_FORMAT;
+}
+
+/* The tables and the MFRI section of a shared-FRI file (after MHDR): every
+ * table's head first (their heights give the plan), then the FRI part
+ * (its positions index the tables' openings), then each table's openings. */
+static gs_status parse_shared_multi(gs_multi_proof *p, rd *r) {
+    uint32_t n = p->num_tables;
+    rd *body = malloc(n * sizeof *body);
+    gs_shape *s = malloc(n * sizeof *s);
+    gs_status st = body && s ? GS_OK : GS_ERR_NOMEM;
+    for (uint32_t i = 0; st == GS_OK && i < n; i++) {
+        p->tables[i].params = p->params;
+        st = get_section(r, TAG_MTBL, &body[i]) ? parse_shared_head(&p->tables[i], &body[i], &s[i])
+                                                : GS_ERR_PROOF_FORMAT;
+    }
+    gs_fri_plan plan;
+    rd fb;
+    if (st == GS_OK) st = fri_plan_of(&plan, p) == GS_OK ? GS_OK : GS_ERR_PROOF_FORMAT;
+    if (st == GS_OK && !get_section(r, TAG_MFRI, &fb)) st = GS_ERR_PROOF_FORMAT;
+    if (st == GS_OK && !(p->fri = calloc(1, sizeof *p->fri))) st = GS_ERR_NOMEM;
+    if (st == GS_OK) st = parse_fri(p->fri, &fb, &plan);
+    for (uint32_t i = 0; st == GS_OK && i < n; i++)
+        st = parse_shared_openings(&p->tables[i], &body[i], &s[i], p->fri);
+    free(body), free(s);
+    return st;
+}
+
 gs_status gs_multi_proof_parse(gs_multi_proof **out, const uint8_t *buf, size_t len) {
     if (!out) return GS_ERR_INVALID_ARG;
     *out = NULL;
@@ -899,6 +1149,7 @@ gs_status gs_multi_proof_parse(gs_multi_proof **out, const uint8_t *buf, size_t 
         !get_tail(&head, &par, version) || head.left != 0 || !shape_for(&s, &par, version, 1, 1, 1) || n < 1 ||
         n > GS_PROOF_MAX_TABLES ||
         n > r.left / (version == GS_PROOF_VERSION_MULTI ? MIN_TABLE_SECTION_V2
+                      : par.shared_fri                  ? MIN_TABLE_SECTION_SHARED
                                                         : MIN_TABLE_SECTION_V3) /* before the entries are allocated */)
         return GS_ERR_PROOF_FORMAT;
     gs_multi_proof *p = calloc(1, sizeof *p);
@@ -910,8 +1161,8 @@ gs_status gs_multi_proof_parse(gs_multi_proof **out, const uint8_t *buf, size_t 
     p->params = par;
     p->tables = tables;
     p->num_tables = n; /* entries not reached yet stay zeroed: gs_multi_proof_free is safe */
-    gs_status st = GS_OK;
-    for (uint32_t i = 0; st == GS_OK && i < n; i++) {
+    gs_status st = par.shared_fri ? parse_shared_multi(p, &r) : GS_OK;
+    for (uint32_t i = 0; !par.shared_fri && st == GS_OK && i < n; i++) {
         tables[i].params = par;
         st = get_section(&r, TAG_MTBL, &table) ? parse_multi_table(&tables[i], &table, version)
                                                : GS_ERR_PROOF_FORMAT;

@@ -5,7 +5,7 @@ gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_
     if (!p || p->log_blowup < 1 || p->log_blowup > 6 || p->log_arity < 1 || p->log_arity > GS_MAX_LOG_ARITY || p->log_final > 20 ||
         p->num_queries < 1 || p->num_queries > 1024 || p->grinding_bits > 40 || log_n < 1 ||
         log_n > GS_MAX_LOG_LDE - p->log_blowup /* log_blowup <= 6 here */ || cols < 1 || chunks < 1 ||
-        p->hash >= GS_HASH_COUNT || p->cap_height > GS_MAX_CAP_HEIGHT)
+        p->hash >= GS_HASH_COUNT || p->cap_height > GS_MAX_CAP_HEIGHT || p->shared_fri > 1)
         return GS_ERR_INVALID_ARG;
     s->hash = (gs_hash_id)p->hash;
     s->log_n = log_n;
@@ -85,6 +85,7 @@ void gs_multi_statement_absorb(gs_transcript *t, const gs_multi_proof *p) {
     gs_transcript_absorb_fp(t, "params", params, 5);
     if (q->hash != GS_HASH_KECCAK256) gs_transcript_absorb_u64(t, "hash", q->hash);
     if (q->cap_height) gs_transcript_absorb_u64(t, "cap_height", q->cap_height);
+    if (q->shared_fri) gs_transcript_absorb_u64(t, "shared_fri", q->shared_fri);
     gs_transcript_absorb_u64(t, "tables", p->num_tables);
     for (uint32_t i = 0; i < p->num_tables; i++) {
         const gs_proof *e = &p->tables[i];
@@ -121,4 +122,70 @@ void gs_deep_constants(gs_fp3 *k1, gs_fp3 *k2, const gs_fp3 *beta_pows, const gs
     }
     *k1 = a;
     *k2 = b;
+}
+
+gs_status gs_fri_plan_make(gs_fri_plan *f, const gs_params *p, const uint32_t *log_n, uint32_t n) {
+    if (!f || !p || !log_n || n == 0) return GS_ERR_INVALID_ARG;
+    unsigned lo = 64, hi = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        gs_shape s;
+        GS_TRY(gs_shape_make(&s, p, log_n[i], 1, 1));
+        if (log_n[i] < lo) lo = log_n[i];
+        if (log_n[i] > hi) hi = log_n[i];
+    }
+    unsigned lf = p->log_final < lo ? p->log_final : lo;
+    f->hash = (gs_hash_id)p->hash;
+    f->log_size = hi + p->log_blowup;
+    f->final_log_size = lf + p->log_blowup;
+    f->final_len = 1u << lf;
+    size_t N = (size_t)1 << f->log_size;
+    f->queries = p->num_queries < N ? p->num_queries : (uint32_t)N;
+    f->layers = 0;
+    f->row_len = f->path_len = f->cap_len = 0;
+    unsigned ls = f->log_size;
+    while (ls > f->final_log_size) {
+        unsigned next = f->final_log_size; /* the largest boundary below ls */
+        for (uint32_t i = 0; i < n; i++) {
+            unsigned t = log_n[i] + p->log_blowup;
+            if (t < ls && t > next) next = t;
+        }
+        unsigned a = ls - next < p->log_arity ? ls - next : p->log_arity;
+        if (f->layers >= GS_FRI_PLAN_MAX_LAYERS) return GS_ERR_INVALID_ARG;
+        uint32_t l = f->layers++;
+        f->lsize[l] = ls, f->folds[l] = a;
+        unsigned depth = ls - a;
+        f->cap_log[l] = p->cap_height < depth ? p->cap_height : depth;
+        f->row_len += (size_t)3 << a;
+        f->path_len += depth - f->cap_log[l];
+        f->cap_len += (size_t)1 << f->cap_log[l];
+        ls -= a;
+    }
+    return GS_OK;
+}
+
+uint32_t gs_fri_plan_join(const gs_fri_plan *f, unsigned log_size) {
+    for (uint32_t l = 0; l < f->layers; l++)
+        if (f->lsize[l] == log_size) return l;
+    return f->layers;
+}
+
+size_t gs_fri_plan_cap_off(const gs_fri_plan *f, uint32_t l) {
+    size_t off = 0;
+    for (uint32_t i = 0; i < l && i < f->layers; i++) off += (size_t)1 << f->cap_log[i];
+    return off;
+}
+
+void gs_shape_shared_table(gs_shape *s, uint32_t queries) {
+    s->layers = 0, s->folds = 0, s->final_len = 0;
+    s->fri_path_len = s->fri_row_len = s->fri_cap_len = 0;
+    s->queries = queries;
+}
+
+void gs_fri_join_order(uint32_t *order, const uint32_t *log_n, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) order[i] = i;
+    for (uint32_t a = 1; a < n; a++)
+        for (uint32_t b = a; b > 0 && log_n[order[b]] > log_n[order[b - 1]]; b--) {
+            uint32_t t = order[b];
+            order[b] = order[b - 1], order[b - 1] = t;
+        }
 }

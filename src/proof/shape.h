@@ -93,6 +93,44 @@ gs_fp3 gs_draw_ood_point(gs_transcript *t, const gs_shape *s, gs_fp shift);
  * k2 = sum_c beta^(C+c) t_c(zw) + sum_j beta^(2C+K+A+j) A_j(zw). */
 void gs_deep_constants(gs_fp3 *k1, gs_fp3 *k2, const gs_fp3 *beta_pows, const gs_table_proof *t);
 
+/* The one FRI of a shared-FRI multi-table proof (params.shared_fri = 1;
+ * docs/protocol.md, "One FRI for many tables"). It starts on the largest
+ * LDE domain 2^log_size and folds down to the final word on
+ * 2^(final_log_n + log_blowup), final_log_n = min(log_final, the smallest
+ * log_n). Every table's LDE size is a layer boundary (or the final word's
+ * domain): a layer folds min(arity, down to the next boundary) times. Table
+ * t joins (its DEEP word is added, times its coefficient) at the layer whose
+ * domain is its LDE domain: join[t] in 0..layers (layers = the final word). */
+#define GS_FRI_PLAN_MAX_LAYERS 32u
+typedef struct gs_fri_plan {
+    unsigned log_size;        /* the largest LDE: the domain of the queries */
+    unsigned final_log_size;  /* the final word's domain */
+    uint32_t layers, final_len, queries;
+    unsigned lsize[GS_FRI_PLAN_MAX_LAYERS], folds[GS_FRI_PLAN_MAX_LAYERS];
+    unsigned cap_log[GS_FRI_PLAN_MAX_LAYERS]; /* each layer's cap height min(h, depth) */
+    size_t row_len, path_len, cap_len; /* per query over all layers; digests of all caps */
+    gs_hash_id hash;
+} gs_fri_plan;
+
+/* The plan for tables of heights log_n[0..n) under p (each height must give
+ * a shape: gs_shape_make); GS_ERR_INVALID_ARG otherwise. */
+gs_status gs_fri_plan_make(gs_fri_plan *f, const gs_params *p, const uint32_t *log_n, uint32_t n);
+/* Layer l's tree depth (lsize - folds). */
+static inline unsigned gs_fri_plan_depth(const gs_fri_plan *f, uint32_t l) {
+    return f->lsize[l] - f->folds[l];
+}
+/* The layer at which a table of LDE size 2^log_size joins (layers for the
+ * final word). */
+uint32_t gs_fri_plan_join(const gs_fri_plan *f, unsigned log_size);
+/* Layer l's cap within f's caps array. */
+size_t gs_fri_plan_cap_off(const gs_fri_plan *f, uint32_t l);
+/* A table's shape inside a shared-FRI proof: its own FRI parts are empty
+ * (no layers, folds, final polynomial) and it answers the shared queries. */
+void gs_shape_shared_table(gs_shape *s, uint32_t queries);
+/* The order in which tables join the shared FRI: LDE size descending, ties
+ * by table index (order[0] is the first table: coefficient 1). */
+void gs_fri_join_order(uint32_t *order, const uint32_t *log_n, uint32_t n);
+
 /* Frees everything inside a table proof and zeroes it. */
 void gs_table_proof_clear(gs_table_proof *t);
 

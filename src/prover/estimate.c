@@ -17,11 +17,14 @@
  * coefficients are freed once the LDE is made and interpolated again from
  * the trace for the out-of-domain values, so they are not held through the
  * quotient round. */
+#include <stdlib.h>
+
 #include "air/logup.h"
 #include "gstark/cuda_merkle.h"
 #include "gstark/merkle.h"
 #include "gstark/prover.h"
 #include "proof/shape.h"
+#include "prover/prover_internal.h"
 
 /* A tree over `cols` columns of 2^log_rows: both backends keep only its
  * upper levels (gs_merkle_skip_for); the device tree's commit also holds a
@@ -41,7 +44,60 @@ gs_status gs_estimate_table(gs_mem_estimate *out, const gs_air *air, unsigned lo
     if (c.chain > out->chain) out->chain = c.chain;
     if (c.total > out->total) out->total = c.total;
     if (c.lean_total > out->lean_total) out->lean_total = c.lean_total;
+    if (c.retained > out->retained) out->retained = c.retained;
     return GS_OK;
+}
+
+static gs_status shared_on(size_t *out, const gs_air *const *airs, const unsigned *log_n, uint32_t n,
+                           const gs_params *params, gs_backend_kind kind) {
+    uint32_t *h = calloc(n, sizeof *h);
+    if (!h) return GS_ERR_NOMEM;
+    size_t held = 0, extra = 0;
+    gs_status r = GS_OK;
+    for (uint32_t i = 0; r == GS_OK && i < n; i++) {
+        gs_mem_estimate e;
+        r = gs_estimate_table_on(&e, airs[i], log_n[i], params, kind);
+        if (r != GS_OK) break;
+        held = held + e.retained < held ? SIZE_MAX : held + e.retained;
+        if (e.total - e.retained > extra) extra = e.total - e.retained;
+        h[i] = log_n[i];
+    }
+    gs_fri_plan f;
+    if (r == GS_OK) r = gs_fri_plan_make(&f, params, h, n);
+    free(h);
+    if (r != GS_OK) return r;
+    size_t fri = gs_estimate_shared_fri(&f, kind);
+    if (fri > extra) extra = fri;
+    *out = held + extra < held ? SIZE_MAX : held + extra;
+    return GS_OK;
+}
+
+gs_status gs_estimate_shared(size_t *out, const gs_air *const *airs, const unsigned *log_n,
+                             uint32_t n, const gs_params *params, gs_backend_kind kind) {
+    if (!out || !airs || !log_n || n == 0 || !params) return GS_ERR_INVALID_ARG;
+    for (uint32_t i = 0; i < n; i++)
+        if (!airs[i]) return GS_ERR_INVALID_ARG;
+    if (kind != GS_BACKEND_AUTO) return shared_on(out, airs, log_n, n, params, kind);
+    size_t a = 0, b = 0;
+    GS_TRY(shared_on(&a, airs, log_n, n, params, GS_BACKEND_CPU));
+    GS_TRY(shared_on(&b, airs, log_n, n, params, GS_BACKEND_CUDA));
+    *out = a > b ? a : b;
+    return GS_OK;
+}
+
+size_t gs_estimate_shared_fri(const gs_fri_plan *f, gs_backend_kind kind) {
+    int cpu = kind == GS_BACKEND_CPU;
+    size_t fp = sizeof(gs_fp), bytes = 0;
+    /* Layer 0 is the first table's DEEP word (counted in its retained); the
+     * folded words and every layer's tree are the FRI's own. The mixed case
+     * (some tables on the device, some fallen back) copies a word to the
+     * host: not counted (a fallback is over the device budget anyway). */
+    for (uint32_t l = 0; l < f->layers; l++) {
+        unsigned depth = gs_fri_plan_depth(f, l);
+        bytes += 3 * ((size_t)1 << depth) * fp;
+        bytes += tree_bytes(depth, (size_t)3 << f->folds[l], cpu);
+    }
+    return bytes;
 }
 
 gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned log_n,
@@ -83,5 +139,6 @@ gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned
     if (at_fri > lean) lean = at_fri;
     if (out->main_commit > lean) lean = out->main_commit;
     out->lean_total = lean;
+    out->retained = C * N * fp + tree + aux_held + chunk_held + 3 * N * fp;
     return GS_OK;
 }

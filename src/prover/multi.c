@@ -39,6 +39,8 @@ typedef struct {
     const uint32_t *order; /* heaviest first */
     uint32_t n;
     int phase, keep;
+    int shared;        /* params.shared_fri: chains stop after DEEP and keep their state */
+    gs_digest *chain;  /* shared: each table's fork state after beta */
     unsigned threads_each;
     gs_gate *gate;
     const gs_transcript *tr;
@@ -94,8 +96,17 @@ static gs_status run_table(sched *pl, uint32_t i) {
     memcpy(t->device_error, st->device_error, sizeof t->device_error);
     gs_obs_end(pl->obs, sp, t->peak_bytes);
     gs_obs_progress_add(pl->obs, 0, 1);
+    size_t held = pl->keep ? pl->est[i].total : need;
+    if (pl->shared && r == GS_OK) {
+        /* Its LDEs, trees and DEEP word wait for the shared FRI; the rest of
+         * its admission goes back now (the run checked up front that every
+         * table's retained bytes fit together: no one waits forever). */
+        pl->chain[i] = fork.state;
+        gs_gate_release(pl->gate, held - pl->est[i].retained);
+        return r;
+    }
     gs_prover_state_free(st); /* this table is done: give its memory back */
-    gs_gate_release(pl->gate, pl->keep ? pl->est[i].total : need);
+    gs_gate_release(pl->gate, held);
     return r;
 }
 
@@ -155,6 +166,43 @@ static gs_status check_bus_widths(const gs_table_input *tables, uint32_t n) {
     return r == GS_ERR_AIR ? GS_ERR_INVALID_ARG : r;
 }
 
+/* The shared FRI's plan from the tables' heights (checked here: the
+ * setup checks the rest). */
+static gs_status shared_plan(gs_fri_plan *f, const gs_table_input *tables, uint32_t n,
+                             const gs_params *params) {
+    uint32_t *log_n = malloc(n * sizeof *log_n);
+    if (!log_n) return GS_ERR_NOMEM;
+    for (uint32_t i = 0; i < n; i++) log_n[i] = tables[i].log_n;
+    gs_status r = gs_fri_plan_make(f, params, log_n, n);
+    free(log_n);
+    return r;
+}
+
+/* Shared FRI: every table holds its retained bytes until the FRI's
+ * openings, so the gate must hold them all at once, plus the largest
+ * table's chain beyond it (or the FRI's own words): otherwise a table would
+ * wait for memory that only the end of the proof gives back. Refused up
+ * front (GS_ERR_BUDGET) with the numbers. */
+static gs_status shared_budget_check(gs_prove_stats *ps, gs_obs *obs, const gs_mem_estimate *est,
+                                     uint32_t n, size_t gate_budget, size_t fri_bytes) {
+    if (gate_budget == GS_GATE_UNLIMITED) return GS_OK;
+    size_t held = 0, extra = fri_bytes;
+    for (uint32_t i = 0; i < n; i++) {
+        held = held + est[i].retained < held ? SIZE_MAX : held + est[i].retained;
+        if (est[i].total - est[i].retained > extra) extra = est[i].total - est[i].retained;
+    }
+    size_t need = held + extra < held ? SIZE_MAX : held + extra;
+    if (need <= gate_budget) return GS_OK;
+    gs_obs_warn(obs,
+                "shared FRI: the tables keep %zu bytes until the shared FRI's openings and need "
+                "%zu more at their peak, %zu bytes in all, over the %zu bytes the memory budget "
+                "leaves for proving (after %zu bytes of input traces); refused (a larger budget, "
+                "or shared_fri = 0, proves it)",
+                held, extra, need, gate_budget, ps->input_bytes);
+    ps->mem_need_bytes = need + ps->input_bytes;
+    return GS_ERR_BUDGET;
+}
+
 gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_table_input *tables,
                                 uint32_t n, const gs_params *params, const gs_prove_opts *opts) {
     double start = gs_prover_now();
@@ -176,7 +224,12 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
     gs_prove_stats *ts = calloc(n, sizeof *ts);
     gs_mem *run = NULL;
     gs_gate *gate = NULL;
-    gs_status r = mp && st && est && lean && order && ts ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
+    int shared = params->shared_fri != 0;
+    gs_digest *chain = shared ? calloc(n, sizeof *chain) : NULL;
+    gs_fri_plan plan = {0};
+    gs_status r = mp && st && est && lean && order && ts && (chain || !shared) ? gs_mem_new(&run, NULL)
+                                                                               : GS_ERR_NOMEM;
+    if (r == GS_OK && shared) r = shared_plan(&plan, tables, n, params);
     if (r == GS_OK && !pv->pool) r = gs_pool_new(&pv->pool); /* once per context */
     if (r == GS_OK) {
         mp->params = *params;
@@ -198,10 +251,13 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
         r = gs_prover_budget_check(ps, opts->obs, est, lean, n, pv->mem_budget,
                                    gs_prover_input_bytes(tables, n, &rb), opts->strict_budget);
     size_t gate_budget = gs_prover_gate_budget(ps), sum = 0;
+    size_t fri_bytes = shared ? gs_estimate_shared_fri(&plan, rb.cuda ? GS_BACKEND_CUDA : GS_BACKEND_CPU) : 0;
+    if (r == GS_OK && shared) r = shared_budget_check(ps, opts->obs, est, n, gate_budget, fri_bytes);
     for (uint32_t i = 0; r == GS_OK && i < n; i++)
         sum = sum + est[i].total < sum ? SIZE_MAX : sum + est[i].total;
     for (uint32_t i = 0; r == GS_OK && i < n; i++) {
         st[i].obs = opts->obs, st[i].index = (int32_t)i;
+        st[i].shared_queries = plan.queries;
         r = gs_prover_table_setup(&st[i], &mp->tables[i], tables[i].air, tables[i].trace,
                                   tables[i].log_n, tables[i].pub, tables[i].air_desc, params, opts,
                                   &rb, run);
@@ -228,7 +284,8 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
     int keep = gate_budget == GS_GATE_UNLIMITED || sum <= gate_budget;
     sched pl = {.dev = rb.dev, .st = st, .mp = mp, .in = tables, .est = est, .order = order,
                 .n = n, .phase = 0, .keep = keep, .threads_each = T / k ? T / k : 1,
-                .gate = gate, .tr = &tr, .bc = &bc, .ts = ts, .obs = opts->obs, .span = -1};
+                .gate = gate, .tr = &tr, .bc = &bc, .ts = ts, .obs = opts->obs, .span = -1,
+                .shared = shared, .chain = chain};
     gs_obs_progress_init(opts->obs, n, -1);
     atomic_init(&pl.next, 0);
     atomic_init(&pl.err, GS_OK);
@@ -251,8 +308,17 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
         r = run_phase(&pl, pv->pool, k, 1);
         gs_obs_end(opts->obs, pl.span, gs_mem_peak(run));
     }
+    if (r == GS_OK && shared) { /* every chain is done: the one FRI, on this thread */
+        gs_mem *fmem = NULL;
+        gs_gate_acquire(gate, fri_bytes);
+        r = gs_mem_new(&fmem, run);
+        if (r == GS_OK) r = gs_prover_shared_fri(st, n, mp, &tr, chain, &plan, &rb, fmem, ps);
+        gs_mem_free(fmem);
+        gs_gate_release(gate, fri_bytes);
+    }
     gs_obs_progress_done(opts->obs);
     for (uint32_t i = 0; ts && i < n; i++) {
+        if (shared && st) ts[i].peak_bytes = st[i].mem ? gs_mem_peak(st[i].mem) : ts[i].peak_bytes;
         ps->quotient += ts[i].quotient, ps->ood += ts[i].ood, ps->deep += ts[i].deep;
         ps->fri += ts[i].fri, ps->queries += ts[i].queries;
     }
@@ -273,7 +339,7 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
     if (opts->table_stats && ts) memcpy(opts->table_stats, ts, n * sizeof *ts);
     for (uint32_t i = 0; st && i < n; i++) gs_prover_state_free(&st[i]);
     gs_prover_run_end(&rb, ps, r);
-    free(st), free(est), free(lean), free(order), free(ts);
+    free(st), free(est), free(lean), free(order), free(ts), free(chain);
     gs_gate_free(gate);
     gs_mem_free(run);
     if (r != GS_OK) {

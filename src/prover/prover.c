@@ -108,14 +108,18 @@ static gs_status table_alloc(gs_table_proof *t, const gs_shape *s) {
     t->ood_cur = calloc(s->cols, sizeof(gs_fp3));
     t->ood_next = calloc(s->cols, sizeof(gs_fp3));
     t->ood_chunks = calloc(s->chunks, sizeof(gs_fp3));
-    t->fri_roots = calloc(s->layers + 1, sizeof(gs_digest));
-    t->final_poly = calloc(s->final_len, sizeof(gs_fp3));
+    /* A table of a shared-FRI proof (final_len 0) has no FRI part. */
+    int own_fri = s->final_len != 0;
+    if (own_fri) {
+        t->fri_roots = calloc(s->layers + 1, sizeof(gs_digest));
+        t->final_poly = calloc(s->final_len, sizeof(gs_fp3));
+        t->fri_rows = calloc(Q * s->fri_row_len + 1, sizeof(gs_fp));
+        t->fri_paths = calloc(Q * s->fri_path_len + 1, sizeof(gs_digest));
+    }
     t->trace_rows = calloc(Q * s->cols, sizeof(gs_fp));
     t->trace_paths = calloc(Q * s->lde_path_len + 1, sizeof(gs_digest));
     t->chunk_rows = calloc(Q * 3 * s->chunks, sizeof(gs_fp));
     t->chunk_paths = calloc(Q * s->lde_path_len + 1, sizeof(gs_digest));
-    t->fri_rows = calloc(Q * s->fri_row_len + 1, sizeof(gs_fp));
-    t->fri_paths = calloc(Q * s->fri_path_len + 1, sizeof(gs_digest));
     t->query_pos = calloc(Q, sizeof(uint32_t));
     t->aux_cols = s->aux;
     if (s->aux) {
@@ -125,9 +129,9 @@ static gs_status table_alloc(gs_table_proof *t, const gs_shape *s) {
         t->aux_paths = calloc(Q * s->lde_path_len + 1, sizeof(gs_digest));
         if (!t->ood_aux_cur || !t->ood_aux_next || !t->aux_rows || !t->aux_paths) return GS_ERR_NOMEM;
     }
-    if (!t->ood_cur || !t->ood_next || !t->ood_chunks || !t->fri_roots || !t->final_poly ||
-        !t->trace_rows || !t->trace_paths || !t->chunk_rows || !t->chunk_paths || !t->fri_rows ||
-        !t->fri_paths || !t->query_pos)
+    if (!t->ood_cur || !t->ood_next || !t->ood_chunks || !t->trace_rows || !t->trace_paths ||
+        !t->chunk_rows || !t->chunk_paths || !t->query_pos ||
+        (own_fri && (!t->fri_roots || !t->final_poly || !t->fri_rows || !t->fri_paths)))
         return GS_ERR_NOMEM;
     return GS_OK;
 }
@@ -158,7 +162,7 @@ static gs_status open_paths(prover_state *st, const gs_bcommit *c, unsigned dept
 /* The openings for the drawn query positions: trace and chunk rows at q, and
  * at each FRI layer l the leaf q mod 2^(log N_l - a_l) (gs_fri_log_size,
  * gs_fri_folds); every path stops below its tree's cap. */
-static gs_status open_queries(prover_state *st, gs_table_proof *t, const size_t *qs) {
+gs_status gs_prover_open_queries(prover_state *st, gs_table_proof *t, const size_t *qs) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
     size_t Q = s->queries, N = (size_t)1 << s->log_size;
@@ -430,6 +434,16 @@ static gs_status chain_rounds(prover_state *st, gs_proof *p, gs_transcript *tr,
     gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
     GS_TRY(r);
     double t4 = gs_prover_now();
+    if (p->params.shared_fri) { /* the shared FRI (shared_fri.c) takes it from here */
+        /* One row of the DEEP word to the host: a synchronous gather, so that
+         * the word is complete (on a device, this lane's stream has run it)
+         * before another thread's lane reads it. */
+        size_t zero = 0;
+        gs_fp row[3];
+        GS_TRY(be->iface->gather(be, row, &st->layers[0], 3, N, &zero, 1));
+        if (ps) ps->quotient += t2 - t1, ps->ood += t3 - t2, ps->deep += t4 - t3;
+        return GS_OK;
+    }
     sp = gs_obs_begin(st->obs, "fri", st->index, rows, s->cols);
     r = round_fri(st, t, tr, shift);
     gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
@@ -440,7 +454,7 @@ static gs_status chain_rounds(prover_state *st, gs_proof *p, gs_transcript *tr,
     size_t *qs = malloc(s->queries * sizeof *qs);
     if (!qs) return GS_ERR_NOMEM;
     r = gs_transcript_squeeze_indices(tr, "queries", qs, s->queries, s->log_size);
-    if (r == GS_OK) r = open_queries(st, t, qs);
+    if (r == GS_OK) r = gs_prover_open_queries(st, t, qs);
     free(qs);
     gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
     double t6 = gs_prover_now();
@@ -508,6 +522,7 @@ gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air
     GS_TRY(gs_mem_new(&st->mem, run));
     st->air = air, st->trace = trace, st->pub = pub;
     GS_TRY(gs_shape_make(&st->s, params, log_n, gs_air_num_cols(air), gs_air_num_chunks(air)));
+    if (params->shared_fri) gs_shape_shared_table(&st->s, st->shared_queries);
     GS_TRY(gs_air_check_degree(air, params->log_blowup));
     GS_TRY(gs_logup_layout(&st->L, air));
     st->s.aux = st->L.aux_cols;
@@ -550,6 +565,8 @@ gs_status gs_prover_prove(gs_prover *pv, gs_proof **out, const gs_air *air, cons
      * challenges); a single table cannot balance a bus on its own. */
     if (gs_air_num_interactions(air)) return GS_ERR_UNSUPPORTED;
     GS_TRY(gs_prover_check_params(params, opts));
+    /* One table has no FRI to share with another (docs/multi-table.md). */
+    if (params->shared_fri) return GS_ERR_INVALID_ARG;
     gs_prove_stats local = {0}, *ps = opts->stats ? opts->stats : &local;
     memset(ps, 0, sizeof *ps);
     run_backend rb;

@@ -79,6 +79,9 @@ size_t gs_prover_input_bytes(const gs_table_input *t, uint32_t n, const run_back
  * returns GS_OK, or GS_ERR_BUDGET if strict. */
 gs_status gs_prover_budget_check(gs_prove_stats *ps, gs_obs *obs, gs_mem_estimate *est,
                                  int *lean, uint32_t n, size_t budget, size_t inputs, int strict);
+/* The bytes the shared FRI itself charges (its folded words and the
+ * layers' trees; estimate.c), for the plan f on that backend. */
+size_t gs_estimate_shared_fri(const gs_fri_plan *f, gs_backend_kind kind);
 /* What the gate may admit: the budget less the inputs (after the check). */
 size_t gs_prover_gate_budget(const gs_prove_stats *ps);
 /* After the run (ps->peak_bytes set): budget_over_bytes, and the note in
@@ -100,6 +103,7 @@ typedef struct {
     int check;   /* check mode, not done yet: done at the main commitment (CUDA runs) */
     gs_obs *obs; /* spans of this table's phases (may be NULL) */
     int32_t index;
+    uint32_t shared_queries; /* shared FRI: the queries every table answers (set before setup) */
     gs_buf coeffs, lde, quot, chunk_coeffs, chunk_lde, aux, aux_lde;
     gs_buf evals; /* a bus table's uploaded trace, kept for logup_aux (keeps_evals backends) */
     gs_buf *layers; /* s.layers + 1 DEEP/FRI words */
@@ -135,6 +139,18 @@ gs_status gs_prover_round_trace(prover_state *st, gs_table_proof *t, const gs_fp
 gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
                           const bus_challenges *bc, gs_prove_stats *ps);
 void gs_prover_state_free(prover_state *st);
+/* The openings of the table's trees at positions qs[0..s.queries): trace,
+ * chunks, aux, and (a table with its own FRI) each FRI layer's leaf. */
+gs_status gs_prover_open_queries(prover_state *st, gs_table_proof *t, const size_t *qs);
+/* The shared FRI (shared_fri.c) of a multi-table proof whose tables' chains
+ * stopped after DEEP (each state holding its LDEs, trees and DEEP word in
+ * layers[0]): absorbs chain[i] (table i's fork state after beta) in table
+ * order into tr, combines the DEEP words along the plan, commits, folds,
+ * grinds, draws the queries, fills mp->fri and opens every table at its
+ * reduced positions. mem: the account of the FRI's own buffers. */
+gs_status gs_prover_shared_fri(prover_state *st, uint32_t n, gs_multi_proof *mp, gs_transcript *tr,
+                               const gs_digest *chain, const gs_fri_plan *f, run_backend *rb,
+                               gs_mem *mem, gs_prove_stats *ps);
 /* Commits the main trace again (gs_prover_round_trace) for a table whose
  * first commitment is in t: GS_ERR_INVALID_ARG unless it gives the same cap. */
 gs_status gs_prover_recommit_main(prover_state *st, gs_table_proof *t, const gs_fp *trace);

@@ -40,7 +40,7 @@ static int digest_is_zero(const gs_digest *d) {
 }
 
 /* Shape and canonical values: everything the statement implies. */
-static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s) {
+static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s, uint32_t shared_q) {
     const gs_table_proof *t = &p->table;
     if (!memchr(p->air_desc, 0, sizeof p->air_desc)) return GS_ERR_PROOF_FORMAT;
     gs_digest fp = gs_air_fingerprint(air);
@@ -49,6 +49,11 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s) 
         return GS_ERR_PROOF_STATEMENT;
     if (gs_shape_make(s, &p->params, p->log_n, t->num_cols, t->num_chunks) != GS_OK)
         return GS_ERR_PROOF_PARAMS;
+    /* Shared FRI: the table answers the shared queries and has no FRI part. */
+    if (shared_q) {
+        gs_shape_shared_table(s, shared_q);
+        if (t->fri_roots || t->final_poly || t->fri_rows || t->fri_paths) return GS_ERR_PROOF_FORMAT;
+    }
     if (gs_air_check_degree(air, p->params.log_blowup) != GS_OK) return GS_ERR_PROOF_PARAMS;
     for (uint32_t i = 0; i < gs_air_num_boundaries(air); i++) {
         uint32_t col;
@@ -84,7 +89,7 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s) 
         return GS_ERR_PROOF_FORMAT;
     size_t Q = s->queries;
     if ((p->num_public && !p->pub) || !t->ood_cur || !t->ood_next || !t->ood_chunks ||
-        (s->layers && !t->fri_roots) || !t->final_poly || !t->trace_rows || !t->trace_paths ||
+        (s->layers && !t->fri_roots) || (!shared_q && !t->final_poly) || !t->trace_rows || !t->trace_paths ||
         !t->chunk_rows || !t->chunk_paths || (s->layers && (!t->fri_rows || !t->fri_paths)))
         return GS_ERR_PROOF_FORMAT;
     if (!fp_ok(p->pub, p->num_public) || !fp3_ok(t->ood_cur, s->cols) ||
@@ -184,9 +189,10 @@ typedef struct {
     gs_fp3 *gammas;
 } query_ctx;
 
-/* One query: openings, DEEP value, folds, final polynomial. */
-static gs_status check_query(const gs_proof *p, const gs_shape *s, const query_ctx *qc, size_t k,
-                             size_t q) {
+/* Query k of a table at its position q: the openings of its trees and its
+ * DEEP value at x_q (*out). */
+static gs_status table_value(const gs_proof *p, const gs_shape *s, const query_ctx *qc, size_t k,
+                             size_t q, gs_fp3 *out) {
     const gs_table_proof *t = &p->table;
     gs_fp shift = GS_FP_GENERATOR;
     const gs_fp *trow = t->trace_rows + k * s->cols, *crow = t->chunk_rows + k * 3 * s->chunks;
@@ -216,8 +222,39 @@ static gs_status check_query(const gs_proof *p, const gs_shape *s, const query_c
         s1 = gs_fp3_add(s1, gs_fp3_mul(qc->beta_pows[2 * s->cols + s->chunks + j], v));
         s2 = gs_fp3_add(s2, gs_fp3_mul(qc->beta_pows[2 * s->cols + s->chunks + s->aux + j], v));
     }
-    gs_fp3 val = gs_fp3_add(gs_fp3_mul(s1, gs_fp3_inv(gs_fp3_sub(x, qc->z))),
-                            gs_fp3_mul(s2, gs_fp3_inv(gs_fp3_sub(x, qc->zw))));
+    *out = gs_fp3_add(gs_fp3_mul(s1, gs_fp3_inv(gs_fp3_sub(x, qc->z))),
+                      gs_fp3_mul(s2, gs_fp3_inv(gs_fp3_sub(x, qc->zw))));
+    return GS_OK;
+}
+
+/* The 2^a values v of a leaf (leaf + i M on shift * <w_(2^log_size)>)
+ * folded a times by 2 with gamma, gamma^2, ...: the next word's value at
+ * position leaf, in v[0]. */
+static void refold(gs_fp3 *v, unsigned a, size_t leaf, size_t M, unsigned log_size, gs_fp sh,
+                   gs_fp3 g) {
+    size_t width = (size_t)1 << a;
+    gs_fp inv2 = gs_fp_inv(2);
+    /* After j folds v[i] is the value at leaf + i M on shift^(2^j) <w_(N_l / 2^j)>;
+     * it pairs with v[i + half], half the domain away. */
+    for (unsigned j = 0; j < a; j++, log_size--, sh = gs_fp_sqr(sh), g = gs_fp3_sqr(g)) {
+        size_t half = width >> (j + 1);
+        gs_fp w = gs_fp_root_of_unity(log_size);
+        for (size_t i = 0; i < half; i++) {
+            gs_fp xi = gs_fp_mul(sh, gs_fp_pow(w, leaf + i * M));
+            gs_fp3 lo = v[i], hi = v[i + half];
+            gs_fp3 odd = gs_fp3_mul(g, gs_fp3_mul_fp(gs_fp3_sub(lo, hi), gs_fp_inv(xi)));
+            v[i] = gs_fp3_mul_fp(gs_fp3_add(gs_fp3_add(lo, hi), odd), inv2);
+        }
+    }
+}
+
+/* One query: openings, DEEP value, folds, final polynomial. */
+static gs_status check_query(const gs_proof *p, const gs_shape *s, const query_ctx *qc, size_t k,
+                             size_t q) {
+    const gs_table_proof *t = &p->table;
+    gs_fp shift = GS_FP_GENERATOR;
+    gs_fp3 val;
+    GS_TRY(table_value(p, s, qc, k, q, &val));
     /* FRI: at layer l (domain N_l = 2^gs_fri_log_size, a = gs_fri_folds) the
      * position is q mod N_l; its leaf, q mod M with M = N_l / 2^a, holds the
      * 2^a values at leaf + i M, which fold a times by 2 (gamma, gamma^2, ...)
@@ -225,7 +262,7 @@ static gs_status check_query(const gs_proof *p, const gs_shape *s, const query_c
     const gs_fp *row = t->fri_rows + k * s->fri_row_len;
     const gs_digest *path = t->fri_paths + k * s->fri_path_len;
     size_t pos = q;
-    gs_fp sh = shift, inv2 = gs_fp_inv(2);
+    gs_fp sh = shift;
     gs_fp3 v[1u << GS_MAX_LOG_ARITY];
     for (uint32_t l = 0; l < s->layers; l++) {
         unsigned log_size = gs_fri_log_size(s, l), a = gs_fri_folds(s, l), depth = log_size - a;
@@ -237,19 +274,8 @@ static gs_status check_query(const gs_proof *p, const gs_shape *s, const query_c
         for (size_t i = 0; i < width; i++) v[i] = gs_fp3_make(row[i], row[width + i], row[2 * width + i]);
         if (!gs_fp3_eq(v[pos >> depth], val)) return l ? GS_ERR_PROOF_FRI_FOLD : GS_ERR_PROOF_DEEP;
         path += depth - cap, row += 3 * width;
-        /* After j folds v[i] is the value at leaf + i M on shift^(2^j) <w_(N_l / 2^j)>;
-         * it pairs with v[i + half], half the domain away. */
-        gs_fp3 g = qc->gammas[l];
-        for (unsigned j = 0; j < a; j++, log_size--, sh = gs_fp_sqr(sh), g = gs_fp3_sqr(g)) {
-            size_t half = width >> (j + 1);
-            gs_fp w = gs_fp_root_of_unity(log_size);
-            for (size_t i = 0; i < half; i++) {
-                gs_fp xi = gs_fp_mul(sh, gs_fp_pow(w, leaf + i * M));
-                gs_fp3 lo = v[i], hi = v[i + half];
-                gs_fp3 odd = gs_fp3_mul(g, gs_fp3_mul_fp(gs_fp3_sub(lo, hi), gs_fp_inv(xi)));
-                v[i] = gs_fp3_mul_fp(gs_fp3_add(gs_fp3_add(lo, hi), odd), inv2);
-            }
-        }
+        refold(v, a, leaf, M, log_size, sh, qc->gammas[l]);
+        for (unsigned j = 0; j < a; j++) sh = gs_fp_sqr(sh);
         val = v[0];
         pos = leaf;
     }
@@ -267,20 +293,21 @@ typedef struct {
     uint32_t table;
 } fixed_ctx;
 
-/* One table's checks inside its transcript (after its main root). */
-static gs_status verify_chain(const gs_air *air, const gs_proof *p, const gs_shape *sp,
-                              gs_transcript *tr, const bus_challenges *bc, const fixed_ctx *fx) {
+/* A table's transcript from its aux root to beta (after its main root):
+ * qc's z, z w and beta powers (allocated here, with room for the gammas),
+ * *alpha. */
+static gs_status chain_head(const gs_proof *p, const gs_shape *sp, gs_transcript *tr,
+                            query_ctx *qc, gs_fp3 *alpha) {
     gs_shape s = *sp;
     const gs_table_proof *t = &p->table;
     if (s.aux) {
         gs_cap_absorb(tr, "aux_root", gs_table_cap(t, &s, GS_TREE_AUX), s.lde_cap);
         gs_transcript_absorb_fp3(tr, "bus_sum", &t->bus_sum, 1);
     }
-    gs_fp3 alpha = gs_transcript_squeeze_fp3(tr, "alpha");
+    *alpha = gs_transcript_squeeze_fp3(tr, "alpha");
     gs_cap_absorb(tr, "chunk_root", gs_table_cap(t, &s, GS_TREE_CHUNK), s.lde_cap);
-    query_ctx qc;
-    qc.z = gs_draw_ood_point(tr, &s, GS_FP_GENERATOR);
-    qc.zw = gs_fp3_mul_fp(qc.z, gs_fp_root_of_unity(s.log_n));
+    qc->z = gs_draw_ood_point(tr, &s, GS_FP_GENERATOR);
+    qc->zw = gs_fp3_mul_fp(qc->z, gs_fp_root_of_unity(s.log_n));
     gs_transcript_absorb_fp3(tr, "ood_cur", t->ood_cur, s.cols);
     gs_transcript_absorb_fp3(tr, "ood_next", t->ood_next, s.cols);
     gs_transcript_absorb_fp3(tr, "ood_chunks", t->ood_chunks, s.chunks);
@@ -290,12 +317,24 @@ static gs_status verify_chain(const gs_air *air, const gs_proof *p, const gs_sha
     }
     gs_fp3 beta = gs_transcript_squeeze_fp3(tr, "beta");
     size_t nbeta = 2 * (size_t)s.cols + s.chunks + 2 * (size_t)s.aux;
-    qc.beta_pows = malloc(nbeta * sizeof *qc.beta_pows);
-    qc.gammas = malloc((s.layers + 1) * sizeof *qc.gammas);
-    size_t *qs = malloc(s.queries * sizeof *qs);
-    gs_status r = qc.beta_pows && qc.gammas && qs ? GS_OK : GS_ERR_NOMEM;
+    qc->beta_pows = malloc((nbeta + 1) * sizeof *qc->beta_pows);
+    qc->gammas = malloc((s.layers + 1) * sizeof *qc->gammas);
+    if (!qc->beta_pows || !qc->gammas) return GS_ERR_NOMEM;
+    gs_fp3_powers(qc->beta_pows, beta, nbeta);
+    return GS_OK;
+}
+
+/* One table's checks inside its transcript (after its main root). */
+static gs_status verify_chain(const gs_air *air, const gs_proof *p, const gs_shape *sp,
+                              gs_transcript *tr, const bus_challenges *bc, const fixed_ctx *fx) {
+    gs_shape s = *sp;
+    const gs_table_proof *t = &p->table;
+    if (p->params.shared_fri) return GS_ERR_PROOF_PARAMS;
+    query_ctx qc = {0};
+    gs_fp3 alpha = gs_fp3_zero();
+    size_t *qs = malloc((s.queries + 1) * sizeof *qs);
+    gs_status r = qs ? chain_head(p, &s, tr, &qc, &alpha) : GS_ERR_NOMEM;
     if (r == GS_OK) {
-        gs_fp3_powers(qc.beta_pows, beta, nbeta);
         for (uint32_t l = 0; l < s.layers; l++) {
             gs_cap_absorb(tr, "fri_root", gs_table_cap(t, &s, GS_TREE_FRI + l),
                           gs_cap_log(&s, gs_fri_depth(&s, l)));
@@ -318,6 +357,127 @@ static gs_status verify_chain(const gs_air *air, const gs_proof *p, const gs_sha
     return r;
 }
 
+/* The shared FRI's shape against the plan the tables' heights give. */
+static int fri_shape_ok(const gs_shared_fri *sf, const gs_fri_plan *f) {
+    size_t Q = f->queries;
+    if (sf->log_lde != f->log_size || sf->num_layers != f->layers || sf->cap_len != f->cap_len ||
+        sf->final_len != f->final_len || sf->num_queries != f->queries ||
+        sf->fri_row_len != f->row_len || sf->fri_path_len != f->path_len || !sf->caps ||
+        !sf->final_poly || !sf->query_pos || (f->layers && (!sf->fri_rows || !sf->fri_paths)))
+        return 0;
+    return fp3_ok(sf->final_poly, f->final_len) && fp_ok(sf->fri_rows, Q * f->row_len) &&
+           digests_ok(f->hash, sf->caps, f->cap_len) && digests_ok(f->hash, sf->fri_paths, Q * f->path_len);
+}
+
+/* The shared FRI for query k at position q (of the largest domain), given
+ * every table's DEEP value there (val[t], each at q mod its LDE size) and
+ * its coefficient lam[t] (1 for the first in join order): the combination
+ * the prover committed, layer by layer, with every table added where it
+ * joins, refolded, and the final polynomial. */
+static gs_status shared_query(const gs_shared_fri *sf, const gs_fri_plan *f, const gs_fp3 *gammas,
+                              const uint32_t *join, const gs_fp3 *lam, const gs_fp3 *val, uint32_t n,
+                              size_t k, size_t q) {
+    gs_fp3 acc = gs_fp3_zero(), v[1u << GS_MAX_LOG_ARITY];
+    for (uint32_t t = 0; t < n; t++)
+        if (join[t] == 0) acc = gs_fp3_add(acc, gs_fp3_mul(lam[t], val[t]));
+    const gs_fp *row = sf->fri_rows + k * f->row_len;
+    const gs_digest *path = sf->fri_paths + k * f->path_len;
+    size_t pos = q;
+    gs_fp sh = GS_FP_GENERATOR;
+    for (uint32_t l = 0; l < f->layers; l++) {
+        if (l)
+            for (uint32_t t = 0; t < n; t++)
+                if (join[t] == l) acc = gs_fp3_add(acc, gs_fp3_mul(lam[t], val[t]));
+        unsigned a = f->folds[l], depth = gs_fri_plan_depth(f, l), cap = f->cap_log[l];
+        size_t width = (size_t)1 << a, M = (size_t)1 << depth, leaf = pos & (M - 1);
+        if (gs_merkle_verify_cap(f->hash, sf->caps + gs_fri_plan_cap_off(f, l), cap, depth, leaf, row,
+                                 3 * width, path) != GS_OK)
+            return GS_ERR_PROOF_FRI_PATH;
+        for (size_t i = 0; i < width; i++) v[i] = gs_fp3_make(row[i], row[width + i], row[2 * width + i]);
+        if (!gs_fp3_eq(v[pos >> depth], acc)) return l ? GS_ERR_PROOF_FRI_FOLD : GS_ERR_PROOF_DEEP;
+        path += depth - cap, row += 3 * width;
+        refold(v, a, leaf, M, f->lsize[l], sh, gammas[l]);
+        for (unsigned j = 0; j < a; j++) sh = gs_fp_sqr(sh);
+        acc = v[0];
+        pos = leaf;
+    }
+    for (uint32_t t = 0; t < n; t++)
+        if (join[t] == f->layers && (f->layers || join[t] != 0)) acc = gs_fp3_add(acc, gs_fp3_mul(lam[t], val[t]));
+    gs_fp3 xf = gs_fp3_from_fp(gs_fp_mul(sh, gs_fp_pow(gs_fp_root_of_unity(f->final_log_size), pos)));
+    gs_fp3 pv = gs_fp3_zero();
+    for (uint32_t i = f->final_len; i-- > 0;) pv = gs_fp3_add(gs_fp3_mul(pv, xf), sf->final_poly[i]);
+    if (!gs_fp3_eq(pv, acc)) return f->layers ? GS_ERR_PROOF_FRI_FINAL : GS_ERR_PROOF_DEEP;
+    return GS_OK;
+}
+
+/* A shared-FRI proof's chains (after the bus challenges; tr is the multi
+ * transcript): every table's fork to beta and its out-of-domain checks,
+ * the forks' states absorbed in table order, the shared FRI's transcript
+ * (lambdas, layer caps, gammas, final polynomial), the proof of work, the
+ * queries, then every query over every table and the FRI. */
+static gs_status verify_shared(const gs_air *const *airs, uint32_t n, const gs_multi_proof *mp,
+                               const gs_shape *s, const gs_fri_plan *f, gs_transcript *tr,
+                               const bus_challenges *bc, const gs_fixed_col *fixed, size_t num_fixed) {
+    const gs_shared_fri *sf = mp->fri;
+    query_ctx *qc = calloc(n, sizeof *qc);
+    gs_digest *chain = malloc(n * sizeof *chain);
+    uint32_t *order = malloc(n * sizeof *order), *join = malloc(n * sizeof *join);
+    uint32_t *log_n = malloc(n * sizeof *log_n);
+    gs_fp3 *lam = malloc(n * sizeof *lam), *val = malloc(n * sizeof *val);
+    gs_fp3 *gammas = malloc((f->layers + 1) * sizeof *gammas);
+    size_t *qs = malloc((f->queries + 1) * sizeof *qs);
+    gs_status r = qc && chain && order && join && log_n && lam && val && gammas && qs ? GS_OK : GS_ERR_NOMEM;
+    for (uint32_t i = 0; r == GS_OK && i < n; i++) {
+        const gs_proof *p = &mp->tables[i];
+        gs_transcript fork;
+        gs_transcript_fork(&fork, tr, i);
+        gs_fp3 alpha = gs_fp3_zero();
+        r = chain_head(p, &s[i], &fork, &qc[i], &alpha);
+        chain[i] = fork.state;
+        if (r == GS_OK) r = check_ood(airs[i], p, &s[i], alpha, qc[i].z, bc);
+        if (r == GS_OK) r = gs_fixed_check_ood(p, i, fixed, num_fixed, qc[i].z, qc[i].zw);
+        if (r == GS_OK) gs_deep_constants(&qc[i].k1, &qc[i].k2, qc[i].beta_pows, &p->table);
+        log_n[i] = p->log_n;
+    }
+    if (r == GS_OK) {
+        for (uint32_t i = 0; i < n; i++) gs_transcript_absorb_digest(tr, "table_chain", &chain[i]);
+        gs_fri_join_order(order, log_n, n);
+        for (uint32_t i = 0; i < n; i++) join[i] = gs_fri_plan_join(f, s[i].log_size);
+        lam[order[0]] = gs_fp3_one();
+        /* The lambdas of a layer's joiners are drawn before its commitment
+         * (after the previous layer's gamma), in join order. */
+        for (uint32_t l = 0; l <= f->layers; l++) {
+            for (uint32_t j = 1; j < n; j++)
+                if (join[order[j]] == l) lam[order[j]] = gs_transcript_squeeze_fp3(tr, "fri_join");
+            if (l == f->layers) break;
+            gs_cap_absorb(tr, "fri_root", sf->caps + gs_fri_plan_cap_off(f, l), f->cap_log[l]);
+            gammas[l] = gs_transcript_squeeze_fp3(tr, "fri_gamma");
+        }
+        gs_transcript_absorb_fp3(tr, "fri_final", sf->final_poly, f->final_len);
+        if (gs_transcript_check_pow(tr, mp->params.grinding_bits, sf->pow_nonce) != GS_OK)
+            r = GS_ERR_PROOF_POW;
+    }
+    if (r == GS_OK) r = gs_transcript_squeeze_indices(tr, "queries", qs, f->queries, f->log_size);
+    for (size_t k = 0; r == GS_OK && k < f->queries; k++)
+        if (sf->query_pos[k] != qs[k]) r = GS_ERR_PROOF_QUERIES;
+    /* Every table's positions are the shared ones reduced to its LDE size. */
+    for (uint32_t i = 0; r == GS_OK && i < n; i++) {
+        const gs_table_proof *t = &mp->tables[i].table;
+        size_t mask = ((size_t)1 << s[i].log_size) - 1;
+        for (size_t k = 0; r == GS_OK && t->query_pos && k < f->queries; k++)
+            if (t->query_pos[k] != (qs[k] & mask)) r = GS_ERR_PROOF_QUERIES;
+    }
+    for (size_t k = 0; r == GS_OK && k < f->queries; k++) {
+        for (uint32_t i = 0; r == GS_OK && i < n; i++)
+            r = table_value(&mp->tables[i], &s[i], &qc[i], k, qs[k] & (((size_t)1 << s[i].log_size) - 1),
+                            &val[i]);
+        if (r == GS_OK) r = shared_query(sf, f, gammas, join, lam, val, n, k, qs[k]);
+    }
+    for (uint32_t i = 0; qc && i < n; i++) free(qc[i].beta_pows), free(qc[i].gammas);
+    free(qc), free(chain), free(order), free(join), free(log_n), free(lam), free(val), free(gammas), free(qs);
+    return r;
+}
+
 /* GS_ERR_INVALID_ARG for a minimum no proof can meet (above
  * GS_MAX_SECURITY_BITS), GS_ERR_PROOF_PARAMS for parameters out of range or
  * below it. */
@@ -334,7 +494,8 @@ gs_status gs_verify_fixed(const gs_air *air, const gs_proof *p, const gs_fixed_c
     /* A bus balances only across the tables of a multi-table proof. */
     if (gs_air_num_interactions(air)) return GS_ERR_PROOF_STATEMENT;
     gs_shape s;
-    GS_TRY(check_shape(air, p, &s));
+    if (p->params.shared_fri) return GS_ERR_PROOF_PARAMS; /* a multi-table parameter */
+    GS_TRY(check_shape(air, p, &s, 0));
     GS_TRY(gs_fixed_check_heights(p, fixed, num_fixed));
     gs_transcript tr;
     gs_transcript_init(&tr, (gs_hash_id)p->params.hash, GS_TRANSCRIPT_DOMAIN);
@@ -363,10 +524,24 @@ gs_status gs_verify_multi_fixed(const gs_air *const *airs, uint32_t n, const gs_
     gs_shape *s = malloc(n * sizeof *s);
     if (!s) return GS_ERR_NOMEM;
     gs_status r = GS_OK;
+    /* Shared FRI: its plan from the tables' heights, its part against it. */
+    int shared = mp->params.shared_fri != 0;
+    gs_fri_plan plan = {0};
+    if (shared != (mp->fri != NULL)) r = GS_ERR_PROOF_FORMAT;
+    for (uint32_t i = 0; r == GS_OK && shared && i < n; i++)
+        if (!airs[i]) r = GS_ERR_INVALID_ARG;
+    if (r == GS_OK && shared) {
+        uint32_t *log_n = malloc(n * sizeof *log_n);
+        if (!log_n) r = GS_ERR_NOMEM;
+        for (uint32_t i = 0; r == GS_OK && i < n; i++) log_n[i] = mp->tables[i].log_n;
+        if (r == GS_OK && gs_fri_plan_make(&plan, &mp->params, log_n, n) != GS_OK) r = GS_ERR_PROOF_PARAMS;
+        free(log_n);
+        if (r == GS_OK && !fri_shape_ok(mp->fri, &plan)) r = GS_ERR_PROOF_FORMAT;
+    }
     for (uint32_t i = 0; r == GS_OK && i < n; i++) {
         if (!airs[i]) r = GS_ERR_INVALID_ARG;
         else if (memcmp(&mp->tables[i].params, &mp->params, sizeof mp->params) != 0) r = GS_ERR_PROOF_PARAMS;
-        else r = check_shape(airs[i], &mp->tables[i], &s[i]);
+        else r = check_shape(airs[i], &mp->tables[i], &s[i], shared ? plan.queries : 0);
     }
     /* The statement itself: one tuple width per bus over all its tables. */
     if (r == GS_OK) {
@@ -386,7 +561,11 @@ gs_status gs_verify_multi_fixed(const gs_air *const *airs, uint32_t n, const gs_
         bc.alpha = gs_transcript_squeeze_fp3(&tr, "bus_alpha");
     }
     gs_fp3 total = gs_fp3_zero();
-    for (uint32_t i = 0; r == GS_OK && i < n; i++) {
+    if (r == GS_OK && shared) {
+        r = verify_shared(airs, n, mp, s, &plan, &tr, &bc, fixed, num_fixed);
+        for (uint32_t i = 0; r == GS_OK && i < n; i++) total = gs_fp3_add(total, mp->tables[i].table.bus_sum);
+    }
+    for (uint32_t i = 0; r == GS_OK && !shared && i < n; i++) {
         gs_transcript fork;
         gs_transcript_fork(&fork, &tr, i);
         fixed_ctx fx = {fixed, num_fixed, i};

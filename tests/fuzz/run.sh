@@ -59,7 +59,7 @@ echo "fuzz: $("$cc" --version | head -n1)"
 # warn where the project compiler does not.
 CC="$cc" cmake -S "$root" -B "$build" -DGS_FUZZ=ON -DGS_CUDA=OFF -DGS_WERROR=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$(nproc 2>/dev/null || echo 2)" \
-    --target fuzz_proof fuzz_multi fuzz_elf test_proof_format test_proof_format_multi test_proof_format_v3 \
+    --target fuzz_proof fuzz_multi fuzz_elf test_proof_format test_proof_format_multi test_proof_format_v3 test_shared_fri \
         test_zkvm_exec >/dev/null
 
 # ---- corpora ----
@@ -71,6 +71,7 @@ cp "$root/tests/golden/fib_small.proof" "$corpus/golden_fib_small.proof"
 cp "$root/tests/golden/multi_small.proof" "$corpus_multi/golden_multi_small.proof"
 "$build/test_proof_format_multi" --write-seeds "$corpus_multi" >/dev/null
 "$build/test_proof_format_v3" --write-seeds "$corpus" "$corpus_multi" >/dev/null
+"$build/test_shared_fri" --write-seeds "$corpus_multi" >/dev/null
 corpus_elf="$build/corpus-elf"
 mkdir -p "$corpus_elf"
 for k in 1 2 3 4 5 6 7 8 echo fault loop exit3; do
