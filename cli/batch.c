@@ -14,7 +14,7 @@
 
 enum {
     OPT_STORE = 256, OPT_LANES, OPT_LANES_PER_DEVICE, OPT_OUT_PARTITION, OPT_REPORT, OPT_METRICS,
-    OPT_JSON, OPT_THREADS, OPT_BACKEND, OPT_MEM_BUDGET
+    OPT_JSON, OPT_THREADS, OPT_BACKEND, OPT_MEM_BUDGET, OPT_FINISHERS
 };
 
 static const struct option batch_opts[] = {
@@ -28,13 +28,14 @@ static const struct option batch_opts[] = {
     {"threads", required_argument, NULL, OPT_THREADS},
     {"backend", required_argument, NULL, OPT_BACKEND},
     {"mem-budget", required_argument, NULL, OPT_MEM_BUDGET},
+    {"finishers", required_argument, NULL, OPT_FINISHERS},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
 typedef struct batch_args {
     const char *manifest, *store, *partition, *metrics, *backend;
-    unsigned long lanes, per_device, threads;
+    unsigned long lanes, per_device, threads, finishers; /* finishers: 0 default */
     size_t mem_budget;
     int report, json, quiet;
 } batch_args;
@@ -57,6 +58,10 @@ static int parse(batch_args *a, int argc, char **argv) {
         case OPT_THREADS: ok = cli_parse_uint(name, optarg, 1, 256, &a->threads); break;
         case OPT_BACKEND: a->backend = optarg; break;
         case OPT_MEM_BUDGET: ok = cli_parse_size(name, optarg, &a->mem_budget); break;
+        case OPT_FINISHERS:
+            if (!strcmp(optarg, "lane")) a->finishers = GS_BATCH_FINISH_ON_LANE;
+            else ok = cli_parse_uint(name, optarg, 1, GS_BATCH_MAX_LANES, &a->finishers);
+            break;
         case 'q': a->quiet = 1; break;
         case 'h': cli_help_command(stdout, "batch"); return -1;
         default: return CLI_USAGE;
@@ -276,7 +281,7 @@ int cli_batch(int argc, char **argv) {
                            .partition_file = a.partition, .log = a.quiet ? NULL : stderr,
                            .warnings = stderr, .progress = a.quiet ? NULL : stderr,
                            .progress_enabled = -1, .report = a.report ? (human ? human : NULL) : NULL,
-                           .metrics = mf};
+                           .metrics = mf, .finishers = (unsigned)a.finishers};
     if (a.metrics && !mf) {
         cli_err("--metrics: out of memory");
         gs_manifest_free(m);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gstark batch end to end (docs/batch.md): help and usage errors; bad
 # manifests refused with exit 2 before anything is written; proofs
-# byte-identical to `gstark prove` with 1, 2 and 3 lanes; the report, the
+# byte-identical to `gstark prove` with 1, 2 and 3 lanes (and the same root
+# with finishers or without); the report, the
 # metrics, --json, -q and the progress line on a terminal; a refused claim
 # (exit 3, the rest proven); bisection under GS_BATCH_SIM_DEVICES and the
 # partition reused; corrupt and truncated store objects re-proven; kill -9 at
@@ -96,6 +97,13 @@ r1=$(root_of j1.json)
 check "the root key is printed" -n "$r1"
 check "the same root with 2 lanes" "$(root_of j2.json)" = "$r1"
 check "the same root with 3 lanes" "$(root_of j3.json)" = "$r1"
+for fin in lane 1 5; do # finishers: none (the lane does it), one, five: the same proofs and root
+    expect 0 "batch with --finishers $fin" "$G" batch small.json --store "sf$fin" --lanes 2 --finishers "$fin" --json
+    check "the same root with --finishers $fin" "$(root_of "$D/out")" = "$r1"
+done
+expect 2 "--finishers 0" "$G" batch small.json --store sf0 --finishers 0
+expect 2 "--finishers many" "$G" batch small.json --store sf0 --finishers many
+check "a bad --finishers creates no store" ! -e sf0
 expect 0 "a rerun" "$G" batch small.json --store s1
 has "$D/out" "claims 4: 0 proven, 4 reused" "a rerun reuses every claim"
 has "$D/out" "root $r1" "and prints the same root"
