@@ -19,6 +19,7 @@
 #include "gstark/parallel.h"
 #include "gstark/sched.h"
 #include "prover/prover_internal.h"
+#include "util/pages.h"
 
 #define MAX_THREADS 256u /* as gs_threads_set */
 #define MAX_TABLES_PARALLEL 256u
@@ -68,6 +69,9 @@ void gs_prover_free(gs_prover *pv) {
     gs_pool_free(pv->pool); /* its threads are bound to the device: gone first */
     gs_device_close(pv->dev);
     free(pv);
+    /* The page cache (util/pages.h) keeps freed buffers for the next proof
+     * of a resident prover; with the prover gone they go back. */
+    gs_pages_trim();
 }
 
 void gs_prover_get_info(gs_prover_info *out, const gs_prover *pv) {
