@@ -5,12 +5,14 @@
  *   - the bound: after every step of a random sequence, live + cached <=
  *     high, and high is the most live bytes seen since the trim; at most
  *     GS_PAGES_CACHE_SLOTS blocks;
- *   - accounting: everything freed and trimmed leaves live = cached = 0;
+ *   - accounting: everything freed and trimmed leaves live = cached = 0; a
+ *     cap leaves at most that many bytes cached;
  *   - threads: four threads allocating, filling, checking and freeing at
  *     once never see another's bytes, and the counters add up after;
  *   - the prover: a proof takes pages from the cache (quotient words become
  *     the chunks' LDE), a resident prover's second proof maps little fresh,
- *     and freeing the prover (every one-shot proof does) empties the cache. */
+ *     a prover with a small budget starts its proof with the cache capped at
+ *     it, and freeing a prover (every one-shot proof does) empties the cache. */
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
@@ -83,6 +85,17 @@ static void test_reuse(void) {
     CHECK(s6.fresh_bytes - s5.fresh_bytes == s6.live - s5.live - s5.cached);
     if (d) memset(d, 1, 4 * MiB); /* the grown block is whole */
     gs_pages_free(d);
+
+    /* The cap: at most that many bytes stay cached, smallest blocks first. */
+    gs_pages_trim();
+    void *e[3] = {gs_pages_alloc(MiB), gs_pages_alloc(2 * MiB), gs_pages_alloc(4 * MiB)};
+    CHECK(e[0] && e[1] && e[2]);
+    for (int i = 0; i < 3; i++) gs_pages_free(e[i]);
+    gs_pages_cap(5 * MiB);
+    gs_pages_stats s7 = stats();
+    CHECK(s7.cached <= 5 * MiB && s7.cached > 4 * MiB && s7.blocks == 1); /* the 4 MiB one */
+    gs_pages_cap(0);
+    CHECK(stats().cached == 0);
 
     /* Small blocks never enter the cache. */
     gs_pages_trim();
@@ -217,6 +230,23 @@ static void test_prover(void) {
     printf("resident prover, fib 2^12: %llu bytes mapped fresh by the first proof, %llu by the second\n",
            (unsigned long long)fresh[0], (unsigned long long)fresh[1]);
     CHECK(fresh[1] * 4 <= fresh[0]);
+
+    /* A prover with a small budget finds the cache capped at it: its proof
+     * maps about as much fresh as the first one did. */
+    gs_prover_cfg small = {.backend = GS_BACKEND_CPU, .mem_budget = GS_PAGES_MIN};
+    gs_prover *pv2 = NULL;
+    CHECK(gs_prover_new(&pv2, &small) == GS_OK);
+    if (pv2) {
+        gs_pages_stats a = stats();
+        CHECK(a.cached > GS_PAGES_MIN);
+        p = NULL;
+        CHECK(gs_prover_prove(pv2, &p, w.air, w.trace, w.log_n, w.pub, &g_par, NULL) == GS_OK);
+        gs_proof_free(p);
+        uint64_t f = stats().fresh_bytes - a.fresh_bytes;
+        printf("after a cap at %zu bytes: %llu bytes mapped fresh\n", GS_PAGES_MIN, (unsigned long long)f);
+        CHECK(f * 2 >= fresh[0]);
+    }
+    gs_prover_free(pv2);
     gs_prover_free(pv);
     CHECK(stats().cached == 0);
     gs_workload_free(&w);

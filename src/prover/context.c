@@ -93,6 +93,9 @@ gs_status gs_prover_run_begin(run_backend *rb, gs_prover *pv, const gs_prove_opt
     rb->dev = pv->dev;
     rb->cuda = gs_device_kind_of(pv->dev) == GS_DEVICE_CUDA;
     rb->check_apart = rb->cuda && !opts->skip_check;
+    /* Pages a resident prover kept from a larger proof hold at most this
+     * proof's budget (util/pages.h); device proofs keep host pages small. */
+    if (!rb->cuda) gs_pages_cap(pv->mem_budget);
     rb->caller_threads = gs_threads_get_local();
     gs_threads_set_local(pv->threads);
     /* A thread left unbound (cudaSetDevice failed) makes every device

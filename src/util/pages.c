@@ -154,6 +154,15 @@ void gs_pages_trim(void) {
     pthread_mutex_unlock(&C.lock);
 }
 
+void gs_pages_cap(size_t most) {
+    pthread_mutex_lock(&C.lock);
+    while (C.n && C.cached > most) {
+        block b = take(smallest());
+        munmap(b.base, b.len);
+    }
+    pthread_mutex_unlock(&C.lock);
+}
+
 void gs_pages_get_stats(gs_pages_stats *out) {
     pthread_mutex_lock(&C.lock);
     *out = (gs_pages_stats){.live = C.live, .cached = C.cached, .high = C.high, .blocks = C.n,

@@ -25,7 +25,8 @@
  * once needed at one time: a proof's peak RSS is what it was without the
  * cache, and a memory budget that bounded the live bytes bounds these too.
  * gs_prover_free trims (every one-shot proof ends with one): what a resident
- * prover keeps between its proofs is at most its largest proof's peak. */
+ * prover keeps between its proofs is at most its largest proof's peak, and
+ * a proof on the CPU starts by capping it at its budget (gs_pages_cap). */
 #ifndef GSTARK_UTIL_PAGES_H
 #define GSTARK_UTIL_PAGES_H
 
@@ -42,6 +43,12 @@ void gs_pages_free(void *p);
 
 /* Unmaps every cached block and starts high again from live. Thread-safe. */
 void gs_pages_trim(void);
+
+/* Unmaps cached blocks, smallest first, until at most `most` bytes stay
+ * cached. A proof on the CPU calls it with its budget before it starts: the
+ * blocks a resident prover kept from a larger proof never hold more than
+ * the budget of the proof that runs now. Thread-safe. */
+void gs_pages_cap(size_t most);
 
 /* The cache's counters, in mapped bytes (page multiples, headers included). */
 typedef struct {
