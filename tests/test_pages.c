@@ -1,7 +1,8 @@
 /* The page cache of util/pages.h, through its own counters:
  *   - reuse: a freed block serves the next allocation of its size (the same
  *     pages, contents kept), a larger one is split (the rest stays cached),
- *     a smaller one is grown (only the growth is fresh);
+ *     smaller ones are moved into the fresh range (only what they do not
+ *     cover is fresh);
  *   - the bound: after every step of a random sequence, live + cached <=
  *     high, and high is the most live bytes seen since the trim; at most
  *     GS_PAGES_CACHE_SLOTS blocks;
@@ -16,6 +17,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gstark/gstark.h"
 #include "test_util.h"
@@ -69,7 +71,7 @@ static void test_reuse(void) {
     CHECK(s4.cached >= 6 * MiB && s4.cached < 7 * MiB);
     check_bound();
 
-    /* Smaller than asked: grown, only the growth is fresh. */
+    /* Smaller than asked: moved into the new range, only the rest is fresh. */
     gs_pages_free(small);
     gs_pages_trim();
     uint8_t *c = gs_pages_alloc(MiB);
@@ -84,7 +86,31 @@ static void test_reuse(void) {
     CHECK(s6.reused_bytes - s5.reused_bytes == s5.cached);
     CHECK(s6.fresh_bytes - s5.fresh_bytes == s6.live - s5.live - s5.cached);
     if (d) memset(d, 1, 4 * MiB); /* the grown block is whole */
+
+    /* Several smaller ones: moved into one allocation, largest first, the
+     * last one split; nothing fresh. */
     gs_pages_free(d);
+    gs_pages_trim();
+    uint8_t *g[3] = {gs_pages_alloc(MiB), gs_pages_alloc(2 * MiB), gs_pages_alloc(3 * MiB)};
+    CHECK(g[0] && g[1] && g[2]);
+    for (int i = 0; i < 3; i++)
+        if (g[i]) memset(g[i], 0x10 + i, (size_t)(i + 1) * MiB);
+    for (int i = 0; i < 3; i++) gs_pages_free(g[i]);
+    gs_pages_stats s8 = stats();
+    uint8_t *h = gs_pages_alloc(11 * MiB / 2);
+    gs_pages_stats s9 = stats();
+    CHECK(h != NULL);
+    CHECK(s9.fresh_bytes == s8.fresh_bytes);
+    CHECK(s9.live + s9.cached == s8.live + s8.cached);
+    CHECK(s9.cached > 0 && s9.cached < MiB && s9.blocks == 1); /* the rest of the 1 MiB one */
+    /* The 3 MiB block's pages first, then the 2 MiB one's: a block is its
+     * 64-byte header and bytes rounded up to whole pages. */
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), len3 = (64 + 3 * MiB + page - 1) / page * page;
+    CHECK(h && h[0] == 0x12 && h[3 * MiB - 1] == 0x12 && h[len3] == 0x11 && h[len3 + 2 * MiB - 1] == 0x11);
+    if (h) memset(h, 2, 11 * MiB / 2); /* the whole range is mapped */
+    gs_pages_free(h);
+    check_bound();
+    d = NULL;
 
     /* The cap: at most that many bytes stay cached, smallest blocks first. */
     gs_pages_trim();

@@ -69,37 +69,56 @@ static void put(block b) {
     C.cached += b.len;
 }
 
+/* Fills [base, base + len) (fresh, untouched pages) with cached blocks,
+ * largest first: mremap moves their page tables over the fresh range, so
+ * their touched pages serve the allocation and the range's own are never
+ * faulted. The last block used may be split (its rest stays cached). A
+ * block that cannot be moved (one made of several mappings, from an
+ * earlier fill: mremap takes one mapping at a time) stays cached. Returns
+ * the bytes filled. */
+static size_t fill(uint8_t *base, size_t len) {
+    block own[GS_PAGES_CACHE_SLOTS];
+    size_t n = C.n, filled = 0;
+    for (size_t i = 0; i < n; i++) own[i] = C.slot[i];
+    C.n = 0;
+    C.cached = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t big = k; /* selection sort, largest first: n <= 64 */
+        for (size_t i = k + 1; i < n; i++)
+            if (own[i].len > own[big].len) big = i;
+        block b = own[big];
+        own[big] = own[k];
+        size_t take = b.len < len - filled ? b.len : len - filled;
+        if (take && mremap(b.base, take, take, MREMAP_MAYMOVE | MREMAP_FIXED, base + filled) != MAP_FAILED) {
+            filled += take;
+            b.base += take, b.len -= take;
+        }
+        if (b.len) put(b);
+    }
+    return filled;
+}
+
 /* A mapped block of len bytes (a multiple of the page size): a cached one
- * split or grown, or fresh pages. */
+ * split, or fresh pages filled with cached blocks. */
 static uint8_t *map_block(size_t len) {
-    size_t fit = SIZE_MAX, under = SIZE_MAX;
+    size_t fit = SIZE_MAX;
     for (size_t i = 0; i < C.n; i++) {
         size_t l = C.slot[i].len;
         if (l >= len && (fit == SIZE_MAX || l < C.slot[fit].len)) fit = i;
-        if (l < len && (under == SIZE_MAX || l > C.slot[under].len)) under = i;
     }
-    uint8_t *base = NULL;
+    uint8_t *base;
     if (fit != SIZE_MAX) {
         block b = take(fit);
         if (b.len > len) put((block){b.base + len, b.len - len});
         base = b.base;
         C.reused += len;
-    } else if (under != SIZE_MAX) {
-        block b = take(under);
-        void *m = mremap(b.base, b.len, len, MREMAP_MAYMOVE);
-        if (m != MAP_FAILED) {
-            base = m;
-            C.reused += b.len;
-            C.fresh += len - b.len;
-        } else {
-            munmap(b.base, b.len);
-        }
-    }
-    if (!base) {
+    } else {
         void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m == MAP_FAILED) return NULL;
         base = m;
-        C.fresh += len;
+        size_t filled = fill(base, len);
+        C.reused += filled;
+        C.fresh += len - filled;
     }
 #ifdef GS_PAGES_POISON /* a test build: stale bytes must never be read as zeros */
     memset(base, 0xA5, len);

@@ -13,10 +13,11 @@
  * again and again (LDE, quotient, DEEP and FRI words, trees). So a freed
  * mapped block is kept, already touched, and the next allocation takes it:
  * a cached block at least as large (split: the rest stays cached), or else
- * the largest smaller one grown in place of a fresh mapping (mremap keeps its
- * touched pages, only the growth is fresh). Its contents are stale, not
- * zero: no caller may rely on fresh pages being zero (built with
- * -DGS_PAGES_POISON, every block is filled with 0xA5 to check that).
+ * fresh pages with the cached blocks moved over them, largest first (mremap
+ * moves their page tables: only what they do not cover is ever faulted).
+ * Its contents are stale, not zero: no caller may rely on fresh pages
+ * being zero (built with -DGS_PAGES_POISON, every block is filled with
+ * 0xA5 to check that).
  *
  * The bound, process-wide: live + cached <= high, where live is the mapped
  * bytes handed out and high the most live bytes since the last
