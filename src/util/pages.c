@@ -73,9 +73,10 @@ static void put(block b) {
  * largest first: mremap moves their page tables over the fresh range, so
  * their touched pages serve the allocation and the range's own are never
  * faulted. The last block used may be split (its rest stays cached). A
- * block that cannot be moved (one made of several mappings, from an
- * earlier fill: mremap takes one mapping at a time) stays cached. Returns
- * the bytes filled. */
+ * block mremap refuses to move stays cached (kernels before 6.17 move one
+ * mapping at a time, and a block an earlier fill made is several; or the
+ * process is at its mapping limit): the range's own pages serve instead.
+ * Returns the bytes filled. */
 static size_t fill(uint8_t *base, size_t len) {
     block own[GS_PAGES_CACHE_SLOTS];
     size_t n = C.n, filled = 0;
