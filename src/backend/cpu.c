@@ -344,11 +344,13 @@ static gs_status cpu_eval_at(gs_backend *be, gs_fp3 *out, const gs_buf *coeffs, 
                              size_t len, gs_fp3 x) {
     (void)be;
     if (coeffs->bytes < cols * len * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
-    eval_ctx c = {out, malloc((len + 1) * sizeof(gs_fp3)), coeffs->ptr, len, x};
+    /* The powers are as long as the trace (hundreds of MiB on a tall one),
+     * asked for three times a proof: pages, so the page cache serves them. */
+    eval_ctx c = {out, gs_pages_alloc((len + 1) * sizeof(gs_fp3)), coeffs->ptr, len, x};
     if (!c.pows) return GS_ERR_NOMEM;
     gs_parallel_for(len, 4096, pows_range, &c);
     gs_parallel_for(cols, 1, eval_range, &c);
-    free(c.pows);
+    gs_pages_free(c.pows);
     return GS_OK;
 }
 

@@ -19,6 +19,7 @@
 #include "gstark/parallel.h"
 #include "gstark/sched.h"
 #include "prover/prover_internal.h"
+#include "util/pages.h"
 
 #define MAX_THREADS 256u /* as gs_threads_set */
 #define MAX_TABLES_PARALLEL 256u
@@ -68,6 +69,9 @@ void gs_prover_free(gs_prover *pv) {
     gs_pool_free(pv->pool); /* its threads are bound to the device: gone first */
     gs_device_close(pv->dev);
     free(pv);
+    /* The page cache (util/pages.h) keeps freed buffers for the next proof
+     * of a resident prover; with the prover gone they go back. */
+    gs_pages_trim();
 }
 
 void gs_prover_get_info(gs_prover_info *out, const gs_prover *pv) {
@@ -89,6 +93,9 @@ gs_status gs_prover_run_begin(run_backend *rb, gs_prover *pv, const gs_prove_opt
     rb->dev = pv->dev;
     rb->cuda = gs_device_kind_of(pv->dev) == GS_DEVICE_CUDA;
     rb->check_on_commit = rb->cuda && !opts->skip_check;
+    /* Pages a resident prover kept from a larger proof hold at most this
+     * proof's budget (util/pages.h); device proofs keep host pages small. */
+    if (!rb->cuda) gs_pages_cap(pv->mem_budget);
     rb->caller_threads = gs_threads_get_local();
     gs_threads_set_local(pv->threads);
     /* A thread left unbound (cudaSetDevice failed) makes every device
