@@ -159,18 +159,23 @@ static void test_single(void) {
     printf("single tables: %d statements, CPU and CUDA proofs identical\n", n);
 }
 
-static void test_multi(void) {
+/* Multi-table statements: the same bytes on both backends at k = 1, 2, 4.
+ * shared: one FRI for all tables (params.shared_fri; the tables' DEEP words
+ * are read by the shared FRI on another lane), caps 0 and 2; else caps 0..3. */
+static void test_multi(int shared) {
     static const struct {
         const char *name;
         unsigned shrink;
     } cases[] = {{"uniform", 12}, {"skew", 14}, {"vm", 12}, {"vm", 9}};
+    const char *what = shared ? "shared FRI" : "multi-table";
     int n = 0;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         if (g_quick && cases[c].shrink < 10) continue;
         gs_multi_workload w = {0};
         CHECK(gs_synth_preset(&w, cases[c].name, cases[c].shrink, 3) == GS_OK);
         gs_params par = small_params(2);
-        par.cap_height = (uint32_t)c; /* caps 0..3 */
+        par.cap_height = shared ? (uint32_t)(c % 2) * 2 : (uint32_t)c;
+        par.shared_fri = shared ? 1 : 0;
         gs_prove_stats sc = {0};
         gs_prove_opts oc = opts_for(GS_BACKEND_CPU, &sc);
         blob ref;
@@ -182,12 +187,12 @@ static void test_multi(void) {
             og.tables_parallel = ks[k];
             og.no_fallback = 1;
             blob b;
-            printf("  %s/%u k=%u\n", cases[c].name, cases[c].shrink, ks[k]);
+            printf("  %s %s/%u k=%u\n", what, cases[c].name, cases[c].shrink, ks[k]);
             gs_status s = prove_many(&b, &w, &par, &og);
-            if (s != GS_OK) fprintf(stderr, "%s/%u k=%u: %s (%s)\n", cases[c].name, cases[c].shrink, ks[k], gs_status_str(s), gs_cuda_last_error());
+            if (s != GS_OK) fprintf(stderr, "%s %s/%u k=%u: %s (%s)\n", what, cases[c].name, cases[c].shrink, ks[k], gs_status_str(s), gs_cuda_last_error());
             CHECK(s == GS_OK);
             int eq = same_blob(&ref, &b);
-            if (!eq) fprintf(stderr, "%s/%u k=%u: CPU and CUDA proofs differ\n", cases[c].name, cases[c].shrink, ks[k]);
+            if (!eq) fprintf(stderr, "%s %s/%u k=%u: CPU and CUDA proofs differ\n", what, cases[c].name, cases[c].shrink, ks[k]);
             CHECK(eq);
             CHECK(sg.device_peak_bytes > 0 && sg.cpu_fallbacks == 0);
             blob_free(&b);
@@ -196,49 +201,7 @@ static void test_multi(void) {
         blob_free(&ref);
         gs_multi_workload_free(&w);
     }
-    printf("multi-table: %d runs (k = 1, 2, 4), CPU and CUDA proofs identical\n", n);
-}
-
-/* One FRI for all tables (params.shared_fri): the same bytes on both backends at k = 1, 2, 4
- * (the tables' DEEP words are read by the shared FRI on another lane), caps 0 and 2. */
-static void test_shared_fri(void) {
-    static const struct {
-        const char *name;
-        unsigned shrink;
-    } cases[] = {{"uniform", 12}, {"skew", 14}, {"vm", 12}, {"vm", 9}};
-    int n = 0;
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        if (g_quick && cases[c].shrink < 10) continue;
-        gs_multi_workload w = {0};
-        CHECK(gs_synth_preset(&w, cases[c].name, cases[c].shrink, 3) == GS_OK);
-        gs_params par = small_params(2);
-        par.cap_height = (uint32_t)(c % 2) * 2;
-        par.shared_fri = 1;
-        gs_prove_stats sc = {0};
-        gs_prove_opts oc = opts_for(GS_BACKEND_CPU, &sc);
-        blob ref;
-        CHECK(prove_many(&ref, &w, &par, &oc) == GS_OK);
-        static const unsigned ks[] = {1, 2, 4};
-        for (size_t k = 0; k < 3; k++) {
-            gs_prove_stats sg = {0};
-            gs_prove_opts og = opts_for(GS_BACKEND_CUDA, &sg);
-            og.tables_parallel = ks[k];
-            og.no_fallback = 1;
-            blob b;
-            gs_status s = prove_many(&b, &w, &par, &og);
-            if (s != GS_OK) fprintf(stderr, "shared %s/%u k=%u: %s (%s)\n", cases[c].name, cases[c].shrink, ks[k], gs_status_str(s), gs_cuda_last_error());
-            CHECK(s == GS_OK);
-            int eq = same_blob(&ref, &b);
-            if (!eq) fprintf(stderr, "shared %s/%u k=%u: CPU and CUDA proofs differ\n", cases[c].name, cases[c].shrink, ks[k]);
-            CHECK(eq);
-            CHECK(sg.cpu_fallbacks == 0);
-            blob_free(&b);
-            n++;
-        }
-        blob_free(&ref);
-        gs_multi_workload_free(&w);
-    }
-    printf("shared FRI: %d runs (k = 1, 2, 4), CPU and CUDA proofs identical\n", n);
+    printf("%s: %d runs (k = 1, 2, 4), CPU and CUDA proofs identical\n", what, n);
 }
 
 /* Poseidon2 proofs (params.hash): the same bytes on both backends, single tables (grinding at
@@ -634,8 +597,8 @@ int main(int argc, char **argv) {
     test_staging();
     test_pinned();
     test_single();
-    test_multi();
-    test_shared_fri();
+    test_multi(0);
+    test_multi(1);
     test_poseidon2();
     test_wrong_witness();
     test_trace_check();

@@ -284,10 +284,9 @@ static gs_status put_opening(wbuf *w, const tree_open *o, const uint32_t *pos, s
     return r;
 }
 
-/* The sub-proof without its openings, then the openings (all but the LogUp
- * tree's, which put_logup writes). */
-static gs_status put_subproof(wbuf *w, const gs_table_proof *t, const gs_shape *s, uint32_t version) {
-    counts c = counts_of(s);
+/* What every table's body starts with: its counts, the main and chunk
+ * caps and the out-of-domain values. */
+static void put_table_head(wbuf *w, const gs_table_proof *t, const gs_shape *s) {
     put_u32(w, t->num_cols);
     put_u32(w, t->num_chunks);
     put_digests(w, gs_table_cap(t, s, GS_TREE_TRACE), cap_count(s, GS_TREE_TRACE));
@@ -295,6 +294,13 @@ static gs_status put_subproof(wbuf *w, const gs_table_proof *t, const gs_shape *
     put_fp3s(w, t->ood_cur, s->cols);
     put_fp3s(w, t->ood_next, s->cols);
     put_fp3s(w, t->ood_chunks, s->chunks);
+}
+
+/* The sub-proof without its openings, then the openings (all but the LogUp
+ * tree's, which put_logup writes). */
+static gs_status put_subproof(wbuf *w, const gs_table_proof *t, const gs_shape *s, uint32_t version) {
+    counts c = counts_of(s);
+    put_table_head(w, t, s);
     put_u32(w, t->num_layers);
     for (uint32_t l = 0; l < s->layers; l++)
         put_digests(w, gs_table_cap(t, s, GS_TREE_FRI + l), cap_count(s, GS_TREE_FRI + l));
@@ -486,13 +492,7 @@ static int fri_ok(const gs_shared_fri *sf, const gs_fri_plan *f) {
  * caps, out-of-domain values, the LogUp part without its openings, then the
  * openings of trace, chunks and aux at the table's reduced positions. */
 static gs_status put_shared_table(wbuf *w, const gs_table_proof *t, const gs_shape *s) {
-    put_u32(w, t->num_cols);
-    put_u32(w, t->num_chunks);
-    put_digests(w, gs_table_cap(t, s, GS_TREE_TRACE), cap_count(s, GS_TREE_TRACE));
-    put_digests(w, gs_table_cap(t, s, GS_TREE_CHUNK), cap_count(s, GS_TREE_CHUNK));
-    put_fp3s(w, t->ood_cur, s->cols);
-    put_fp3s(w, t->ood_next, s->cols);
-    put_fp3s(w, t->ood_chunks, s->chunks);
+    put_table_head(w, t, s);
     put_u32(w, s->aux);
     if (s->aux) {
         put_digests(w, gs_table_cap(t, s, GS_TREE_AUX), cap_count(s, GS_TREE_AUX));

@@ -361,20 +361,25 @@ static gs_status round_fri(prover_state *st, gs_table_proof *t, gs_transcript *t
         for (unsigned i = 0; i < a; i++) sh = gs_fp_sqr(sh);
         log_size -= a;
     }
+    GS_TRY(gs_prover_final_poly(be, t->final_poly, t->final_len, &st->layers[s->layers], log_size, sh));
+    gs_transcript_absorb_fp3(tr, "fri_final", t->final_poly, t->final_len);
+    return GS_OK;
+}
+
+gs_status gs_prover_final_poly(gs_backend *be, gs_fp3 *out, size_t len, gs_buf *last,
+                               unsigned log_size, gs_fp shift) {
     /* The last word's coefficients over its coset; the polynomial has degree
-     * < final_len when the trace is valid; the verifier checks the rest. */
+     * < len when the trace is valid; the verifier checks the rest. */
     size_t M = (size_t)1 << log_size;
-    gs_buf *last = &st->layers[s->layers];
-    GS_TRY(be->iface->interpolate(be, last, 3, log_size, sh));
-    size_t *idx = malloc(t->final_len * sizeof *idx);
-    gs_fp *rows = malloc(t->final_len * 3 * sizeof *rows);
+    GS_TRY(be->iface->interpolate(be, last, 3, log_size, shift));
+    size_t *idx = malloc(len * sizeof *idx);
+    gs_fp *rows = malloc(len * 3 * sizeof *rows);
     gs_status r = idx && rows ? GS_OK : GS_ERR_NOMEM;
-    for (size_t i = 0; r == GS_OK && i < t->final_len; i++) idx[i] = i;
-    if (r == GS_OK) r = be->iface->gather(be, rows, last, 3, M, idx, t->final_len);
-    for (size_t i = 0; r == GS_OK && i < t->final_len; i++)
-        t->final_poly[i] = gs_fp3_make(rows[3 * i], rows[3 * i + 1], rows[3 * i + 2]);
+    for (size_t i = 0; r == GS_OK && i < len; i++) idx[i] = i;
+    if (r == GS_OK) r = be->iface->gather(be, rows, last, 3, M, idx, len);
+    for (size_t i = 0; r == GS_OK && i < len; i++)
+        out[i] = gs_fp3_make(rows[3 * i], rows[3 * i + 1], rows[3 * i + 2]);
     free(idx), free(rows);
-    if (r == GS_OK) gs_transcript_absorb_fp3(tr, "fri_final", t->final_poly, t->final_len);
     return r;
 }
 

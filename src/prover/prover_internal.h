@@ -115,8 +115,12 @@ typedef struct {
     gs_fp3 z, alpha;
 } bus_challenges;
 
-/* The pieces of the prover that gs_prove (prover.c) and gs_prove_multi
- * (multi.c) share. */
+/* The pieces of the prover that gs_prove (prover.c), gs_prove_multi
+ * (multi.c) and the shared FRI (shared_fri.c) share. */
+/* The final polynomial: `last` (3 columns of 2^log_size over shift * <w>)
+ * interpolated in place, its first len coefficients into out. */
+gs_status gs_prover_final_poly(gs_backend *be, gs_fp3 *out, size_t len, gs_buf *last,
+                               unsigned log_size, gs_fp shift);
 double gs_prover_now(void);
 extern const gs_prove_opts gs_prover_default_opts;
 gs_status gs_prover_check_params(const gs_params *params, const gs_prove_opts *opts);

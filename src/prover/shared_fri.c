@@ -145,19 +145,10 @@ static gs_status fri_rounds(fri_run *fr, prover_state *st, const uint32_t *order
     }
     /* In place (with no layer, the first table's DEEP word: no longer needed,
      * the tables open their LDEs, not it). */
-    size_t M = (size_t)1 << f->final_log_size;
-    gs_buf *last = &fr->words[f->layers];
-    GS_TRY(be->iface->interpolate(be, last, 3, f->final_log_size, sh));
-    size_t *idx = malloc(f->final_len * sizeof *idx);
-    gs_fp *rows = malloc(f->final_len * 3 * sizeof *rows);
-    gs_status r = idx && rows ? GS_OK : GS_ERR_NOMEM;
-    for (size_t i = 0; r == GS_OK && i < f->final_len; i++) idx[i] = i;
-    if (r == GS_OK) r = be->iface->gather(be, rows, last, 3, M, idx, f->final_len);
-    for (size_t i = 0; r == GS_OK && i < f->final_len; i++)
-        sf->final_poly[i] = gs_fp3_make(rows[3 * i], rows[3 * i + 1], rows[3 * i + 2]);
-    free(idx), free(rows);
-    if (r == GS_OK) gs_transcript_absorb_fp3(tr, "fri_final", sf->final_poly, f->final_len);
-    return r;
+    GS_TRY(gs_prover_final_poly(be, sf->final_poly, f->final_len, &fr->words[f->layers],
+                                f->final_log_size, sh));
+    gs_transcript_absorb_fp3(tr, "fri_final", sf->final_poly, f->final_len);
+    return GS_OK;
 }
 
 /* The FRI layers' openings at the drawn positions. */
