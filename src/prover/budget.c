@@ -28,6 +28,18 @@ size_t gs_mem_budget_default(void) { return gs_host_default_budget(); }
 
 static size_t sat_add(size_t a, size_t b) { return b > SIZE_MAX - a ? SIZE_MAX : a + b; }
 
+size_t gs_prover_shared_need(const gs_mem_estimate *est, uint32_t n, size_t fri_bytes,
+                             size_t *held, size_t *extra) {
+    size_t h = 0, x = fri_bytes;
+    for (uint32_t i = 0; i < n; i++) {
+        h = sat_add(h, est[i].retained);
+        if (est[i].total - est[i].retained > x) x = est[i].total - est[i].retained;
+    }
+    if (held) *held = h;
+    if (extra) *extra = x;
+    return sat_add(h, x);
+}
+
 size_t gs_prover_input_bytes(const gs_table_input *t, uint32_t n, const run_backend *rb) {
     if (rb->cuda) return 0; /* the budget meters device bytes; the traces are on the host */
     size_t sum = 0;

@@ -51,25 +51,17 @@ gs_status gs_estimate_table(gs_mem_estimate *out, const gs_air *air, unsigned lo
 static gs_status shared_on(size_t *out, const gs_air *const *airs, const unsigned *log_n, uint32_t n,
                            const gs_params *params, gs_backend_kind kind) {
     uint32_t *h = calloc(n, sizeof *h);
-    if (!h) return GS_ERR_NOMEM;
-    size_t held = 0, extra = 0;
-    gs_status r = GS_OK;
+    gs_mem_estimate *e = calloc(n, sizeof *e);
+    gs_status r = h && e ? GS_OK : GS_ERR_NOMEM;
     for (uint32_t i = 0; r == GS_OK && i < n; i++) {
-        gs_mem_estimate e;
-        r = gs_estimate_table_on(&e, airs[i], log_n[i], params, kind);
-        if (r != GS_OK) break;
-        held = held + e.retained < held ? SIZE_MAX : held + e.retained;
-        if (e.total - e.retained > extra) extra = e.total - e.retained;
+        r = gs_estimate_table_on(&e[i], airs[i], log_n[i], params, kind);
         h[i] = log_n[i];
     }
     gs_fri_plan f;
     if (r == GS_OK) r = gs_fri_plan_make(&f, params, h, n);
-    free(h);
-    if (r != GS_OK) return r;
-    size_t fri = gs_estimate_shared_fri(&f, kind);
-    if (fri > extra) extra = fri;
-    *out = held + extra < held ? SIZE_MAX : held + extra;
-    return GS_OK;
+    if (r == GS_OK) *out = gs_prover_shared_need(e, n, gs_estimate_shared_fri(&f, kind), NULL, NULL);
+    free(h), free(e);
+    return r;
 }
 
 gs_status gs_estimate_shared(size_t *out, const gs_air *const *airs, const unsigned *log_n,

@@ -186,12 +186,7 @@ static gs_status shared_plan(gs_fri_plan *f, const gs_table_input *tables, uint3
 static gs_status shared_budget_check(gs_prove_stats *ps, gs_obs *obs, const gs_mem_estimate *est,
                                      uint32_t n, size_t gate_budget, size_t fri_bytes) {
     if (gate_budget == GS_GATE_UNLIMITED) return GS_OK;
-    size_t held = 0, extra = fri_bytes;
-    for (uint32_t i = 0; i < n; i++) {
-        held = held + est[i].retained < held ? SIZE_MAX : held + est[i].retained;
-        if (est[i].total - est[i].retained > extra) extra = est[i].total - est[i].retained;
-    }
-    size_t need = held + extra < held ? SIZE_MAX : held + extra;
+    size_t held, extra, need = gs_prover_shared_need(est, n, fri_bytes, &held, &extra);
     if (need <= gate_budget) return GS_OK;
     gs_obs_warn(obs,
                 "shared FRI: the tables keep %zu bytes until the shared FRI's openings and need "
