@@ -39,6 +39,12 @@ static block take(size_t i) {
     return b;
 }
 
+/* Unmaps cached block i. */
+static void drop(size_t i) {
+    block b = take(i);
+    munmap(b.base, b.len);
+}
+
 static size_t smallest(void) {
     size_t s = 0;
     for (size_t i = 1; i < C.n; i++)
@@ -49,10 +55,7 @@ static size_t smallest(void) {
 /* Unmaps cached blocks, smallest first, until live + cached <= high. */
 static void keep_bound(void) {
     if (C.live > C.high) C.high = C.live;
-    while (C.n && C.live + C.cached > C.high) {
-        block b = take(smallest());
-        munmap(b.base, b.len);
-    }
+    while (C.n && C.live + C.cached > C.high) drop(smallest());
 }
 
 static void put(block b) {
@@ -62,8 +65,7 @@ static void put(block b) {
             munmap(b.base, b.len);
             return;
         }
-        block o = take(s);
-        munmap(o.base, o.len);
+        drop(s);
     }
     C.slot[C.n++] = b;
     C.cached += b.len;
@@ -166,20 +168,14 @@ void gs_pages_free(void *p) {
 
 void gs_pages_trim(void) {
     pthread_mutex_lock(&C.lock);
-    while (C.n) {
-        block b = take(C.n - 1);
-        munmap(b.base, b.len);
-    }
+    while (C.n) drop(C.n - 1);
     C.high = C.live;
     pthread_mutex_unlock(&C.lock);
 }
 
 void gs_pages_cap(size_t most) {
     pthread_mutex_lock(&C.lock);
-    while (C.n && C.cached > most) {
-        block b = take(smallest());
-        munmap(b.base, b.len);
-    }
+    while (C.n && C.cached > most) drop(smallest());
     pthread_mutex_unlock(&C.lock);
 }
 
