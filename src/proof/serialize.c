@@ -877,20 +877,28 @@ static int get_cap(rd *r, gs_table_proof *t, const gs_shape *s, unsigned tree) {
     return d && n <= r->left / sizeof *d && get_bytes(r, d, n * sizeof *d) && digests_ok(s->hash, d, n);
 }
 
+/* What put_table_head wrote: counts (which, with the statement, give *s;
+ * a table of a shared-FRI file has no FRI part), caps, out-of-domain values. */
+static gs_status get_table_head(gs_proof *p, rd *r, gs_shape *s, uint32_t version, int shared) {
+    gs_table_proof *t = &p->table;
+    if (!get_u32(r, &t->num_cols) || !get_u32(r, &t->num_chunks) ||
+        !shape_for(s, &p->params, version, p->log_n, t->num_cols, t->num_chunks))
+        return GS_ERR_PROOF_FORMAT;
+    if (shared) gs_shape_shared_table(s, 0);
+    t->cap_height = s->cap_height;
+    GS_TRY(alloc_caps(t, s, r));
+    if (!get_cap(r, t, s, GS_TREE_TRACE) || !get_cap(r, t, s, GS_TREE_CHUNK)) return GS_ERR_PROOF_FORMAT;
+    GS_TRY(get_fp3s(r, &t->ood_cur, s->cols));
+    GS_TRY(get_fp3s(r, &t->ood_next, s->cols));
+    return get_fp3s(r, &t->ood_chunks, s->chunks);
+}
+
 /* The TABL body (without the end-of-section check); fills *s. */
 static gs_status parse_subproof(gs_proof *p, rd *r, gs_shape *s, uint32_t version) {
     gs_table_proof *t = &p->table;
     uint32_t v;
-    if (!get_u32(r, &t->num_cols) || !get_u32(r, &t->num_chunks) ||
-        !shape_for(s, &p->params, version, p->log_n, t->num_cols, t->num_chunks))
-        return GS_ERR_PROOF_FORMAT;
-    t->cap_height = s->cap_height;
-    GS_TRY(alloc_caps(t, s, r));
-    if (!get_cap(r, t, s, GS_TREE_TRACE) || !get_cap(r, t, s, GS_TREE_CHUNK)) return GS_ERR_PROOF_FORMAT;
+    GS_TRY(get_table_head(p, r, s, version, 0));
     counts c = counts_of(s);
-    GS_TRY(get_fp3s(r, &t->ood_cur, s->cols));
-    GS_TRY(get_fp3s(r, &t->ood_next, s->cols));
-    GS_TRY(get_fp3s(r, &t->ood_chunks, s->chunks));
     if (!get_count(r, &v, s->layers)) return GS_ERR_PROOF_FORMAT;
     t->num_layers = v;
     /* At most 30 layers: allocated whatever the input (zero with caps). */
@@ -1020,17 +1028,8 @@ static gs_status parse_multi_table(gs_proof *e, rd *r, uint32_t version) {
 static gs_status parse_shared_head(gs_proof *e, rd *r, gs_shape *s) {
     gs_table_proof *t = &e->table;
     GS_TRY(parse_statement(e, r, GS_PROOF_VERSION_COMPACT));
-    if (!get_u32(r, &t->num_cols) || !get_u32(r, &t->num_chunks) ||
-        !shape_for(s, &e->params, GS_PROOF_VERSION_COMPACT, e->log_n, t->num_cols, t->num_chunks))
-        return GS_ERR_PROOF_FORMAT;
-    gs_shape_shared_table(s, 0);
-    t->cap_height = s->cap_height;
+    GS_TRY(get_table_head(e, r, s, GS_PROOF_VERSION_COMPACT, 1));
     t->log_lde = s->log_size;
-    GS_TRY(alloc_caps(t, s, r));
-    if (!get_cap(r, t, s, GS_TREE_TRACE) || !get_cap(r, t, s, GS_TREE_CHUNK)) return GS_ERR_PROOF_FORMAT;
-    GS_TRY(get_fp3s(r, &t->ood_cur, s->cols));
-    GS_TRY(get_fp3s(r, &t->ood_next, s->cols));
-    GS_TRY(get_fp3s(r, &t->ood_chunks, s->chunks));
     if (!get_u32(r, &t->aux_cols) || t->aux_cols > MAX_AUX) return GS_ERR_PROOF_FORMAT;
     s->aux = t->aux_cols;
     if (!s->aux) return GS_OK;
