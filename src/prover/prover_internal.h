@@ -9,7 +9,6 @@
 #include "gstark/prover.h"
 #include "proof/shape.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 
 #include "sched/pool.h"
@@ -82,6 +81,11 @@ gs_status gs_prover_budget_check(gs_prove_stats *ps, gs_obs *obs, gs_mem_estimat
 /* The bytes the shared FRI itself charges (its folded words and the
  * layers' trees; estimate.c), for the plan f on that backend. */
 size_t gs_estimate_shared_fri(const gs_fri_plan *f, gs_backend_kind kind);
+/* A shared-FRI proof's need (budget.c): every table's retained bytes at
+ * once (*held) plus the most any one needs beyond them, a table's chain or
+ * the FRI's own fri_bytes (*extra); saturating. held, extra may be NULL. */
+size_t gs_prover_shared_need(const gs_mem_estimate *est, uint32_t n, size_t fri_bytes,
+                             size_t *held, size_t *extra);
 /* What the gate may admit: the budget less the inputs (after the check). */
 size_t gs_prover_gate_budget(const gs_prove_stats *ps);
 /* After the run (ps->peak_bytes set): budget_over_bytes, and the note in
