@@ -364,7 +364,7 @@ int main(int argc, char **argv) {
     double cuda_init = 0;
     if (g_kinds[g_nkinds - 1] == GS_BACKEND_CUDA) {
         gs_workload w = {0};
-        gs_params small = {2, 3, 0, 8, 1, 0, 0, 0};
+        gs_params small = {2, 3, 0, 8, 1, 0, 0, 0, 0};
         gs_prove_opts o = {.allow_insecure = 1, .backend = GS_BACKEND_CUDA};
         gs_proof *p = NULL;
         double t0 = bench_now();

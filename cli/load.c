@@ -104,9 +104,9 @@ void cli_json_proof(FILE *f, const cli_loaded *L, int parts) {
     cli_hex(hex, &L->statement);
     fprintf(f, "],\"security_bits\":%u,\"provable_bits\":%u,\"params\":{\"blowup\":%u,"
                "\"queries\":%u,\"grinding_bits\":%u,\"log_final\":%u,\"fold\":%u,"
-               "\"hash\":\"%s\",\"cap_height\":%u},\"statement\":\"%s\"",
+               "\"hash\":\"%s\",\"cap_height\":%u,\"coset_leaves\":%u},\"statement\":\"%s\"",
             L->conjectured, L->provable, 1u << q->log_blowup, q->num_queries, q->grinding_bits,
-            q->log_final, 1u << q->log_arity, cli_hash_name(q->hash), q->cap_height, hex);
+            q->log_final, 1u << q->log_arity, cli_hash_name(q->hash), q->cap_height, q->coset_leaves, hex);
     if (L->mp && L->mp->fri) { /* one FRI for all tables: its shape and bytes */
         const gs_shared_fri *sf = L->mp->fri;
         fprintf(f, ",\"shared_fri\":{\"layers\":%u,\"final_len\":%u,\"queries_drawn\":%u,\"bytes\":%zu}",

@@ -10,7 +10,7 @@
 #include "test_util.h"
 
 static gs_status prove(uint8_t **bytes, size_t *len, const gs_workload *w, gs_prove_opts *o) {
-    gs_params par = {2, 3, 4, 12, 1, 0, 0, 0};
+    gs_params par = {2, 3, 4, 12, 1, 0, 0, 0, 0};
     gs_proof *p = NULL;
     *bytes = NULL;
     gs_status s = gs_prove(&p, w->air, w->trace, w->log_n, w->pub, &par, o);
@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
         for (uint32_t i = 0; i < mw.num_tables && i < 64; i++)
             in[i] = (gs_table_input){mw.tables[i].air, mw.tables[i].trace, mw.tables[i].log_n,
                                      mw.tables[i].pub, NULL};
-        gs_params par = {2, 3, 4, 12, 1, 0, 0, 0};
+        gs_params par = {2, 3, 4, 12, 1, 0, 0, 0, 0};
         gs_multi_proof *mp = (gs_multi_proof *)&mw; /* must be reset to NULL */
         CHECK(gs_prove_multi(&mp, in, mw.num_tables, &par, &o_cuda) == GS_ERR_NO_DEVICE);
         CHECK(mp == NULL);

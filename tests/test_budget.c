@@ -50,7 +50,7 @@
 #define PRESET "vm"
 #define SHRINK 6u
 
-static const gs_params PAR = {2, 3, 4, 40, 1, 0, 0, 0};
+static const gs_params PAR = {2, 3, 4, 40, 1, 0, 0, 0, 0};
 
 typedef struct {
     gs_status status;

@@ -174,7 +174,7 @@ static void test_single(void) {
     int n = 0;
     for (int hi = 0; hi < 2; hi++)
         for (uint32_t la = 1; la <= 4; la++) {
-            gs_params par = {1, 1, 2, 78, la, HASHES[hi], 0, 0};
+            gs_params par = {1, 1, 2, 78, la, HASHES[hi], 0, 0, 0};
             gs_proof *base = prove_fib(6, par, 1);
             if (!base) continue;
             uint8_t *b0 = NULL;
@@ -219,7 +219,7 @@ static void test_multi(void) {
     int n = 0;
     for (int hi = 0; hi < 2; hi++)
         for (uint32_t la = 1; la <= 4; la++) {
-            gs_params par = {1, 1, 2, 78, la, HASHES[hi], 0, 0};
+            gs_params par = {1, 1, 2, 78, la, HASHES[hi], 0, 0, 0};
             gs_multi_proof *base = prove_multi(par, 1);
             if (!base) continue;
             for (int k = 1; k < 5; k++) {
@@ -265,7 +265,7 @@ static int rejected(const uint8_t *b, size_t l, int *by_parser) {
 
 static void test_tamper(gs_hash_id hash) {
     /* Blowup 8, 27 queries: a small file whose every byte is flipped. */
-    gs_params par = {3, 1, 0, 27, 2, hash, 3, 0};
+    gs_params par = {3, 1, 0, 27, 2, hash, 3, 0, 0};
     gs_proof *p = prove_fib(4, par, 1);
     uint8_t *b = NULL;
     size_t l = 0;
@@ -328,7 +328,7 @@ static void test_tamper(gs_hash_id hash) {
 }
 
 static void test_tamper_multi(void) {
-    gs_params par = {1, 1, 2, 78, 3, GS_HASH_KECCAK256, 2, 0};
+    gs_params par = {1, 1, 2, 78, 3, GS_HASH_KECCAK256, 2, 0, 0};
     gs_multi_proof *p = prove_multi(par, 1);
     uint8_t *b = NULL;
     size_t l = 0;
@@ -395,7 +395,7 @@ static void test_tamper_multi(void) {
 }
 
 static void test_limits(void) {
-    gs_params par = {1, 1, 2, 78, 1, 0, GS_MAX_CAP_HEIGHT + 1, 0};
+    gs_params par = {1, 1, 2, 78, 1, 0, GS_MAX_CAP_HEIGHT + 1, 0, 0};
     gs_fp pub[4] = {1, 1, 0, 0};
     gs_fp *m = fib_trace(4, pub);
     gs_proof *pf = NULL;
@@ -415,7 +415,7 @@ static void test_cheating(void) {
     for (int hi = 0; hi < 2; hi++)
         for (uint32_t la = 1; la <= 4; la++)
             for (int k = 0; k < 3; k++) {
-                gs_params par = {2, 2, 0, 40, la, HASHES[hi], heights[k], 0};
+                gs_params par = {2, 2, 0, 40, la, HASHES[hi], heights[k], 0, 0};
                 unsigned log_n = 5 + (unsigned)gs_test_below(4);
                 gs_fp pub[4] = {1, 1, 0, 0};
                 gs_fp *m = fib_trace(log_n, pub);

@@ -70,7 +70,7 @@ static gs_status prove_many(blob *out, const gs_multi_workload *w, const gs_para
 }
 
 static gs_params small_params(unsigned log_blowup) {
-    gs_params p = {log_blowup, 3, 4, 12, 1, 0, 0, 0};
+    gs_params p = {log_blowup, 3, 4, 12, 1, 0, 0, 0, 0};
     return p;
 }
 

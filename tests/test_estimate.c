@@ -26,7 +26,7 @@ int main(int argc, char **argv) {
     gs_test_init(argc, argv);
     double worst = 0;
     for (unsigned lb = 1; lb <= 3; lb++) {
-        gs_params par = {lb, 3, 0, (80 + lb - 1) / lb, 1, 0, 0, 0};
+        gs_params par = {lb, 3, 0, (80 + lb - 1) / lb, 1, 0, 0, 0, 0};
         static const uint32_t widths[] = {1, 7, 64};
         for (int wi = 0; wi < 3; wi++) {
             gs_mix_params mp = {widths[wi], (1u << lb) + 1, 9 + lb, 3};

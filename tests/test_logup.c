@@ -153,7 +153,7 @@ static void test_errors(void) {
     gs_digest d1 = gs_air_fingerprint(plain), d2 = gs_air_fingerprint(with);
     CHECK(memcmp(&d1, &d2, 32) != 0);
     gs_fp trace[24] = {0};
-    gs_params par = {2, 3, 0, 40, 1, 0, 0, 0};
+    gs_params par = {2, 3, 0, 40, 1, 0, 0, 0, 0};
     gs_proof *pf = NULL;
     CHECK(gs_prove(&pf, with, trace, 3, NULL, &par, NULL) == GS_ERR_UNSUPPORTED);
     gs_air_free(only), gs_air_free(plain), gs_air_free(with);

@@ -232,7 +232,7 @@ static void test_threads(void) {
     CHECK(stats().cached == 0);
 }
 
-static const gs_params g_par = {2, 3, 4, 40, 1, 0, 0, 0};
+static const gs_params g_par = {2, 3, 4, 40, 1, 0, 0, 0, 0};
 
 static void test_prover(void) {
     gs_workload w;

@@ -18,7 +18,7 @@
 #define GOLDEN_PATH GS_SOURCE_DIR "/tests/golden/fib_small.proof"
 
 /* The golden statement: fib, log_n 4, a0 = a1 = 1; 80-bit parameters. */
-static const gs_params GOLDEN_PARAMS = {1, 2, 2, 78, 1, 0, 0, 0};
+static const gs_params GOLDEN_PARAMS = {1, 2, 2, 78, 1, 0, 0, 0, 0};
 #define GOLDEN_LOG_N 4u
 
 static gs_air *g_air;
@@ -144,15 +144,15 @@ static void test_round_trip(void) {
         gs_params par;
         const char *desc;
     } cases[] = {
-        {1, {1, 2, 2, 78, 1, 0, 0, 0}, NULL},
-        {3, {1, 1, 2, 78, 1, 0, 0, 0}, "fib"},
-        {4, {1, 2, 2, 78, 1, 0, 0, 0}, NULL},
-        {5, {2, 3, 4, 38, 1, 0, 0, 0}, "fib a0=3 a1=5"},
-        {6, {3, 0, 0, 27, 1, 0, 0, 0}, NULL},
-        {8, {2, 7, 8, 36, 1, 0, 0, 0},
+        {1, {1, 2, 2, 78, 1, 0, 0, 0, 0}, NULL},
+        {3, {1, 1, 2, 78, 1, 0, 0, 0, 0}, "fib"},
+        {4, {1, 2, 2, 78, 1, 0, 0, 0, 0}, NULL},
+        {5, {2, 3, 4, 38, 1, 0, 0, 0, 0}, "fib a0=3 a1=5"},
+        {6, {3, 0, 0, 27, 1, 0, 0, 0, 0}, NULL},
+        {8, {2, 7, 8, 36, 1, 0, 0, 0, 0},
          "a description of exactly 127 bytes: ..............................................."
          "........................................"},
-        {9, {1, 3, 0, 80, 1, 0, 0, 0}, ""},
+        {9, {1, 3, 0, 80, 1, 0, 0, 0, 0}, ""},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gs_proof *p = prove_fib(cases[i].log_n, 3, 5, cases[i].par, cases[i].desc);
@@ -184,7 +184,7 @@ static void test_round_trip(void) {
 /* ---- damaged inputs ---- */
 
 /* A small proof with FRI layers: fib log_n 3, blowup 2, two layers. */
-static gs_proof *small_proof(void) { return prove_fib(3, 1, 1, (gs_params){1, 1, 2, 78, 1, 0, 0, 0}, NULL); }
+static gs_proof *small_proof(void) { return prove_fib(3, 1, 1, (gs_params){1, 1, 2, 78, 1, 0, 0, 0, 0}, NULL); }
 
 static void test_truncations(void) {
     gs_proof *p = small_proof();
@@ -333,7 +333,7 @@ static void test_swaps(void) {
 
 /* Crafted fields, each of which the parser alone must refuse. */
 static void test_malformed(void) {
-    gs_proof *p = prove_fib(3, 1, 1, (gs_params){1, 1, 2, 78, 1, 0, 0, 0}, "fib");
+    gs_proof *p = prove_fib(3, 1, 1, (gs_params){1, 1, 2, 78, 1, 0, 0, 0, 0}, "fib");
     size_t len = 0;
     uint8_t *b = p ? to_bytes(p, &len) : NULL;
     if (!b) {
@@ -493,7 +493,7 @@ static void test_serialize_invalid(void) {
     }
     printf("serialize: %d inconsistent structs refused\n", n_cases);
     /* With no FRI layers the FRI arrays may be NULL. */
-    gs_proof *z = prove_fib(2, 1, 1, (gs_params){1, 2, 2, 78, 1, 0, 0, 0}, NULL);
+    gs_proof *z = prove_fib(2, 1, 1, (gs_params){1, 2, 2, 78, 1, 0, 0, 0, 0}, NULL);
     if (z) {
         CHECK(z->table.num_layers == 0);
         free(z->table.fri_roots), free(z->table.fri_rows), free(z->table.fri_paths);
@@ -570,10 +570,10 @@ static int write_seeds(const char *dir) {
         unsigned log_n;
         gs_params par;
     } seeds[] = {
-        {1, {1, 0, 0, 80, 1, 0, 0, 0}},
-        {2, {1, 1, 2, 78, 1, 0, 0, 0}},
-        {3, {1, 1, 2, 78, 1, 0, 0, 0}},
-        {3, {2, 0, 0, 40, 1, 0, 0, 0}},
+        {1, {1, 0, 0, 80, 1, 0, 0, 0, 0}},
+        {2, {1, 1, 2, 78, 1, 0, 0, 0, 0}},
+        {3, {1, 1, 2, 78, 1, 0, 0, 0, 0}},
+        {3, {2, 0, 0, 40, 1, 0, 0, 0, 0}},
     };
     for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
         gs_proof *p = prove_fib(seeds[i].log_n, 1, 2, seeds[i].par, NULL);

@@ -198,7 +198,7 @@ static void test_round_trip(void) {
         const gs_air **airs = calloc(w.num_tables ? w.num_tables : 1, sizeof *airs);
         for (uint32_t i = 0; i < w.num_tables; i++) airs[i] = w.tables[i].air;
         for (uint32_t g = 0; g <= 4; g++) {
-            gs_params par = {2, 3, g, 40, 1, 0, 0, 0}; /* blowup 4, 80 bits + grinding */
+            gs_params par = {2, 3, g, 40, 1, 0, 0, 0, 0}; /* blowup 4, 80 bits + grinding */
             gs_multi_proof *p = prove_workload(&w, par, NULL);
             if (!p) continue;
             size_t len1 = 0, len2 = 0;
@@ -659,7 +659,7 @@ static void minimal_table(gs_proof *e, const gs_params *par, uint32_t aux) {
 }
 
 static void test_minimal(void) {
-    const gs_params par = {1, 1, 0, 1, 1, 0, 0, 0}; /* log N = 2, L = 0, F = 2, Q = 1 */
+    const gs_params par = {1, 1, 0, 1, 1, 0, 0, 0, 0}; /* log N = 2, L = 0, F = 2, Q = 1 */
     gs_proof *tables = calloc(GS_PROOF_MAX_TABLES + 1, sizeof *tables);
     if (!tables) return;
     for (uint32_t i = 0; i <= GS_PROOF_MAX_TABLES; i++) minimal_table(&tables[i], &par, i % 2);

@@ -157,10 +157,10 @@ static void test_round_trips(void) {
         unsigned log_n;
         gs_params par;
     } cases[] = {
-        {2, {1, 0, 0, 80, 1, 0, 0, 0}},  /* N = 8 < Q: every position repeats */
-        {5, {1, 1, 2, 78, 1, 0, 0, 0}},  {5, {1, 1, 2, 78, 2, 0, 0, 0}}, {6, {2, 0, 0, 40, 3, 0, 0, 0}},
-        {7, {1, 2, 2, 78, 4, 0, 0, 0}},  {9, {2, 3, 0, 40, 3, 0, 0, 0}}, {10, {3, 1, 0, 27, 2, 0, 0, 0}},
-        {12, {2, 8, 20, 54, 3, 0, 0, 0}}, /* the defaults' arity and final degree */
+        {2, {1, 0, 0, 80, 1, 0, 0, 0, 0}},  /* N = 8 < Q: every position repeats */
+        {5, {1, 1, 2, 78, 1, 0, 0, 0, 0}},  {5, {1, 1, 2, 78, 2, 0, 0, 0, 0}}, {6, {2, 0, 0, 40, 3, 0, 0, 0, 0}},
+        {7, {1, 2, 2, 78, 4, 0, 0, 0, 0}},  {9, {2, 3, 0, 40, 3, 0, 0, 0, 0}}, {10, {3, 1, 0, 27, 2, 0, 0, 0, 0}},
+        {12, {2, 8, 20, 54, 3, 0, 0, 0, 0}}, /* the defaults' arity and final degree */
     };
     size_t repeats = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -218,7 +218,7 @@ static void test_round_trips(void) {
 
 /* Every truncation, random flips, positions out of range or exchanged. */
 static void test_tampering(void) {
-    gs_proof *p = prove_fib(5, (gs_params){1, 1, 2, 78, 3, 0, 0, 0});
+    gs_proof *p = prove_fib(5, (gs_params){1, 1, 2, 78, 3, 0, 0, 0, 0});
     uint8_t *b = NULL;
     size_t len = 0;
     if (!p || gs_proof_serialize(&b, &len, p) != GS_OK) {
@@ -344,7 +344,7 @@ static void test_legacy(void) {
 
 /* ---- golden files ---- */
 
-static const gs_params GOLDEN_PARAMS = {1, 1, 2, 78, 2, 0, 0, 0};
+static const gs_params GOLDEN_PARAMS = {1, 1, 2, 78, 2, 0, 0, 0, 0};
 
 static void golden(const char *path, const uint8_t *b, size_t len, int regen) {
     if (regen) {
@@ -387,7 +387,7 @@ static void test_golden(int regen) {
 static int write_seeds(const char *dir, const char *dir_multi) {
     for (uint32_t i = 0; i < 6; i++) {
         uint32_t la = 1 + i % 3, cap = i < 3 ? 0 : 2;
-        gs_params par = {1, 1, 2, 78, la, 0, cap, 0};
+        gs_params par = {1, 1, 2, 78, la, 0, cap, 0, 0};
         gs_proof *p = prove_fib(2 + la, par);
         gs_multi_proof *mp = prove_multi(la, par);
         uint8_t *b = NULL, *m = NULL;

@@ -31,7 +31,7 @@ static gs_fp *pow_trace(unsigned log_n, unsigned d, gs_fp x0) {
 }
 
 static gs_params test_params(unsigned log_blowup) {
-    gs_params p = {log_blowup, 3, 4, 0, 1, 0, 0, 0};
+    gs_params p = {log_blowup, 3, 4, 0, 1, 0, 0, 0, 0};
     p.num_queries = (80 - 4 + log_blowup - 1) / log_blowup;
     return p;
 }
@@ -118,7 +118,7 @@ static void test_tamper(void) {
     unsigned log_n = 8;
     gs_fp pub[4] = {1, 2, 0, 0};
     gs_fp *m = fib_trace(log_n, pub);
-    gs_params par = {2, 3, 0, 40, 1, 0, 0, 0};
+    gs_params par = {2, 3, 0, 40, 1, 0, 0, 0, 0};
     gs_proof *pf = NULL;
     CHECK(gs_prove(&pf, air, m, log_n, pub, &par, NULL) == GS_OK);
     CHECK(gs_verify(air, pf, 0) == GS_OK);
@@ -222,7 +222,7 @@ static void test_threads(void) {
 }
 
 static void test_cheating_prover(gs_hash_id hash) {
-    gs_params par = {2, 2, 0, 40, 1, hash, 0, 0};
+    gs_params par = {2, 2, 0, 40, 1, hash, 0, 0, 0};
     int by_kind[3] = {0, 0, 0};
     for (int round = 0; round < 12; round++) {
         par.log_arity = 1 + (uint32_t)(round / 3); /* every fold arity: 2, 4, 8, 16 */

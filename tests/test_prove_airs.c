@@ -7,7 +7,7 @@
 #include "test_util.h"
 
 static gs_params params(unsigned log_blowup) {
-    gs_params p = {log_blowup, 3, 0, (80 + log_blowup - 1) / log_blowup, 1, 0, 0, 0};
+    gs_params p = {log_blowup, 3, 0, (80 + log_blowup - 1) / log_blowup, 1, 0, 0, 0, 0};
     return p;
 }
 

@@ -45,7 +45,7 @@ typedef struct {
     blob ref_single[N_SINGLE], ref_multi[N_MULTI];
 } statements;
 
-static const gs_params g_par = {2, 3, 4, 40, 1, 0, 0, 0}; /* blowup 4, 80 bits from the queries */
+static const gs_params g_par = {2, 3, 4, 40, 1, 0, 0, 0, 0}; /* blowup 4, 80 bits from the queries */
 
 static gs_status prove_single(blob *out, gs_prover *pv, const gs_workload *w,
                               const gs_prove_opts *o) {

@@ -16,7 +16,7 @@ static uint8_t *prove_bytes(const gs_multi_workload *w, unsigned k, size_t budge
                                  w->tables[i].pub, NULL};
         airs[i] = w->tables[i].air;
     }
-    gs_params par = {2, 3, 4, 40, 1, 0, 0, 0};
+    gs_params par = {2, 3, 4, 40, 1, 0, 0, 0, 0};
     gs_prove_opts o = {.stats = st, .tables_parallel = k, .mem_budget = budget};
     gs_multi_proof *mp = NULL;
     uint8_t *b = NULL;
@@ -34,7 +34,7 @@ static uint8_t *prove_bytes(const gs_multi_workload *w, unsigned k, size_t budge
 static void test_preset(const char *preset, unsigned shrink) {
     gs_multi_workload w = {0};
     CHECK(gs_synth_preset(&w, preset, shrink, 2) == GS_OK);
-    gs_params par = {2, 3, 4, 40, 1, 0, 0, 0};
+    gs_params par = {2, 3, 4, 40, 1, 0, 0, 0, 0};
     size_t largest = 0, sum = 0;
     for (uint32_t i = 0; i < w.num_tables; i++) {
         gs_mem_estimate e;

@@ -19,7 +19,7 @@ static void test_conjectured(void) {
     for (uint32_t lb = 1; lb <= 6; lb++)
         for (uint32_t q = 1; q <= 1024; q++)
             for (uint32_t g = 0; g <= 40; g++) {
-                gs_params p = {lb, 7, g, q, 1, 0, 0, 0};
+                gs_params p = {lb, 7, g, q, 1, 0, 0, 0, 0};
                 uint64_t fri = (uint64_t)q * lb + g, want = fri < 128 ? fri : 128;
                 unsigned got = gs_params_security(&p);
                 if (got != want) CHECK_EQ_U64(got, want);
@@ -74,7 +74,7 @@ static void test_provable(void) {
     CHECK(gs_params_security_provable(&def, 16, 0) == 0);
     for (uint32_t lb = 1; lb <= 6; lb++)
         for (uint32_t q = 1; q <= 1024; q += 37) {
-            gs_params p = {lb, 7, 20, q, 1, 0, 0, 0};
+            gs_params p = {lb, 7, 20, q, 1, 0, 0, 0, 0};
             unsigned pv = gs_params_security_provable(&p, 12, 20);
             CHECK(pv <= gs_params_security(&p));
         }
@@ -154,7 +154,7 @@ static void dump(void) {
                 for (size_t d = 0; d < 3; d++)
                     for (size_t e = 0; e < 2; e++)
                         for (size_t f = 0; f < 2; f++) {
-                            gs_params p = {lbs[a], fri[f][0], gs[c], qs[b], fri[f][1], 0, 0, 0};
+                            gs_params p = {lbs[a], fri[f][0], gs[c], qs[b], fri[f][1], 0, 0, 0, 0};
                             if (logns[d] + lbs[a] > 30) continue;
                             printf("%u %u %u %u %u %u %u %.9f %u\n", p.log_blowup, p.num_queries,
                                    p.grinding_bits, logns[d], polys[e], p.log_final, p.log_arity,

@@ -48,7 +48,7 @@ static const gs_synth_table SPEC[NT] = {
 static gs_air *g_airs[NT];
 static const gs_hash_id HASHES[2] = {GS_HASH_KECCAK256, GS_HASH_POSEIDON2};
 /* 80 bits: blowup 2, 78 queries + 2 grinding bits; fold by 4; final degree < 2. */
-static const gs_params PAR = {1, 1, 2, 78, 2, 0, 0, 1};
+static const gs_params PAR = {1, 1, 2, 78, 2, 0, 0, 1, 0};
 
 typedef struct {
     unsigned threads, k;

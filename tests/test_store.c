@@ -31,7 +31,7 @@
 
 #define HDR 88u /* the documented header size */
 
-static const gs_params FIB_PARAMS = {1, 2, 2, 78, 1, 0, 0, 0}; /* 80 bits: small and quick */
+static const gs_params FIB_PARAMS = {1, 2, 2, 78, 1, 0, 0, 0, 0}; /* 80 bits: small and quick */
 #define FIB_LOG_N 6u
 
 static char g_base[256];     /* this run's scratch directory */
@@ -42,7 +42,7 @@ static gs_proof *g_pa, *g_pb; /* fib 2^6 from (1, 1) and from (2, 3) */
  * the same statement, as its tables have no public inputs), and g_mb (seed 2
  * under other parameters: another statement). */
 static gs_multi_proof *g_ma, *g_mb, *g_mw;
-static const gs_params MULTI_B_PARAMS = {1, 1, 2, 79, 1, 0, 0, 0};
+static const gs_params MULTI_B_PARAMS = {1, 1, 2, 79, 1, 0, 0, 0, 0};
 static gs_fp g_pub_a[4];
 typedef struct {
     uint8_t *b;

@@ -18,7 +18,7 @@
 #include "test_util.h"
 
 static gs_params params(void) {
-    gs_params p = {2, 3, 0, 40, 1, 0, 0, 0}; /* blowup 4, 80 bits from queries alone */
+    gs_params p = {2, 3, 0, 40, 1, 0, 0, 0, 0}; /* blowup 4, 80 bits from queries alone */
     return p;
 }
 

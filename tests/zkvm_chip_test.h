@@ -13,7 +13,7 @@
 
 /* blowup 4, 80 bits from queries alone */
 static inline gs_params zkt_params(void) {
-    gs_params p = {2, 3, 0, 40, 1, 0, 0, 0};
+    gs_params p = {2, 3, 0, 40, 1, 0, 0, 0, 0};
     return p;
 }
 

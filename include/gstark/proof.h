@@ -49,6 +49,16 @@ typedef struct gs_params {
      * version 3 multi-table files only; gs_prove refuses it
      * (GS_ERR_INVALID_ARG: one table has nothing to share). */
     uint32_t shared_fri;
+    /* Coset leaves (docs/protocol.md, "Coset leaves"): 0 (the default) hashes
+     * one row of the LDE domain per leaf of the trace, aux and quotient
+     * trees and commits the DEEP word as FRI layer 0, as before the choice
+     * existed; 1 makes every leaf of those trees hold the 2^a rows that FRI's
+     * first layer folds together (a = that layer's folds), so the verifier
+     * computes the DEEP word's values on a whole folding coset from the
+     * openings and layer 0 is not committed: smaller proofs, fewer hashes.
+     * Bound in the statement only when 1; version 3 files only; not with
+     * shared_fri (GS_ERR_INVALID_ARG). */
+    uint32_t coset_leaves;
 } gs_params;
 
 #define GS_MAX_LOG_ARITY 4u /* FRI folds by at most 16 */

@@ -134,7 +134,7 @@ size_t bp_proof_estimate(const gs_claim *c) {
             continue;
         }
         size_t aux = gs_air_num_interactions(sh.airs[t]);
-        size_t per_q = 8 * (size_t)cols + 24 * (size_t)s.chunks + 24 * aux +
+        size_t per_q = ((8 * (size_t)cols + 24 * (size_t)s.chunks + 24 * aux) << s.lde_fold) +
                        32 * (size_t)s.lde_path_len * (aux ? 3 : 2) + 8 * s.fri_row_len +
                        32 * s.fri_path_len;
         s.aux = 1; /* caps: count an aux tree always (an upper bound, as before caps) */

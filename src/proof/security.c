@@ -142,12 +142,14 @@ static void put_entry(gs_hasher *h, const gs_proof *e) {
  * follows "gstark-statement-v1" where Keccak's digest has the kind (byte 0x01
  * or 0x02), so the two inputs never coincide, and Keccak digests are those
  * from before the choice of hash. A cap height above 0 follows the same way
- * ("/cap" and the height, after the hash's part if any), and a shared FRI
- * ("/shared-fri" and 1, after those). The digest itself
+ * ("/cap" and the height, after the hash's part if any), a shared FRI
+ * ("/shared-fri" and 1, after those) and coset leaves ("/coset-leaves" and
+ * 1, after those). The digest itself
  * is always Keccak-256. */
 static void put_head(gs_hasher *h, uint32_t kind, const gs_params *q, uint32_t tables) {
     static const char tag[] = "gstark-statement-v1";
-    static const char tag_hash[] = "/hash", tag_cap[] = "/cap", tag_shared[] = "/shared-fri";
+    static const char tag_hash[] = "/hash", tag_cap[] = "/cap", tag_shared[] = "/shared-fri",
+                      tag_coset[] = "/coset-leaves";
     gs_hasher_init(h, GS_HASH_KECCAK256);
     gs_hasher_update(h, tag, sizeof tag - 1);
     if (q->hash != GS_HASH_KECCAK256) {
@@ -161,6 +163,10 @@ static void put_head(gs_hasher *h, uint32_t kind, const gs_params *q, uint32_t t
     if (q->shared_fri) { /* the same again: one FRI for all tables (multi-table only) */
         gs_hasher_update(h, tag_shared, sizeof tag_shared - 1);
         put_u32(h, q->shared_fri);
+    }
+    if (q->coset_leaves) { /* and again: the trees' leaves hold folding cosets */
+        gs_hasher_update(h, tag_coset, sizeof tag_coset - 1);
+        put_u32(h, q->coset_leaves);
     }
     put_u32(h, kind);
     uint32_t params[5] = {q->log_blowup, q->log_final, q->grinding_bits, q->num_queries, q->log_arity};

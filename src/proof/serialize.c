@@ -81,7 +81,7 @@ static int shape_for(gs_shape *s, const gs_params *par, uint32_t version, uint32
     if (cols < 1 || cols > MAX_COLS || chunks < 1 || chunks > MAX_CHUNKS) return 0;
     if (version < GS_PROOF_VERSION_COMPACT &&
         (par->log_arity != 1 || par->hash != GS_HASH_KECCAK256 || par->cap_height != 0 ||
-         par->shared_fri != 0))
+         par->shared_fri != 0 || par->coset_leaves != 0))
         return 0;
     return gs_shape_make(s, par, log_n, cols, chunks) == GS_OK;
 }
@@ -97,13 +97,13 @@ typedef struct {
 static counts counts_of(const gs_shape *s) {
     uint64_t Q = s->queries;
     counts c;
-    c.trace_rows = Q * s->cols;
+    c.trace_rows = Q * gs_lde_leaf_width(s, s->cols);
     c.trace_paths = Q * s->lde_path_len;
-    c.chunk_rows = Q * 3u * s->chunks;
+    c.chunk_rows = Q * gs_lde_leaf_width(s, 3 * (size_t)s->chunks);
     c.chunk_paths = Q * s->lde_path_len;
     c.fri_rows = Q * (uint64_t)s->fri_row_len;
     c.fri_paths = Q * (uint64_t)s->fri_path_len;
-    c.aux_rows = Q * 3u * s->aux;
+    c.aux_rows = Q * gs_lde_leaf_width(s, 3 * (size_t)s->aux);
     c.aux_paths = s->aux ? Q * s->lde_path_len : 0;
     return c;
 }
@@ -111,8 +111,8 @@ static counts counts_of(const gs_shape *s) {
 /* The trees a query opens, in file order, each with its row width, depth,
  * path length (the depth less its cap height: the batched opening stops at
  * the cap, whose nodes the file already holds) and where its rows and paths
- * sit in the table proof. FRI layer l's leaf is q mod 2^depth; every other
- * tree's is q. */
+ * sit in the table proof. Every tree's leaf is q mod 2^depth (q itself for
+ * the trace, chunk and aux trees without coset leaves). */
 typedef struct {
     size_t width;
     unsigned depth, plen;
@@ -121,24 +121,25 @@ typedef struct {
     size_t stride, pstride;
 } tree_open;
 
-/* Fills o (room for 3 + layers trees) and returns the count; the LogUp
- * tree comes last when s->aux. */
+/* Fills o (room for 3 + layers trees) and returns the count: trace, chunk,
+ * the committed FRI layers, and the LogUp tree last when s->aux. */
 static size_t trees_of(tree_open *o, const gs_table_proof *t, const gs_shape *s) {
     size_t n = 0, row_off = 0, path_off = 0;
-    unsigned lp = s->lde_path_len;
-    o[n++] = (tree_open){s->cols, s->log_size, lp, t->trace_rows, t->trace_paths, s->cols, lp};
-    o[n++] = (tree_open){3 * (size_t)s->chunks, s->log_size, lp, t->chunk_rows, t->chunk_paths,
-                         3 * (size_t)s->chunks, lp};
-    for (uint32_t l = 0; l < s->layers; l++) {
+    unsigned lp = s->lde_path_len, d = s->lde_depth;
+    size_t tw = gs_lde_leaf_width(s, s->cols), cw = gs_lde_leaf_width(s, 3 * (size_t)s->chunks);
+    o[n++] = (tree_open){tw, d, lp, t->trace_rows, t->trace_paths, tw, lp};
+    o[n++] = (tree_open){cw, d, lp, t->chunk_rows, t->chunk_paths, cw, lp};
+    for (uint32_t l = s->fri_first; l < s->layers; l++) {
         unsigned a = gs_fri_folds(s, l), depth = gs_fri_depth(s, l), len = depth - gs_cap_log(s, depth);
         o[n++] = (tree_open){(size_t)3 << a, depth, len, t->fri_rows ? t->fri_rows + row_off : NULL,
                              t->fri_paths ? t->fri_paths + path_off : NULL, s->fri_row_len,
                              s->fri_path_len};
         row_off += (size_t)3 << a, path_off += len;
     }
-    if (s->aux)
-        o[n++] = (tree_open){3 * (size_t)s->aux, s->log_size, lp, t->aux_rows, t->aux_paths,
-                             3 * (size_t)s->aux, lp};
+    if (s->aux) {
+        size_t aw = gs_lde_leaf_width(s, 3 * (size_t)s->aux);
+        o[n++] = (tree_open){aw, d, lp, t->aux_rows, t->aux_paths, aw, lp};
+    }
     return n;
 }
 
@@ -235,12 +236,16 @@ static void put_params(wbuf *w, const gs_params *q) {
 
 /* Version 3's optional end of HEAD or MHDR: nothing for Keccak-256 without
  * caps, the hash id for another hash, the hash id (any, 0 included) and the
- * cap height with caps. Each choice has one encoding (get_tail). Versions 1
- * and 2 are refused such parameters before anything is written. */
+ * cap height with caps, those and the shared-FRI flag (1) with a shared
+ * FRI, those three (the flag 0) and the coset-leaves flag (1) with coset
+ * leaves. Each choice has one encoding (get_tail). Versions 1 and 2 are
+ * refused such parameters before anything is written. */
 static void put_tail(wbuf *w, const gs_params *q) {
-    if (q->hash != GS_HASH_KECCAK256 || q->cap_height || q->shared_fri) put_u32(w, q->hash);
-    if (q->cap_height || q->shared_fri) put_u32(w, q->cap_height);
-    if (q->shared_fri) put_u32(w, q->shared_fri);
+    int more = q->shared_fri || q->coset_leaves;
+    if (q->hash != GS_HASH_KECCAK256 || q->cap_height || more) put_u32(w, q->hash);
+    if (q->cap_height || more) put_u32(w, q->cap_height);
+    if (more) put_u32(w, q->shared_fri);
+    if (q->coset_leaves) put_u32(w, q->coset_leaves);
 }
 
 static void put_statement(wbuf *w, const gs_proof *p, size_t desc_len) {
@@ -302,7 +307,7 @@ static gs_status put_subproof(wbuf *w, const gs_table_proof *t, const gs_shape *
     counts c = counts_of(s);
     put_table_head(w, t, s);
     put_u32(w, t->num_layers);
-    for (uint32_t l = 0; l < s->layers; l++)
+    for (uint32_t l = s->fri_first; l < s->layers; l++)
         put_digests(w, gs_table_cap(t, s, GS_TREE_FRI + l), cap_count(s, GS_TREE_FRI + l));
     put_u32(w, t->final_len);
     put_fp3s(w, t->final_poly, s->final_len);
@@ -665,7 +670,8 @@ gs_proof_parts gs_proof_table_parts(const gs_proof *p) {
     size_t n = trees_of(tr, t, &s);
     o.trace_q = opening_bytes(&tr[0], t->query_pos, Q) + (t->query_pos && !shared ? 4 * Q : 0);
     o.chunk_q = opening_bytes(&tr[1], t->query_pos, Q);
-    for (uint32_t l = 0; l < s.layers; l++) o.fri_q += opening_bytes(&tr[2 + l], t->query_pos, Q);
+    for (uint32_t l = s.fri_first; l < s.layers; l++)
+        o.fri_q += opening_bytes(&tr[2 + l - s.fri_first], t->query_pos, Q);
     o.aux_q = A ? opening_bytes(&tr[n - 1], t->query_pos, Q) : 0;
     o.total = o.commits + o.ood + o.final + o.trace_q + o.chunk_q + o.fri_q + o.aux_q;
     return o;
@@ -775,12 +781,19 @@ static gs_status parse_statement(gs_proof *p, rd *r, uint32_t version) {
 /* Version 3's optional end of HEAD or MHDR (put_tail; r holds what is left
  * of the body): nothing is Keccak-256 without caps; 4 bytes, a known hash
  * other than Keccak-256 (an explicit Keccak-256 would be a second encoding);
- * 8 bytes, a known hash and a cap height 1..GS_MAX_CAP_HEIGHT. */
+ * 8 bytes, a known hash and a cap height 1..GS_MAX_CAP_HEIGHT; 12 bytes,
+ * those (any height) and shared FRI 1; 16 bytes, those with shared FRI 0
+ * and coset leaves 1. */
 static int get_tail(rd *r, gs_params *q, uint32_t version) {
     q->hash = GS_HASH_KECCAK256;
     q->cap_height = 0;
     q->shared_fri = 0;
+    q->coset_leaves = 0;
     if (version < GS_PROOF_VERSION_COMPACT || r->left == 0) return 1;
+    if (r->left == 16) /* coset leaves: hash, cap height (any), shared FRI 0, 1 */
+        return get_u32(r, &q->hash) && q->hash < GS_HASH_COUNT && get_u32(r, &q->cap_height) &&
+               q->cap_height <= GS_MAX_CAP_HEIGHT && get_u32(r, &q->shared_fri) && q->shared_fri == 0 &&
+               get_u32(r, &q->coset_leaves) && q->coset_leaves == 1;
     if (r->left == 4)
         return get_u32(r, &q->hash) && q->hash != GS_HASH_KECCAK256 && q->hash < GS_HASH_COUNT;
     if (r->left == 12) /* shared FRI: hash, cap height (any), 1 */
@@ -903,7 +916,7 @@ static gs_status parse_subproof(gs_proof *p, rd *r, gs_shape *s, uint32_t versio
     t->num_layers = v;
     /* At most 30 layers: allocated whatever the input (zero with caps). */
     if (!(t->fri_roots = calloc(s->layers + 1, sizeof *t->fri_roots))) return GS_ERR_NOMEM;
-    for (uint32_t l = 0; l < s->layers; l++)
+    for (uint32_t l = s->fri_first; l < s->layers; l++)
         if (!get_cap(r, t, s, GS_TREE_FRI + l)) return GS_ERR_PROOF_FORMAT;
     if (!get_count(r, &v, s->final_len)) return GS_ERR_PROOF_FORMAT;
     t->final_len = v;

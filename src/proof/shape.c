@@ -5,7 +5,8 @@ gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_
     if (!p || p->log_blowup < 1 || p->log_blowup > 6 || p->log_arity < 1 || p->log_arity > GS_MAX_LOG_ARITY || p->log_final > 20 ||
         p->num_queries < 1 || p->num_queries > 1024 || p->grinding_bits > 40 || log_n < 1 ||
         log_n > GS_MAX_LOG_LDE - p->log_blowup /* log_blowup <= 6 here */ || cols < 1 || chunks < 1 ||
-        p->hash >= GS_HASH_COUNT || p->cap_height > GS_MAX_CAP_HEIGHT || p->shared_fri > 1)
+        p->hash >= GS_HASH_COUNT || p->cap_height > GS_MAX_CAP_HEIGHT || p->shared_fri > 1 ||
+        p->coset_leaves > 1 || (p->coset_leaves && p->shared_fri))
         return GS_ERR_INVALID_ARG;
     s->hash = (gs_hash_id)p->hash;
     s->log_n = log_n;
@@ -21,10 +22,13 @@ gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_
     size_t N = (size_t)1 << s->log_size;
     s->queries = p->num_queries < N ? p->num_queries : (uint32_t)N;
     s->cap_height = p->cap_height;
-    s->lde_cap = gs_cap_log(s, s->log_size);
-    s->lde_path_len = s->log_size - s->lde_cap;
+    s->fri_first = p->coset_leaves && s->layers ? 1 : 0;
+    s->lde_fold = s->fri_first ? gs_fri_folds(s, 0) : 0;
+    s->lde_depth = s->log_size - s->lde_fold;
+    s->lde_cap = gs_cap_log(s, s->lde_depth);
+    s->lde_path_len = s->lde_depth - s->lde_cap;
     s->fri_path_len = s->fri_row_len = s->fri_cap_len = 0;
-    for (uint32_t l = 0; l < s->layers; l++) {
+    for (uint32_t l = s->fri_first; l < s->layers; l++) {
         unsigned depth = gs_fri_depth(s, l), c = gs_cap_log(s, depth);
         s->fri_path_len += depth - c;
         s->fri_cap_len += (size_t)1 << c;
@@ -34,7 +38,7 @@ gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_
 }
 
 unsigned gs_tree_depth(const gs_shape *s, unsigned tree) {
-    return tree >= GS_TREE_FRI ? gs_fri_depth(s, tree - GS_TREE_FRI) : s->log_size;
+    return tree >= GS_TREE_FRI ? gs_fri_depth(s, tree - GS_TREE_FRI) : s->lde_depth;
 }
 
 size_t gs_shape_cap_len(const gs_shape *s) {
@@ -59,7 +63,7 @@ gs_digest *gs_table_cap(const gs_table_proof *t, const gs_shape *s, unsigned tre
     else if (tree == GS_TREE_AUX) off = 2 * lde + s->fri_cap_len;
     else {
         off = 2 * lde;
-        for (uint32_t l = 0; l < tree - GS_TREE_FRI; l++) off += (size_t)1 << gs_cap_log(s, gs_fri_depth(s, l));
+        for (uint32_t l = s->fri_first; l < tree - GS_TREE_FRI; l++) off += (size_t)1 << gs_cap_log(s, gs_fri_depth(s, l));
     }
     return m->caps + off;
 }
@@ -76,6 +80,7 @@ void gs_statement_absorb(gs_transcript *t, const gs_proof *p) {
     gs_transcript_absorb_fp(t, "params", params, 5);
     if (q->hash != GS_HASH_KECCAK256) gs_transcript_absorb_u64(t, "hash", q->hash);
     if (q->cap_height) gs_transcript_absorb_u64(t, "cap_height", q->cap_height);
+    if (q->coset_leaves) gs_transcript_absorb_u64(t, "coset_leaves", q->coset_leaves);
     gs_transcript_absorb_fp(t, "public", p->pub, p->num_public);
 }
 
@@ -86,6 +91,7 @@ void gs_multi_statement_absorb(gs_transcript *t, const gs_multi_proof *p) {
     if (q->hash != GS_HASH_KECCAK256) gs_transcript_absorb_u64(t, "hash", q->hash);
     if (q->cap_height) gs_transcript_absorb_u64(t, "cap_height", q->cap_height);
     if (q->shared_fri) gs_transcript_absorb_u64(t, "shared_fri", q->shared_fri);
+    if (q->coset_leaves) gs_transcript_absorb_u64(t, "coset_leaves", q->coset_leaves);
     gs_transcript_absorb_u64(t, "tables", p->num_tables);
     for (uint32_t i = 0; i < p->num_tables; i++) {
         const gs_proof *e = &p->tables[i];

@@ -29,6 +29,15 @@ typedef struct gs_shape {
     unsigned lde_cap;        /* min(h, log_size): the cap height of the trace, chunk and aux trees */
     unsigned lde_path_len;   /* log_size - lde_cap: digests per path in those trees */
     size_t fri_cap_len;      /* digests in all FRI layers' caps */
+    /* Coset leaves (params.coset_leaves with at least one FRI layer): each
+     * leaf of the trace, chunk and aux trees holds 2^lde_fold rows, those
+     * at j + i 2^lde_depth (i < 2^lde_fold), as the matrix read as columns
+     * of 2^lde_depth rows (column c 2^lde_fold + i is rows [i M, (i + 1) M)
+     * of column c, M = 2^lde_depth); FRI layer 0 is not committed
+     * (fri_first = 1): its leaf values come from those openings. Without
+     * them lde_fold = 0, lde_depth = log_size, fri_first = 0. */
+    unsigned lde_fold, lde_depth;
+    uint32_t fri_first;      /* the first committed FRI layer: 0 or 1 */
 } gs_shape;
 
 /* The trees of a table proof, in the order of gs_table_proof.caps; FRI
@@ -55,6 +64,10 @@ static inline unsigned gs_fri_depth(const gs_shape *s, uint32_t l) {
 static inline unsigned gs_cap_log(const gs_shape *s, unsigned depth) {
     return s->cap_height < depth ? s->cap_height : depth;
 }
+
+/* The elements of one leaf of the trace, chunk or aux tree of `cols`
+ * columns (cols << lde_fold). */
+static inline size_t gs_lde_leaf_width(const gs_shape *s, size_t cols) { return cols << s->lde_fold; }
 
 /* A tree's depth (GS_TREE_*), and the digests of every cap of a table proof
  * (with s->aux set): the length of gs_table_proof.caps when h > 0. */

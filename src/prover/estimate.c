@@ -103,21 +103,24 @@ gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned
     gs_logup_free(&L);
     size_t n = (size_t)1 << s.log_n, N = (size_t)1 << s.log_size, fp = sizeof(gs_fp);
     int cpu = kind == GS_BACKEND_CPU;
-    size_t C = s.cols, K = s.chunks, tree = tree_bytes(s.log_size, C, cpu);
+    /* The trace, aux and chunk trees: 2^lde_depth leaves of lde_fold-wide
+     * rows (with coset leaves), else one a row. */
+    unsigned d = s.lde_depth, f = s.lde_fold;
+    size_t C = s.cols, K = s.chunks, tree = tree_bytes(d, C << f, cpu);
     out->main_commit = C * n * fp + C * N * fp + tree; /* coefficients, LDE, tree */
     if (!cpu && A) out->main_commit += C * n * fp; /* the device keeps a bus table's evaluations */
-    size_t aux_coeffs = 3 * A * n * fp, aux_held = A ? 3 * A * N * fp + tree_bytes(s.log_size, 3 * A, cpu) : 0;
-    size_t chunk_coeffs = 3 * K * n * fp, chunk_held = 3 * K * N * fp + tree_bytes(s.log_size, 3 * K, cpu);
+    size_t aux_coeffs = 3 * A * n * fp, aux_held = A ? 3 * A * N * fp + tree_bytes(d, 3 * A << f, cpu) : 0;
+    size_t chunk_coeffs = 3 * K * n * fp, chunk_held = 3 * K * N * fp + tree_bytes(d, 3 * K << f, cpu);
     size_t quot = 3 * N * fp;
     size_t at_quotient = out->main_commit + aux_coeffs + aux_held + chunk_coeffs +
                          (quot > chunk_held ? quot : chunk_held);
     /* The DEEP word and the FRI layers with their trees (a layer's folds run
-     * in one pass: no intermediate words). */
+     * in one pass: no intermediate words; layer 0 has none with coset leaves). */
     size_t fri = 0;
     for (uint32_t l = 0; l <= s.layers; l++) {
         unsigned ls = l < s.layers ? gs_fri_log_size(&s, l) : s.log_size - s.folds;
         fri += 3 * ((size_t)1 << ls) * fp;
-        if (l < s.layers)
+        if (l < s.layers && l >= s.fri_first)
             fri += tree_bytes(ls - gs_fri_folds(&s, l), (size_t)3 << gs_fri_folds(&s, l), cpu);
     }
     size_t at_fri = C * N * fp + tree + aux_held + chunk_held + fri;

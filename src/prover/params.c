@@ -46,9 +46,9 @@ static double proof_bytes(const gs_params *p, const table_shape *t, uint32_t n) 
         gs_shape s;
         if (gs_shape_make(&s, p, t[i].log_n, t[i].cols, t[i].chunks) != GS_OK) return INFINITY;
         double q = s.queries;
-        total += q * (8.0 * t[i].cols + 24.0 * t[i].chunks + 24.0 * t[i].aux + 4);
-        total += 32 * nodes(q, s.log_size, s.lde_cap) * (t[i].aux ? 3 : 2);
-        for (uint32_t l = 0; l < s.layers; l++) {
+        total += q * (8.0 * t[i].cols + 24.0 * t[i].chunks + 24.0 * t[i].aux) * (1u << s.lde_fold) + 4 * q;
+        total += 32 * nodes(q, s.lde_depth, s.lde_cap) * (t[i].aux ? 3 : 2);
+        for (uint32_t l = s.fri_first; l < s.layers; l++) {
             unsigned d = gs_fri_depth(&s, l);
             total += q * 8.0 * (3u << gs_fri_folds(&s, l)) + 32 * nodes(q, d, gs_cap_log(&s, d));
         }

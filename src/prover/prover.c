@@ -116,16 +116,16 @@ static gs_status table_alloc(gs_table_proof *t, const gs_shape *s) {
         t->fri_rows = calloc(Q * s->fri_row_len + 1, sizeof(gs_fp));
         t->fri_paths = calloc(Q * s->fri_path_len + 1, sizeof(gs_digest));
     }
-    t->trace_rows = calloc(Q * s->cols, sizeof(gs_fp));
+    t->trace_rows = calloc(Q * gs_lde_leaf_width(s, s->cols), sizeof(gs_fp));
     t->trace_paths = calloc(Q * s->lde_path_len + 1, sizeof(gs_digest));
-    t->chunk_rows = calloc(Q * 3 * s->chunks, sizeof(gs_fp));
+    t->chunk_rows = calloc(Q * gs_lde_leaf_width(s, 3 * (size_t)s->chunks), sizeof(gs_fp));
     t->chunk_paths = calloc(Q * s->lde_path_len + 1, sizeof(gs_digest));
     t->query_pos = calloc(Q, sizeof(uint32_t));
     t->aux_cols = s->aux;
     if (s->aux) {
         t->ood_aux_cur = calloc(s->aux, sizeof(gs_fp3));
         t->ood_aux_next = calloc(s->aux, sizeof(gs_fp3));
-        t->aux_rows = calloc(Q * 3 * s->aux, sizeof(gs_fp));
+        t->aux_rows = calloc(Q * gs_lde_leaf_width(s, 3 * (size_t)s->aux), sizeof(gs_fp));
         t->aux_paths = calloc(Q * s->lde_path_len + 1, sizeof(gs_digest));
         if (!t->ood_aux_cur || !t->ood_aux_next || !t->aux_rows || !t->aux_paths) return GS_ERR_NOMEM;
     }
@@ -159,29 +159,44 @@ static gs_status open_paths(prover_state *st, const gs_bcommit *c, unsigned dept
     return r;
 }
 
-/* The openings for the drawn query positions: trace and chunk rows at q, and
- * at each FRI layer l the leaf q mod 2^(log N_l - a_l) (gs_fri_log_size,
- * gs_fri_folds); every path stops below its tree's cap. */
-gs_status gs_prover_open_queries(prover_state *st, gs_table_proof *t, const size_t *qs) {
-    gs_backend *be = st->be;
+/* Opens leaves idx[0..n) of the trace, chunk or aux tree c over the LDE
+ * matrix m of `cols` columns: their rows (gs_lde_leaf_width elements each)
+ * into rows, their paths into paths. */
+static gs_status open_lde(prover_state *st, const gs_bcommit *c, const gs_buf *m, size_t cols,
+                          gs_fp *rows, gs_digest *paths, const size_t *idx, size_t n) {
     const gs_shape *s = &st->s;
-    size_t Q = s->queries, N = (size_t)1 << s->log_size;
-    for (size_t k = 0; k < Q; k++) t->query_pos[k] = (uint32_t)qs[k];
-    GS_TRY(be->iface->gather(be, t->trace_rows, &st->lde, s->cols, N, qs, Q));
-    GS_TRY(open_paths(st, st->trace_c, s->log_size, t->trace_paths, qs, Q));
-    GS_TRY(be->iface->gather(be, t->chunk_rows, &st->chunk_lde, 3 * s->chunks, N, qs, Q));
-    GS_TRY(open_paths(st, st->chunk_c, s->log_size, t->chunk_paths, qs, Q));
-    if (s->aux) {
-        GS_TRY(be->iface->gather(be, t->aux_rows, &st->aux_lde, 3 * s->aux, N, qs, Q));
-        GS_TRY(open_paths(st, st->aux_c, s->log_size, t->aux_paths, qs, Q));
+    GS_TRY(st->be->iface->gather(st->be, rows, m, gs_lde_leaf_width(s, cols),
+                                 (size_t)1 << s->lde_depth, idx, n));
+    return open_paths(st, c, s->lde_depth, paths, idx, n);
+}
+
+/* The openings for the drawn query positions: the trace, chunk and aux
+ * trees' leaves q mod 2^lde_depth (the row q, or with coset leaves the
+ * rows of its folding coset), and at each committed FRI layer l the leaf
+ * q mod 2^(log N_l - a_l) (gs_fri_log_size, gs_fri_folds); every path
+ * stops below its tree's cap. */
+gs_status gs_prover_open_queries(prover_state *st, gs_table_proof *t, const size_t *qs) {
+    const gs_shape *s = &st->s;
+    size_t Q = s->queries, M = (size_t)1 << s->lde_depth;
+    size_t *leaf = malloc((Q + 1) * sizeof *leaf);
+    if (!leaf) return GS_ERR_NOMEM;
+    for (size_t k = 0; k < Q; k++) t->query_pos[k] = (uint32_t)qs[k], leaf[k] = qs[k] & (M - 1);
+    gs_status r = open_lde(st, st->trace_c, &st->lde, s->cols, t->trace_rows, t->trace_paths, leaf, Q);
+    if (r == GS_OK)
+        r = open_lde(st, st->chunk_c, &st->chunk_lde, 3 * (size_t)s->chunks, t->chunk_rows,
+                     t->chunk_paths, leaf, Q);
+    if (r == GS_OK && s->aux)
+        r = open_lde(st, st->aux_c, &st->aux_lde, 3 * (size_t)s->aux, t->aux_rows, t->aux_paths, leaf, Q);
+    if (r != GS_OK || s->layers == s->fri_first) {
+        free(leaf);
+        return r;
     }
-    if (!s->layers) return GS_OK;
-    size_t *leaf = malloc(Q * sizeof *leaf);
+    gs_backend *be = st->be;
     gs_fp *rows = malloc(Q * ((size_t)3 << s->log_arity) * sizeof *rows);
     gs_digest *paths = malloc(Q * s->log_size * sizeof *paths);
-    gs_status r = leaf && rows && paths ? GS_OK : GS_ERR_NOMEM;
+    r = rows && paths ? GS_OK : GS_ERR_NOMEM;
     size_t path_off = 0, row_off = 0;
-    for (uint32_t l = 0; r == GS_OK && l < s->layers; l++) {
+    for (uint32_t l = s->fri_first; r == GS_OK && l < s->layers; l++) {
         unsigned depth = gs_fri_depth(s, l), len = depth - gs_cap_log(s, depth);
         size_t width = (size_t)3 << gs_fri_folds(s, l), leaves = (size_t)1 << depth;
         for (size_t k = 0; k < Q; k++) leaf[k] = qs[k] & (leaves - 1);
@@ -211,6 +226,15 @@ static gs_status check_main(prover_state *st, const gs_fp *trace) {
     return gs_air_check_boundaries(st->air, trace, log_n, st->pub, NULL, NULL);
 }
 
+/* Commits an LDE matrix m of `cols` columns (column stride N): one row a
+ * leaf, or with coset leaves 2^lde_fold rows a leaf, which is the same
+ * memory read as cols << lde_fold columns of 2^lde_depth rows. */
+static gs_status commit_lde(prover_state *st, gs_bcommit **c, const gs_buf *m, size_t cols) {
+    const gs_shape *s = &st->s;
+    return st->be->iface->commit(st->be, st->mem, c, s->hash, m, gs_lde_leaf_width(s, cols),
+                                 (size_t)1 << s->lde_depth, s->lde_depth);
+}
+
 /* Main trace: interpolate, extend, commit. */
 static gs_status commit_main(prover_state *st, gs_table_proof *t, const gs_fp *trace, gs_fp shift) {
     gs_backend *be = st->be;
@@ -232,7 +256,7 @@ static gs_status commit_main(prover_state *st, gs_table_proof *t, const gs_fp *t
     GS_TRY(be->iface->interpolate(be, &st->coeffs, s->cols, s->log_n, 1));
     GS_TRY(be->iface->lde(be, &st->lde, &st->coeffs, s->cols, s->log_n, s->log_blowup, shift));
     if (st->lean) be->iface->free(be, &st->coeffs); /* made again for the out-of-domain values */
-    GS_TRY(be->iface->commit(be, st->mem, &st->trace_c, s->hash, &st->lde, s->cols, N, s->log_size));
+    GS_TRY(commit_lde(st, &st->trace_c, &st->lde, s->cols));
     return take_cap(st, t, st->trace_c, GS_TREE_TRACE);
 }
 
@@ -250,7 +274,7 @@ static gs_status round_aux(prover_state *st, gs_table_proof *t, const bus_challe
     if (st->evals.ptr) be->iface->free(be, &st->evals);
     GS_TRY(be->iface->interpolate(be, &st->aux, A3, s->log_n, 1));
     GS_TRY(be->iface->lde(be, &st->aux_lde, &st->aux, A3, s->log_n, s->log_blowup, shift));
-    GS_TRY(be->iface->commit(be, st->mem, &st->aux_c, s->hash, &st->aux_lde, A3, N, s->log_size));
+    GS_TRY(commit_lde(st, &st->aux_c, &st->aux_lde, A3));
     return take_cap(st, t, st->aux_c, GS_TREE_AUX);
 }
 
@@ -292,7 +316,7 @@ static gs_status round_quotient(prover_state *st, gs_table_proof *t, const gs_ai
     if (r == GS_OK)
         r = be->iface->lde(be, &st->chunk_lde, &st->chunk_coeffs, 3 * s->chunks, s->log_n,
                            s->log_blowup, shift);
-    if (r == GS_OK) r = be->iface->commit(be, st->mem, &st->chunk_c, s->hash, &st->chunk_lde, 3 * s->chunks, N, s->log_size);
+    if (r == GS_OK) r = commit_lde(st, &st->chunk_c, &st->chunk_lde, 3 * (size_t)s->chunks);
     if (r == GS_OK) r = take_cap(st, t, st->chunk_c, GS_TREE_CHUNK);
     free(alpha_pows), free(bcols), free(brows), free(bvals);
     return r;
@@ -339,9 +363,10 @@ static gs_status round_ood(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp3
     return GS_OK;
 }
 
-/* FRI: for every layer, commit (leaves of 2^a values, a its folds), draw
- * gamma, fold a times by 2 with gamma, gamma^2, gamma^4, ... in one backend
- * call (one fold by 2^a: sum_i gamma^i f_i); then the final polynomial. */
+/* FRI: for every layer, commit (leaves of 2^a values, a its folds; not
+ * layer 0 with coset leaves, whose values the openings give), draw gamma,
+ * fold a times by 2 with gamma, gamma^2, gamma^4, ... in one backend call
+ * (one fold by 2^a: sum_i gamma^i f_i); then the final polynomial. */
 static gs_status round_fri(prover_state *st, gs_table_proof *t, gs_transcript *tr, gs_fp shift) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
@@ -350,11 +375,13 @@ static gs_status round_fri(prover_state *st, gs_table_proof *t, gs_transcript *t
     for (uint32_t l = 0; l < s->layers; l++) {
         unsigned a = gs_fri_folds(s, l);
         size_t leaves = (size_t)1 << (log_size - a);
-        GS_TRY(be->iface->commit(be, st->mem, &st->layer_c[l], s->hash, &st->layers[l], (size_t)3 << a,
-                                 leaves, log_size - a));
-        GS_TRY(take_cap(st, t, st->layer_c[l], GS_TREE_FRI + l));
-        gs_cap_absorb(tr, "fri_root", gs_table_cap(t, s, GS_TREE_FRI + l),
-                      gs_cap_log(s, log_size - a));
+        if (l >= s->fri_first) {
+            GS_TRY(be->iface->commit(be, st->mem, &st->layer_c[l], s->hash, &st->layers[l],
+                                     (size_t)3 << a, leaves, log_size - a));
+            GS_TRY(take_cap(st, t, st->layer_c[l], GS_TREE_FRI + l));
+            gs_cap_absorb(tr, "fri_root", gs_table_cap(t, s, GS_TREE_FRI + l),
+                          gs_cap_log(s, log_size - a));
+        }
         gs_fp3 gamma = gs_transcript_squeeze_fp3(tr, "fri_gamma");
         GS_TRY(alloc_fp(st, &st->layers[l + 1], (size_t)3 << (log_size - a)));
         GS_TRY(be->iface->fold(be, &st->layers[l + 1], &st->layers[l], log_size, a, sh, gamma));

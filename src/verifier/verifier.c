@@ -85,7 +85,8 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s, 
         return GS_ERR_PROOF_FORMAT;
     if (s->aux && (!t->ood_aux_cur || !t->ood_aux_next || !t->aux_rows || !t->aux_paths ||
                    !fp3_ok(&t->bus_sum, 1) || !fp3_ok(t->ood_aux_cur, s->aux) ||
-                   !fp3_ok(t->ood_aux_next, s->aux) || !fp_ok(t->aux_rows, s->queries * 3 * s->aux)))
+                   !fp3_ok(t->ood_aux_next, s->aux) ||
+                   !fp_ok(t->aux_rows, s->queries * gs_lde_leaf_width(s, 3 * (size_t)s->aux))))
         return GS_ERR_PROOF_FORMAT;
     size_t Q = s->queries;
     if ((p->num_public && !p->pub) || !t->ood_cur || !t->ood_next || !t->ood_chunks ||
@@ -94,8 +95,9 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s, 
         return GS_ERR_PROOF_FORMAT;
     if (!fp_ok(p->pub, p->num_public) || !fp3_ok(t->ood_cur, s->cols) ||
         !fp3_ok(t->ood_next, s->cols) || !fp3_ok(t->ood_chunks, s->chunks) ||
-        !fp3_ok(t->final_poly, s->final_len) || !fp_ok(t->trace_rows, Q * s->cols) ||
-        !fp_ok(t->chunk_rows, Q * 3 * s->chunks) || !fp_ok(t->fri_rows, Q * s->fri_row_len))
+        !fp3_ok(t->final_poly, s->final_len) || !fp_ok(t->trace_rows, Q * gs_lde_leaf_width(s, s->cols)) ||
+        !fp_ok(t->chunk_rows, Q * gs_lde_leaf_width(s, 3 * (size_t)s->chunks)) ||
+        !fp_ok(t->fri_rows, Q * s->fri_row_len))
         return GS_ERR_PROOF_FORMAT;
     if (!digests_ok(s->hash, &t->trace_root, 1) || !digests_ok(s->hash, &t->chunk_root, 1) ||
         !digests_ok(s->hash, t->fri_roots, s->layers) ||
@@ -189,41 +191,51 @@ typedef struct {
     gs_fp3 *gammas;
 } query_ctx;
 
-/* Query k of a table at its position q: the openings of its trees and its
- * DEEP value at x_q (*out). */
+/* Query k of a table at its position q: the openings of its trees, at the
+ * leaf q mod M (M = 2^lde_depth), and the DEEP values at the leaf's
+ * 2^lde_fold points x_(leaf + i M), i < 2^lde_fold, into out[i] (out[0]
+ * is x_q's without coset leaves). */
 static gs_status table_value(const gs_proof *p, const gs_shape *s, const query_ctx *qc, size_t k,
                              size_t q, gs_fp3 *out) {
     const gs_table_proof *t = &p->table;
     gs_fp shift = GS_FP_GENERATOR;
-    const gs_fp *trow = t->trace_rows + k * s->cols, *crow = t->chunk_rows + k * 3 * s->chunks;
-    unsigned plen = s->lde_path_len, cl = s->lde_cap;
-    if (gs_merkle_verify_cap(s->hash, gs_table_cap(t, s, GS_TREE_TRACE), cl, s->log_size, q, trow,
-                             s->cols, t->trace_paths + k * plen) != GS_OK)
+    size_t F = (size_t)1 << s->lde_fold, M = (size_t)1 << s->lde_depth, leaf = q & (M - 1);
+    size_t tw = gs_lde_leaf_width(s, s->cols), cw = gs_lde_leaf_width(s, 3 * (size_t)s->chunks);
+    size_t aw = gs_lde_leaf_width(s, 3 * (size_t)s->aux);
+    const gs_fp *trow = t->trace_rows + k * tw, *crow = t->chunk_rows + k * cw;
+    unsigned plen = s->lde_path_len, cl = s->lde_cap, d = s->lde_depth;
+    if (gs_merkle_verify_cap(s->hash, gs_table_cap(t, s, GS_TREE_TRACE), cl, d, leaf, trow, tw,
+                             t->trace_paths + k * plen) != GS_OK)
         return GS_ERR_PROOF_TRACE_PATH;
-    if (gs_merkle_verify_cap(s->hash, gs_table_cap(t, s, GS_TREE_CHUNK), cl, s->log_size, q, crow,
-                             3 * s->chunks, t->chunk_paths + k * plen) != GS_OK)
+    if (gs_merkle_verify_cap(s->hash, gs_table_cap(t, s, GS_TREE_CHUNK), cl, d, leaf, crow, cw,
+                             t->chunk_paths + k * plen) != GS_OK)
         return GS_ERR_PROOF_CHUNK_PATH;
-    const gs_fp *arow = s->aux ? t->aux_rows + k * 3 * s->aux : NULL;
-    if (s->aux && gs_merkle_verify_cap(s->hash, gs_table_cap(t, s, GS_TREE_AUX), cl, s->log_size, q,
-                                       arow, 3 * s->aux, t->aux_paths + k * plen) != GS_OK)
+    const gs_fp *arow = s->aux ? t->aux_rows + k * aw : NULL;
+    if (s->aux && gs_merkle_verify_cap(s->hash, gs_table_cap(t, s, GS_TREE_AUX), cl, d, leaf, arow,
+                                       aw, t->aux_paths + k * plen) != GS_OK)
         return GS_ERR_PROOF_AUX_PATH;
-    /* DEEP: (S1(x) - K1) / (x - z) + (S2(x) - K2) / (x - z w). */
-    gs_fp3 x = gs_fp3_from_fp(gs_fp_mul(shift, gs_fp_pow(gs_fp_root_of_unity(s->log_size), q)));
-    gs_fp3 s1 = gs_fp3_neg(qc->k1), s2 = gs_fp3_neg(qc->k2);
-    for (uint32_t c = 0; c < s->cols; c++) {
-        s1 = gs_fp3_add(s1, gs_fp3_mul_fp(qc->beta_pows[c], trow[c]));
-        s2 = gs_fp3_add(s2, gs_fp3_mul_fp(qc->beta_pows[s->cols + c], trow[c]));
+    /* DEEP at each point i of the leaf: (S1(x) - K1) / (x - z) + (S2(x) - K2)
+     * / (x - z w); column c's value there is the leaf's element c F + i. */
+    gs_fp w = gs_fp_root_of_unity(s->log_size);
+    for (size_t i = 0; i < F; i++) {
+        gs_fp3 x = gs_fp3_from_fp(gs_fp_mul(shift, gs_fp_pow(w, leaf + i * M)));
+        gs_fp3 s1 = gs_fp3_neg(qc->k1), s2 = gs_fp3_neg(qc->k2);
+        for (uint32_t c = 0; c < s->cols; c++) {
+            s1 = gs_fp3_add(s1, gs_fp3_mul_fp(qc->beta_pows[c], trow[c * F + i]));
+            s2 = gs_fp3_add(s2, gs_fp3_mul_fp(qc->beta_pows[s->cols + c], trow[c * F + i]));
+        }
+        for (uint32_t j = 0; j < s->chunks; j++)
+            s1 = gs_fp3_add(s1, gs_fp3_mul(qc->beta_pows[2 * s->cols + j],
+                                           gs_fp3_make(crow[3 * j * F + i], crow[(3 * j + 1) * F + i],
+                                                       crow[(3 * j + 2) * F + i])));
+        for (uint32_t j = 0; j < s->aux; j++) {
+            gs_fp3 v = gs_fp3_make(arow[3 * j * F + i], arow[(3 * j + 1) * F + i], arow[(3 * j + 2) * F + i]);
+            s1 = gs_fp3_add(s1, gs_fp3_mul(qc->beta_pows[2 * s->cols + s->chunks + j], v));
+            s2 = gs_fp3_add(s2, gs_fp3_mul(qc->beta_pows[2 * s->cols + s->chunks + s->aux + j], v));
+        }
+        out[i] = gs_fp3_add(gs_fp3_mul(s1, gs_fp3_inv(gs_fp3_sub(x, qc->z))),
+                            gs_fp3_mul(s2, gs_fp3_inv(gs_fp3_sub(x, qc->zw))));
     }
-    for (uint32_t j = 0; j < s->chunks; j++)
-        s1 = gs_fp3_add(s1, gs_fp3_mul(qc->beta_pows[2 * s->cols + j],
-                                       gs_fp3_make(crow[3 * j], crow[3 * j + 1], crow[3 * j + 2])));
-    for (uint32_t j = 0; j < s->aux; j++) {
-        gs_fp3 v = gs_fp3_make(arow[3 * j], arow[3 * j + 1], arow[3 * j + 2]);
-        s1 = gs_fp3_add(s1, gs_fp3_mul(qc->beta_pows[2 * s->cols + s->chunks + j], v));
-        s2 = gs_fp3_add(s2, gs_fp3_mul(qc->beta_pows[2 * s->cols + s->chunks + s->aux + j], v));
-    }
-    *out = gs_fp3_add(gs_fp3_mul(s1, gs_fp3_inv(gs_fp3_sub(x, qc->z))),
-                      gs_fp3_mul(s2, gs_fp3_inv(gs_fp3_sub(x, qc->zw))));
     return GS_OK;
 }
 
@@ -253,18 +265,27 @@ static gs_status check_query(const gs_proof *p, const gs_shape *s, const query_c
                              size_t q) {
     const gs_table_proof *t = &p->table;
     gs_fp shift = GS_FP_GENERATOR;
-    gs_fp3 val;
-    GS_TRY(table_value(p, s, qc, k, q, &val));
+    gs_fp3 v[1u << GS_MAX_LOG_ARITY];
+    GS_TRY(table_value(p, s, qc, k, q, v));
+    gs_fp3 val = v[0];
+    size_t pos = q;
+    gs_fp sh = shift;
+    /* Coset leaves: layer 0's leaf is the openings' DEEP values; refolded
+     * into layer 1's value at the leaf's position. */
+    if (s->fri_first) {
+        size_t M = (size_t)1 << s->lde_depth;
+        refold(v, s->lde_fold, q & (M - 1), M, s->log_size, sh, qc->gammas[0]);
+        for (unsigned j = 0; j < s->lde_fold; j++) sh = gs_fp_sqr(sh);
+        val = v[0];
+        pos = q & (M - 1);
+    }
     /* FRI: at layer l (domain N_l = 2^gs_fri_log_size, a = gs_fri_folds) the
      * position is q mod N_l; its leaf, q mod M with M = N_l / 2^a, holds the
      * 2^a values at leaf + i M, which fold a times by 2 (gamma, gamma^2, ...)
      * into the next layer's value at the position leaf. */
     const gs_fp *row = t->fri_rows + k * s->fri_row_len;
     const gs_digest *path = t->fri_paths + k * s->fri_path_len;
-    size_t pos = q;
-    gs_fp sh = shift;
-    gs_fp3 v[1u << GS_MAX_LOG_ARITY];
-    for (uint32_t l = 0; l < s->layers; l++) {
+    for (uint32_t l = s->fri_first; l < s->layers; l++) {
         unsigned log_size = gs_fri_log_size(s, l), a = gs_fri_folds(s, l), depth = log_size - a;
         unsigned cap = gs_cap_log(s, depth);
         size_t width = (size_t)1 << a, M = (size_t)1 << depth, leaf = pos & (M - 1);
@@ -336,8 +357,9 @@ static gs_status verify_chain(const gs_air *air, const gs_proof *p, const gs_sha
     gs_status r = qs ? chain_head(p, &s, tr, &qc, &alpha) : GS_ERR_NOMEM;
     if (r == GS_OK) {
         for (uint32_t l = 0; l < s.layers; l++) {
-            gs_cap_absorb(tr, "fri_root", gs_table_cap(t, &s, GS_TREE_FRI + l),
-                          gs_cap_log(&s, gs_fri_depth(&s, l)));
+            if (l >= s.fri_first) /* coset leaves: layer 0 is not committed */
+                gs_cap_absorb(tr, "fri_root", gs_table_cap(t, &s, GS_TREE_FRI + l),
+                              gs_cap_log(&s, gs_fri_depth(&s, l)));
             qc.gammas[l] = gs_transcript_squeeze_fp3(tr, "fri_gamma");
         }
         gs_transcript_absorb_fp3(tr, "fri_final", t->final_poly, s.final_len);

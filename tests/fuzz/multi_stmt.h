@@ -17,7 +17,7 @@
 
 /* Proof parameters of the small proofs: blowup 2, 80 bits (78 queries + 2
  * bits of grinding), two or three FRI layers; 16 or 32 queries drawn. */
-static const gs_params MULTI_STMT_PARAMS = {1, 1, 2, 78, 1, 0, 0, 0};
+static const gs_params MULTI_STMT_PARAMS = {1, 1, 2, 78, 1, 0, 0, 0, 0};
 
 static const gs_synth_table MULTI_STMT_SPEC[MULTI_STMT_TABLES] = {
     {.name = "prov", .log_n = 3, .cols = 4, .degree = 2, .provider = 1},
