@@ -25,10 +25,11 @@
  *
  * usage: bench_prove [--quick] [--max-log N] [--fib-log N] [--threads T] [--air fib|mix|synth|heights|sched|all]
  *                    [--security BITS] [--grinding G] [--vm-shrink K] [--skew-shrink K]
- *                    [--mix COLSxLOG] [--pinned] [--backend cpu|cuda|both] [--json]
+ *                    [--mix COLSxLOG] [--pinned] [--no-coset-leaves] [--backend cpu|cuda|both] [--json]
  *
  * --mix COLSxLOG (e.g. 512x22): the mix rows are that one statement.
- * --pinned: traces in pinned host memory (see g_pinned). */
+ * --pinned: traces in pinned host memory (see g_pinned).
+ * --no-coset-leaves: gs_params.coset_leaves = 0 (the default is 1; docs/protocol.md, "Coset leaves"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,7 +322,7 @@ static void sched_rows(const char *preset, unsigned shrink, const gs_params *par
 int main(int argc, char **argv) {
     unsigned max_log = 22, fib_log = 0, threads = 0, security = 128, grinding = 20, vm_shrink = 1, skew_shrink = 0;
     unsigned mix_cols_arg = 0, mix_log_arg = 0;
-    int quick = 0, json = 0;
+    int quick = 0, json = 0, coset = 1;
     const char *which = "all";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
@@ -338,6 +339,7 @@ int main(int argc, char **argv) {
                  sscanf(argv[i + 1], "%ux%u", &mix_cols_arg, &mix_log_arg) == 2)
             i++;
         else if (!strcmp(argv[i], "--pinned")) g_pinned = 1;
+        else if (!strcmp(argv[i], "--no-coset-leaves")) coset = 0;
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "cpu")) i++;
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "cuda"))
             g_kinds[0] = GS_BACKEND_CUDA, i++;
@@ -346,7 +348,7 @@ int main(int argc, char **argv) {
         else {
             fprintf(stderr, "usage: bench_prove [--quick] [--max-log N] [--fib-log N] [--threads T] "
                             "[--air fib|mix|synth|heights|sched|all] [--security BITS] [--grinding G] "
-                            "[--vm-shrink K] [--skew-shrink K] [--mix COLSxLOG] [--pinned] "
+                            "[--vm-shrink K] [--skew-shrink K] [--mix COLSxLOG] [--pinned] [--no-coset-leaves] "
                             "[--backend cpu|cuda|both] [--json]\n");
             return 2;
         }
@@ -358,6 +360,7 @@ int main(int argc, char **argv) {
     if (threads) gs_threads_set(threads);
     gs_params par = gs_params_default(security);
     par.grinding_bits = grinding;
+    par.coset_leaves = coset;
     par.num_queries = (security - (grinding < security ? grinding : 0) + par.log_blowup - 1) / par.log_blowup;
     /* A resident prover pays the CUDA context, its memory pools and the
      * twiddle tables once: do that before the timed rows and print it. */
@@ -377,10 +380,10 @@ int main(int argc, char **argv) {
         gs_proof_free(p);
         gs_workload_free(&w);
     }
-    printf("bench_prove: %s, %u CPU threads, blowup %u, %u queries, %u grinding bits (%u-bit)\n",
+    printf("bench_prove: %s, %u CPU threads, blowup %u, %u queries, %u grinding bits (%u-bit)%s\n",
            g_nkinds == 2 ? "cpu then cuda backend" : g_kinds[0] == GS_BACKEND_CUDA ? "cuda backend" : "cpu backend",
            gs_threads_get(), 1u << par.log_blowup, par.num_queries, par.grinding_bits,
-           gs_params_security(&par));
+           gs_params_security(&par), coset ? "" : ", no coset leaves");
     if (cuda_init > 0) printf("CUDA set-up (context, pools, twiddles; a warm-up proof, untimed below): %.3f s\n", cuda_init);
     printf("%-22s %2s %5s %7s %8s | %6s %6s %6s %6s %6s %6s %6s %6s | %7s %8s %8s %8s %8s %5s %4s %7s %5s %2s\n",
            "statement", "lg", "cols", "trace_s", "prove_s", "check", "commit", "quot", "ood", "deep", "fri",

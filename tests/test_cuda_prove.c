@@ -111,9 +111,10 @@ static void test_single(void) {
             gs_params par = small_params(lb);
             par.log_arity = 1 + (log_n + lb) % 4; /* FRI folding by 2, 4, 8 and 16 */
             par.cap_height = (log_n + 2 * lb) % 7; /* Merkle caps 0..6, some above a tree's depth */
-            char what[80];
-            snprintf(what, sizeof what, "fib 2^%u blowup %u fold by %u cap height %u", log_n, 1u << lb,
-                     1u << par.log_arity, par.cap_height);
+            par.coset_leaves = (log_n + lb / 2) % 2; /* leaves of one row or of a folding coset */
+            char what[96];
+            snprintf(what, sizeof what, "fib 2^%u blowup %u fold by %u cap height %u%s", log_n, 1u << lb,
+                     1u << par.log_arity, par.cap_height, par.coset_leaves ? " coset leaves" : "");
             check_single(what, &w, &par);
             n++;
         }
@@ -125,6 +126,9 @@ static void test_single(void) {
         gs_params par = small_params(2);
         par.log_arity = 3;
         check_single("fib 2^19 blowup 4 fold by 8", &w, &par);
+        par.coset_leaves = 1;
+        check_single("fib 2^19 blowup 4 fold by 8 coset leaves", &w, &par);
+        n++;
         gs_workload_free(&w);
         n++;
     }
@@ -149,9 +153,10 @@ static void test_single(void) {
         gs_params par = small_params(mixes[i].log_blowup);
         par.log_arity = 1 + (uint32_t)(i % 4);
         par.cap_height = (uint32_t)(i % 5);
+        par.coset_leaves = (uint32_t)(i % 2);
         char what[96];
-        snprintf(what, sizeof what, "mix %u cols degree %u 2^%u fold by %u", mp.cols, mp.degree, mp.log_n,
-                 1u << par.log_arity);
+        snprintf(what, sizeof what, "mix %u cols degree %u 2^%u fold by %u%s", mp.cols, mp.degree, mp.log_n,
+                 1u << par.log_arity, par.coset_leaves ? " coset leaves" : "");
         check_single(what, &w, &par);
         gs_workload_free(&w);
         n++;
@@ -159,7 +164,7 @@ static void test_single(void) {
     printf("single tables: %d statements, CPU and CUDA proofs identical\n", n);
 }
 
-/* Multi-table statements: the same bytes on both backends at k = 1, 2, 4.
+/* Multi-table statements: the same bytes on both backends at k = 1, 2, 4 (coset leaves in every other case).
  * shared: one FRI for all tables (params.shared_fri; the tables' DEEP words
  * are read by the shared FRI on another lane), caps 0 and 2; else caps 0..3. */
 static void test_multi(int shared) {
@@ -176,6 +181,7 @@ static void test_multi(int shared) {
         gs_params par = small_params(2);
         par.cap_height = shared ? (uint32_t)(c % 2) * 2 : (uint32_t)c;
         par.shared_fri = shared ? 1 : 0;
+        par.coset_leaves = shared ? 0 : (uint32_t)(c % 2); /* not with a shared FRI */
         gs_prove_stats sc = {0};
         gs_prove_opts oc = opts_for(GS_BACKEND_CPU, &sc);
         blob ref;

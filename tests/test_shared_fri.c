@@ -159,6 +159,7 @@ static void test_presets(void) {
         airs_of(&w, airs);
         gs_params par = gs_params_default(100), per;
         par.grinding_bits = 8;
+        par.coset_leaves = 0; /* per-table FRI against shared FRI, both with one row a leaf */
         per = par;
         par.shared_fri = 1;
         gs_multi_proof *mp = NULL, *pp = NULL;
@@ -492,7 +493,8 @@ static void test_manifest(void) {
         CHECK(m->claims[0].params.shared_fri == 1 && m->claims[1].params.shared_fri == 0);
         gs_params p = m->claims[1].params;
         p.shared_fri = 1;
-        CHECK(!memcmp(&p, &m->claims[0].params, sizeof p));
+        p.coset_leaves = 0; /* the default's coset leaves give way to a shared FRI */
+        CHECK(m->claims[1].params.coset_leaves == 1 && !memcmp(&p, &m->claims[0].params, sizeof p));
         gs_claim_cost a, b;
         CHECK(gs_claim_estimate(&a, &m->claims[0]) == GS_OK && gs_claim_estimate(&b, &m->claims[1]) == GS_OK);
         CHECK(a.prove_bytes > b.prove_bytes && a.prove_lean_bytes == a.prove_bytes);

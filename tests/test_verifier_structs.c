@@ -140,12 +140,15 @@ static void edit_entry(const subject *s, gs_proof *p) {
     /* FRI layer l folds a_l = min(arity, folds left) times: its leaves hold
      * 3 x 2^a_l elements, its tree is d_l = log N - l log_arity - a_l deep.
      * With a cap height h every path stops min(h, depth) levels below the
-     * root, and every tree sends 2^min(h, depth) cap nodes. */
+     * root, and every tree sends 2^min(h, depth) cap nodes. With coset
+     * leaves (and a layer) the trace, chunk and aux leaves hold 2^a_0 rows,
+     * their trees are log N - a_0 deep, and layer 0 is not committed. */
     size_t logN = p->log_n + p->params.log_blowup, fri_path = 0, fri_row = 0;
     size_t la = p->params.log_arity, folds = p->log_n > p->params.log_final ? p->log_n - p->params.log_final : 0;
-    size_t h = p->params.cap_height, lde_cap = h < logN ? h : logN, path = logN - lde_cap;
+    size_t f = p->params.coset_leaves && L ? (folds < la ? folds : la) : 0, first = f ? 1 : 0;
+    size_t h = p->params.cap_height, lde_cap = h < logN - f ? h : logN - f, path = logN - f - lde_cap;
     size_t caps = ((size_t)(A ? 3 : 2)) << lde_cap;
-    for (size_t l = 0; l < L; l++) {
+    for (size_t l = first; l < L; l++) {
         size_t a = folds - l * la < la ? folds - l * la : la, d = logN - l * la - a;
         size_t c = h < d ? h : d;
         fri_path += d - c, fri_row += (size_t)3 << a, caps += (size_t)1 << c;
@@ -185,9 +188,9 @@ static void edit_entry(const subject *s, gs_proof *p) {
     edit_digests(s, "fri_roots", &t->fri_roots, L, 1);
     edit_fp3(s, "final_poly", &t->final_poly, t->final_len, 1);
     t->pow_nonce ^= 1, expect_reject(s, "pow_nonce", 0, "bit flip"), t->pow_nonce ^= 1;
-    edit_fp(s, "trace_rows", &t->trace_rows, Q * C);
+    edit_fp(s, "trace_rows", &t->trace_rows, (Q * C) << f);
     edit_digests(s, "trace_paths", &t->trace_paths, Q * path, 1);
-    edit_fp(s, "chunk_rows", &t->chunk_rows, Q * 3 * K);
+    edit_fp(s, "chunk_rows", &t->chunk_rows, (Q * 3 * K) << f);
     edit_digests(s, "chunk_paths", &t->chunk_paths, Q * path, 1);
     edit_fp(s, "fri_rows", &t->fri_rows, Q * fri_row);
     edit_digests(s, "fri_paths", &t->fri_paths, Q * fri_path, 1);
@@ -203,7 +206,7 @@ static void edit_entry(const subject *s, gs_proof *p) {
         edit_fp3(s, "bus_sum", &bs, 1, 0);
         edit_fp3(s, "ood_aux_cur", &t->ood_aux_cur, A, 1);
         edit_fp3(s, "ood_aux_next", &t->ood_aux_next, A, 1);
-        edit_fp(s, "aux_rows", &t->aux_rows, Q * 3 * A);
+        edit_fp(s, "aux_rows", &t->aux_rows, (Q * 3 * A) << f);
         edit_digests(s, "aux_paths", &t->aux_paths, Q * path, 1);
     } else {
         edit_absent_aux(s, "bus-free table", t);
@@ -217,6 +220,7 @@ static void edit_params(const subject *s, gs_params *q) {
     edit_u32(s, "num_queries", &q->num_queries);
     edit_u32(s, "log_arity", &q->log_arity);
     edit_u32(s, "cap_height", &q->cap_height);
+    edit_u32(s, "coset_leaves", &q->coset_leaves);
 }
 
 /* The statement digest covers the statement (parameters, AIR, height, public
@@ -251,7 +255,7 @@ static void check_digest(gs_proof *p, gs_params *q, gs_digest (*digest)(const vo
 static gs_digest single_digest(const void *p) { return gs_proof_statement_digest(p); }
 static gs_digest multi_digest(const void *p) { return gs_multi_proof_statement_digest(p); }
 
-static void test_single(uint32_t cap_height) {
+static void test_single(uint32_t cap_height, uint32_t coset) {
     gs_fp pub[4] = {1, 1, 0, 0};
     unsigned log_n = 10;
     gs_air *air = fib_air();
@@ -260,6 +264,7 @@ static void test_single(uint32_t cap_height) {
     par.grinding_bits = 4; /* a nonce's bit flip still fails: the queries change */
     par.num_queries = 38;
     par.cap_height = cap_height;
+    par.coset_leaves = coset;
     gs_prove_opts o = {.air_desc = "fib"};
     gs_proof *p = NULL;
     CHECK(air && trace && gs_prove(&p, air, trace, log_n, pub, &par, &o) == GS_OK);
@@ -274,14 +279,14 @@ static void test_single(uint32_t cap_height) {
     gs_multi_proof one = {.params = p->params, .num_tables = 1, .tables = p};
     gs_digest ds = gs_proof_statement_digest(p), dm = gs_multi_proof_statement_digest(&one);
     CHECK(memcmp(&ds, &dm, sizeof ds) != 0); /* a one-table multi proof is another statement */
-    printf("single-table, cap height %u: %ld edits, %ld accepted\n", cap_height, g_edits - before,
-           g_accepted);
+    printf("single-table, cap height %u%s: %ld edits, %ld accepted\n", cap_height,
+           coset ? ", coset leaves" : "", g_edits - before, g_accepted);
     gs_proof_free(p);
     free(trace);
     gs_air_free(air);
 }
 
-static gs_multi_proof *prove_stmt(gs_multi_workload *w, uint32_t cap_height) {
+static gs_multi_proof *prove_stmt(gs_multi_workload *w, uint32_t cap_height, uint32_t coset) {
     gs_table_input in[MULTI_STMT_TABLES];
     for (uint32_t i = 0; i < MULTI_STMT_TABLES; i++)
         in[i] = (gs_table_input){w->tables[i].air, w->tables[i].trace, w->tables[i].log_n, w->tables[i].pub,
@@ -290,14 +295,15 @@ static gs_multi_proof *prove_stmt(gs_multi_workload *w, uint32_t cap_height) {
     gs_multi_proof *mp = NULL;
     gs_params par = MULTI_STMT_PARAMS;
     par.cap_height = cap_height;
+    par.coset_leaves = coset;
     CHECK(gs_prove_multi(&mp, in, MULTI_STMT_TABLES, &par, &o) == GS_OK);
     return mp;
 }
 
-static void test_multi(subject *s, uint32_t cap_height) {
+static void test_multi(subject *s, uint32_t cap_height, uint32_t coset) {
     gs_multi_workload w = {0};
     CHECK(multi_stmt_workload(&w, 7) == GS_OK);
-    s->mp = prove_stmt(&w, cap_height);
+    s->mp = prove_stmt(&w, cap_height, coset);
     gs_multi_workload_free(&w);
     if (!s->mp) return;
     gs_multi_proof *mp = s->mp;
@@ -316,7 +322,7 @@ static void test_multi(subject *s, uint32_t cap_height) {
     mp->tables[1] = mp->tables[0], mp->tables[0] = t0;
     CHECK(verify(s) == GS_OK);
     for (uint32_t i = 0; i < mp->num_tables; i++) check_digest(&mp->tables[i], &mp->params, multi_digest, mp);
-    printf("multi-table, cap height %u: %ld edits, %ld accepted in all\n", cap_height,
+    printf("multi-table, cap height %u, coset leaves %u: %ld edits, %ld accepted in all\n", cap_height, coset,
            g_edits - before, g_accepted);
     gs_multi_proof_free(s->mp);
     s->mp = NULL;
@@ -329,7 +335,7 @@ static void test_unbalanced(subject *s) {
     CHECK(multi_stmt_workload(&w, 7) == GS_OK);
     if (!w.tables) return;
     w.tables[0].trace[8 + 2] = gs_fp_add(w.tables[0].trace[8 + 2], 1);
-    s->mp = prove_stmt(&w, 0);
+    s->mp = prove_stmt(&w, 0, 0);
     gs_multi_workload_free(&w);
     if (!s->mp) return;
     gs_multi_proof *mp = s->mp;
@@ -399,12 +405,14 @@ static void test_bus_widths(void) {
 
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
-    test_single(0);
-    test_single(3);
+    for (uint32_t coset = 0; coset < 2; coset++) {
+        test_single(0, coset);
+        test_single(3, coset);
+    }
     subject s = {0};
     CHECK(multi_stmt_airs(s.airs) == GS_OK);
-    test_multi(&s, 0);
-    test_multi(&s, 3);
+    test_multi(&s, 0, 1);
+    test_multi(&s, 3, 0);
     test_unbalanced(&s);
     test_bus_widths();
     for (uint32_t i = 0; i < MULTI_STMT_TABLES; i++) gs_air_free(s.airs[i]);

@@ -249,10 +249,12 @@ static gs_status parse_custom(gs_manifest_pc *p, const cJSON *w, const char *air
 
 static gs_status parse_params(gs_manifest_pc *p, const cJSON *par, gs_claim *c) {
     unsigned security = GS_DEFAULT_SECURITY_BITS, blowup = 4;
-    unsigned cap_height = 0, shared_fri = 0;
+    unsigned cap_height = 0, shared_fri = 0, coset = 1;
+    int coset_given = 0;
     gs_hash_id hash = GS_HASH_KECCAK256;
     if (par) {
-        static const char *const keys[] = {"security", "blowup", "hash", "cap_height", "shared_fri", NULL};
+        static const char *const keys[] = {"security", "blowup", "hash", "cap_height", "shared_fri",
+                                           "coset_leaves", NULL};
         if (!cJSON_IsObject(par)) return gs_manifest_fail(p, "params: expected an object, got %s", gs_manifest_type_name(par));
         GS_TRY(gs_manifest_check_keys(p, par, "params", keys));
         const cJSON *s = cJSON_GetObjectItemCaseSensitive(par, "security");
@@ -262,6 +264,14 @@ static gs_status parse_params(gs_manifest_pc *p, const cJSON *par, gs_claim *c) 
         if (ch) GS_TRY(get_unsigned(p, ch, "params.cap_height", 0, GS_MAX_CAP_HEIGHT, &cap_height));
         const cJSON *sf = cJSON_GetObjectItemCaseSensitive(par, "shared_fri");
         if (sf) GS_TRY(get_unsigned(p, sf, "params.shared_fri", 0, 1, &shared_fri));
+        const cJSON *cl = cJSON_GetObjectItemCaseSensitive(par, "coset_leaves");
+        if (cl) {
+            GS_TRY(get_unsigned(p, cl, "params.coset_leaves", 0, 1, &coset));
+            coset_given = 1;
+        }
+        if (shared_fri && coset && coset_given)
+            return gs_manifest_fail(p, "params: coset_leaves 1 and shared_fri 1 do not go together yet");
+        if (shared_fri) coset = 0; /* the default gives way to an explicit shared FRI */
         if (h) {
             const char *name = NULL;
             GS_TRY(get_string(p, h, "params.hash", &name));
@@ -286,6 +296,7 @@ static gs_status parse_params(gs_manifest_pc *p, const cJSON *par, gs_claim *c) 
     c->params.hash = hash;
     c->params.cap_height = cap_height;
     c->params.shared_fri = shared_fri;
+    c->params.coset_leaves = coset;
     /* The least query count reaching the target, as `gstark prove` picks it. */
     for (c->params.num_queries = 1; c->params.num_queries < 1024; c->params.num_queries++)
         if (gs_params_security(&c->params) >= security) break;

@@ -112,6 +112,7 @@ static void put_params(FILE *f, const gs_claim *c) {
     if (c->params.hash != GS_HASH_KECCAK256) fprintf(f, ", \"hash\": \"%s\"", gs_hash_name((gs_hash_id)c->params.hash));
     if (c->params.cap_height) fprintf(f, ", \"cap_height\": %u", c->params.cap_height);
     if (c->params.shared_fri) fprintf(f, ", \"shared_fri\": %u", c->params.shared_fri);
+    if (!c->params.coset_leaves && !c->params.shared_fri) fputs(", \"coset_leaves\": 0", f);
     fputc('}', f);
 }
 

@@ -8,8 +8,9 @@
 #include "proof/shape.h"
 
 gs_params gs_params_default(unsigned security_bits) {
-    /* blowup 4, final degree < 256, fold by 8, Keccak-256 */
-    gs_params p = {.log_blowup = 2, .log_final = 8, .grinding_bits = 20, .num_queries = 0, .log_arity = 3, 0};
+    /* blowup 4, final degree < 256, fold by 8, Keccak-256, coset leaves */
+    gs_params p = {.log_blowup = 2, .log_final = 8, .grinding_bits = 20, .num_queries = 0, .log_arity = 3,
+                   .coset_leaves = 1};
     if (security_bits > GS_MAX_SECURITY_BITS) security_bits = GS_MAX_SECURITY_BITS;
     unsigned need = security_bits > p.grinding_bits ? security_bits - p.grinding_bits : 1;
     p.num_queries = (need + p.log_blowup - 1) / p.log_blowup;

@@ -374,6 +374,7 @@ static int digest_zero(const gs_digest *d) {
  * every root field is zero (the file has no roots: one struct per file);
  * with h = 0 there is no caps array. */
 static int caps_ok(const gs_table_proof *t, const gs_shape *s, const gs_digest *fri_roots) {
+    if (s->fri_first && fri_roots && !digest_zero(&fri_roots[0])) return 0; /* layer 0 has no root */
     if (!s->cap_height) return t->caps == NULL;
     if (!t->caps || !digest_zero(&t->trace_root) || !digest_zero(&t->chunk_root) ||
         !digest_zero(&t->aux_root))
@@ -843,13 +844,28 @@ static gs_status get_opening(rd *r, const tree_open *o, const uint32_t *pos, siz
     return st;
 }
 
+/* The rows of `distinct` leaves of `width` elements must be in the input. */
+static int rows_fit(const rd *r, const uint32_t *pos, size_t Q, unsigned depth, uint64_t width) {
+    size_t *leaf = calloc(2 * Q + 1, sizeof *leaf);
+    if (!leaf) return 0;
+    leaves_of(leaf, pos, Q, depth);
+    size_t nu = gs_mpath_unique(leaf + Q, leaf, Q);
+    free(leaf);
+    return width == 0 || nu <= r->left / sizeof(gs_fp) / width;
+}
+
 /* Allocates the per-query arrays that version 3 fills from its openings.
- * The positions are distinct, so the input must hold all Q trace and chunk
- * rows; the FRI leaves (at most 48 elements) and the paths are bounded by
- * the shape: Q <= 1024 times at most 30 digests a tree. */
+ * The input must hold the trace and chunk rows of every distinct leaf: the
+ * positions are distinct, so that is all Q rows, or with coset leaves at
+ * least Q / 2^lde_fold of them (at most 16 positions share a leaf): the
+ * arrays are at most 16 times the input. The FRI leaves (at most 48
+ * elements) and the paths are bounded by the shape: Q <= 1024 times at
+ * most 30 digests a tree. */
 static gs_status alloc_openings(gs_table_proof *t, const gs_shape *s, const rd *r) {
     counts c = counts_of(s);
-    if (c.trace_rows + c.chunk_rows > r->left / sizeof(gs_fp)) return GS_ERR_PROOF_FORMAT;
+    if (!rows_fit(r, t->query_pos, s->queries, s->lde_depth,
+                  gs_lde_leaf_width(s, s->cols) + gs_lde_leaf_width(s, 3 * (size_t)s->chunks)))
+        return GS_ERR_PROOF_FORMAT;
     t->trace_rows = malloc(c.trace_rows * sizeof(gs_fp));
     t->trace_paths = malloc(c.trace_paths * sizeof(gs_digest));
     t->chunk_rows = malloc(c.chunk_rows * sizeof(gs_fp));
@@ -966,7 +982,9 @@ static gs_status parse_logup(gs_table_proof *t, rd *r, gs_shape *s, uint32_t ver
         GS_TRY(get_fps(r, &t->aux_rows, c.aux_rows));
         return get_digests(r, &t->aux_paths, c.aux_paths);
     }
-    if (c.aux_rows > r->left / sizeof(gs_fp)) return GS_ERR_PROOF_FORMAT; /* distinct rows */
+    /* The distinct leaves' rows are in the input (alloc_openings). */
+    if (!rows_fit(r, t->query_pos, s->queries, s->lde_depth, gs_lde_leaf_width(s, 3 * (size_t)s->aux)))
+        return GS_ERR_PROOF_FORMAT;
     t->aux_rows = malloc(c.aux_rows * sizeof(gs_fp));
     t->aux_paths = malloc(c.aux_paths * sizeof(gs_digest));
     if (!t->aux_rows || !t->aux_paths) return GS_ERR_NOMEM;
@@ -1051,16 +1069,6 @@ static gs_status parse_shared_head(gs_proof *e, rd *r, gs_shape *s) {
     return get_fp3s(r, &t->ood_aux_next, s->aux);
 }
 
-/* The rows of `distinct` leaves of `width` elements must be in the input. */
-static int rows_fit(const rd *r, const uint32_t *pos, size_t Q, unsigned depth, uint64_t width) {
-    size_t *leaf = calloc(2 * Q + 1, sizeof *leaf);
-    if (!leaf) return 0;
-    leaves_of(leaf, pos, Q, depth);
-    size_t nu = gs_mpath_unique(leaf + Q, leaf, Q);
-    free(leaf);
-    return width == 0 || nu <= r->left / sizeof(gs_fp) / width;
-}
-
 /* A shared-FRI table's openings (after parse_shared_head), at the shared
  * positions reduced to its LDE size; the section must end there. */
 static gs_status parse_shared_openings(gs_proof *e, rd *r, gs_shape *s, const gs_shared_fri *sf) {
@@ -1072,7 +1080,7 @@ static gs_status parse_shared_openings(gs_proof *e, rd *r, gs_shape *s, const gs
     uint32_t mask = ((uint32_t)1 << s->log_size) - 1;
     for (size_t k = 0; k < Q; k++) t->query_pos[k] = sf->query_pos[k] & mask;
     /* The distinct rows are in the input (the positions may repeat here). */
-    if (!rows_fit(r, t->query_pos, Q, s->log_size, (uint64_t)s->cols + 3 * (uint64_t)s->chunks + 3 * (uint64_t)s->aux))
+    if (!rows_fit(r, t->query_pos, Q, s->lde_depth, (uint64_t)s->cols + 3 * (uint64_t)s->chunks + 3 * (uint64_t)s->aux))
         return GS_ERR_PROOF_FORMAT;
     counts c = counts_of(s);
     t->trace_rows = malloc(c.trace_rows * sizeof(gs_fp) + 1);

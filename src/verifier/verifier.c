@@ -76,6 +76,8 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s, 
         return GS_ERR_PROOF_FORMAT;
     for (uint32_t l = 0; s->cap_height && t->fri_roots && l < s->layers; l++)
         if (!digest_is_zero(&t->fri_roots[l])) return GS_ERR_PROOF_FORMAT;
+    /* Coset leaves: layer 0 has no root (a file gives a zero one). */
+    if (s->fri_first && t->fri_roots && !digest_is_zero(&t->fri_roots[0])) return GS_ERR_PROOF_FORMAT;
     if (!s->cap_height && t->caps) return GS_ERR_PROOF_FORMAT;
     /* A table without interactions adds nothing to any bus: its LogUp part
      * must be empty (the sum exactly zero, in canonical form), or a forged
