@@ -1,4 +1,7 @@
 /* Coset leaves (gs_params.coset_leaves; docs/protocol.md, "Coset leaves"):
+ * - the rule: a wide table (mix, 64 columns) keeps one row a leaf and a
+ *   committed layer 0 under coset_leaves = 1, and its proof verifies and
+ *   round-trips; a narrow one (fib) takes coset leaves;
  * - the layout, computed here independently of the prover: the trace tree
  *   of a fib proof is the Merkle tree of the LDE (gs_lde_coset) read as
  *   cols 2^a columns of N / 2^a rows, each opened leaf holds the rows
@@ -22,6 +25,7 @@
 #include "cheat_ood.h"
 #include "fib_air.h"
 #include "fuzz/multi_stmt.h"
+#include "gstark/airs.h"
 #include "gstark/merkle.h"
 #include "gstark/ntt.h"
 #include "gstark/parallel.h"
@@ -115,6 +119,34 @@ static void test_layout(void) {
         free(m), free(lde);
         gs_proof_free(p);
     }
+}
+
+/* ---- the rule: only where they pay ---- */
+
+static void test_rule(void) {
+    gs_mix_params mp = {64, 3, 8, 5};
+    gs_workload w = {0};
+    CHECK(gs_airs_mix(&w, &mp) == GS_OK);
+    gs_params par = {2, 2, 2, 78, 3, 0, 0, 0, 1};
+    gs_proof *p = NULL, *q = NULL;
+    CHECK(gs_prove(&p, w.air, w.trace, w.log_n, w.pub, &par, NULL) == GS_OK);
+    static const gs_digest zero;
+    if (p) {
+        /* One row a leaf (64 elements), layer 0 committed: 8 x 73 x 7 bytes
+         * of extra rows a query would cost more than layer 0's opening. */
+        CHECK(memcmp(&p->table.fri_roots[0], &zero, sizeof zero) != 0);
+        CHECK(gs_verify(w.air, p, 0) == GS_OK);
+        uint8_t *b = NULL, *b2 = NULL;
+        size_t l = 0, l2 = 0;
+        CHECK(gs_proof_serialize(&b, &l, p) == GS_OK && gs_proof_parse(&q, b, l) == GS_OK);
+        CHECK(q && q->params.coset_leaves == 1 && gs_verify(w.air, q, 0) == GS_OK);
+        CHECK(q && gs_proof_serialize(&b2, &l2, q) == GS_OK && l2 == l && !memcmp(b, b2, l));
+        free(b), free(b2);
+    }
+    gs_proof *f = prove_fib(8, par, 1);
+    CHECK(f && memcmp(&f->table.fri_roots[0], &zero, sizeof zero) == 0);
+    gs_proof_free(f), gs_proof_free(p), gs_proof_free(q);
+    gs_workload_free(&w);
 }
 
 /* ---- round trips ---- */
@@ -357,6 +389,7 @@ int main(int argc, char **argv) {
     CHECK(g_fib && multi_stmt_airs(g_airs) == GS_OK);
     test_golden(regen);
     if (!regen) {
+        test_rule();
         test_layout();
         test_single();
         test_multi();

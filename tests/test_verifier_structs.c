@@ -145,7 +145,14 @@ static void edit_entry(const subject *s, gs_proof *p) {
      * their trees are log N - a_0 deep, and layer 0 is not committed. */
     size_t logN = p->log_n + p->params.log_blowup, fri_path = 0, fri_row = 0;
     size_t la = p->params.log_arity, folds = p->log_n > p->params.log_final ? p->log_n - p->params.log_final : 0;
-    size_t f = p->params.coset_leaves && L ? (folds < la ? folds : la) : 0, first = f ? 1 : 0;
+    size_t f = p->params.coset_leaves && L ? (folds < la ? folds : la) : 0;
+    if (f) { /* only where they pay: 8 (C + 3K)(2^a - 1) bytes a query against 24 2^a + 32 (2a + d0 - lq) */
+        size_t lq = 0, d0 = logN - f;
+        while (((size_t)1 << lq) < Q) lq++;
+        if (8 * (C + 3 * K) * (((size_t)1 << f) - 1) >= 24 * ((size_t)1 << f) + 32 * (2 * f + (d0 > lq ? d0 - lq : 0)))
+            f = 0;
+    }
+    size_t first = f ? 1 : 0;
     size_t h = p->params.cap_height, lde_cap = h < logN - f ? h : logN - f, path = logN - f - lde_cap;
     size_t caps = ((size_t)(A ? 3 : 2)) << lde_cap;
     for (size_t l = first; l < L; l++) {

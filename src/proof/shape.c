@@ -1,5 +1,14 @@
 #include "proof/shape.h"
 
+int gs_coset_pays(const gs_shape *s, uint32_t cols, uint32_t chunks) {
+    unsigned a = gs_fri_folds(s, 0), d0 = s->log_size - a, lq = 0;
+    while (((uint64_t)1 << lq) < s->queries) lq++;
+    uint64_t F = (uint64_t)1 << a, W = (uint64_t)cols + 3 * (uint64_t)chunks;
+    uint64_t added = 8 * W * (F - 1);
+    uint64_t saved = 24 * F + 32 * (2 * (uint64_t)a + (d0 > lq ? d0 - lq : 0));
+    return added < saved;
+}
+
 gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_t cols,
                         uint32_t chunks) {
     if (!p || p->log_blowup < 1 || p->log_blowup > 6 || p->log_arity < 1 || p->log_arity > GS_MAX_LOG_ARITY || p->log_final > 20 ||
@@ -22,7 +31,7 @@ gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_
     size_t N = (size_t)1 << s->log_size;
     s->queries = p->num_queries < N ? p->num_queries : (uint32_t)N;
     s->cap_height = p->cap_height;
-    s->fri_first = p->coset_leaves && s->layers ? 1 : 0;
+    s->fri_first = p->coset_leaves && s->layers && gs_coset_pays(s, cols, chunks) ? 1 : 0;
     s->lde_fold = s->fri_first ? gs_fri_folds(s, 0) : 0;
     s->lde_depth = s->log_size - s->lde_fold;
     s->lde_cap = gs_cap_log(s, s->lde_depth);

@@ -29,7 +29,8 @@ typedef struct gs_shape {
     unsigned lde_cap;        /* min(h, log_size): the cap height of the trace, chunk and aux trees */
     unsigned lde_path_len;   /* log_size - lde_cap: digests per path in those trees */
     size_t fri_cap_len;      /* digests in all FRI layers' caps */
-    /* Coset leaves (params.coset_leaves with at least one FRI layer): each
+    /* Coset leaves (params.coset_leaves, at least one FRI layer, and
+     * gs_coset_pays for the table's main and chunk widths): each
      * leaf of the trace, chunk and aux trees holds 2^lde_fold rows, those
      * at j + i 2^lde_depth (i < 2^lde_fold), as the matrix read as columns
      * of 2^lde_depth rows (column c 2^lde_fold + i is rows [i M, (i + 1) M)
@@ -64,6 +65,17 @@ static inline unsigned gs_fri_depth(const gs_shape *s, uint32_t l) {
 static inline unsigned gs_cap_log(const gs_shape *s, unsigned depth) {
     return s->cap_height < depth ? s->cap_height : depth;
 }
+
+/* Whether coset leaves make a table's proof smaller (the rule of
+ * docs/protocol.md, "Coset leaves"), from its main columns and quotient
+ * chunks and s's first FRI layer (a = its folds, F = 2^a), the LDE size
+ * and the query count (lq = ceil(log2 Q)): the extra rows a query opens,
+ * 8 (cols + 3 chunks)(F - 1) bytes, against what it no longer opens, layer
+ * 0's leaf (24 F bytes), its path below the levels the queries share
+ * (log N - a - lq digests) and a levels of the trace and chunk paths (2 a
+ * digests). The aux width is not in it: a file gives the aux column count
+ * after the trace and chunk openings. */
+int gs_coset_pays(const gs_shape *s, uint32_t cols, uint32_t chunks);
 
 /* The elements of one leaf of the trace, chunk or aux tree of `cols`
  * columns (cols << lde_fold). */
