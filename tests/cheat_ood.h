@@ -61,6 +61,65 @@ static gs_status cheat_prove(gs_proof **out, const gs_air *air, gs_fp *m, size_t
     return *out ? gs_verify(air, *out, 0) : GS_OK;
 }
 
+/* A single-table proof file for `air` changed in place: 1 when the parser
+ * refuses it (counted in *by_parser) or the verifier rejects it, 0 when it
+ * is accepted. */
+static inline int file_rejected(const gs_air *air, const uint8_t *b, size_t l, int *by_parser) {
+    gs_proof *q = NULL;
+    if (gs_proof_parse(&q, b, l) != GS_OK) return ++*by_parser, 1;
+    gs_status v = gs_verify(air, q, 0);
+    gs_proof_free(q);
+    return v != GS_OK;
+}
+
+/* Every byte of the single-table file b after magic and version with one
+ * random bit flipped (undone after it is tried): how many were accepted
+ * (each named on stderr); *by_parser counts the parser's refusals. */
+static inline int every_byte_accepted(const gs_air *air, uint8_t *b, size_t l, int *by_parser) {
+    int accepted = 0;
+    for (size_t i = 12; i < l; i++) {
+        uint8_t x = (uint8_t)(1u << gs_test_below(8)), old = b[i];
+        b[i] ^= x;
+        if (!file_rejected(air, b, l, by_parser)) {
+            accepted++;
+            fprintf(stderr, "  accepted: byte %zu ^ 0x%02x\n", i, x);
+        }
+        b[i] = old;
+    }
+    return accepted;
+}
+
+/* `flips` random single-byte changes (after magic and version) of the
+ * multi-table proof file b, each undone after it is tried: how many were
+ * accepted by the parser and the verifier of the n AIRs. */
+static inline int multi_flips_accepted(const gs_air *const *airs, uint32_t n, uint8_t *b, size_t l, int flips) {
+    int accepted = 0;
+    for (int j = 0; b && j < flips; j++) {
+        size_t i = 12 + gs_test_below(l - 12);
+        uint8_t old = b[i];
+        b[i] ^= (uint8_t)(1 + gs_test_below(255));
+        gs_multi_proof *q = NULL;
+        if (gs_multi_proof_parse(&q, b, l) == GS_OK && gs_verify_multi(airs, n, q, 0) == GS_OK) accepted++;
+        gs_multi_proof_free(q);
+        b[i] = old;
+    }
+    return accepted;
+}
+
+/* The verifier's status for proof pf read back from its file (the
+ * serializer's or the parser's status when one of them fails). */
+static inline gs_status file_verify(const gs_air *air, const gs_proof *pf) {
+    uint8_t *b = NULL;
+    size_t l = 0;
+    gs_proof *q = NULL;
+    gs_status s = gs_proof_serialize(&b, &l, pf);
+    if (s == GS_OK) s = gs_proof_parse(&q, b, l);
+    if (s == GS_OK) s = gs_verify(air, q, 0);
+    free(b);
+    gs_proof_free(q);
+    return s;
+}
+
 /* Where FRI caught it: 0 at DEEP, 1 at a fold, 2 at the final polynomial,
  * -1 for any other status (the test fails on that). */
 static int cheat_kind(gs_status v) {

@@ -254,14 +254,7 @@ static uint64_t rd64(const uint8_t *b) { return rd32(b) | (uint64_t)rd32(b + 4) 
 
 /* A single-table file changed in place: refused by the parser or rejected
  * by the verifier (counted), never accepted. */
-static int rejected(const uint8_t *b, size_t l, int *by_parser) {
-    gs_proof *q = NULL;
-    gs_status s = gs_proof_parse(&q, b, l);
-    if (s != GS_OK) return ++*by_parser, 1;
-    gs_status v = gs_verify(g_fib, q, 0);
-    gs_proof_free(q);
-    return v != GS_OK;
-}
+static int rejected(const uint8_t *b, size_t l, int *by_parser) { return file_rejected(g_fib, b, l, by_parser); }
 
 static void test_tamper(gs_hash_id hash) {
     /* Blowup 8, 27 queries: a small file whose every byte is flipped. */
@@ -275,18 +268,8 @@ static void test_tamper(gs_hash_id hash) {
     size_t head = rd64(b + 16), body = 24 + head + 12, capsz = 8 * 32;
     CHECK(rd32(b + 24 + head - 4) == 3 && rd32(b + 24 + head - 8) == (uint32_t)hash);
     CHECK(memcmp(b + body + 8, p->table.caps, 2 * capsz) == 0);
-    int parser = 0, flips = 0, accepted = 0;
-    for (size_t i = 12; i < l; i++) { /* every byte after magic and version */
-        uint8_t x = (uint8_t)(1u << gs_test_below(8)), old = b[i];
-        b[i] ^= x;
-        flips++;
-        if (!rejected(b, l, &parser)) {
-            accepted++;
-            fprintf(stderr, "  accepted: byte %zu ^ 0x%02x\n", i, x);
-        }
-        b[i] = old;
-    }
-    CHECK(accepted == 0);
+    int parser = 0, flips = (int)l - 12;
+    CHECK(every_byte_accepted(g_fib, b, l, &parser) == 0); /* caps, nodes, rows, everything */
     printf("%s, cap height 3: %d single-byte flips (caps, nodes, rows, everything), %d refused by "
            "the parser, the rest by the verifier\n", gs_hash_name(hash), flips, parser);
     /* Every cap digest byte by byte: all eight values of a bit in each. */
@@ -338,17 +321,7 @@ static void test_tamper_multi(void) {
         gs_multi_proof *q = NULL;
         CHECK(gs_multi_proof_parse(&q, b, cut) == GS_ERR_PROOF_FORMAT && !q);
     }
-    for (int j = 0; b && j < 2000; j++) { /* random single-byte flips */
-        size_t i = 12 + gs_test_below(l - 12);
-        uint8_t old = b[i];
-        b[i] ^= (uint8_t)(1 + gs_test_below(255));
-        gs_multi_proof *q = NULL;
-        if (gs_multi_proof_parse(&q, b, l) == GS_OK &&
-            gs_verify_multi((const gs_air *const *)g_airs, MULTI_STMT_TABLES, q, 0) == GS_OK)
-            accepted++;
-        gs_multi_proof_free(q);
-        b[i] = old;
-    }
+    accepted = multi_flips_accepted((const gs_air *const *)g_airs, MULTI_STMT_TABLES, b, l, 2000);
     CHECK(accepted == 0);
     /* Every byte of every cap digest (aux caps included), found in the file
      * by its bytes. */
@@ -427,15 +400,10 @@ static void test_cheating(void) {
                     fprintf(stderr, "cheating prover (%s, fold by %u, cap height %u): %s\n",
                             gs_hash_name(HASHES[hi]), 1u << la, heights[k], gs_status_str(v));
                 else by_kind[kind]++;
-                /* And through the file. */
-                uint8_t *b = NULL;
-                size_t l = 0;
-                gs_proof *q = NULL;
-                if (pf && gs_proof_serialize(&b, &l, pf) == GS_OK && gs_proof_parse(&q, b, l) == GS_OK)
-                    CHECK(gs_verify(g_fib, q, 0) == v);
+                CHECK(pf && file_verify(g_fib, pf) == v); /* and through the file */
                 n++;
-                free(b), free(m);
-                gs_proof_free(pf), gs_proof_free(q);
+                free(m);
+                gs_proof_free(pf);
             }
     printf("cheating prover: %d proofs (folds by 2..16 x cap heights 0, 2, 5 x both hashes) rejected: "
            "%d at DEEP, %d at a fold, %d at the final polynomial\n", n, by_kind[0], by_kind[1], by_kind[2]);
