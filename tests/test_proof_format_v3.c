@@ -383,17 +383,18 @@ static void test_golden(int regen) {
     gs_proof_free(p), gs_multi_proof_free(mp);
 }
 
-/* Fold by 2, 4 and 8; then the same with Merkle caps of height 2. */
+/* Fold by 2, 4 and 8; then the same with Merkle caps of height 2; then
+ * with coset leaves (docs/protocol.md, "Coset leaves"). */
 static int write_seeds(const char *dir, const char *dir_multi) {
-    for (uint32_t i = 0; i < 6; i++) {
-        uint32_t la = 1 + i % 3, cap = i < 3 ? 0 : 2;
-        gs_params par = {1, 1, 2, 78, la, 0, cap, 0, 0};
+    for (uint32_t i = 0; i < 9; i++) {
+        uint32_t la = 1 + i % 3, cap = i >= 3 && i < 6 ? 2 : 0, coset = i >= 6;
+        gs_params par = {1, 1, 2, 78, la, 0, cap, 0, coset};
         gs_proof *p = prove_fib(2 + la, par);
         gs_multi_proof *mp = prove_multi(la, par);
         uint8_t *b = NULL, *m = NULL;
         size_t lb = 0, lm = 0;
         char path[4096];
-        const char *tag = cap ? "cap2_" : "";
+        const char *tag = cap ? "cap2_" : coset ? "coset_" : "";
         CHECK(p && gs_proof_serialize(&b, &lb, p) == GS_OK);
         CHECK(mp && gs_multi_proof_serialize(&m, &lm, mp) == GS_OK);
         snprintf(path, sizeof path, "%s/seed_fib_v3_%s%u.proof", dir, tag, la);
