@@ -29,6 +29,9 @@ static void print_single(const cli_loaded *L, int all) {
     printf("\n  air         %s\n", fp);
     printf("  shape       %u quotient chunks, %u FRI layers, final polynomial %u coefficients, "
            "%u queries drawn\n", t->num_chunks, t->num_layers, t->final_len, t->num_queries);
+    if (pt.leaf_rows_log)
+        printf("  leaves      %u LDE rows a leaf (coset leaves: FRI layer 0 comes from the openings)\n",
+               1u << pt.leaf_rows_log);
     printf("  part                      bytes\n");
     printf("  commitments          %10zu\n", pt.commits);
     printf("  out-of-domain values %10zu\n", pt.ood);

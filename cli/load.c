@@ -96,8 +96,9 @@ void cli_json_proof(FILE *f, const cli_loaded *L, int parts) {
         if (parts) {
             cli_parts pt;
             pt = gs_proof_table_parts(p);
-            fprintf(f, ",\"chunks\":%u,\"fri_layers\":%u,\"queries_drawn\":%u,\"bytes\":%zu",
-                    p->table.num_chunks, p->table.num_layers, p->table.num_queries, pt.total);
+            fprintf(f, ",\"chunks\":%u,\"fri_layers\":%u,\"queries_drawn\":%u,\"leaf_rows\":%u,\"bytes\":%zu",
+                    p->table.num_chunks, p->table.num_layers, p->table.num_queries, 1u << pt.leaf_rows_log,
+                    pt.total);
         }
         fputc('}', f);
     }

@@ -26,6 +26,17 @@ expect 0 "prove fib" "$G" prove --air fib --log-rows 6 "${fast[@]}" -o "$D/fib.p
 expect 0 "verify fib" "$G" verify "$D/fib.proof"
 expect 0 "inspect fib" "$G" inspect "$D/fib.proof"
 grep -q "80 bits" "$D/out" || { echo "FAIL: inspect does not show the security level"; fail=1; }
+# Coset leaves by default (2^10 rows, final degree 256: one layer folding by 4, 4 rows a
+# leaf); --no-coset-leaves, --shared-fri with them, and the two verify as different statements.
+expect 0 "prove fib 2^10" "$G" prove --air fib --log-rows 10 "${fast[@]}" -o "$D/fib10.proof"
+expect 0 "inspect fib 2^10" "$G" inspect "$D/fib10.proof"
+grep -q "coset leaves" "$D/out" && grep -q "4 LDE rows a leaf" "$D/out" || { echo "FAIL: inspect does not show the coset leaves"; fail=1; }
+expect 0 "prove fib without coset leaves" "$G" prove --air fib --log-rows 10 "${fast[@]}" --no-coset-leaves -o "$D/fib0.proof"
+expect 0 "inspect fib without coset leaves" "$G" inspect "$D/fib0.proof"
+! grep -q "coset leaves\|LDE rows a leaf" "$D/out" || { echo "FAIL: inspect shows coset leaves that are not there"; fail=1; }
+expect 0 "verify fib without coset leaves" "$G" verify "$D/fib0.proof"
+expect 1 "fib without coset leaves against the default's statement" "$G" verify "$D/fib0.proof" --statement "$("$G" inspect --json "$D/fib10.proof" | sed 's/.*"statement":"\([0-9a-f]*\)".*/\1/')"
+expect 2 "--coset-leaves with --shared-fri" "$G" prove --air synth --preset vm --shrink 12 "${fast[@]}" --coset-leaves --shared-fri -o "$D/x.proof"
 expect 0 "prove mix" "$G" prove --air mix --cols 9 --degree 5 --blowup 4 --log-rows 5 "${fast[@]}" -o "$D/mix.proof"
 expect 0 "verify mix" "$G" verify "$D/mix.proof"
 expect 1 "verify mix asking for 128 bits" "$G" verify "$D/mix.proof" --min-security 128

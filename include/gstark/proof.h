@@ -250,6 +250,10 @@ gs_status gs_multi_proof_parse(gs_multi_proof **out, const uint8_t *buf, size_t 
  * counts and section headers are not counted. Zero for a shape out of range. */
 typedef struct gs_proof_parts {
     size_t commits, ood, final, trace_q, chunk_q, fri_q, aux_q, total;
+    /* log2 of the LDE rows in a leaf of the trace, chunk and aux trees: 0
+     * for one row, a > 0 for coset leaves (params.coset_leaves where they
+     * pay; FRI layer 0 is then not in the file) */
+    unsigned leaf_rows_log;
 } gs_proof_parts;
 gs_proof_parts gs_proof_table_parts(const gs_proof *p);
 /* The bytes the shared FRI takes in a version 3 file, by part: the layer

@@ -675,6 +675,7 @@ gs_proof_parts gs_proof_table_parts(const gs_proof *p) {
         o.fri_q += opening_bytes(&tr[2 + l - s.fri_first], t->query_pos, Q);
     o.aux_q = A ? opening_bytes(&tr[n - 1], t->query_pos, Q) : 0;
     o.total = o.commits + o.ood + o.final + o.trace_q + o.chunk_q + o.fri_q + o.aux_q;
+    o.leaf_rows_log = s.lde_fold;
     return o;
 }
 
