@@ -11,6 +11,9 @@
  *   fold: they verify, round-trip byte for byte, are the same bytes with 1
  *   and 3 threads, the statement digest names the choice, and fib 2^12 at
  *   the default arity is smaller than without it;
+ * - determinism: synth vm (narrow tables with coset leaves, wide ones
+ *   without) gives the same bytes over threads, tables in parallel and a
+ *   memory budget that makes the tables wait;
  * - tampering: every truncation and every byte of a small file flipped,
  *   random flips of a multi-table file, the header's flag and the struct's
  *   parameter changed: rejected, never accepted;
@@ -30,6 +33,7 @@
 #include "gstark/ntt.h"
 #include "gstark/parallel.h"
 #include "gstark/prover.h"
+#include "gstark/synth.h"
 #include "gstark/verifier.h"
 #include "test_io.h"
 #include "test_util.h"
@@ -232,6 +236,64 @@ static void test_multi(void) {
     printf("multi-table: %d proofs (folds by 2..16, both hashes, with buses)\n", n);
 }
 
+/* ---- determinism over threads, k and budgets ---- */
+
+static void test_determinism(void) {
+    gs_multi_workload w = {0};
+    CHECK(gs_synth_preset(&w, "vm", 10, 3) == GS_OK);
+    gs_table_input in[GS_SYNTH_MAX_TABLES];
+    const gs_air *airs[GS_SYNTH_MAX_TABLES];
+    for (uint32_t i = 0; i < w.num_tables; i++) {
+        in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n, w.tables[i].pub, NULL};
+        airs[i] = w.tables[i].air;
+    }
+    gs_params par = gs_params_default(100);
+    par.grinding_bits = 8, par.num_queries = 46;
+    static const struct {
+        unsigned threads, k;
+        size_t budget;
+    } runs[] = {{1, 1, 0}, {2, 3, 0}, {3, 3, 1}}; /* budget 1: two thirds of the gate's peak with room */
+    uint8_t *ref = NULL;
+    size_t lref = 0, gate_free = 0;
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        gs_prove_stats st = {0};
+        size_t budget = runs[r].budget ? gate_free / 3 * 2 : 0;
+        gs_prove_opts o = {.tables_parallel = runs[r].k, .mem_budget = budget, .stats = &st};
+        gs_multi_proof *mp = NULL;
+        gs_threads_set(runs[r].threads);
+        CHECK(gs_prove_multi(&mp, in, w.num_tables, &par, &o) == GS_OK);
+        gs_threads_set(0);
+        uint8_t *b = NULL;
+        size_t l = 0;
+        CHECK(mp && gs_multi_proof_serialize(&b, &l, mp) == GS_OK);
+        CHECK(mp && gs_verify_multi(airs, w.num_tables, mp, 0) == GS_OK);
+        if (r == 0) {
+            unsigned with = 0, without = 0; /* both kinds of table in one proof */
+            for (uint32_t i = 0; mp && i < mp->num_tables; i++) {
+                gs_proof_parts pt = gs_proof_table_parts(&mp->tables[i]);
+                with += pt.leaf_rows_log > 0, without += pt.leaf_rows_log == 0;
+            }
+            CHECK(with > 0 && without > 0);
+            printf("synth vm /10: %u tables with coset leaves, %u without\n", with, without);
+            ref = b, lref = l, b = NULL;
+        } else {
+            /* The budget held the gate below what k = 3 admits with room. */
+            if (!runs[r].budget) gate_free = st.gate_peak_bytes;
+            else {
+                CHECK(gate_free && st.gate_peak_bytes < gate_free);
+                printf("gate peak %zu with room, %zu in the budget\n", gate_free, st.gate_peak_bytes);
+            }
+            CHECK(b && l == lref && !memcmp(b, ref, l));
+        }
+        free(b);
+        gs_multi_proof_free(mp);
+    }
+    printf("synth vm /10: the same %zu bytes with 1 thread k = 1, 2 threads k = 3, 3 threads k = 3 in two "
+           "thirds of the room\n", lref);
+    free(ref);
+    gs_multi_workload_free(&w);
+}
+
 /* ---- tampering ---- */
 
 static int rejected(const uint8_t *b, size_t l, int *by_parser) { return file_rejected(g_fib, b, l, by_parser); }
@@ -362,6 +424,7 @@ int main(int argc, char **argv) {
         test_layout();
         test_single();
         test_multi();
+        test_determinism();
         test_tamper();
         test_cheating();
         test_refused();
