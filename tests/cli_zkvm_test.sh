@@ -65,6 +65,16 @@ python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert not j["accep
 expect 1 "verify --statement of another digest" "$G" verify run.proof --elf echo.elf \
     --statement 0000000000000000000000000000000000000000000000000000000000000000
 has "$D/err" "statement mismatch" "--statement applies to a run's proof"
+# One FRI for all 13 tables: a smaller file, the same claim, rejected against another
+# program or input as the per-table proof is.
+expect 0 "prove echo's run with one FRI for all tables" "$G" prove --elf echo.elf --input in.bin --shared-fri -o shared.proof "${zk[@]}"
+check "the shared-FRI proof is smaller" "$(wc -c <shared.proof)" -lt "$(wc -c <run.proof)"
+expect 0 "verify the shared-FRI proof" "$G" verify shared.proof --elf echo.elf
+cmp -s "$D/out" in.bin && echo "ok: the shared-FRI proof gives the output" || { echo "FAIL: shared-FRI output"; fail=1; }
+expect 0 "inspect the shared-FRI proof" "$G" inspect shared.proof
+has "$D/out" "one FRI for all tables" "inspect names the shared FRI"
+expect 1 "the shared-FRI proof against another program" "$G" verify shared.proof --elf exit3.elf
+expect 1 "the shared-FRI proof with another --input" "$G" verify shared.proof --elf echo.elf --input other.bin
 size=$(wc -c <run.proof)
 head -c $((size / 2)) run.proof >half.proof
 expect 1 "a truncated run's proof" "$G" verify half.proof --elf echo.elf
