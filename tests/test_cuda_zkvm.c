@@ -2,7 +2,8 @@
  * (the determinism rule, docs/architecture.md), and verifies: the assembled
  * benchmark programs (a Fibonacci loop, a memory loop with loads, stores,
  * mul and branches) at two sizes each, the CUDA proofs with no fallback to
- * the CPU. Exits GS_TEST_SKIP (77) where no device exists. */
+ * the CPU; the larger ones also with one FRI for all tables (shared_fri).
+ * Exits GS_TEST_SKIP (77) where no device exists. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +12,9 @@
 #include "gstark/gstark.h"
 #include "test_util.h"
 
-static uint8_t *prove_bytes(const gs_zkvm_program *p, gs_backend_kind be, size_t *len) {
+static uint8_t *prove_bytes(const gs_zkvm_program *p, gs_backend_kind be, int shared, size_t *len) {
     gs_params par = gs_params_default(GS_DEFAULT_SECURITY_BITS);
+    if (shared) par.shared_fri = 1, par.coset_leaves = 0;
     gs_prove_opts opts = {.backend = be, .no_fallback = 1};
     gs_zkvm_proof *zp = NULL;
     char msg[400];
@@ -39,12 +41,16 @@ int main(int argc, char **argv) {
         gs_zkvm_program *p = k < 2 ? fib_loop(n) : mem_loop(n);
         CHECK(p != NULL);
         if (!p) continue;
-        size_t lc = 0, lg = 0;
-        uint8_t *c = prove_bytes(p, GS_BACKEND_CPU, &lc), *g = prove_bytes(p, GS_BACKEND_CUDA, &lg);
-        CHECK(c && g && lc == lg && memcmp(c, g, lc) == 0);
-        printf("%s %u: %zu bytes, %s\n", k < 2 ? "fib" : "mem", n, lc,
-               c && g && lc == lg && !memcmp(c, g, lc) ? "same on cpu and cuda" : "DIFFERENT");
-        free(c), free(g);
+        for (int shared = 0; shared < 2; shared++) {
+            if (shared && (k == 0 || k == 2)) continue; /* the larger runs only */
+            size_t lc = 0, lg = 0;
+            uint8_t *c = prove_bytes(p, GS_BACKEND_CPU, shared, &lc);
+            uint8_t *g = prove_bytes(p, GS_BACKEND_CUDA, shared, &lg);
+            CHECK(c && g && lc == lg && memcmp(c, g, lc) == 0);
+            printf("%s %u%s: %zu bytes, %s\n", k < 2 ? "fib" : "mem", n, shared ? " shared FRI" : "", lc,
+                   c && g && lc == lg && !memcmp(c, g, lc) ? "same on cpu and cuda" : "DIFFERENT");
+            free(c), free(g);
+        }
         gs_zkvm_program_free(p);
     }
     return gs_test_done();
