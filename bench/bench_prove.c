@@ -25,11 +25,14 @@
  *
  * usage: bench_prove [--quick] [--max-log N] [--fib-log N] [--threads T] [--air fib|mix|synth|heights|sched|all]
  *                    [--security BITS] [--grinding G] [--vm-shrink K] [--skew-shrink K]
- *                    [--mix COLSxLOG] [--pinned] [--no-coset-leaves] [--backend cpu|cuda|both] [--json]
+ *                    [--mix COLSxLOG] [--pinned] [--no-coset-leaves] [--timeline PREFIX] [--backend cpu|cuda|both] [--json]
  *
  * --mix COLSxLOG (e.g. 512x22): the mix rows are that one statement.
  * --pinned: traces in pinned host memory (see g_pinned).
- * --no-coset-leaves: gs_params.coset_leaves = 0 (the default is 1; docs/protocol.md, "Coset leaves"). */
+ * --no-coset-leaves: gs_params.coset_leaves = 0 (the default is 1; docs/protocol.md, "Coset leaves").
+ * --timeline PREFIX: each multi-table proof's host spans and device operations as a Chrome
+ * trace in PREFIX-<preset>-<shrink>-<backend>.json (docs/gpu.md, "Reading a timeline"), a warm
+ * context's timeline where `gstark prove --timeline` shows a one-shot one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +76,7 @@ static int g_nkinds = 1;
  * the CUDA backend uploads it in one DMA instead of through its staging
  * buffers. Statement names get " pinned". */
 static int g_pinned;
+static const char *g_timeline; /* --timeline PREFIX, or NULL */
 
 /* A pinned copy of n field elements, or NULL (the message printed). */
 static gs_fp *pinned_copy(const gs_fp *src, size_t n) {
@@ -242,11 +246,22 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
     compare cmp = {0};
     for (int k = 0; k < g_nkinds; k++) {
         gs_prove_stats st;
-        gs_prove_opts opts = {.stats = &st, .table_stats = ts, .backend = g_kinds[k]};
+        gs_obs *obs = NULL;
+        if (g_timeline && gs_obs_new(&obs) != GS_OK) obs = NULL;
+        gs_prove_opts opts = {.stats = &st, .table_stats = ts, .backend = g_kinds[k], .obs = obs};
         gs_multi_proof *mp = NULL;
         reset_peak_rss();
         double sys0 = sys_seconds();
         gs_status s = gs_prove_multi(&mp, in, n, par, &opts);
+        if (obs && s == GS_OK) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s-%s-%u-%s.json", g_timeline, preset, shrink,
+                     g_kinds[k] == GS_BACKEND_CUDA ? "cuda" : "cpu");
+            FILE *f = fopen(path, "w");
+            if (!f || gs_obs_write_chrome_trace(obs, f) != GS_OK) printf("timeline %s: not written\n", path);
+            if (f) fclose(f);
+        }
+        gs_obs_free(obs);
         if (s != GS_OK) {
             printf("%s shrink %u: prove failed: %s\n", preset, shrink, gs_status_str(s));
         } else {
@@ -340,6 +355,7 @@ int main(int argc, char **argv) {
             i++;
         else if (!strcmp(argv[i], "--pinned")) g_pinned = 1;
         else if (!strcmp(argv[i], "--no-coset-leaves")) coset = 0;
+        else if (!strcmp(argv[i], "--timeline") && i + 1 < argc) g_timeline = argv[++i];
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "cpu")) i++;
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "cuda"))
             g_kinds[0] = GS_BACKEND_CUDA, i++;
@@ -348,7 +364,7 @@ int main(int argc, char **argv) {
         else {
             fprintf(stderr, "usage: bench_prove [--quick] [--max-log N] [--fib-log N] [--threads T] "
                             "[--air fib|mix|synth|heights|sched|all] [--security BITS] [--grinding G] "
-                            "[--vm-shrink K] [--skew-shrink K] [--mix COLSxLOG] [--pinned] [--no-coset-leaves] "
+                            "[--vm-shrink K] [--skew-shrink K] [--mix COLSxLOG] [--pinned] [--no-coset-leaves] [--timeline PREFIX] "
                             "[--backend cpu|cuda|both] [--json]\n");
             return 2;
         }
