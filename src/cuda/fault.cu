@@ -80,8 +80,20 @@ cudaError_t gs_cuda_counted_malloc(void **p, size_t bytes) {
     return e;
 }
 
+/* The pool keeps freed memory for the next proof (gs_cuda_pool_keep); when
+ * an allocation finds the device full, what the pool keeps unused goes back
+ * and the allocation is tried once more. */
 cudaError_t gs_cuda_counted_malloc_async(void **p, size_t bytes, cudaStream_t s) {
     cudaError_t e = cudaMallocAsync(p, bytes, s);
+    if (e == cudaErrorMemoryAllocation) {
+        (void)cudaGetLastError();
+        int dev = 0;
+        cudaMemPool_t pool;
+        if (cudaGetDevice(&dev) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess &&
+            cudaMemPoolTrimTo(pool, 0) == cudaSuccess)
+            e = cudaMallocAsync(p, bytes, s);
+        if (e != cudaSuccess) (void)cudaGetLastError();
+    }
     if (e == cudaSuccess) g_live_allocs.fetch_add(1);
     return e;
 }
