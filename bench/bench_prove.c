@@ -25,11 +25,16 @@
  *
  * usage: bench_prove [--quick] [--max-log N] [--fib-log N] [--threads T] [--air fib|mix|synth|heights|sched|all]
  *                    [--security BITS] [--grinding G] [--vm-shrink K] [--skew-shrink K]
- *                    [--mix COLSxLOG] [--pinned] [--no-coset-leaves] [--timeline PREFIX] [--backend cpu|cuda|both] [--json]
+ *                    [--mix COLSxLOG] [--pinned] [--no-coset-leaves] [--timeline PREFIX] [--resident]
+ *                    [--backend cpu|cuda|both] [--json]
  *
  * --mix COLSxLOG (e.g. 512x22): the mix rows are that one statement.
  * --pinned: traces in pinned host memory (see g_pinned).
  * --no-coset-leaves: gs_params.coset_leaves = 0 (the default is 1; docs/protocol.md, "Coset leaves").
+ * --resident: every proof on one resident prover per backend (gs_prover_new, made before the
+ * rows), each statement proven once untimed first: the steady state of a prover that keeps
+ * its device pools, streams and staging between proofs (without it, each proof is a one-shot
+ * gs_prove with the CUDA driver already initialised). Statement names get " res".
  * --timeline PREFIX: each multi-table proof's host spans and device operations as a Chrome
  * trace in PREFIX-<preset>-<shrink>-<backend>.json (docs/gpu.md, "Reading a timeline"), a warm
  * context's timeline where `gstark prove --timeline` shows a one-shot one. */
@@ -77,6 +82,30 @@ static int g_nkinds = 1;
  * buffers. Statement names get " pinned". */
 static int g_pinned;
 static const char *g_timeline; /* --timeline PREFIX, or NULL */
+static gs_prover *g_pv[2];      /* --resident: one per entry of g_kinds */
+
+/* A single-table proof: on the resident prover of backend k, once untimed
+ * first, or one-shot. */
+static gs_status prove_one(gs_proof **p, int k, const gs_workload *w, const gs_params *par,
+                           gs_prove_opts *opts) {
+    if (!g_pv[k]) return gs_prove(p, w->air, w->trace, w->log_n, w->pub, par, opts);
+    gs_prove_opts quiet = {.air_desc = opts->air_desc};
+    gs_status s = gs_prover_prove(g_pv[k], p, w->air, w->trace, w->log_n, w->pub, par, &quiet);
+    gs_proof_free(*p);
+    *p = NULL;
+    return s != GS_OK ? s : gs_prover_prove(g_pv[k], p, w->air, w->trace, w->log_n, w->pub, par, opts);
+}
+
+/* The same for n tables. */
+static gs_status prove_many(gs_multi_proof **mp, int k, const gs_table_input *in, uint32_t n,
+                            const gs_params *par, gs_prove_opts *opts) {
+    if (!g_pv[k]) return gs_prove_multi(mp, in, n, par, opts);
+    gs_prove_opts quiet = {0};
+    gs_status s = gs_prover_prove_multi(g_pv[k], mp, in, n, par, &quiet);
+    gs_multi_proof_free(*mp);
+    *mp = NULL;
+    return s != GS_OK ? s : gs_prover_prove_multi(g_pv[k], mp, in, n, par, opts);
+}
 
 /* A pinned copy of n field elements, or NULL (the message printed). */
 static gs_fp *pinned_copy(const gs_fp *src, size_t n) {
@@ -156,7 +185,7 @@ static void row_on(const char *name, gs_workload *w, double t_trace, const gs_pa
     gs_proof *p = NULL;
     reset_peak_rss();
     double sys0 = sys_seconds();
-    gs_status s = gs_prove(&p, w->air, w->trace, w->log_n, w->pub, par, &opts);
+    gs_status s = prove_one(&p, k, w, par, &opts);
     if (s != GS_OK) {
         printf("%-22s prove failed: %s\n", name, gs_status_str(s));
         return;
@@ -197,6 +226,11 @@ static void row(const char *name, gs_workload *w, double t_trace, const gs_param
         if (!pw.trace) return;
         snprintf(pname, sizeof pname, "%s pinned", name);
         name = pname;
+    }
+    char rname[72];
+    if (g_pv[0]) {
+        snprintf(rname, sizeof rname, "%s res", name);
+        name = rname;
     }
     for (int k = 0; k < g_nkinds; k++) row_on(name, &pw, t_trace, par, k, &cmp);
     if (g_pinned) gs_cuda_host_free(pw.trace);
@@ -252,7 +286,7 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
         gs_multi_proof *mp = NULL;
         reset_peak_rss();
         double sys0 = sys_seconds();
-        gs_status s = gs_prove_multi(&mp, in, n, par, &opts);
+        gs_status s = prove_many(&mp, k, in, n, par, &opts);
         if (obs && s == GS_OK) {
             char path[4096];
             snprintf(path, sizeof path, "%s-%s-%u-%s.json", g_timeline, preset, shrink,
@@ -273,7 +307,8 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
             gs_status vs = gs_verify_multi(airs, n, mp, 0);
             double v1 = bench_now();
             char name[48];
-            snprintf(name, sizeof name, "synth %s /%u%s", preset, shrink, g_pinned ? " pinned" : "");
+            snprintf(name, sizeof name, "synth %s /%u%s%s", preset, shrink, g_pinned ? " pinned" : "",
+                     g_pv[0] ? " res" : "");
             double other = st.total - (st.check + st.commit + st.quotient + st.ood + st.deep + st.fri + st.queries);
             printf("%-22s %2s %5u %7.3f %8.3f | %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f %6.3f | %7.2f %8zu %8.1f %8.2f %8.1f %5.1f %4s %7.1f %5.1f %2u %s\n",
                    name, "-", n, t_trace, st.total, st.check, st.commit, st.quotient, st.ood, st.deep,
@@ -337,7 +372,7 @@ static void sched_rows(const char *preset, unsigned shrink, const gs_params *par
 int main(int argc, char **argv) {
     unsigned max_log = 22, fib_log = 0, threads = 0, security = 128, grinding = 20, vm_shrink = 1, skew_shrink = 0;
     unsigned mix_cols_arg = 0, mix_log_arg = 0;
-    int quick = 0, json = 0, coset = 1;
+    int quick = 0, json = 0, coset = 1, resident = 0;
     const char *which = "all";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
@@ -356,6 +391,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--pinned")) g_pinned = 1;
         else if (!strcmp(argv[i], "--no-coset-leaves")) coset = 0;
         else if (!strcmp(argv[i], "--timeline") && i + 1 < argc) g_timeline = argv[++i];
+        else if (!strcmp(argv[i], "--resident")) resident = 1;
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "cpu")) i++;
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "cuda"))
             g_kinds[0] = GS_BACKEND_CUDA, i++;
@@ -364,7 +400,7 @@ int main(int argc, char **argv) {
         else {
             fprintf(stderr, "usage: bench_prove [--quick] [--max-log N] [--fib-log N] [--threads T] "
                             "[--air fib|mix|synth|heights|sched|all] [--security BITS] [--grinding G] "
-                            "[--vm-shrink K] [--skew-shrink K] [--mix COLSxLOG] [--pinned] [--no-coset-leaves] [--timeline PREFIX] "
+                            "[--vm-shrink K] [--skew-shrink K] [--mix COLSxLOG] [--pinned] [--no-coset-leaves] [--timeline PREFIX] [--resident] "
                             "[--backend cpu|cuda|both] [--json]\n");
             return 2;
         }
@@ -401,6 +437,14 @@ int main(int argc, char **argv) {
            gs_threads_get(), 1u << par.log_blowup, par.num_queries, par.grinding_bits,
            gs_params_security(&par), coset ? "" : ", no coset leaves");
     if (cuda_init > 0) printf("CUDA set-up (context, pools, twiddles; a warm-up proof, untimed below): %.3f s\n", cuda_init);
+    for (int k = 0; resident && k < g_nkinds; k++) {
+        gs_prover_cfg cfg = {.backend = g_kinds[k]};
+        if (gs_prover_new(&g_pv[k], &cfg) != GS_OK) {
+            fprintf(stderr, "bench_prove: the resident prover could not be made\n");
+            return 1;
+        }
+    }
+    if (resident) printf("resident provers: every statement proven once untimed, then timed on the same prover\n");
     printf("%-22s %2s %5s %7s %8s | %6s %6s %6s %6s %6s %6s %6s %6s | %7s %8s %8s %8s %8s %5s %4s %7s %5s %2s\n",
            "statement", "lg", "cols", "trace_s", "prove_s", "check", "commit", "quot", "ood", "deep", "fri",
            "query", "other", "verif_ms", "bytes", "fftM", "Mcells/s", "peakMB", "sys%", "be", "devMB", "busy%",
@@ -450,5 +494,6 @@ int main(int argc, char **argv) {
         sched_rows("skew", skew_shrink, &par, GS_GATE_UNLIMITED);
         sched_rows("vm", vm_shrink, &par, (size_t)1 << 30);
     }
+    for (int k = 0; k < 2; k++) gs_prover_free(g_pv[k]);
     return 0;
 }
