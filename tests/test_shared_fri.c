@@ -485,12 +485,13 @@ static void test_manifest(void) {
     static const char ok[] =
         "{\"claims\": [{\"id\": \"s\", \"workload\": {\"air\": \"synth\", \"preset\": \"vm\", \"shrink\": 10}, "
         "\"params\": {\"shared_fri\": 1}}, {\"id\": \"p\", \"workload\": {\"air\": \"synth\", \"preset\": \"vm\", "
-        "\"shrink\": 10}}]}";
+        "\"shrink\": 10}}, {\"id\": \"c\", \"workload\": {\"air\": \"fib\", \"log_rows\": 6}, \"params\": {\"coset_leaves\": 0}}]}";
     char err[256] = "";
     gs_manifest *m = NULL;
     CHECK(gs_manifest_parse(&m, ok, sizeof ok - 1, err, sizeof err) == GS_OK);
     if (m) {
         CHECK(m->claims[0].params.shared_fri == 1 && m->claims[1].params.shared_fri == 0);
+        CHECK(m->num_claims == 3 && m->claims[2].params.coset_leaves == 0); /* asked off */
         gs_params p = m->claims[1].params;
         p.shared_fri = 1;
         p.coset_leaves = 0; /* the default's coset leaves give way to a shared FRI */
@@ -500,15 +501,20 @@ static void test_manifest(void) {
         CHECK(a.prove_bytes > b.prove_bytes && a.prove_lean_bytes == a.prove_bytes);
     }
     gs_manifest_free(m);
-    static const char *const bad[3][2] = {
+    static const char *const bad[5][2] = {
         {"{\"claims\": [{\"id\": \"f\", \"workload\": {\"air\": \"fib\", \"log_rows\": 4}, \"params\": {\"shared_fri\": 1}}]}",
          "one table"},
         {"{\"claims\": [{\"id\": \"s\", \"workload\": {\"air\": \"synth\", \"preset\": \"vm\"}, \"params\": {\"shared_fri\": 2}}]}",
          "params.shared_fri"},
         {"{\"claims\": [{\"id\": \"s\", \"workload\": {\"air\": \"synth\", \"preset\": \"vm\"}, \"params\": {\"shared_fri\": true}}]}",
          "params.shared_fri"},
+        /* coset leaves (the default) give way to a shared FRI, but not when asked for */
+        {"{\"claims\": [{\"id\": \"s\", \"workload\": {\"air\": \"synth\", \"preset\": \"vm\"}, \"params\": {\"shared_fri\": 1, \"coset_leaves\": 1}}]}",
+         "do not go together"},
+        {"{\"claims\": [{\"id\": \"f\", \"workload\": {\"air\": \"fib\", \"log_rows\": 4}, \"params\": {\"coset_leaves\": 2}}]}",
+         "params.coset_leaves"},
     };
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 5; i++) {
         m = NULL;
         err[0] = 0;
         CHECK(gs_manifest_parse(&m, bad[i][0], strlen(bad[i][0]), err, sizeof err) == GS_ERR_MANIFEST && !m);
