@@ -19,8 +19,9 @@
  *   parameter changed: rejected, never accepted;
  * - a cheating prover (one cell wrong, the trace check off, the
  *   out-of-domain value forged) rejected at every arity x cap height x hash;
- * - refused: with a shared FRI, a flag other than 0 or 1, the version 1 and
- *   2 writers; a golden file pins the format.
+ * - with a shared FRI the provers take the default's coset leaves as 0 (the
+ *   same bytes as asking for 0, the proof records 0); refused: a flag other
+ *   than 0 or 1, the version 1 and 2 writers; a golden file pins the format.
  *
  *   test_coset_leaves --regen    rewrite the golden file */
 #include <string.h>
@@ -385,8 +386,26 @@ static void test_refused(void) {
     gs_params par = {1, 1, 2, 78, 1, 0, 0, 0, 2};
     CHECK(m && gs_prove(&pf, g_fib, m, 4, pub, &par, NULL) == GS_ERR_INVALID_ARG && !pf);
     free(m);
-    gs_multi_proof *mp = NULL;
-    CHECK(prove_multi(&mp, (gs_params){1, 1, 2, 78, 1, 0, 0, 1, 1}, 1) == GS_ERR_INVALID_ARG && !mp);
+    /* gs_params_default's coset leaves with a shared FRI: taken as 0. */
+    gs_multi_proof *a = NULL, *b = NULL;
+    CHECK(prove_multi(&a, (gs_params){1, 1, 2, 78, 1, 0, 0, 1, 1}, 1) == GS_OK);
+    CHECK(prove_multi(&b, (gs_params){1, 1, 2, 78, 1, 0, 0, 1, 0}, 1) == GS_OK);
+    uint8_t *ba = NULL, *bb = NULL;
+    size_t la = 0, lb = 0;
+    CHECK(a && b && a->params.coset_leaves == 0 && a->params.shared_fri == 1);
+    CHECK(a && b && gs_multi_proof_serialize(&ba, &la, a) == GS_OK && gs_multi_proof_serialize(&bb, &lb, b) == GS_OK);
+    CHECK(ba && bb && la == lb && !memcmp(ba, bb, la));
+    CHECK(a && gs_verify_multi((const gs_air *const *)g_airs, MULTI_STMT_TABLES, a, 0) == GS_OK);
+    /* A struct claiming both is refused by the verifier and the writer. */
+    if (a) {
+        a->params.coset_leaves = 1;
+        uint8_t *bx = NULL;
+        size_t lx = 0;
+        CHECK(gs_verify_multi((const gs_air *const *)g_airs, MULTI_STMT_TABLES, a, 0) != GS_OK);
+        CHECK(gs_multi_proof_serialize(&bx, &lx, a) != GS_OK && !bx);
+    }
+    free(ba), free(bb);
+    gs_multi_proof_free(a), gs_multi_proof_free(b);
 }
 
 /* ---- golden ---- */

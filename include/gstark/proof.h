@@ -56,8 +56,9 @@ typedef struct gs_params {
      * first layer folds together (a = that layer's folds), so the verifier
      * computes the DEEP word's values on a whole folding coset from the
      * openings and layer 0 is not committed: smaller proofs, fewer hashes.
-     * Bound in the statement only when 1; version 3 files only; not with
-     * shared_fri (GS_ERR_INVALID_ARG). */
+     * Bound in the statement only when 1; version 3 files only. With
+     * shared_fri = 1 the provers take it as 0 (the two do not combine yet) and
+     * the proof records 0; a proof struct claiming both is refused. */
     uint32_t coset_leaves;
 } gs_params;
 

@@ -203,8 +203,9 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
     if (!out) return GS_ERR_INVALID_ARG;
     *out = NULL;
     if (!opts) opts = &gs_prover_default_opts;
-    if (!tables || n == 0 || n > GS_MAX_TABLES) return GS_ERR_INVALID_ARG;
-    GS_TRY(gs_prover_check_params(params, opts));
+    if (!tables || n == 0 || n > GS_MAX_TABLES || !params) return GS_ERR_INVALID_ARG;
+    gs_params eff = gs_prover_effective_params(params);
+    GS_TRY(gs_prover_check_params(&eff, opts));
     if (opts->stats) memset(opts->stats, 0, sizeof *opts->stats);
     gs_prover_cfg cfg = cfg_from_opts(opts);
     gs_prover *pv = NULL;

@@ -67,6 +67,8 @@ static gs_status shared_on(size_t *out, const gs_air *const *airs, const unsigne
 gs_status gs_estimate_shared(size_t *out, const gs_air *const *airs, const unsigned *log_n,
                              uint32_t n, const gs_params *params, gs_backend_kind kind) {
     if (!out || !airs || !log_n || n == 0 || !params) return GS_ERR_INVALID_ARG;
+    gs_params eff = gs_prover_effective_params(params);
+    params = &eff;
     for (uint32_t i = 0; i < n; i++)
         if (!airs[i]) return GS_ERR_INVALID_ARG;
     if (kind != GS_BACKEND_AUTO) return shared_on(out, airs, log_n, n, params, kind);

@@ -204,7 +204,9 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
     if (!out) return GS_ERR_INVALID_ARG;
     *out = NULL;
     if (!opts) opts = &gs_prover_default_opts;
-    if (!pv || !tables || n == 0 || n > GS_MAX_TABLES) return GS_ERR_INVALID_ARG;
+    if (!pv || !tables || n == 0 || n > GS_MAX_TABLES || !params) return GS_ERR_INVALID_ARG;
+    gs_params eff = gs_prover_effective_params(params);
+    params = &eff;
     GS_TRY(gs_prover_check_params(params, opts));
     if (!gs_prover_debug_skip_width_check) GS_TRY(check_bus_widths(tables, n));
     gs_prove_stats local = {0}, *ps = opts->stats ? opts->stats : &local;

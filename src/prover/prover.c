@@ -583,6 +583,12 @@ gs_status gs_prover_check_params(const gs_params *params, const gs_prove_opts *o
     return GS_OK;
 }
 
+gs_params gs_prover_effective_params(const gs_params *params) {
+    gs_params p = *params;
+    if (p.shared_fri) p.coset_leaves = 0;
+    return p;
+}
+
 const gs_prove_opts gs_prover_default_opts = {0};
 
 gs_status gs_prover_prove(gs_prover *pv, gs_proof **out, const gs_air *air, const gs_fp *trace,

@@ -121,6 +121,11 @@ typedef struct {
 
 /* The pieces of the prover that gs_prove (prover.c), gs_prove_multi
  * (multi.c) and the shared FRI (shared_fri.c) share. */
+/* The parameters a proof is made with: params, with coset_leaves taken as
+ * 0 under a shared FRI (gs_params_default sets it; the two do not combine,
+ * and a proof records what it used). */
+gs_params gs_prover_effective_params(const gs_params *params);
+
 /* The final polynomial: `last` (3 columns of 2^log_size over shift * <w>)
  * interpolated in place, its first len coefficients into out. */
 gs_status gs_prover_final_poly(gs_backend *be, gs_fp3 *out, size_t len, gs_buf *last,
