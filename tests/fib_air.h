@@ -10,6 +10,8 @@
 #include "gstark/air.h"
 #include "gstark/airs.h"
 #include "gstark/field.h"
+#include "gstark/parallel.h"
+#include "gstark/prover.h"
 
 static inline gs_air *fib_air(void) {
     gs_air *air = NULL;
@@ -27,6 +29,20 @@ static inline gs_fp *fib_trace(unsigned log_n, gs_fp pub[4]) {
     pub[2] = m[2 * n - 1];
     pub[3] = m[n - 1];
     return m;
+}
+
+/* A fib proof of 2^log_n rows from a0 = a1 = 1 into *pf, with `threads`
+ * worker threads (0: the default, which is restored after). */
+static inline gs_status fib_prove(gs_proof **pf, const gs_air *air, unsigned log_n, const gs_params *par,
+                                  unsigned threads) {
+    gs_fp pub[4] = {1, 1, 0, 0};
+    gs_fp *m = fib_trace(log_n, pub);
+    *pf = NULL;
+    gs_threads_set(threads);
+    gs_status s = m ? gs_prove(pf, air, m, log_n, pub, par, NULL) : GS_ERR_NOMEM;
+    gs_threads_set(0);
+    free(m);
+    return s;
 }
 
 #endif

@@ -104,30 +104,16 @@ static void test_tree_caps(gs_hash_id id) {
 /* ---- proofs ---- */
 
 static gs_proof *prove_fib(unsigned log_n, gs_params par, unsigned threads) {
-    gs_fp pub[4] = {1, 1, 0, 0};
-    gs_fp *m = fib_trace(log_n, pub);
     gs_proof *pf = NULL;
-    gs_threads_set(threads);
-    gs_status s = m ? gs_prove(&pf, g_fib, m, log_n, pub, &par, NULL) : GS_ERR_NOMEM;
-    gs_threads_set(0);
+    gs_status s = fib_prove(&pf, g_fib, log_n, &par, threads);
     if (s != GS_OK) fprintf(stderr, "prove fib 2^%u, cap height %u: %s\n", log_n, par.cap_height, gs_status_str(s));
     CHECK(s == GS_OK);
-    free(m);
     return pf;
 }
 
 static gs_multi_proof *prove_multi(gs_params par, unsigned threads) {
-    gs_multi_workload w = {0};
     gs_multi_proof *mp = NULL;
-    gs_status s = multi_stmt_workload(&w, 7);
-    gs_table_input in[MULTI_STMT_TABLES];
-    for (uint32_t i = 0; s == GS_OK && i < w.num_tables; i++)
-        in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n, w.tables[i].pub, NULL};
-    gs_threads_set(threads);
-    if (s == GS_OK) s = gs_prove_multi(&mp, in, w.num_tables, &par, NULL);
-    gs_threads_set(0);
-    CHECK(s == GS_OK);
-    gs_multi_workload_free(&w);
+    CHECK(multi_stmt_prove(&mp, 7, &par, threads) == GS_OK);
     return mp;
 }
 

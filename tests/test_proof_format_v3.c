@@ -38,27 +38,16 @@ static gs_air *g_fib;
 static gs_air *g_airs[MULTI_STMT_TABLES];
 
 static gs_proof *prove_fib(unsigned log_n, gs_params par) {
-    gs_fp pub[4] = {1, 1, 0, 0};
-    gs_fp *m = fib_trace(log_n, pub);
     gs_proof *pf = NULL;
-    gs_status s = m ? gs_prove(&pf, g_fib, m, log_n, pub, &par, NULL) : GS_ERR_NOMEM;
+    gs_status s = fib_prove(&pf, g_fib, log_n, &par, 0);
     if (s != GS_OK) fprintf(stderr, "prove fib 2^%u: %s\n", log_n, gs_status_str(s));
     CHECK(s == GS_OK);
-    free(m);
     return pf;
 }
 
 static gs_multi_proof *prove_multi(uint64_t seed, gs_params par) {
-    gs_multi_workload w = {0};
     gs_multi_proof *mp = NULL;
-    gs_status s = multi_stmt_workload(&w, seed);
-    gs_table_input in[MULTI_STMT_TABLES];
-    for (uint32_t i = 0; s == GS_OK && i < w.num_tables; i++)
-        in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n,
-                                 w.tables[i].pub, NULL};
-    if (s == GS_OK) s = gs_prove_multi(&mp, in, w.num_tables, &par, NULL);
-    CHECK(s == GS_OK);
-    gs_multi_workload_free(&w);
+    CHECK(multi_stmt_prove(&mp, seed, &par, 0) == GS_OK);
     return mp;
 }
 

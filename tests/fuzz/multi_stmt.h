@@ -10,7 +10,9 @@
 #ifndef GSTARK_TESTS_MULTI_STMT_H
 #define GSTARK_TESTS_MULTI_STMT_H
 
+#include "gstark/parallel.h"
 #include "gstark/proof.h"
+#include "gstark/prover.h"
 #include "gstark/synth.h"
 
 #define MULTI_STMT_TABLES 3u
@@ -40,6 +42,23 @@ static inline gs_status multi_stmt_airs(gs_air *airs[MULTI_STMT_TABLES]) {
 /* The statement with traces for `seed`. */
 static inline gs_status multi_stmt_workload(gs_multi_workload *w, uint64_t seed) {
     return gs_synth_custom(w, MULTI_STMT_SPEC, MULTI_STMT_TABLES, 0, seed);
+}
+
+/* The statement for `seed` proven into *mp with `threads` worker threads (0:
+ * the default, which is restored after). */
+static inline gs_status multi_stmt_prove(gs_multi_proof **mp, uint64_t seed, const gs_params *par,
+                                         unsigned threads) {
+    gs_multi_workload w = {0};
+    *mp = NULL;
+    gs_status s = multi_stmt_workload(&w, seed);
+    gs_table_input in[MULTI_STMT_TABLES];
+    for (uint32_t i = 0; s == GS_OK && i < w.num_tables; i++)
+        in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n, w.tables[i].pub, NULL};
+    gs_threads_set(threads);
+    if (s == GS_OK) s = gs_prove_multi(mp, in, w.num_tables, par, NULL);
+    gs_threads_set(0);
+    gs_multi_workload_free(&w);
+    return s;
 }
 
 #endif
