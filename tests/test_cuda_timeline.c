@@ -83,10 +83,16 @@ static void check_ops(gs_obs *o, const gs_prove_stats *st, uint32_t tables, int3
     CHECK(n > 0);
     printf("  %zu device operations, %zu spans, device busy %.3f ms\n", n, ns, st->device_busy * 1e3);
     int *table_seen = calloc(tables, sizeof *table_seen);
+    size_t copy_ops = 0;
     for (size_t i = 0; i < n; i++) {
         const gs_obs_device_op *d = &ops[i];
         CHECK(is_known(d->op));
-        CHECK(d->device == 0 && d->lane >= 0 && d->lane < lanes);
+        /* a lane's stream, or its copy stream for the main trace's uploads */
+        int copies = d->lane >= GS_OBS_COPY_LANES;
+        int32_t lane = copies ? d->lane - GS_OBS_COPY_LANES : d->lane;
+        CHECK(d->device == 0 && lane >= 0 && lane < lanes);
+        CHECK(!copies || !strcmp(d->op, "upload"));
+        copy_ops += copies;
         CHECK(d->table >= 0 && (uint32_t)d->table < tables);
         CHECK(d->start_ns <= d->end_ns);
         if (d->table >= 0 && (uint32_t)d->table < tables && table_seen) table_seen[d->table] = 1;
@@ -133,6 +139,7 @@ static void check_ops(gs_obs *o, const gs_prove_stats *st, uint32_t tables, int3
     }
     for (uint32_t t = 0; table_seen && t < tables; t++) CHECK(table_seen[t]);
     free(table_seen);
+    CHECK(copy_ops >= tables); /* each table's main trace, on its lane's copy stream */
     /* one stream runs one thing at a time */
     qsort(ops, n, sizeof *ops, cmp_start);
     for (size_t i = 1; i < n; i++)

@@ -208,10 +208,13 @@ gs_status gs_obs_write_metrics(const gs_obs *o, FILE *f);
  * began (to a few microseconds: the device is idle then). They are not
  * spans: the report and the metrics leave them out; the timeline shows
  * them, one track per device lane (stream). */
+/* A lane's copy stream (its uploads that overlap the lane's work) is
+ * numbered GS_OBS_COPY_LANES + the lane in gs_obs_device_op.lane. */
+#define GS_OBS_COPY_LANES 256
 typedef struct gs_obs_device_op {
     const char *op;            /* the operation's name (copied by add; owned by the gs_obs after) */
     int32_t device;            /* the CUDA device index */
-    int32_t lane;              /* the device lane (one stream each) it ran on */
+    int32_t lane;              /* the device lane (one stream each) it ran on, or its copy stream */
     int32_t table;             /* the table it was for, -1 if none */
     uint64_t start_ns, end_ns; /* since gs_obs_new; end_ns < start_ns is taken as start_ns */
 } gs_obs_device_op;

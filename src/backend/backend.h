@@ -78,6 +78,16 @@ typedef struct gs_backend_iface {
      * shift * <w_{n B}>. */
     gs_status (*lde)(gs_backend *be, gs_buf *out, const gs_buf *coeffs, size_t cols,
                      unsigned log_n, unsigned log_blowup, gs_fp shift);
+    /* Optional (NULL: the prover runs upload, copy, interpolate and lde).
+     * The main trace in one call: coeffs (cols columns of 2^log_n) gets the
+     * coefficients of the host trace's columns, lde their extension as lde
+     * gives it, and evals (when not NULL) the evaluations as uploaded. A
+     * backend may pipeline it (CUDA: column chunks, each chunk's upload
+     * overlapping the previous chunk's NTTs); the trace may be reused on
+     * return. */
+    gs_status (*extend)(gs_backend *be, gs_buf *coeffs, gs_buf *lde, gs_buf *evals,
+                        const gs_fp *trace, size_t cols, unsigned log_n, unsigned log_blowup,
+                        gs_fp shift);
     /* A Merkle tree (gstark/merkle.h's) over the rows with hash `hash` (a
      * proof's params.hash); it is charged to `acct` until commit_free. The
      * matrix m must stay allocated and unchanged until then: a backend may
@@ -137,6 +147,10 @@ typedef struct gs_backend_iface {
      * the process-wide CPU backend ignores it. */
     void (*destroy)(gs_backend *be);
 } gs_backend_iface;
+
+/* The CUDA backend's extend works in pieces of about this many trace bytes
+ * (64 MiB; tests make it small to run many pieces). */
+extern size_t gs_cuda_extend_piece_bytes;
 
 struct gs_backend {
     const gs_backend_iface *iface;

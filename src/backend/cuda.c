@@ -37,7 +37,10 @@
 #include "gstark/cuda_ntt.h"
 #include "gstark/merkle.h"
 #include "gstark/ntt.h"
+#include "gstark/obs.h"
 #include "transcript/transcript_internal.h"
+
+_Static_assert(GS_OBS_COPY_LANES == GS_DEVICE_MAX_LANES, "a lane's copy track follows the lanes");
 
 /* ---- the plain arguments of src/cuda/ ---- */
 
@@ -242,7 +245,7 @@ static gs_status use_lane(cuda_ctx *c) {
  * return mark_end(c, t, status). Timing is best effort: a failure only
  * loses the operation's entry (mark_start returns SIZE_MAX then, and
  * mark_end drops a start whose end could not be recorded). */
-static size_t mark_start(cuda_ctx *c, const char *op) {
+static size_t mark_start_on(cuda_ctx *c, const char *op, void *stream, unsigned lane) {
     if (c->n_marks == c->cap_marks) {
         size_t cap = c->cap_marks ? 2 * c->cap_marks : 64;
         gs_device_mark *m = realloc(c->marks, cap * sizeof *m);
@@ -250,18 +253,21 @@ static size_t mark_start(cuda_ctx *c, const char *op) {
         c->marks = m, c->cap_marks = cap;
     }
     gs_device_mark *m = &c->marks[c->n_marks];
-    *m = (gs_device_mark){.op = op, .lane = c->lane, .table = c->table};
-    if (gs_cuda_mark(&m->start, c->stream) != GS_OK) return SIZE_MAX;
+    *m = (gs_device_mark){.op = op, .lane = lane, .table = c->table};
+    if (gs_cuda_mark(&m->start, stream) != GS_OK) return SIZE_MAX;
     return c->n_marks;
 }
 
-static gs_status mark_end(cuda_ctx *c, size_t t, gs_status s) {
+static gs_status mark_end_on(cuda_ctx *c, size_t t, gs_status s, void *stream) {
     if (t != c->n_marks) return s; /* the start was not recorded */
     gs_device_mark *m = &c->marks[t];
-    if (gs_cuda_mark(&m->end, c->stream) == GS_OK) c->n_marks++;
+    if (gs_cuda_mark(&m->end, stream) == GS_OK) c->n_marks++;
     else gs_cuda_mark_free(m->start);
     return s;
 }
+
+static size_t mark_start(cuda_ctx *c, const char *op) { return mark_start_on(c, op, c->stream, c->lane); }
+static gs_status mark_end(cuda_ctx *c, size_t t, gs_status s) { return mark_end_on(c, t, s, c->stream); }
 
 /* Charges bytes to the device account within the budget, then to acct. */
 static gs_status charge(cuda_ctx *c, gs_mem *acct, size_t bytes) {
@@ -344,6 +350,55 @@ static gs_status cuda_lde(gs_backend *be, gs_buf *out, const gs_buf *coeffs, siz
     return mark_end(c, t, gs_cuda_lde_coset_from_coeffs(out->ptr, coeffs->ptr, cols, log_n,
                                                         log_blowup, shift, GS_ORDER_NATURAL,
                                                         c->stream));
+}
+
+size_t gs_cuda_extend_piece_bytes = (size_t)64 << 20;
+
+/* upload, copy, interpolate and lde of the main trace, by pieces of columns
+ * (about gs_cuda_extend_piece_bytes of trace each): a piece's upload runs on
+ * the lane's copy stream while the lane's stream interpolates and extends
+ * the pieces before it, so the trace's transfer (the bus at about 55 GB/s
+ * pinned, the staging copies at about 8 GB/s pageable) hides behind the
+ * NTTs. The uploads are timed on the copy stream's track. */
+static gs_status cuda_extend(gs_backend *be, gs_buf *coeffs, gs_buf *lde, gs_buf *evals,
+                             const gs_fp *trace, size_t cols, unsigned log_n, unsigned log_blowup,
+                             gs_fp shift) {
+    size_t n = (size_t)1 << log_n, bytes = cols * n * sizeof(gs_fp);
+    if (log_n + log_blowup > 32 || !trace || shift == 0 || bytes > coeffs->bytes ||
+        bytes << log_blowup > lde->bytes || (evals && bytes > evals->bytes))
+        return GS_ERR_INVALID_ARG;
+    cuda_ctx *c = ctx_of(be);
+    GS_TRY(use_lane(c));
+    void *copies = gs_cuda_stage_copy_stream(c->stage);
+    size_t col = n * sizeof(gs_fp), per = gs_cuda_extend_piece_bytes / col;
+    if (per == 0) per = 1;
+    /* The buffers were allocated on the lane's stream; the pieces' uploads
+     * then run ahead of the NTTs that wait for them. */
+    gs_status r = gs_cuda_stage_copies_follow(c->stage, c->stream);
+    for (size_t c0 = 0; r == GS_OK && c0 < cols; c0 += per) {
+        size_t k = cols - c0 < per ? cols - c0 : per;
+        uint64_t *v = (uint64_t *)coeffs->ptr + c0 * n;
+        size_t t = mark_start_on(c, "upload", copies, c->lane + GS_OBS_COPY_LANES);
+        r = gs_cuda_stage_upload_async(c->stage, v, trace + c0 * n, k * col, c->stream);
+        r = mark_end_on(c, t, r, copies);
+        if (r == GS_OK && evals) {
+            t = mark_start(c, "copy");
+            r = mark_end(c, t, gs_cuda_d2d_async((uint64_t *)evals->ptr + c0 * n, v, k * col, c->stream));
+        }
+        if (r == GS_OK) {
+            t = mark_start(c, "interpolate");
+            r = gs_cuda_ntt_inverse_batch(v, k, log_n, c->stream);
+            r = mark_end(c, t, r);
+        }
+        if (r == GS_OK) {
+            t = mark_start(c, "lde");
+            r = mark_end(c, t, gs_cuda_lde_coset_from_coeffs((uint64_t *)lde->ptr + (c0 * n << log_blowup), v, k,
+                                                            log_n, log_blowup, shift,
+                                                            GS_ORDER_NATURAL, c->stream));
+        }
+    }
+    gs_status w = gs_cuda_stage_wait_copies(c->stage); /* the trace may be reused */
+    return r != GS_OK ? r : w;
 }
 
 static gs_status cuda_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, gs_hash_id hash,
@@ -556,6 +611,7 @@ static const gs_backend_iface cuda_iface = {
     .copy = cuda_copy,
     .interpolate = cuda_interpolate,
     .lde = cuda_lde,
+    .extend = cuda_extend,
     .check_trace = cuda_check_trace,
     .commit = cuda_commit,
     .cap = cuda_cap,

@@ -165,6 +165,8 @@ struct gs_cuda_stage {
     size_t chunk;
     void *buf[2];        /* pinned host memory */
     cudaEvent_t done[2]; /* recorded after the last DMA that used buf[i] */
+    cudaStream_t copy;   /* gs_cuda_stage_upload_async's stream */
+    cudaEvent_t handoff; /* orders the copy stream and the lane's stream */
 };
 
 extern "C" void gs_cuda_stage_free(gs_cuda_stage *s) {
@@ -176,6 +178,11 @@ extern "C" void gs_cuda_stage_free(gs_cuda_stage *s) {
         }
         if (s->buf[i]) (void)cudaFreeHost(s->buf[i]);
     }
+    if (s->copy) {
+        (void)cudaStreamSynchronize(s->copy);
+        (void)cudaStreamDestroy(s->copy);
+    }
+    if (s->handoff) (void)cudaEventDestroy(s->handoff);
     (void)cudaGetLastError();
     free(s);
 }
@@ -194,6 +201,11 @@ extern "C" gs_status gs_cuda_stage_new(gs_cuda_stage **out, size_t chunk) {
             r = checked(cudaEventCreateWithFlags(&s->done[i], cudaEventDisableTiming),
                         "cudaEventCreate (staging)");
     }
+    if (r == GS_OK)
+        r = checked(cudaStreamCreateWithFlags(&s->copy, cudaStreamNonBlocking), "cudaStreamCreate (copies)");
+    if (r == GS_OK)
+        r = checked(cudaEventCreateWithFlags(&s->handoff, cudaEventDisableTiming),
+                    "cudaEventCreate (copies)");
     if (r != GS_OK) {
         gs_cuda_stage_free(s);
         return r;
@@ -219,21 +231,12 @@ static int is_pinned(const void *p) {
     return a.type == cudaMemoryTypeHost;
 }
 
-extern "C" gs_status gs_cuda_stage_upload(gs_cuda_stage *s, void *d_dst, const void *src,
-                                          size_t bytes, void *stream) {
-    if (!s || (bytes && (!d_dst || !src))) return GS_ERR_INVALID_ARG;
+/* Pageable src through the staging pair on st: the host copies a chunk into
+ * one buffer while the other's DMA runs. Returns when the last chunk is
+ * queued; on an error, when no chunk is in flight. */
+static gs_status staged_copy(gs_cuda_stage *s, void *d_dst, const void *src, size_t bytes,
+                             cudaStream_t st) {
     gs_status r = GS_OK;
-    if (bytes && is_pinned(src)) {
-        /* One DMA from the source itself, then a wait for the stream, so that
-         * src may be reused on return, as after a staged upload (the device
-         * has nothing else to do on this stream before the data is there). */
-        r = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (pinned upload)");
-        if (r == GS_OK)
-            r = checked(cudaMemcpyAsync(d_dst, src, bytes, cudaMemcpyHostToDevice, as_stream(stream)),
-                        "cudaMemcpyAsync (pinned upload)");
-        gs_status w = checked(cudaStreamSynchronize(as_stream(stream)), "cudaStreamSynchronize (pinned upload)");
-        return r != GS_OK ? r : w;
-    }
     for (size_t off = 0, k = 0; r == GS_OK && off < bytes; off += s->chunk, k++) {
         int b = (int)(k & 1);
         size_t len = bytes - off < s->chunk ? bytes - off : s->chunk;
@@ -244,12 +247,66 @@ extern "C" gs_status gs_cuda_stage_upload(gs_cuda_stage *s, void *d_dst, const v
         r = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (staged upload)");
         if (r == GS_OK)
             r = checked(cudaMemcpyAsync((char *)d_dst + off, s->buf[b], len,
-                                        cudaMemcpyHostToDevice, as_stream(stream)),
+                                        cudaMemcpyHostToDevice, st),
                         "cudaMemcpyAsync (staged upload)");
-        if (r == GS_OK)
-            r = checked(cudaEventRecord(s->done[b], as_stream(stream)), "cudaEventRecord (staging)");
+        if (r == GS_OK) r = checked(cudaEventRecord(s->done[b], st), "cudaEventRecord (staging)");
     }
     if (r != GS_OK) stage_drain(s);
+    return r;
+}
+
+extern "C" gs_status gs_cuda_stage_upload(gs_cuda_stage *s, void *d_dst, const void *src,
+                                          size_t bytes, void *stream) {
+    if (!s || (bytes && (!d_dst || !src))) return GS_ERR_INVALID_ARG;
+    if (bytes && is_pinned(src)) {
+        /* One DMA from the source itself, then a wait for the stream, so that
+         * src may be reused on return, as after a staged upload (the device
+         * has nothing else to do on this stream before the data is there). */
+        gs_status r = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (pinned upload)");
+        if (r == GS_OK)
+            r = checked(cudaMemcpyAsync(d_dst, src, bytes, cudaMemcpyHostToDevice, as_stream(stream)),
+                        "cudaMemcpyAsync (pinned upload)");
+        gs_status w = checked(cudaStreamSynchronize(as_stream(stream)), "cudaStreamSynchronize (pinned upload)");
+        return r != GS_OK ? r : w;
+    }
+    return staged_copy(s, d_dst, src, bytes, as_stream(stream));
+}
+
+extern "C" void *gs_cuda_stage_copy_stream(gs_cuda_stage *s) { return s ? (void *)s->copy : NULL; }
+
+/* `to` waits (on the device) for what is queued on `from` now. */
+static gs_status hand_off(gs_cuda_stage *s, cudaStream_t from, cudaStream_t to) {
+    GS_TRY(checked(cudaEventRecord(s->handoff, from), "cudaEventRecord (copies)"));
+    return checked(cudaStreamWaitEvent(to, s->handoff, 0), "cudaStreamWaitEvent (copies)");
+}
+
+extern "C" gs_status gs_cuda_stage_upload_async(gs_cuda_stage *s, void *d_dst, const void *src,
+                                                size_t bytes, void *stream) {
+    if (!s || (bytes && (!d_dst || !src))) return GS_ERR_INVALID_ARG;
+    cudaStream_t st = as_stream(stream);
+    gs_status r = GS_OK;
+    if (bytes && is_pinned(src)) {
+        r = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (pinned upload)");
+        if (r == GS_OK)
+            r = checked(cudaMemcpyAsync(d_dst, src, bytes, cudaMemcpyHostToDevice, s->copy),
+                        "cudaMemcpyAsync (pinned upload)");
+    } else if (r == GS_OK) {
+        r = staged_copy(s, d_dst, src, bytes, s->copy);
+    }
+    if (r == GS_OK) r = hand_off(s, s->copy, st);
+    if (r != GS_OK) (void)gs_cuda_stage_wait_copies(s);
+    return r;
+}
+
+extern "C" gs_status gs_cuda_stage_copies_follow(gs_cuda_stage *s, void *stream) {
+    if (!s) return GS_ERR_INVALID_ARG;
+    return hand_off(s, as_stream(stream), s->copy);
+}
+
+extern "C" gs_status gs_cuda_stage_wait_copies(gs_cuda_stage *s) {
+    if (!s) return GS_ERR_INVALID_ARG;
+    gs_status r = checked(cudaStreamSynchronize(s->copy), "cudaStreamSynchronize (copies)");
+    stage_drain(s);
     return r;
 }
 

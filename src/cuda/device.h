@@ -74,6 +74,23 @@ void gs_cuda_stage_free(gs_cuda_stage *s);
  * flight before returning, so the stage is idle. */
 gs_status gs_cuda_stage_upload(gs_cuda_stage *s, void *d_dst, const void *src, size_t bytes,
                                void *stream);
+/* Host -> device on the stage's own copy stream, so that it overlaps the
+ * work on `stream`: what is queued on stream after the call waits for it.
+ * It does not wait for what is queued on stream before (so a series of
+ * uploads runs ahead of the work on their pieces): call
+ * gs_cuda_stage_copies_follow first when d_dst was allocated or used on
+ * stream. Pinned src: one DMA, queued; pageable src: through the staging
+ * pair, returning when the last chunk is queued. src must stay unchanged
+ * until gs_cuda_stage_wait_copies returns. On an error the copies in flight
+ * are waited for first. */
+gs_status gs_cuda_stage_upload_async(gs_cuda_stage *s, void *d_dst, const void *src, size_t bytes,
+                                     void *stream);
+/* The copies queued next start after what is queued on stream now. */
+gs_status gs_cuda_stage_copies_follow(gs_cuda_stage *s, void *stream);
+/* Waits until every copy queued on the stage is done. */
+gs_status gs_cuda_stage_wait_copies(gs_cuda_stage *s);
+/* The stage's copy stream (for timing marks). */
+void *gs_cuda_stage_copy_stream(gs_cuda_stage *s);
 /* Host-to-device bandwidth, for bench_gpu: `bytes` (>= chunk) copied, best
  * of `reps` runs, in GB/s: from pageable memory with cudaMemcpy, from pinned
  * memory (the bus's floor), from pageable memory through a stage of `chunk`

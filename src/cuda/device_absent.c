@@ -52,6 +52,23 @@ gs_status gs_cuda_stage_upload(gs_cuda_stage *s, void *d_dst, const void *src, s
     (void)s, (void)d_dst, (void)src, (void)bytes, (void)stream;
     return GS_ERR_NO_DEVICE;
 }
+gs_status gs_cuda_stage_upload_async(gs_cuda_stage *s, void *d_dst, const void *src, size_t bytes,
+                                     void *stream) {
+    (void)s, (void)d_dst, (void)src, (void)bytes, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+gs_status gs_cuda_stage_copies_follow(gs_cuda_stage *s, void *stream) {
+    (void)s, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+gs_status gs_cuda_stage_wait_copies(gs_cuda_stage *s) {
+    (void)s;
+    return GS_ERR_NO_DEVICE;
+}
+void *gs_cuda_stage_copy_stream(gs_cuda_stage *s) {
+    (void)s;
+    return NULL;
+}
 gs_status gs_cuda_stage_download(gs_cuda_stage *s, void *dst, const void *d_src, size_t bytes,
                                  void *stream) {
     (void)s, (void)dst, (void)d_src, (void)bytes, (void)stream;

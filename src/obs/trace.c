@@ -108,8 +108,12 @@ gs_status gs_obs_write_chrome_trace(const gs_obs *o, FILE *f) {
         int64_t *lanes = seen + (ns + nd); /* the second half: this device's lanes */
         for (size_t j = i; j < nd; j++) {
             if (dop[j].device != dop[i].device || seen_or_add(lanes, &nl, dop[j].lane)) continue;
-            snprintf(name, sizeof name, "cuda:%" PRId32 " lane %" PRId32 " (stream)",
-                     dop[j].device, dop[j].lane);
+            if (dop[j].lane >= GS_OBS_COPY_LANES)
+                snprintf(name, sizeof name, "cuda:%" PRId32 " lane %" PRId32 " (copies)",
+                         dop[j].device, dop[j].lane - GS_OBS_COPY_LANES);
+            else
+                snprintf(name, sizeof name, "cuda:%" PRId32 " lane %" PRId32 " (stream)",
+                         dop[j].device, dop[j].lane);
             put_name(f, &first, pid, (int64_t)dop[j].lane + 1, name);
         }
     }

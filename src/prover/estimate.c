@@ -4,7 +4,8 @@
  * of what is held then (tests/test_estimate.c and tests/test_budget.c check
  * them against the measured peaks):
  *   the main commitment: coefficients, LDE and tree (on the device, a bus
- *     table's evaluations too, kept for the aux trace);
+ *     table's evaluations too, kept for the aux trace; and any table's
+ *     evaluations until its trace check, before the tree);
  *   end of the quotient round: that; aux trace, LDE and tree; chunk
  *     coefficients; and the larger of the quotient on the LDE domain (freed
  *     once split into chunks) and the chunks' LDE and tree;
@@ -109,12 +110,16 @@ gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned
      * rows (with coset leaves), else one a row. */
     unsigned d = s.lde_depth, f = s.lde_fold;
     size_t C = s.cols, K = s.chunks, tree = tree_bytes(d, C << f, cpu);
-    out->main_commit = C * n * fp + C * N * fp + tree; /* coefficients, LDE, tree */
-    if (!cpu && A) out->main_commit += C * n * fp; /* the device keeps a bus table's evaluations */
+    /* Coefficients, LDE and tree; on the device a bus table's evaluations
+     * too (kept for the aux trace), and any table's until its trace check,
+     * done before the tree. */
+    size_t evals = C * n * fp, main_held = C * n * fp + C * N * fp + tree + (!cpu && A ? evals : 0);
+    size_t before_tree = C * n * fp + C * N * fp + (cpu ? 0 : evals);
+    out->main_commit = main_held > before_tree ? main_held : before_tree;
     size_t aux_coeffs = 3 * A * n * fp, aux_held = A ? 3 * A * N * fp + tree_bytes(d, 3 * A << f, cpu) : 0;
     size_t chunk_coeffs = 3 * K * n * fp, chunk_held = 3 * K * N * fp + tree_bytes(d, 3 * K << f, cpu);
     size_t quot = 3 * N * fp;
-    size_t at_quotient = out->main_commit + aux_coeffs + aux_held + chunk_coeffs +
+    size_t at_quotient = main_held + aux_coeffs + aux_held + chunk_coeffs +
                          (quot > chunk_held ? quot : chunk_held);
     /* The DEEP word and the FRI layers with their trees (a layer's folds run
      * in one pass: no intermediate words; layer 0 has none with coset leaves). */
@@ -127,7 +132,8 @@ gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned
     }
     size_t at_fri = C * N * fp + tree + aux_held + chunk_held + fri;
     size_t peak = at_quotient > at_fri ? at_quotient : at_fri;
-    out->chain = peak - out->main_commit; /* at_quotient > main_commit */
+    if (out->main_commit > peak) peak = out->main_commit;
+    out->chain = peak - out->main_commit;
     out->total = peak;
     size_t main_coeffs = C * n * fp;
     size_t at_ood = C * N * fp + tree + aux_held + chunk_held + main_coeffs;

@@ -219,9 +219,8 @@ gs_status gs_prover_open_queries(prover_state *st, gs_table_proof *t, const size
 static gs_status check_main(prover_state *st, const gs_fp *trace) {
     gs_backend *be = st->be;
     unsigned log_n = st->s.log_n;
-    if (!be->iface->check_trace) return gs_air_check_trace(st->air, trace, log_n, st->pub, NULL, NULL);
     uint64_t bad = 0;
-    GS_TRY(be->iface->check_trace(be, &bad, &st->coeffs, st->air, log_n, st->pub));
+    GS_TRY(be->iface->check_trace(be, &bad, &st->evals, st->air, log_n, st->pub));
     if (bad != UINT64_MAX) return GS_ERR_AIR_UNSATISFIED;
     return gs_air_check_boundaries(st->air, trace, log_n, st->pub, NULL, NULL);
 }
@@ -235,26 +234,38 @@ static gs_status commit_lde(prover_state *st, gs_bcommit **c, const gs_buf *m, s
                                  (size_t)1 << s->lde_depth, s->lde_depth);
 }
 
-/* Main trace: interpolate, extend, commit. */
+/* Main trace: interpolate, extend, commit. A bus table on a backend that
+ * keeps the trace away from the host keeps its evaluations for the aux
+ * trace; a check on the backend's side reads them too (so the backend may
+ * interpolate while it uploads: extend), and they go once checked unless
+ * kept. */
 static gs_status commit_main(prover_state *st, gs_table_proof *t, const gs_fp *trace, gs_fp shift) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
     size_t n = (size_t)1 << s->log_n, N = (size_t)1 << s->log_size;
+    int keep = s->aux && be->iface->keeps_evals && !st->lean;
+    int dev_check = st->check && be->iface->check_trace;
+    if (st->check && !dev_check) {
+        GS_TRY(gs_air_check_trace(st->air, trace, s->log_n, st->pub, NULL, NULL));
+        st->check = 0;
+    }
     GS_TRY(alloc_fp(st, &st->coeffs, s->cols * n));
     GS_TRY(alloc_fp(st, &st->lde, s->cols * N));
-    GS_TRY(be->iface->upload(be, &st->coeffs, trace, s->cols * n * sizeof(gs_fp)));
-    if (st->check) {
+    if (keep || dev_check) GS_TRY(alloc_fp(st, &st->evals, s->cols * n));
+    if (be->iface->extend) {
+        GS_TRY(be->iface->extend(be, &st->coeffs, &st->lde, st->evals.ptr ? &st->evals : NULL, trace,
+                                 s->cols, s->log_n, s->log_blowup, shift));
+    } else {
+        GS_TRY(be->iface->upload(be, &st->coeffs, trace, s->cols * n * sizeof(gs_fp)));
+        if (st->evals.ptr) GS_TRY(be->iface->copy(be, &st->evals, 0, &st->coeffs, 0, s->cols * n));
+        GS_TRY(be->iface->interpolate(be, &st->coeffs, s->cols, s->log_n, 1));
+        GS_TRY(be->iface->lde(be, &st->lde, &st->coeffs, s->cols, s->log_n, s->log_blowup, shift));
+    }
+    if (dev_check) {
         GS_TRY(check_main(st, trace));
         st->check = 0;
     }
-    /* A bus table's evaluations, kept on a backend that holds the trace
-     * away from the host: logup_aux reads them instead of a second upload. */
-    if (s->aux && be->iface->keeps_evals && !st->lean) {
-        GS_TRY(alloc_fp(st, &st->evals, s->cols * n));
-        GS_TRY(be->iface->copy(be, &st->evals, 0, &st->coeffs, 0, s->cols * n));
-    }
-    GS_TRY(be->iface->interpolate(be, &st->coeffs, s->cols, s->log_n, 1));
-    GS_TRY(be->iface->lde(be, &st->lde, &st->coeffs, s->cols, s->log_n, s->log_blowup, shift));
+    if (!keep) be->iface->free(be, &st->evals);
     if (st->lean) be->iface->free(be, &st->coeffs); /* made again for the out-of-domain values */
     GS_TRY(commit_lde(st, &st->trace_c, &st->lde, s->cols));
     return take_cap(st, t, st->trace_c, GS_TREE_TRACE);
