@@ -198,6 +198,38 @@ static gs_status shared_budget_check(gs_prove_stats *ps, gs_obs *obs, const gs_m
     return GS_ERR_BUDGET;
 }
 
+/* The shared FRI with its own account. */
+static gs_status shared_fri(prover_state *st, uint32_t n, gs_multi_proof *mp, gs_transcript *tr,
+                            const gs_digest *chain, const gs_fri_plan *plan, run_backend *rb,
+                            gs_mem *run, gs_prove_stats *ps) {
+    gs_mem *fmem = NULL;
+    gs_status r = gs_mem_new(&fmem, run);
+    if (r == GS_OK) r = gs_prover_shared_fri(st, n, mp, tr, chain, plan, rb, fmem, ps);
+    gs_mem_free(fmem);
+    return r;
+}
+
+/* After the device failure r in the shared FRI (its words, trees or the
+ * tables' openings): every table on the device moves to the CPU and makes
+ * its chain again there, from its fork of tr (the transcript as the chains
+ * forked it; the same state after beta, which chain[i] takes again); then
+ * the shared FRI runs again, on the CPU. Without fallback, r. The same
+ * proof bytes. */
+static gs_status shared_fri_on_cpu(prover_state *st, uint32_t n, gs_multi_proof *mp,
+                                   gs_transcript *tr, gs_digest *chain, const gs_fri_plan *plan,
+                                   run_backend *rb, gs_mem *run, gs_prove_stats *ps,
+                                   const bus_challenges *bc, gs_status r) {
+    for (uint32_t i = 0; i < n; i++) {
+        if (st[i].be == gs_backend_cpu()) continue;
+        gs_transcript fork;
+        gs_transcript_fork(&fork, tr, i);
+        gs_prove_stats one = {0};
+        GS_TRY(gs_prover_chain_on_cpu(&st[i], &mp->tables[i], &fork, bc, &one, r));
+        chain[i] = fork.state;
+    }
+    return shared_fri(st, n, mp, tr, chain, plan, rb, run, ps);
+}
+
 gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_table_input *tables,
                                 uint32_t n, const gs_params *params, const gs_prove_opts *opts) {
     double start = gs_prover_now();
@@ -306,11 +338,13 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
         gs_obs_end(opts->obs, pl.span, gs_mem_peak(run));
     }
     if (r == GS_OK && shared) { /* every chain is done: the one FRI, on this thread */
-        gs_mem *fmem = NULL;
+        gs_transcript forks = tr; /* as the chains forked it */
         gs_gate_acquire(gate, fri_bytes);
-        r = gs_mem_new(&fmem, run);
-        if (r == GS_OK) r = gs_prover_shared_fri(st, n, mp, &tr, chain, &plan, &rb, fmem, ps);
-        gs_mem_free(fmem);
+        r = shared_fri(st, n, mp, &tr, chain, &plan, &rb, run, ps);
+        if (r != GS_OK && rb.cuda && gs_status_is_device(r)) {
+            tr = forks;
+            r = shared_fri_on_cpu(st, n, mp, &tr, chain, &plan, &rb, run, ps, &bc, r);
+        }
         gs_gate_release(gate, fri_bytes);
     }
     gs_obs_progress_done(opts->obs);

@@ -547,6 +547,14 @@ gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
     return r;
 }
 
+gs_status gs_prover_chain_on_cpu(prover_state *st, gs_proof *p, gs_transcript *tr,
+                                 const bus_challenges *bc, gs_prove_stats *ps, gs_status r) {
+    if (st->be == gs_backend_cpu()) return GS_OK;
+    if (!fall_back(st, r)) return r;
+    GS_TRY(recommit(st, &p->table, st->trace, commit_main));
+    return chain_rounds(st, p, tr, bc, ps);
+}
+
 /* Checks one table's inputs and sets up its state and its proof entry
  * (statement and allocated sub-proof). */
 gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air, const gs_fp *trace,

@@ -15,8 +15,8 @@
  * The words stay on the tables' backend when all of them are on one kind of
  * backend (the device's, or the CPU); when some table fell back to the CPU
  * and others did not, the FRI runs on the CPU and the device words come
- * back through gather. A device failure inside the shared FRI is returned
- * (no fallback there). */
+ * back through gather. A device failure inside the shared FRI is returned;
+ * multi.c then moves every table to the CPU and runs it again there. */
 #include <stdlib.h>
 #include <string.h>
 
