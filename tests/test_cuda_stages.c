@@ -198,6 +198,26 @@ static void test_deep(unsigned log_size, uint32_t cols, uint32_t chunks, uint32_
     snprintf(desc, sizeof desc, "DEEP log_size %u cols %u chunks %u aux %u%s", log_size, cols,
              chunks, aux, stream ? " (stream)" : "");
     CHECK(same(want, got, 3 * N, N, desc));
+    /* The word folded as it is made (deep_fold), every arity: the CPU's. */
+    gs_cuda_deep_args ca = {.log_size = a.log_size, .shift = a.shift, .cols = a.cols, .chunks = a.chunks,
+                            .aux_cols = a.aux_cols, .z = a.z, .zw = a.zw, .k1 = a.k1, .k2 = a.k2,
+                            .beta_pows = a.beta_pows};
+    for (unsigned folds = 1; folds <= GS_CUDA_FOLD_MAX && folds <= log_size; folds++) {
+        size_t M = N >> folds;
+        gs_fp3 gamma = gs_test_fp3();
+        uint64_t *fwant = xmalloc(3 * M * 8), *d_fold = dev_zeroed(3 * M);
+        gs_buf bf = host_buf(fwant, 3 * M);
+        CHECK(g_cpu->iface->deep_fold(g_cpu, &bf, &bt, &bc, aux ? &ba : NULL, &a, folds, gamma) == GS_OK);
+        s = gs_cuda_deep_fold(d_fold, d_trace, d_chunks, d_aux, &ca, folds, gamma, stream);
+        if (s != GS_OK) report_cuda("gs_cuda_deep_fold", s);
+        CHECK(s == GS_OK && sync_all(stream));
+        uint64_t *fgot = download(d_fold, 3 * M);
+        snprintf(desc, sizeof desc, "DEEP folded by 2^%u, log_size %u cols %u chunks %u aux %u", folds,
+                 log_size, cols, chunks, aux);
+        CHECK(same(fwant, fgot, 3 * M, M, desc));
+        dev_free(d_fold);
+        free(fwant), free(fgot);
+    }
     dev_free(d_trace), dev_free(d_chunks), dev_free(d_aux), dev_free(d_out);
     free(trace), free(chunk), free(auxv), free(want), free(got), free(betas);
 }

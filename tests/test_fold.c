@@ -4,7 +4,9 @@
  * intermediate words): exact equality for every layer arity 2..16, log
  * sizes a..14, random and edge shifts and gammas, on the CPU backend (the
  * device's fold is checked against this one in test_cuda_stages). Then the
- * argument errors. */
+ * argument errors. Then the DEEP word folded as it is made (deep_fold)
+ * against deep followed by fold, for every arity, with and without aux
+ * columns, at sizes below and above the backend's row block. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +49,37 @@ out:
     free(in), free(a), free(b), free(got);
 }
 
+static void check_deep_fold(unsigned log_size, unsigned folds, uint32_t cols, uint32_t chunks, uint32_t aux) {
+    size_t N = (size_t)1 << log_size, M = N >> folds, nbeta = 2 * (size_t)cols + chunks + 2 * (size_t)aux;
+    gs_fp *tr = malloc(cols * N * sizeof *tr), *ch = malloc(3 * chunks * N * sizeof *ch);
+    gs_fp *ax = malloc((3 * aux * N + 1) * sizeof *ax), *word = malloc(3 * N * sizeof *word);
+    gs_fp *want = malloc(3 * M * sizeof *want), *got = malloc(3 * M * sizeof *got);
+    gs_fp3 *betas = malloc(nbeta * sizeof *betas);
+    CHECK(tr && ch && ax && word && want && got && betas);
+    if (!tr || !ch || !ax || !word || !want || !got || !betas) goto out;
+    for (size_t i = 0; i < cols * N; i++) tr[i] = gs_test_fp();
+    for (size_t i = 0; i < 3 * chunks * N; i++) ch[i] = gs_test_fp();
+    for (size_t i = 0; i < 3 * aux * N; i++) ax[i] = gs_test_fp();
+    for (size_t i = 0; i < nbeta; i++) betas[i] = gs_test_fp3();
+    gs_deep_args a = {.log_size = log_size, .shift = GS_LDE_SHIFT, .cols = cols, .chunks = chunks,
+                      .aux_cols = aux, .z = gs_test_fp3(), .zw = gs_test_fp3(),
+                      .k1 = gs_test_fp3(), .k2 = gs_test_fp3(), .beta_pows = betas};
+    gs_fp3 gamma = gs_test_fp3();
+    gs_buf bt = host(tr, cols * N), bc = host(ch, 3 * chunks * N), ba = host(ax, 3 * aux * N);
+    gs_buf bw = host(word, 3 * N), bwant = host(want, 3 * M), bgot = host(got, 3 * M);
+    CHECK(g_cpu->iface->deep(g_cpu, &bw, &bt, &bc, aux ? &ba : NULL, &a) == GS_OK);
+    CHECK(g_cpu->iface->fold(g_cpu, &bwant, &bw, log_size, folds, a.shift, gamma) == GS_OK);
+    CHECK(g_cpu->iface->deep_fold(g_cpu, &bgot, &bt, &bc, aux ? &ba : NULL, &a, folds, gamma) == GS_OK);
+    size_t bad = 0;
+    for (size_t i = 0; i < 3 * M; i++) bad += got[i] != want[i];
+    CHECK(bad == 0);
+    if (bad)
+        fprintf(stderr, "deep_fold 2^%u by 2^%u (%u cols, %u chunks, %u aux): %zu of %zu values differ\n",
+                log_size, folds, cols, chunks, aux, bad, 3 * M);
+out:
+    free(tr), free(ch), free(ax), free(word), free(want), free(got), free(betas);
+}
+
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
     g_cpu = gs_backend_cpu();
@@ -73,5 +106,19 @@ int main(int argc, char **argv) {
     CHECK(g_cpu->iface->fold(g_cpu, &bo, &bi, 6, 2, 7, g) == GS_ERR_INVALID_ARG); /* input of 2^6 */
     CHECK(g_cpu->iface->fold(g_cpu, &bo, &bi, 5, 1, 7, g) == GS_OK);
     printf("%d folds checked against the repeated fold by 2\n", cases);
+    int fused = 0;
+    for (unsigned a = 1; a <= GS_MAX_LOG_ARITY; a++)
+        for (unsigned l = a; l <= 15; l += 3) {
+            check_deep_fold(l, a, 1 + (uint32_t)gs_test_below(5), 1 + (uint32_t)gs_test_below(3), 0);
+            check_deep_fold(l, a, 1 + (uint32_t)gs_test_below(5), 1 + (uint32_t)gs_test_below(3),
+                            1 + (uint32_t)gs_test_below(3));
+            fused += 2;
+        }
+    gs_deep_args da = {.log_size = 5, .shift = GS_LDE_SHIFT, .cols = 1, .chunks = 1, .beta_pows = NULL};
+    CHECK(g_cpu->iface->deep_fold(g_cpu, &bo, &bi, &bi, NULL, &da, 0, g) == GS_ERR_INVALID_ARG);
+    CHECK(g_cpu->iface->deep_fold(g_cpu, &small, &bi, &bi, NULL, &da, 1, g) == GS_ERR_INVALID_ARG);
+    da.aux_cols = 1;
+    CHECK(g_cpu->iface->deep_fold(g_cpu, &bo, &bi, &bi, NULL, &da, 1, g) == GS_ERR_INVALID_ARG);
+    printf("%d DEEP words folded as they are made, equal to deep then fold\n", fused);
     return gs_test_done();
 }

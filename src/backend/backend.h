@@ -129,6 +129,12 @@ typedef struct gs_backend_iface {
     /* out (3 columns of N) = the DEEP word over the LDE domain. */
     gs_status (*deep)(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
                       const gs_buf *chunk_lde, const gs_buf *aux_lde, const gs_deep_args *a);
+    /* Optional (NULL: deep, then fold). The DEEP word folded `folds` times
+     * with gamma, as fold would fold deep's output over a->shift, without
+     * the word: out has 3 columns of 2^(a->log_size - folds). */
+    gs_status (*deep_fold)(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
+                           const gs_buf *chunk_lde, const gs_buf *aux_lde, const gs_deep_args *a,
+                           unsigned folds, gs_fp3 gamma);
     /* A FRI layer's folds: in has 3 columns of 2^log_size over shift * <w>,
      * out 3 columns of 2^(log_size - folds) (1 <= folds <= GS_MAX_LOG_ARITY):
      * in folded by 2 with gamma, then by 2 with gamma^2 (over shift^2), ...

@@ -372,73 +372,102 @@ typedef struct {
     atomic_int err; /* a gs_status; any worker may set it */
 } deep_ctx;
 
+/* One worker's arrays for deep_block. */
+typedef struct {
+    gs_fp3 *s1, *s2, *d1, *d2, *tmp;
+    gs_fp *x, *n1, *n2, *ftmp;
+} deep_scratch;
+
+static void deep_scratch_free(deep_scratch *w) {
+    free(w->s1), free(w->s2), free(w->d1), free(w->d2), free(w->tmp);
+    free(w->x), free(w->n1), free(w->n2), free(w->ftmp);
+}
+
+static int deep_scratch_new(deep_scratch *w) {
+    *w = (deep_scratch){malloc(BLOCK * sizeof(gs_fp3)), malloc(BLOCK * sizeof(gs_fp3)),
+                        malloc(BLOCK * sizeof(gs_fp3)), malloc(BLOCK * sizeof(gs_fp3)),
+                        malloc(BLOCK * sizeof(gs_fp3)), malloc(BLOCK * sizeof(gs_fp)),
+                        malloc(BLOCK * sizeof(gs_fp)), malloc(BLOCK * sizeof(gs_fp)),
+                        malloc(BLOCK * sizeof(gs_fp))};
+    if (w->s1 && w->s2 && w->d1 && w->d2 && w->tmp && w->x && w->n1 && w->n2 && w->ftmp) return 1;
+    deep_scratch_free(w);
+    return 0;
+}
+
+/* The DEEP word at rows [start, start + count) (count <= BLOCK) into f;
+ * xi = shift w^start, the first row's point. */
+static void deep_block(const deep_ctx *q, deep_scratch *w, gs_fp xi, size_t start, size_t count,
+                       gs_fp3 *f) {
+    const gs_deep_args *a = q->a;
+    gs_fp3 *s1 = w->s1, *s2 = w->s2, *d1 = w->d1, *d2 = w->d2, *tmp = w->tmp;
+    gs_fp *x = w->x, *n1 = w->n1, *n2 = w->n2;
+    for (size_t r = 0; r < count; r++) {
+        x[r] = xi;
+        n1[r] = gs_inv_lin_norm(&q->l1, xi);
+        n2[r] = gs_inv_lin_norm(&q->l2, xi);
+        s1[r] = gs_fp3_neg(a->k1);
+        s2[r] = gs_fp3_neg(a->k2);
+        xi = gs_fp_mul(xi, q->wN);
+    }
+    inv_block(n1, w->ftmp, count); /* never zero: z, z w lie outside the domain */
+    inv_block(n2, w->ftmp, count);
+    for (size_t r = 0; r < count; r++) {
+        gs_fp x2 = gs_fp_sqr(x[r]);
+        d1[r] = inv_lin_apply(&q->l1, x[r], x2, n1[r]);
+        d2[r] = inv_lin_apply(&q->l2, x[r], x2, n2[r]);
+    }
+    /* sum_c beta^(C+c) t_c = beta^C sum_c beta^c t_c: one pass over the
+     * columns serves both sums. */
+    for (size_t r = 0; r < count; r++) tmp[r] = gs_fp3_zero();
+    for (uint32_t c = 0; c < a->cols; c++) {
+        const gs_fp *col = q->trace + (size_t)c * q->N + start;
+        gs_fp3 b1 = a->beta_pows[c];
+        for (size_t r = 0; r < count; r++) tmp[r] = gs_fp3_add(tmp[r], gs_fp3_mul_fp(b1, col[r]));
+    }
+    gs_fp3 bC = a->beta_pows[a->cols];
+    for (size_t r = 0; r < count; r++) {
+        s1[r] = gs_fp3_add(s1[r], tmp[r]);
+        s2[r] = gs_fp3_add(s2[r], gs_fp3_mul(bC, tmp[r]));
+    }
+    for (uint32_t j = 0; j < a->chunks; j++) {
+        const gs_fp *c0 = q->chunks + (size_t)(3 * j) * q->N + start;
+        const gs_fp *c1 = c0 + q->N, *c2 = c1 + q->N;
+        gs_fp3 bj = a->beta_pows[2 * a->cols + j];
+        for (size_t r = 0; r < count; r++)
+            s1[r] = gs_fp3_add(s1[r], gs_fp3_mul(bj, gs_fp3_make(c0[r], c1[r], c2[r])));
+    }
+    for (uint32_t j = 0; j < a->aux_cols; j++) { /* Fp3 aux columns at z and z w */
+        const gs_fp *c0 = q->aux + (size_t)(3 * j) * q->N + start;
+        const gs_fp *c1 = c0 + q->N, *c2 = c1 + q->N;
+        gs_fp3 b1 = a->beta_pows[2 * a->cols + a->chunks + j];
+        gs_fp3 b2 = a->beta_pows[2 * a->cols + a->chunks + a->aux_cols + j];
+        for (size_t r = 0; r < count; r++) {
+            gs_fp3 v = gs_fp3_make(c0[r], c1[r], c2[r]);
+            s1[r] = gs_fp3_add(s1[r], gs_fp3_mul(b1, v));
+            s2[r] = gs_fp3_add(s2[r], gs_fp3_mul(b2, v));
+        }
+    }
+    for (size_t r = 0; r < count; r++) f[r] = gs_fp3_add(gs_fp3_mul(s1[r], d1[r]), gs_fp3_mul(s2[r], d2[r]));
+}
+
 static void deep_range(void *arg, size_t b, size_t e) {
     deep_ctx *q = arg;
-    const gs_deep_args *a = q->a;
-    gs_fp3 *s1 = malloc(BLOCK * sizeof *s1), *s2 = malloc(BLOCK * sizeof *s2);
-    gs_fp3 *d1 = malloc(BLOCK * sizeof *d1), *d2 = malloc(BLOCK * sizeof *d2), *tmp = malloc(BLOCK * sizeof *tmp);
-    gs_fp *x = malloc(BLOCK * sizeof *x), *n1 = malloc(BLOCK * sizeof *n1), *n2 = malloc(BLOCK * sizeof *n2);
-    gs_fp *ftmp = malloc(BLOCK * sizeof *ftmp);
-    if (!s1 || !s2 || !d1 || !d2 || !tmp || !x || !n1 || !n2 || !ftmp) {
+    deep_scratch w;
+    gs_fp3 *f = malloc(BLOCK * sizeof *f);
+    if (!f || !deep_scratch_new(&w)) {
         atomic_store(&q->err, GS_ERR_NOMEM);
-        goto done;
+        free(f);
+        return;
     }
-    for (size_t blk = b; blk < e; blk++) {
+    gs_fp xi = gs_fp_mul(q->a->shift, gs_fp_pow(q->wN, b * BLOCK)), step = gs_fp_pow(q->wN, BLOCK);
+    for (size_t blk = b; blk < e; blk++, xi = gs_fp_mul(xi, step)) {
         size_t start = blk * BLOCK, count = q->N - start < BLOCK ? q->N - start : BLOCK;
-        gs_fp xi = gs_fp_mul(a->shift, gs_fp_pow(q->wN, start));
-        for (size_t r = 0; r < count; r++) {
-            x[r] = xi;
-            n1[r] = gs_inv_lin_norm(&q->l1, xi);
-            n2[r] = gs_inv_lin_norm(&q->l2, xi);
-            s1[r] = gs_fp3_neg(a->k1);
-            s2[r] = gs_fp3_neg(a->k2);
-            xi = gs_fp_mul(xi, q->wN);
-        }
-        inv_block(n1, ftmp, count); /* never zero: z, z w lie outside the domain */
-        inv_block(n2, ftmp, count);
-        for (size_t r = 0; r < count; r++) {
-            gs_fp x2 = gs_fp_sqr(x[r]);
-            d1[r] = inv_lin_apply(&q->l1, x[r], x2, n1[r]);
-            d2[r] = inv_lin_apply(&q->l2, x[r], x2, n2[r]);
-        }
-        /* sum_c beta^(C+c) t_c = beta^C sum_c beta^c t_c: one pass over the
-         * columns serves both sums. */
-        for (size_t r = 0; r < count; r++) tmp[r] = gs_fp3_zero();
-        for (uint32_t c = 0; c < a->cols; c++) {
-            const gs_fp *col = q->trace + (size_t)c * q->N + start;
-            gs_fp3 b1 = a->beta_pows[c];
-            for (size_t r = 0; r < count; r++) tmp[r] = gs_fp3_add(tmp[r], gs_fp3_mul_fp(b1, col[r]));
-        }
-        gs_fp3 bC = a->beta_pows[a->cols];
-        for (size_t r = 0; r < count; r++) {
-            s1[r] = gs_fp3_add(s1[r], tmp[r]);
-            s2[r] = gs_fp3_add(s2[r], gs_fp3_mul(bC, tmp[r]));
-        }
-        for (uint32_t j = 0; j < a->chunks; j++) {
-            const gs_fp *c0 = q->chunks + (size_t)(3 * j) * q->N + start;
-            const gs_fp *c1 = c0 + q->N, *c2 = c1 + q->N;
-            gs_fp3 bj = a->beta_pows[2 * a->cols + j];
-            for (size_t r = 0; r < count; r++)
-                s1[r] = gs_fp3_add(s1[r], gs_fp3_mul(bj, gs_fp3_make(c0[r], c1[r], c2[r])));
-        }
-        for (uint32_t j = 0; j < a->aux_cols; j++) { /* Fp3 aux columns at z and z w */
-            const gs_fp *c0 = q->aux + (size_t)(3 * j) * q->N + start;
-            const gs_fp *c1 = c0 + q->N, *c2 = c1 + q->N;
-            gs_fp3 b1 = a->beta_pows[2 * a->cols + a->chunks + j];
-            gs_fp3 b2 = a->beta_pows[2 * a->cols + a->chunks + a->aux_cols + j];
-            for (size_t r = 0; r < count; r++) {
-                gs_fp3 v = gs_fp3_make(c0[r], c1[r], c2[r]);
-                s1[r] = gs_fp3_add(s1[r], gs_fp3_mul(b1, v));
-                s2[r] = gs_fp3_add(s2[r], gs_fp3_mul(b2, v));
-            }
-        }
-        for (size_t r = 0; r < count; r++) {
-            gs_fp3 f = gs_fp3_add(gs_fp3_mul(s1[r], d1[r]), gs_fp3_mul(s2[r], d2[r]));
-            for (int c = 0; c < 3; c++) q->out[(size_t)c * q->N + start + r] = f.c[c];
-        }
+        deep_block(q, &w, xi, start, count, f);
+        for (size_t r = 0; r < count; r++)
+            for (int c = 0; c < 3; c++) q->out[(size_t)c * q->N + start + r] = f[r].c[c];
     }
-done:
-    free(s1), free(s2), free(d1), free(d2), free(tmp), free(x), free(n1), free(n2), free(ftmp);
+    deep_scratch_free(&w);
+    free(f);
 }
 
 static gs_status cpu_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
@@ -475,6 +504,25 @@ typedef struct {
     gs_fp rt[1u << GS_MAX_LOG_ARITY];
 } fold_ctx;
 
+/* Output j's value from its 2^a inputs v (overwritten), base = shift^-1 w^-j. */
+static gs_fp3 fold_one(const fold_ctx *f, gs_fp base, gs_fp3 *v) {
+    size_t T = (size_t)1 << f->a;
+    gs_fp x = base;
+    gs_fp3 g = f->gamma;
+    for (unsigned r = 0; r < f->a; r++) {
+        size_t h = T >> (r + 1);
+        for (size_t t = 0; t < h; t++) {
+            gs_fp xinv = gs_fp_mul(x, f->rt[(t << r) & (T - 1)]);
+            gs_fp3 lo = v[t], hi = v[t + h];
+            v[t] = gs_fp3_mul_fp(gs_fp3_add(gs_fp3_add(lo, hi),
+                                            gs_fp3_mul(g, gs_fp3_mul_fp(gs_fp3_sub(lo, hi), xinv))),
+                                 f->inv2);
+        }
+        x = gs_fp_sqr(x), g = gs_fp3_sqr(g);
+    }
+    return v[0];
+}
+
 static void fold_range(void *arg, size_t b, size_t e) {
     fold_ctx *f = arg;
     size_t M = f->M, N = M << f->a, T = (size_t)1 << f->a;
@@ -483,22 +531,21 @@ static void fold_range(void *arg, size_t b, size_t e) {
         gs_fp3 v[1u << GS_MAX_LOG_ARITY];
         for (size_t t = 0; t < T; t++)
             v[t] = gs_fp3_make(f->in[j + t * M], f->in[N + j + t * M], f->in[2 * N + j + t * M]);
-        gs_fp x = base;
-        gs_fp3 g = f->gamma;
-        for (unsigned r = 0; r < f->a; r++) {
-            size_t h = T >> (r + 1);
-            for (size_t t = 0; t < h; t++) {
-                gs_fp xinv = gs_fp_mul(x, f->rt[(t << r) & (T - 1)]);
-                gs_fp3 lo = v[t], hi = v[t + h];
-                v[t] = gs_fp3_mul_fp(gs_fp3_add(gs_fp3_add(lo, hi),
-                                                gs_fp3_mul(g, gs_fp3_mul_fp(gs_fp3_sub(lo, hi), xinv))),
-                                     f->inv2);
-            }
-            x = gs_fp_sqr(x), g = gs_fp3_sqr(g);
-        }
-        for (int c = 0; c < 3; c++) f->out[(size_t)c * M + j] = v[0].c[c];
+        gs_fp3 o = fold_one(f, base, v);
+        for (int c = 0; c < 3; c++) f->out[(size_t)c * M + j] = o.c[c];
         base = gs_fp_mul(base, f->w_inv);
     }
+}
+
+/* The fold's constants for folds a of a word of 2^log_size over shift. */
+static void fold_setup(fold_ctx *f, gs_fp *out, const gs_fp *in, unsigned log_size, unsigned folds,
+                       gs_fp shift, gs_fp3 gamma) {
+    size_t M = (size_t)1 << (log_size - folds);
+    *f = (fold_ctx){.in = in, .out = out, .M = M, .a = folds, .shift_inv = gs_fp_inv(shift),
+                    .w_inv = gs_fp_inv(gs_fp_root_of_unity(log_size)), .inv2 = gs_fp_inv(2), .gamma = gamma};
+    gs_fp wm = gs_fp_pow(f->w_inv, M);
+    f->rt[0] = 1;
+    for (size_t k = 1; k < ((size_t)1 << folds); k++) f->rt[k] = gs_fp_mul(f->rt[k - 1], wm);
 }
 
 static gs_status cpu_fold(gs_backend *be, gs_buf *out, const gs_buf *in, unsigned log_size,
@@ -508,13 +555,70 @@ static gs_status cpu_fold(gs_backend *be, gs_buf *out, const gs_buf *in, unsigne
     size_t M = (size_t)1 << (log_size - folds);
     if (out->bytes / sizeof(gs_fp) / 3 < M || in->bytes / sizeof(gs_fp) / 3 < M << folds)
         return GS_ERR_INVALID_ARG;
-    fold_ctx f = {.in = in->ptr, .out = out->ptr, .M = M, .a = folds, .shift_inv = gs_fp_inv(shift),
-                  .w_inv = gs_fp_inv(gs_fp_root_of_unity(log_size)), .inv2 = gs_fp_inv(2), .gamma = gamma};
-    gs_fp wm = gs_fp_pow(f.w_inv, M);
-    f.rt[0] = 1;
-    for (size_t k = 1; k < ((size_t)1 << folds); k++) f.rt[k] = gs_fp_mul(f.rt[k - 1], wm);
+    fold_ctx f;
+    fold_setup(&f, out->ptr, in->ptr, log_size, folds, shift, gamma);
     gs_parallel_for(M, 4096 >> folds, fold_range, &f);
     return GS_OK;
+}
+
+/* ---- DEEP and the first fold in one pass ---- */
+
+typedef struct {
+    deep_ctx q;
+    fold_ctx f;
+} deep_fold_ctx;
+
+/* Outputs by blocks of at most BLOCK: the DEEP word at rows j + t M of the
+ * block's outputs j for each t (2^a blocks of rows), then each output's
+ * fold. */
+static void deep_fold_range(void *arg, size_t b, size_t e) {
+    deep_fold_ctx *c = arg;
+    const fold_ctx *f = &c->f;
+    size_t M = f->M, T = (size_t)1 << f->a, per = BLOCK;
+    deep_scratch w;
+    gs_fp3 *vals = malloc(T * per * sizeof *vals);
+    if (!vals || !deep_scratch_new(&w)) {
+        atomic_store(&c->q.err, GS_ERR_NOMEM);
+        free(vals);
+        return;
+    }
+    gs_fp wN = c->q.wN, wM = gs_fp_pow(wN, M), step = gs_fp_pow(wN, per);
+    gs_fp xb = gs_fp_mul(c->q.a->shift, gs_fp_pow(wN, b * per)); /* the block's first output's point */
+    gs_fp base = gs_fp_mul(f->shift_inv, gs_fp_pow(f->w_inv, b * per));
+    for (size_t blk = b; blk < e; blk++, xb = gs_fp_mul(xb, step)) {
+        size_t jb = blk * per, count = M - jb < per ? M - jb : per;
+        gs_fp xt = xb;
+        for (size_t t = 0; t < T; t++, xt = gs_fp_mul(xt, wM))
+            deep_block(&c->q, &w, xt, jb + t * M, count, vals + t * per);
+        for (size_t r = 0; r < count; r++) {
+            gs_fp3 v[1u << GS_MAX_LOG_ARITY];
+            for (size_t t = 0; t < T; t++) v[t] = vals[t * per + r];
+            gs_fp3 o = fold_one(f, base, v);
+            for (int k = 0; k < 3; k++) f->out[(size_t)k * M + jb + r] = o.c[k];
+            base = gs_fp_mul(base, f->w_inv);
+        }
+    }
+    deep_scratch_free(&w);
+    free(vals);
+}
+
+static gs_status cpu_deep_fold(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
+                               const gs_buf *chunk_lde, const gs_buf *aux_lde, const gs_deep_args *a,
+                               unsigned folds, gs_fp3 gamma) {
+    (void)be;
+    size_t N = (size_t)1 << a->log_size;
+    if (folds == 0 || folds > GS_MAX_LOG_ARITY || folds > a->log_size || a->shift == 0 ||
+        out->bytes / sizeof(gs_fp) / 3 < N >> folds)
+        return GS_ERR_INVALID_ARG;
+    if (a->aux_cols && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->aux_cols * N * sizeof(gs_fp)))
+        return GS_ERR_INVALID_ARG;
+    deep_fold_ctx c = {.q = {a, trace_lde->ptr, chunk_lde->ptr, aux_lde ? aux_lde->ptr : NULL, NULL, N,
+                             gs_fp_root_of_unity(a->log_size), gs_inv_lin_make(a->z),
+                             gs_inv_lin_make(a->zw), GS_OK}};
+    atomic_init(&c.q.err, GS_OK);
+    fold_setup(&c.f, out->ptr, NULL, a->log_size, folds, a->shift, gamma);
+    gs_parallel_for((c.f.M + BLOCK - 1) / BLOCK, 16 >> (folds < 4 ? folds : 4), deep_fold_range, &c);
+    return (gs_status)atomic_load(&c.q.err);
 }
 
 typedef struct {
@@ -560,6 +664,7 @@ static const gs_backend_iface cpu_iface = {
     .copy = cpu_copy,
     .interpolate = cpu_interpolate,
     .lde = cpu_lde,
+    .deep_fold = cpu_deep_fold,
     .commit = cpu_commit,
     .cap = cpu_cap,
     .open = cpu_open,

@@ -152,9 +152,7 @@ gs_status gs_cuda_logup_aux(uint64_t *d_aux, gs_fp3 *sigma, const gs_logup *L, c
     return s;
 }
 
-gs_status gs_cuda_deep(uint64_t *d_out, const uint64_t *d_trace, const uint64_t *d_chunks,
-                       const uint64_t *d_aux, const gs_deep_args *a, void *stream) {
-    if (!a) return GS_ERR_INVALID_ARG;
+static gs_cuda_deep_args cuda_deep_args(const gs_deep_args *a) {
     gs_cuda_deep_args d = {.log_size = a->log_size,
                            .shift = a->shift,
                            .cols = a->cols,
@@ -165,6 +163,13 @@ gs_status gs_cuda_deep(uint64_t *d_out, const uint64_t *d_trace, const uint64_t 
                            .k1 = a->k1,
                            .k2 = a->k2,
                            .beta_pows = a->beta_pows};
+    return d;
+}
+
+gs_status gs_cuda_deep(uint64_t *d_out, const uint64_t *d_trace, const uint64_t *d_chunks,
+                       const uint64_t *d_aux, const gs_deep_args *a, void *stream) {
+    if (!a) return GS_ERR_INVALID_ARG;
+    gs_cuda_deep_args d = cuda_deep_args(a);
     return gs_cuda_deep_word(d_out, d_trace, d_chunks, d_aux, &d, stream);
 }
 
@@ -557,6 +562,22 @@ static gs_status cuda_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
                                        a->aux_cols ? aux_lde->ptr : NULL, a, c->stream));
 }
 
+static gs_status cuda_deep_fold(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
+                                const gs_buf *chunk_lde, const gs_buf *aux_lde, const gs_deep_args *a,
+                                unsigned folds, gs_fp3 gamma) {
+    cuda_ctx *c = ctx_of(be);
+    size_t N = (size_t)1 << a->log_size, e = sizeof(gs_fp);
+    if (folds == 0 || folds > a->log_size || out->bytes < 3 * (N >> folds) * e ||
+        trace_lde->bytes < a->cols * N * e || chunk_lde->bytes < 3 * (size_t)a->chunks * N * e ||
+        (a->aux_cols && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->aux_cols * N * e)))
+        return GS_ERR_INVALID_ARG;
+    GS_TRY(use_lane(c));
+    gs_cuda_deep_args d = cuda_deep_args(a);
+    size_t t = mark_start(c, "deep");
+    return mark_end(c, t, gs_cuda_deep_fold(out->ptr, trace_lde->ptr, chunk_lde->ptr,
+                                            a->aux_cols ? aux_lde->ptr : NULL, &d, folds, gamma, c->stream));
+}
+
 static gs_status cuda_fold(gs_backend *be, gs_buf *out, const gs_buf *in, unsigned log_size,
                            unsigned folds, gs_fp shift, gs_fp3 gamma) {
     cuda_ctx *c = ctx_of(be);
@@ -612,6 +633,7 @@ static const gs_backend_iface cuda_iface = {
     .interpolate = cuda_interpolate,
     .lde = cuda_lde,
     .extend = cuda_extend,
+    .deep_fold = cuda_deep_fold,
     .check_trace = cuda_check_trace,
     .commit = cuda_commit,
     .cap = cuda_cap,

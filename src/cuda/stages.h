@@ -72,6 +72,14 @@ typedef struct gs_cuda_deep_args {
 gs_status gs_cuda_deep_word(uint64_t *d_out, const uint64_t *d_trace, const uint64_t *d_chunks,
                             const uint64_t *d_aux, const gs_cuda_deep_args *a, void *stream);
 
+/* The DEEP word folded `folds` times (1..GS_CUDA_FOLD_MAX) with gamma over
+ * a->shift, without the word (cpu_deep_fold): gs_cuda_fold of
+ * gs_cuda_deep_word's output, bit for bit; d_out 3 columns of
+ * 2^(a->log_size - folds). */
+gs_status gs_cuda_deep_fold(uint64_t *d_out, const uint64_t *d_trace, const uint64_t *d_chunks,
+                            const uint64_t *d_aux, const gs_cuda_deep_args *a, unsigned folds,
+                            gs_fp3 gamma, void *stream);
+
 /* out[c] = sum_i d_coeffs[c * len + i] x^i for c < cols (cpu_eval_at); out is
  * host memory. cols = 0 or len = 0 touch no device (len = 0 gives zeros). */
 gs_status gs_cuda_eval_at(gs_fp3 *out, const uint64_t *d_coeffs, size_t cols, size_t len,

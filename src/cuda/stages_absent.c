@@ -21,6 +21,14 @@ gs_status gs_cuda_deep_word(uint64_t *d_out, const uint64_t *d_trace, const uint
     return GS_ERR_NO_DEVICE;
 }
 
+gs_status gs_cuda_deep_fold(uint64_t *d_out, const uint64_t *d_trace, const uint64_t *d_chunks,
+                            const uint64_t *d_aux, const gs_cuda_deep_args *a, unsigned folds,
+                            gs_fp3 gamma, void *stream) {
+    (void)d_out, (void)d_trace, (void)d_chunks, (void)d_aux, (void)a, (void)folds, (void)gamma,
+        (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+
 gs_status gs_cuda_eval_at(gs_fp3 *out, const uint64_t *d_coeffs, size_t cols, size_t len,
                           gs_fp3 x, void *stream) {
     (void)out, (void)d_coeffs, (void)cols, (void)len, (void)x, (void)stream;

@@ -122,9 +122,11 @@ gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned
     size_t at_quotient = main_held + aux_coeffs + aux_held + chunk_coeffs +
                          (quot > chunk_held ? quot : chunk_held);
     /* The DEEP word and the FRI layers with their trees (a layer's folds run
-     * in one pass: no intermediate words; layer 0 has none with coset leaves). */
+     * in one pass: no intermediate words; layer 0 has none with coset leaves,
+     * and no word either: the DEEP word is folded as it is made, deep_fold). */
+    int fused = s.fri_first == 1 && s.layers > 0 && !params->shared_fri;
     size_t fri = 0;
-    for (uint32_t l = 0; l <= s.layers; l++) {
+    for (uint32_t l = fused ? 1 : 0; l <= s.layers; l++) {
         unsigned ls = l < s.layers ? gs_fri_log_size(&s, l) : s.log_size - s.folds;
         fri += 3 * ((size_t)1 << ls) * fp;
         if (l < s.layers && l >= s.fri_first)

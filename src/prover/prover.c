@@ -378,12 +378,13 @@ static gs_status round_ood(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp3
  * layer 0 with coset leaves, whose values the openings give), draw gamma,
  * fold a times by 2 with gamma, gamma^2, gamma^4, ... in one backend call
  * (one fold by 2^a: sum_i gamma^i f_i); then the final polynomial. */
-static gs_status round_fri(prover_state *st, gs_table_proof *t, gs_transcript *tr, gs_fp shift) {
+/* FRI from layer `first` (0, or 1 when deep_fold made layer 1): layer l's
+ * word is 2^log_size over sh. */
+static gs_status round_fri(prover_state *st, gs_table_proof *t, gs_transcript *tr, uint32_t first,
+                           unsigned log_size, gs_fp sh) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
-    unsigned log_size = s->log_size;
-    gs_fp sh = shift;
-    for (uint32_t l = 0; l < s->layers; l++) {
+    for (uint32_t l = first; l < s->layers; l++) {
         unsigned a = gs_fri_folds(s, l);
         size_t leaves = (size_t)1 << (log_size - a);
         if (l >= s->fri_first) {
@@ -469,10 +470,29 @@ static gs_status chain_rounds(prover_state *st, gs_proof *p, gs_transcript *tr,
     gs_deep_args da = {s->log_size, shift, s->cols, s->chunks, s->aux, z, zw,
                        gs_fp3_zero(), gs_fp3_zero(), beta_pows};
     gs_deep_constants(&da.k1, &da.k2, beta_pows, t);
-    gs_status r = alloc_fp(st, &st->layers[0], 3 * N);
-    if (r == GS_OK)
-        r = be->iface->deep(be, &st->layers[0], &st->lde, &st->chunk_lde,
-                            s->aux ? &st->aux_lde : NULL, &da);
+    /* With layer 0 not committed (coset leaves), its fold challenge follows
+     * beta at once: the backend may fold the DEEP word as it makes it, and
+     * the word is never held. */
+    int fused = !p->params.shared_fri && s->fri_first == 1 && s->layers > 0 && be->iface->deep_fold;
+    uint32_t first = 0;
+    unsigned log_fri = s->log_size;
+    gs_fp sh = shift;
+    gs_status r;
+    if (fused) {
+        unsigned a = gs_fri_folds(s, 0);
+        gs_fp3 gamma = gs_transcript_squeeze_fp3(tr, "fri_gamma");
+        r = alloc_fp(st, &st->layers[1], (size_t)3 << (s->log_size - a));
+        if (r == GS_OK)
+            r = be->iface->deep_fold(be, &st->layers[1], &st->lde, &st->chunk_lde,
+                                     s->aux ? &st->aux_lde : NULL, &da, a, gamma);
+        first = 1, log_fri -= a;
+        for (unsigned i = 0; i < a; i++) sh = gs_fp_sqr(sh);
+    } else {
+        r = alloc_fp(st, &st->layers[0], 3 * N);
+        if (r == GS_OK)
+            r = be->iface->deep(be, &st->layers[0], &st->lde, &st->chunk_lde,
+                                s->aux ? &st->aux_lde : NULL, &da);
+    }
     free(beta_pows);
     gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
     GS_TRY(r);
@@ -488,7 +508,7 @@ static gs_status chain_rounds(prover_state *st, gs_proof *p, gs_transcript *tr,
         return GS_OK;
     }
     sp = gs_obs_begin(st->obs, "fri", st->index, rows, s->cols);
-    r = round_fri(st, t, tr, shift);
+    r = round_fri(st, t, tr, first, log_fri, sh);
     gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
     GS_TRY(r);
     double t5 = gs_prover_now();
