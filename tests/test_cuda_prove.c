@@ -18,6 +18,7 @@
 
 #include "backend/backend.h"
 #include "cuda/device.h"
+#include "proof/shape.h"
 #include "gstark/cuda.h"
 #include "gstark/gstark.h"
 #include "test_util.h"
@@ -699,6 +700,45 @@ static void test_pieces(void) {
            "a wrong cell refused\n", proofs);
 }
 
+/* A table proven lean on the device (a device budget between its lean and
+ * its whole estimate): with coset leaves its DEEP word is folded as it is
+ * made (deep_fold), which only lean tables do on the device. The bytes are
+ * the CPU's, the table went lean, and the device peak is within the lean
+ * estimate; the same statement with room to spare keeps the separate
+ * kernels and peaks higher. */
+static void test_lean(void) {
+    printf("lean tables on the device...\n");
+    gs_workload w = {0};
+    CHECK(gs_airs_fib(&w, 16, 1, 1) == GS_OK);
+    gs_params par = small_params(2);
+    par.coset_leaves = 1;
+    gs_shape sh;
+    CHECK(gs_shape_make(&sh, &par, w.log_n, gs_air_num_cols(w.air), gs_air_num_chunks(w.air)) == GS_OK);
+    CHECK(sh.fri_first == 1); /* layer 0 not committed: the fused path applies */
+    gs_mem_estimate e;
+    CHECK(gs_estimate_table_on(&e, w.air, w.log_n, &par, GS_BACKEND_CUDA) == GS_OK);
+    CHECK(e.lean_total < e.total);
+    gs_prove_stats sc = {0}, sl = {0}, sw = {0};
+    gs_prove_opts oc = opts_for(GS_BACKEND_CPU, &sc), ol = opts_for(GS_BACKEND_CUDA, &sl),
+                  ow = opts_for(GS_BACKEND_CUDA, &sw);
+    ol.no_fallback = ow.no_fallback = 1;
+    ol.device_mem_budget = e.lean_total + (e.total - e.lean_total) / 2;
+    blob ref, lean, whole;
+    CHECK(prove_one(&ref, &w, &par, &oc) == GS_OK);
+    gs_status s = prove_one(&lean, &w, &par, &ol);
+    if (s != GS_OK) fprintf(stderr, "lean: %s (%s)\n", gs_status_str(s), gs_cuda_last_error());
+    CHECK(s == GS_OK && same_blob(&ref, &lean));
+    CHECK(sl.budget_lean_tables == 1 && sl.cpu_fallbacks == 0);
+    CHECK(sl.device_peak_bytes > 0 && sl.device_peak_bytes <= e.lean_total);
+    CHECK(prove_one(&whole, &w, &par, &ow) == GS_OK && same_blob(&ref, &whole));
+    CHECK(sw.budget_lean_tables == 0 && sw.device_peak_bytes <= e.total);
+    CHECK(sw.device_peak_bytes > sl.device_peak_bytes);
+    printf("lean: device peak %zu bytes (lean estimate %zu), whole %zu bytes (estimate %zu); same bytes\n",
+           sl.device_peak_bytes, e.lean_total, sw.device_peak_bytes, e.total);
+    blob_free(&ref), blob_free(&lean), blob_free(&whole);
+    gs_workload_free(&w);
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0); /* progress shows even if a run is cut short */
     gs_test_init(argc, argv);
@@ -710,6 +750,7 @@ int main(int argc, char **argv) {
     test_staging();
     test_pinned();
     test_pieces();
+    test_lean();
     test_single();
     test_multi(0);
     test_multi(1);

@@ -123,16 +123,18 @@ gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned
                          (quot > chunk_held ? quot : chunk_held);
     /* The DEEP word and the FRI layers with their trees (a layer's folds run
      * in one pass: no intermediate words; layer 0 has none with coset leaves,
-     * and no word either: the DEEP word is folded as it is made, deep_fold). */
-    int fused = s.fri_first == 1 && s.layers > 0 && !params->shared_fri;
-    size_t fri = 0;
-    for (uint32_t l = fused ? 1 : 0; l <= s.layers; l++) {
+     * and then no word either where the DEEP word is folded as it is made,
+     * deep_fold: on the CPU always, on the device when lean). */
+    int fusable = s.fri_first == 1 && s.layers > 0 && !params->shared_fri;
+    size_t fri = 0, deep_word = fusable ? 3 * N * fp : 0;
+    for (uint32_t l = fusable ? 1 : 0; l <= s.layers; l++) {
         unsigned ls = l < s.layers ? gs_fri_log_size(&s, l) : s.log_size - s.folds;
         fri += 3 * ((size_t)1 << ls) * fp;
         if (l < s.layers && l >= s.fri_first)
             fri += tree_bytes(ls - gs_fri_folds(&s, l), (size_t)3 << gs_fri_folds(&s, l), cpu);
     }
-    size_t at_fri = C * N * fp + tree + aux_held + chunk_held + fri;
+    size_t at_fri_lean = C * N * fp + tree + aux_held + chunk_held + fri;
+    size_t at_fri = at_fri_lean + (cpu ? 0 : deep_word);
     size_t peak = at_quotient > at_fri ? at_quotient : at_fri;
     if (out->main_commit > peak) peak = out->main_commit;
     out->chain = peak - out->main_commit;
@@ -141,7 +143,7 @@ gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned
     size_t at_ood = C * N * fp + tree + aux_held + chunk_held + main_coeffs;
     size_t lean = at_quotient - main_coeffs; /* lean: the main coefficients not held */
     if (at_ood > lean) lean = at_ood;
-    if (at_fri > lean) lean = at_fri;
+    if (at_fri_lean > lean) lean = at_fri_lean;
     if (out->main_commit > lean) lean = out->main_commit;
     out->lean_total = lean;
     out->retained = C * N * fp + tree + aux_held + chunk_held + 3 * N * fp;
