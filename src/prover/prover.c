@@ -213,9 +213,10 @@ gs_status gs_prover_open_queries(prover_state *st, gs_table_proof *t, const size
     return r;
 }
 
-/* Check mode where the backend checks on its side (CUDA, st->check): the
- * transitions on the uploaded trace there, the boundaries here; a table
- * moved to the CPU before it was done is checked here in full. */
+/* Check mode where the backend checks on its side (CUDA): the transitions
+ * on its copy of the uploaded evaluations (st->evals) there, the boundaries
+ * here. (A table moved to the CPU before it was checked is checked on the
+ * host in full, by commit_main.) */
 static gs_status check_main(prover_state *st, const gs_fp *trace) {
     gs_backend *be = st->be;
     unsigned log_n = st->s.log_n;
@@ -374,12 +375,12 @@ static gs_status round_ood(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp3
     return GS_OK;
 }
 
-/* FRI: for every layer, commit (leaves of 2^a values, a its folds; not
- * layer 0 with coset leaves, whose values the openings give), draw gamma,
- * fold a times by 2 with gamma, gamma^2, gamma^4, ... in one backend call
- * (one fold by 2^a: sum_i gamma^i f_i); then the final polynomial. */
-/* FRI from layer `first` (0, or 1 when deep_fold made layer 1): layer l's
- * word is 2^log_size over sh. */
+/* FRI from layer `first` (0, or 1 when deep_fold made layer 1), whose word
+ * is 2^log_size over sh: for every layer, commit (leaves of 2^a values, a
+ * its folds; not layer 0 with coset leaves, whose values the openings give),
+ * draw gamma, fold a times by 2 with gamma, gamma^2, gamma^4, ... in one
+ * backend call (one fold by 2^a: sum_i gamma^i f_i); then the final
+ * polynomial. */
 static gs_status round_fri(prover_state *st, gs_table_proof *t, gs_transcript *tr, uint32_t first,
                            unsigned log_size, gs_fp sh) {
     gs_backend *be = st->be;
@@ -572,7 +573,6 @@ gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
 
 gs_status gs_prover_chain_on_cpu(prover_state *st, gs_proof *p, gs_transcript *tr,
                                  const bus_challenges *bc, gs_prove_stats *ps, gs_status r) {
-    if (st->be == gs_backend_cpu()) return GS_OK;
     if (!fall_back(st, r)) return r;
     GS_TRY(recommit(st, &p->table, st->trace, commit_main));
     return chain_rounds(st, p, tr, bc, ps);

@@ -152,9 +152,9 @@ gs_status gs_prover_round_trace(prover_state *st, gs_table_proof *t, const gs_fp
 gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
                           const bus_challenges *bc, gs_prove_stats *ps);
 /* After the device failure r outside the table's chain (in the shared
- * FRI): a table on the device moves to the CPU (when allowed; else r) and
- * makes its main commitment and chain again there, in tr (its fork as it
- * was before the chain). A table already on the CPU keeps what it has. */
+ * FRI): the table, on the device, moves to the CPU (when allowed; else r)
+ * and makes its main commitment and chain again there, in tr (its fork as
+ * it was before the chain). */
 gs_status gs_prover_chain_on_cpu(prover_state *st, gs_proof *p, gs_transcript *tr,
                                  const bus_challenges *bc, gs_prove_stats *ps, gs_status r);
 void gs_prover_state_free(prover_state *st);
