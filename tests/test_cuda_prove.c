@@ -612,9 +612,10 @@ static void test_trace_check(void) {
  * the previous pieces' NTTs (cuda_extend): uploads queued piece by piece
  * from pageable and pinned memory land exactly, a copy failure part-way
  * leaves the stage usable; whole proofs with pieces of one and of three
- * columns (an uneven last piece) equal the CPU's, for a single table, a bus
- * statement (the device keeps the evaluations) and a pinned trace; and check
- * mode refuses a wrong cell read from the pieces' evaluations. */
+ * columns (an uneven last piece) equal the CPU's, for a single table and a
+ * pinned trace, and a bus statement (the device keeps the evaluations) with
+ * a column a piece; and check mode refuses a wrong cell read from the
+ * pieces' evaluations. */
 static void test_pieces(void) {
     printf("pieces...\n");
     size_t chunk = (size_t)1 << 20, most = (size_t)13 << 20, piece = 3 * chunk + 8;
@@ -686,7 +687,8 @@ static void test_pieces(void) {
         gs_workload_free(&w);
         gs_multi_workload mw = {0};
         CHECK(gs_synth_preset(&mw, "vm", 8, 1) == GS_OK);
-        gs_cuda_extend_piece_bytes = (size_t)cols_per * sizeof(gs_fp); /* every table: cols_per a piece */
+        /* below a column of any of its tables: a column a piece */
+        gs_cuda_extend_piece_bytes = (size_t)cols_per * sizeof(gs_fp);
         gs_prove_opts oc = opts_for(GS_BACKEND_CPU, NULL);
         blob y, z;
         CHECK(prove_many(&y, &mw, &par, &oc) == GS_OK && prove_many(&z, &mw, &par, &og) == GS_OK);
