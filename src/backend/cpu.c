@@ -486,17 +486,26 @@ static void deep_range(void *arg, size_t b, size_t e) {
     free(f);
 }
 
+/* The DEEP inputs' context (out: where deep_range writes the word, NULL for
+ * deep_fold); GS_ERR_INVALID_ARG when the aux columns are missing. */
+static gs_status deep_ctx_make(deep_ctx *q, gs_fp *out, const gs_buf *trace_lde,
+                               const gs_buf *chunk_lde, const gs_buf *aux_lde, const gs_deep_args *a) {
+    size_t N = (size_t)1 << a->log_size;
+    if (a->aux_cols && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->aux_cols * N * sizeof(gs_fp)))
+        return GS_ERR_INVALID_ARG;
+    *q = (deep_ctx){a, trace_lde->ptr, chunk_lde->ptr, aux_lde ? aux_lde->ptr : NULL, out, N,
+                    gs_fp_root_of_unity(a->log_size), gs_inv_lin_make(a->z), gs_inv_lin_make(a->zw), GS_OK};
+    atomic_init(&q->err, GS_OK);
+    return GS_OK;
+}
+
 static gs_status cpu_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
                           const gs_buf *chunk_lde, const gs_buf *aux_lde, const gs_deep_args *a) {
     (void)be;
     size_t N = (size_t)1 << a->log_size;
     if (out->bytes < 3 * N * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
-    if (a->aux_cols && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->aux_cols * N * sizeof(gs_fp)))
-        return GS_ERR_INVALID_ARG;
-    deep_ctx q = {a, trace_lde->ptr, chunk_lde->ptr, aux_lde ? aux_lde->ptr : NULL, out->ptr, N,
-                  gs_fp_root_of_unity(a->log_size),
-                  gs_inv_lin_make(a->z), gs_inv_lin_make(a->zw), GS_OK};
-    atomic_init(&q.err, GS_OK);
+    deep_ctx q;
+    GS_TRY(deep_ctx_make(&q, out->ptr, trace_lde, chunk_lde, aux_lde, a));
     gs_parallel_for((N + BLOCK - 1) / BLOCK, 16, deep_range, &q);
     return (gs_status)atomic_load(&q.err);
 }
@@ -626,14 +635,10 @@ static gs_status cpu_deep_fold(gs_backend *be, gs_buf *out, const gs_buf *trace_
     if (folds == 0 || folds > GS_MAX_LOG_ARITY || folds > a->log_size || a->shift == 0 ||
         out->bytes / sizeof(gs_fp) / 3 < N >> folds)
         return GS_ERR_INVALID_ARG;
-    if (a->aux_cols && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->aux_cols * N * sizeof(gs_fp)))
-        return GS_ERR_INVALID_ARG;
-    deep_fold_ctx c = {.q = {a, trace_lde->ptr, chunk_lde->ptr, aux_lde ? aux_lde->ptr : NULL, NULL, N,
-                             gs_fp_root_of_unity(a->log_size), gs_inv_lin_make(a->z),
-                             gs_inv_lin_make(a->zw), GS_OK}};
-    atomic_init(&c.q.err, GS_OK);
+    deep_fold_ctx c;
+    GS_TRY(deep_ctx_make(&c.q, NULL, trace_lde, chunk_lde, aux_lde, a));
     fold_setup(&c.f, out->ptr, NULL, a->log_size, folds, a->shift, gamma);
-    gs_parallel_for((c.f.M + BLOCK - 1) / BLOCK, 16 >> (folds < 4 ? folds : 4), deep_fold_range, &c);
+    gs_parallel_for((c.f.M + BLOCK - 1) / BLOCK, 16 >> folds, deep_fold_range, &c);
     return (gs_status)atomic_load(&c.q.err);
 }
 

@@ -125,9 +125,8 @@ gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned
      * in one pass: no intermediate words; layer 0 has none with coset leaves,
      * and then no word either where the DEEP word is folded as it is made,
      * deep_fold: on the CPU always, on the device when lean). */
-    int fusable = s.fri_first == 1 && s.layers > 0 && !params->shared_fri;
-    size_t fri = 0, deep_word = fusable ? 3 * N * fp : 0;
-    for (uint32_t l = fusable ? 1 : 0; l <= s.layers; l++) {
+    size_t fri = 0, deep_word = s.fri_first ? 3 * N * fp : 0;
+    for (uint32_t l = s.fri_first; l <= s.layers; l++) {
         unsigned ls = l < s.layers ? gs_fri_log_size(&s, l) : s.log_size - s.folds;
         fri += 3 * ((size_t)1 << ls) * fp;
         if (l < s.layers && l >= s.fri_first)

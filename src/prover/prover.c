@@ -476,8 +476,7 @@ static gs_status chain_rounds(prover_state *st, gs_proof *p, gs_transcript *tr,
      * the word is never held. Always on the CPU (faster there too); on the
      * device for a lean table only (the device's separate kernels are
      * faster: fib 2^24 on the H200 0.12 s against 0.13 s). */
-    int fused = !p->params.shared_fri && s->fri_first == 1 && s->layers > 0 && be->iface->deep_fold &&
-                (be == gs_backend_cpu() || st->lean);
+    int fused = s->fri_first == 1 && be->iface->deep_fold && (be == gs_backend_cpu() || st->lean);
     uint32_t first = 0;
     unsigned log_fri = s->log_size;
     gs_fp sh = shift;
