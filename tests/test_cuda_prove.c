@@ -470,6 +470,28 @@ static void test_staging(void) {
            sizeof sizes / sizeof sizes[0]);
 }
 
+/* A stage, a stream, a device buffer and a pinned host buffer of most bytes:
+ * what test_pinned and test_pieces upload with. */
+typedef struct {
+    gs_cuda_stage *st;
+    void *stream, *d, *pin;
+} upload_rig;
+
+static int rig_open(upload_rig *r, size_t chunk, size_t most) {
+    memset(r, 0, sizeof *r);
+    CHECK(gs_cuda_stage_new(&r->st, chunk) == GS_OK && gs_cuda_stream_new(&r->stream) == GS_OK);
+    CHECK(gs_cuda_host_alloc(&r->pin, most) == GS_OK && r->pin);
+    CHECK(r->stream && gs_cuda_buf_alloc(&r->d, most, r->stream) == GS_OK);
+    return r->st && r->pin && r->d;
+}
+
+static void rig_close(upload_rig *r) {
+    if (r->d) gs_cuda_buf_free(r->d, r->stream);
+    if (r->stream) gs_cuda_stream_free(r->stream);
+    gs_cuda_stage_free(r->st);
+    gs_cuda_host_free(r->pin);
+}
+
 /* Traces in pinned host memory (gs_cuda_host_alloc) go up in one DMA: the
  * uploaded bytes are the source's at any offset and size, a copy failure is
  * reported and leaves the stage usable, and proofs from pinned traces equal
@@ -477,14 +499,16 @@ static void test_staging(void) {
 static void test_pinned(void) {
     printf("pinned uploads...\n");
     size_t chunk = (size_t)1 << 20, most = (size_t)37 << 20;
-    gs_cuda_stage *st = NULL;
-    void *stream = NULL, *d = NULL, *pin = NULL;
+    upload_rig rig;
     uint8_t *b = malloc(most);
-    CHECK(gs_cuda_stage_new(&st, chunk) == GS_OK && gs_cuda_stream_new(&stream) == GS_OK);
-    CHECK(gs_cuda_host_alloc(&pin, most) == GS_OK && pin);
-    CHECK(b && gs_cuda_buf_alloc(&d, most, stream) == GS_OK);
-    if (!st || !pin || !b || !d) return;
-    uint8_t *a = pin;
+    CHECK(b != NULL);
+    if (!rig_open(&rig, chunk, most) || !b) {
+        rig_close(&rig), free(b);
+        return;
+    }
+    gs_cuda_stage *st = rig.st;
+    void *stream = rig.stream, *d = rig.d;
+    uint8_t *a = rig.pin;
     for (size_t i = 0; i < most; i++) a[i] = (uint8_t)gs_test_u64();
     size_t offs[] = {0, 8, 4096 + 24}, sizes[] = {1, 8, chunk + 8, 5 * chunk + 24, most - 4096 - 24};
     for (size_t o = 0; o < 3; o++)
@@ -501,10 +525,7 @@ static void test_pinned(void) {
     CHECK(gs_cuda_stage_upload(st, d, a, most, stream) == GS_OK);
     CHECK(gs_cuda_stage_download(st, b, d, most, stream) == GS_OK);
     CHECK(memcmp(a, b, most) == 0);
-    gs_cuda_buf_free(d, stream);
-    gs_cuda_stream_free(stream);
-    gs_cuda_stage_free(st);
-    gs_cuda_host_free(pin);
+    rig_close(&rig);
     free(b);
 
     /* whole proofs: a single table (two passes of the tree) and a bus statement */
@@ -619,13 +640,15 @@ static void test_trace_check(void) {
 static void test_pieces(void) {
     printf("pieces...\n");
     size_t chunk = (size_t)1 << 20, most = (size_t)13 << 20, piece = 3 * chunk + 8;
-    gs_cuda_stage *st = NULL;
-    void *stream = NULL, *d = NULL, *pin = NULL;
+    upload_rig rig;
     uint8_t *a = malloc(most), *b = malloc(most);
-    CHECK(gs_cuda_stage_new(&st, chunk) == GS_OK && gs_cuda_stream_new(&stream) == GS_OK);
-    CHECK(gs_cuda_host_alloc(&pin, most) == GS_OK && pin);
-    CHECK(a && b && gs_cuda_buf_alloc(&d, most, stream) == GS_OK);
-    if (!st || !pin || !a || !b || !d) return;
+    CHECK(a && b);
+    if (!rig_open(&rig, chunk, most) || !a || !b) {
+        rig_close(&rig), free(a), free(b);
+        return;
+    }
+    gs_cuda_stage *st = rig.st;
+    void *stream = rig.stream, *d = rig.d, *pin = rig.pin;
     for (size_t i = 0; i < most; i++) a[i] = (uint8_t)gs_test_u64();
     memcpy(pin, a, most);
     for (int pinned = 0; pinned < 2; pinned++) {
@@ -652,10 +675,7 @@ static void test_pieces(void) {
         CHECK(gs_cuda_stage_download(st, b, d, most, stream) == GS_OK);
         CHECK(memcmp(a, b, most) == 0);
     }
-    gs_cuda_buf_free(d, stream);
-    gs_cuda_stream_free(stream);
-    gs_cuda_stage_free(st);
-    gs_cuda_host_free(pin);
+    rig_close(&rig);
     free(a), free(b);
 
     size_t saved = gs_cuda_extend_piece_bytes;

@@ -548,13 +548,19 @@ static gs_status cuda_eval_at(gs_backend *be, gs_fp3 *out, const gs_buf *coeffs,
     return mark_end(c, t, gs_cuda_eval_at(out, coeffs->ptr, cols, len, x, c->stream));
 }
 
+/* Whether DEEP's inputs hold a's columns and out holds out_rows Fp3 rows. */
+static int deep_fits(const gs_buf *out, size_t out_rows, const gs_buf *trace_lde,
+                     const gs_buf *chunk_lde, const gs_buf *aux_lde, const gs_deep_args *a) {
+    size_t N = (size_t)1 << a->log_size, e = sizeof(gs_fp);
+    return out->bytes >= 3 * out_rows * e && trace_lde->bytes >= a->cols * N * e &&
+           chunk_lde->bytes >= 3 * (size_t)a->chunks * N * e &&
+           (!a->aux_cols || (aux_lde && aux_lde->bytes >= 3 * (size_t)a->aux_cols * N * e));
+}
+
 static gs_status cuda_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
                            const gs_buf *chunk_lde, const gs_buf *aux_lde, const gs_deep_args *a) {
     cuda_ctx *c = ctx_of(be);
-    size_t N = (size_t)1 << a->log_size, e = sizeof(gs_fp);
-    if (out->bytes < 3 * N * e || trace_lde->bytes < a->cols * N * e ||
-        chunk_lde->bytes < 3 * (size_t)a->chunks * N * e ||
-        (a->aux_cols && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->aux_cols * N * e)))
+    if (!deep_fits(out, (size_t)1 << a->log_size, trace_lde, chunk_lde, aux_lde, a))
         return GS_ERR_INVALID_ARG;
     GS_TRY(use_lane(c));
     size_t t = mark_start(c, "deep");
@@ -566,10 +572,8 @@ static gs_status cuda_deep_fold(gs_backend *be, gs_buf *out, const gs_buf *trace
                                 const gs_buf *chunk_lde, const gs_buf *aux_lde, const gs_deep_args *a,
                                 unsigned folds, gs_fp3 gamma) {
     cuda_ctx *c = ctx_of(be);
-    size_t N = (size_t)1 << a->log_size, e = sizeof(gs_fp);
-    if (folds == 0 || folds > a->log_size || out->bytes < 3 * (N >> folds) * e ||
-        trace_lde->bytes < a->cols * N * e || chunk_lde->bytes < 3 * (size_t)a->chunks * N * e ||
-        (a->aux_cols && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->aux_cols * N * e)))
+    if (folds == 0 || folds > a->log_size ||
+        !deep_fits(out, (size_t)1 << (a->log_size - folds), trace_lde, chunk_lde, aux_lde, a))
         return GS_ERR_INVALID_ARG;
     GS_TRY(use_lane(c));
     gs_cuda_deep_args d = cuda_deep_args(a);

@@ -156,6 +156,29 @@ struct fold_params {
     gs_fp rt[1u << GS_CUDA_FOLD_MAX]; /* rt[k] = w^(-k M) */
 };
 
+/* Folds the 2^A values v[t] of one output row by A rounds of 2 in registers;
+ * x is the row's base (x^-1 of the first round's pair is x rt[t]); v[0] ends
+ * holding the result. */
+template <unsigned A>
+__device__ __forceinline__ void fold_registers(gs_fp3 *v, gs_fp x, const fold_params &p) {
+    constexpr unsigned T = 1u << A;
+    gs_fp3 g = p.gamma;
+#pragma unroll
+    for (unsigned r = 0; r < A; r++) {
+        const unsigned h = T >> (r + 1);
+#pragma unroll
+        for (unsigned t = 0; t < h; t++) {
+            const gs_fp xinv = gs_fp_mul(x, p.rt[(t << r) & (T - 1)]);
+            const gs_fp3 lo = v[t], hi = v[t + h];
+            v[t] = gs_fp3_mul_fp(gs_fp3_add(gs_fp3_add(lo, hi),
+                                            gs_fp3_mul(g, gs_fp3_mul_fp(gs_fp3_sub(lo, hi), xinv))),
+                                 p.inv2);
+        }
+        x = gs_fp_sqr(x);
+        g = gs_fp3_sqr(g);
+    }
+}
+
 /* Output j from the 2^A values j + t M of each column, folded A times by 2
  * in registers (cpu_fold says why x^-1 is base^(2^r) rt[t 2^r mod 2^A]). */
 template <unsigned A>
@@ -172,22 +195,7 @@ __global__ void __launch_bounds__(THREADS) fold_kernel(const fold_params p) {
         for (unsigned t = 0; t < T; t++)
             v[t] = gs_fp3_make(__ldg(in + j + t * M), __ldg(in + N + j + t * M),
                                __ldg(in + 2 * N + j + t * M));
-        gs_fp x = base;
-        gs_fp3 g = p.gamma;
-#pragma unroll
-        for (unsigned r = 0; r < A; r++) {
-            const unsigned h = T >> (r + 1);
-#pragma unroll
-            for (unsigned t = 0; t < h; t++) {
-                const gs_fp xinv = gs_fp_mul(x, p.rt[(t << r) & (T - 1)]);
-                const gs_fp3 lo = v[t], hi = v[t + h];
-                v[t] = gs_fp3_mul_fp(gs_fp3_add(gs_fp3_add(lo, hi),
-                                                gs_fp3_mul(g, gs_fp3_mul_fp(gs_fp3_sub(lo, hi), xinv))),
-                                     p.inv2);
-            }
-            x = gs_fp_sqr(x);
-            g = gs_fp3_sqr(g);
-        }
+        fold_registers<A>(v, base, p);
 #pragma unroll
         for (int c = 0; c < 3; c++) p.out[(size_t)c * M + j] = v[0].c[c];
         base = gs_fp_mul(base, p.step_inv);
@@ -384,22 +392,7 @@ __global__ void __launch_bounds__(THREADS, 2) deep_fold_kernel(const deep_params
                 s1[h + t] = gs_fp3_mul_fp(s1[h + t], dinv);
             }
         }
-        gs_fp xf = base;
-        gs_fp3 g = f.gamma;
-#pragma unroll
-        for (unsigned r = 0; r < A; r++) {
-            const unsigned h = T >> (r + 1);
-#pragma unroll
-            for (unsigned t = 0; t < h; t++) {
-                const gs_fp xinv = gs_fp_mul(xf, f.rt[(t << r) & (T - 1)]);
-                const gs_fp3 lo = s1[t], hi = s1[t + h];
-                s1[t] = gs_fp3_mul_fp(gs_fp3_add(gs_fp3_add(lo, hi),
-                                                 gs_fp3_mul(g, gs_fp3_mul_fp(gs_fp3_sub(lo, hi), xinv))),
-                                      f.inv2);
-            }
-            xf = gs_fp_sqr(xf);
-            g = gs_fp3_sqr(g);
-        }
+        fold_registers<A>(s1, base, f);
 #pragma unroll
         for (int c = 0; c < 3; c++) f.out[(size_t)c * M + j] = s1[0].c[c];
         x0 = gs_fp_mul(x0, p.w_tile);
