@@ -119,6 +119,9 @@ static uint8_t *map_block(size_t len) {
         void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m == MAP_FAILED) return NULL;
         base = m;
+#ifdef MADV_HUGEPAGE
+        (void)madvise(base, len, MADV_HUGEPAGE);
+#endif
         size_t filled = fill(base, len);
         C.reused += filled;
         C.fresh += len - filled;

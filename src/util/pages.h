@@ -15,6 +15,10 @@
  * a cached block at least as large (split: the rest stays cached), or else
  * fresh pages with the cached blocks moved over them, largest first (mremap
  * moves their page tables: only what they do not cover is ever faulted).
+ * Fresh pages are advised as transparent huge pages (MADV_HUGEPAGE, where
+ * the kernel's setting is "madvise" or "always"): a fault then maps 2 MiB,
+ * not 4 KiB (fib 2^23 on the CPU: 509k faults -> 37k, docs/benchmarks.md,
+ * 2026-12-04); the kernel still zeroes every byte once.
  * Its contents are stale, not zero: no caller may rely on fresh pages
  * being zero (built with -DGS_PAGES_POISON, every block is filled with
  * 0xA5 to check that).
