@@ -270,6 +270,17 @@ gs_status dev_malloc(void **p, size_t bytes, const char *what) {
     return gs_cuda_check(e, what);
 }
 
+/* The same, stream-ordered from the device's pool on s: no device-wide
+ * synchronisation (cudaMalloc and cudaFree wait for every stream of the
+ * device, so a tree made or freed on one lane used to stall the others). */
+gs_status dev_malloc_async(void **p, size_t bytes, cudaStream_t s, const char *what) {
+    *p = NULL;
+    GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_ALLOC, what));
+    cudaError_t e = gs_cuda_counted_malloc_async(p, bytes, s);
+    if (e != cudaSuccess) *p = NULL;
+    return gs_cuda_check(e, what);
+}
+
 /* Makes `device` current for the scope of a call, restoring the previous. */
 class device_scope {
   public:
@@ -441,7 +452,11 @@ static void tree_destroy(gs_cuda_tree *t) {
         (void)cudaEventSynchronize(t->done);
         (void)cudaEventDestroy(t->done);
     }
-    if (t->nodes) (void)gs_cuda_counted_free(t->nodes); /* waits for kernels still using it */
+    /* Every use of the nodes is over: the commits before `done` (waited for
+     * above; a failed one synchronised its stream), and the opens and level
+     * reads, which synchronise before they return. So the free needs no
+     * stream order of its own. */
+    if (t->nodes) (void)gs_cuda_counted_free_async(t->nodes, cudaStreamPerThread);
     (void)cudaGetLastError();
     free(t);
 }
@@ -484,8 +499,8 @@ extern "C" gs_status gs_cuda_merkle_commit_skip(gs_cuda_tree **out, gs_hash_id i
                                 "cudaEventCreateWithFlags");
     if (s != GS_OK) t->done = NULL;
     if (s == GS_OK)
-        s = dev_malloc((void **)&t->nodes, gs_cuda_merkle_stored_bytes(log_rows, skip),
-                       "cudaMalloc (Merkle tree)");
+        s = dev_malloc_async((void **)&t->nodes, gs_cuda_merkle_stored_bytes(log_rows, skip),
+                             (cudaStream_t)stream, "cudaMallocAsync (Merkle tree)");
     if (s == GS_OK) {
         s = enqueue_commit(t, d_m, cols, col_stride, (cudaStream_t)stream, 0);
         /* Kernels enqueued before a failed launch still use the tree. */
@@ -557,9 +572,9 @@ extern "C" gs_status gs_cuda_merkle_open(const gs_cuda_tree *t, gs_digest *paths
     device_scope scope(t->device);
     GS_TRY(scope.status());
     uint8_t *scratch = NULL;
-    GS_TRY(dev_malloc((void **)&scratch, idx_bytes + path_bytes, "cudaMalloc (Merkle open)"));
-    uint64_t *d_idx = (uint64_t *)scratch, *d_paths = (uint64_t *)(scratch + idx_bytes);
     const cudaStream_t s = cudaStreamPerThread;
+    GS_TRY(dev_malloc_async((void **)&scratch, idx_bytes + path_bytes, s, "cudaMallocAsync (Merkle open)"));
+    uint64_t *d_idx = (uint64_t *)scratch, *d_paths = (uint64_t *)(scratch + idx_bytes);
     (void)cudaGetLastError();
     gs_status st = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (open indices)");
     if (st == GS_OK)
@@ -581,9 +596,10 @@ extern "C" gs_status gs_cuda_merkle_open(const gs_cuda_tree *t, gs_digest *paths
                                              d * sizeof(gs_digest), d * sizeof(gs_digest), n,
                                              cudaMemcpyDeviceToHost, s),
                            "cudaMemcpyAsync (open paths)");
-    if (st == GS_OK) st = gs_cuda_check(cudaStreamSynchronize(s), "cudaStreamSynchronize (open)");
-    gs_status f = gs_cuda_check(gs_cuda_counted_free(scratch), "cudaFree (Merkle open)");
-    return st != GS_OK ? st : f;
+    gs_status f = gs_cuda_check(gs_cuda_counted_free_async(scratch, s), "cudaFreeAsync (Merkle open)");
+    /* Also on an error: the copy into `paths` must be over before it returns. */
+    gs_status w = gs_cuda_check(cudaStreamSynchronize(s), "cudaStreamSynchronize (open)");
+    return st != GS_OK ? st : w != GS_OK ? w : f;
 }
 
 extern "C" void gs_cuda_merkle_free(gs_cuda_tree *t) {
