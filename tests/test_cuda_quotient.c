@@ -150,7 +150,7 @@ static void case_make(tcase *c, const char *desc, const gs_air *air, const gs_fp
         if (A3) {
             gs_buf ac;
             CHECK_OK(be->iface->alloc(be, NULL, &ac, A3 * n * sizeof(gs_fp)));
-            CHECK_OK(be->iface->copy(be, &ac, 0, &c->aux, 0, A3 * n));
+            CHECK_OK(be->iface->copy(be, &ac, 0, &c->aux, 0, A3 * n, 0));
             CHECK_OK(be->iface->alloc(be, NULL, &c->aux_lde, A3 * N * sizeof(gs_fp)));
             CHECK_OK(be->iface->interpolate(be, &ac, A3, log_n, 1));
             CHECK_OK(be->iface->lde(be, &c->aux_lde, &ac, A3, log_n, log_b, GS_FP_GENERATOR));

@@ -11,6 +11,8 @@
 #ifndef GSTARK_BACKEND_H
 #define GSTARK_BACKEND_H
 
+#include <stdint.h>
+
 #include "air/logup.h"
 #include "gstark/air.h"
 #include "gstark/field.h"
@@ -25,6 +27,16 @@ typedef struct gs_buf {
     size_t bytes;
     gs_mem *acct; /* charged with `bytes` while allocated (may be NULL) */
 } gs_buf;
+
+/* Whether copy's ranges lie in dst and src (n >= 1; see gs_backend_iface.copy). */
+static inline int gs_copy_fits(const gs_buf *dst, size_t dst_off, const gs_buf *src, size_t src_off,
+                               size_t n, unsigned log_step) {
+    const size_t e = sizeof(gs_fp), most = SIZE_MAX / sizeof(gs_fp);
+    if (log_step >= 64 || src_off >= most || n - 1 > (most - src_off - 1) >> log_step ||
+        dst_off > most - n)
+        return 0;
+    return (dst_off + n) * e <= dst->bytes && (src_off + ((n - 1) << log_step) + 1) * e <= src->bytes;
+}
 
 typedef struct gs_backend gs_backend;
 typedef struct gs_bcommit gs_bcommit; /* a Merkle tree held by the backend */
@@ -67,10 +79,11 @@ typedef struct gs_backend_iface {
     gs_status (*alloc)(gs_backend *be, gs_mem *acct, gs_buf *out, size_t bytes);
     void (*free)(gs_backend *be, gs_buf *buf);
     gs_status (*upload)(gs_backend *be, gs_buf *dst, const void *src, size_t bytes);
-    /* dst[dst_off + i] = src[src_off + i] for i < n (offsets and n in field
-     * elements); the ranges must not overlap. */
+    /* dst[dst_off + i] = src[src_off + (i << log_step)] for i < n (offsets
+     * and n in field elements): a range, or every 2^log_step-th value; the
+     * ranges must not overlap. */
     gs_status (*copy)(gs_backend *be, gs_buf *dst, size_t dst_off, const gs_buf *src,
-                      size_t src_off, size_t n);
+                      size_t src_off, size_t n, unsigned log_step);
     /* In-place inverse NTT of `cols` columns of 2^log_n: evaluations on the
      * subgroup (shift 1) or a coset -> coefficients. */
     gs_status (*interpolate)(gs_backend *be, gs_buf *v, size_t cols, unsigned log_n, gs_fp shift);

@@ -42,11 +42,16 @@ static gs_status cpu_upload(gs_backend *be, gs_buf *dst, const void *src, size_t
 }
 
 static gs_status cpu_copy(gs_backend *be, gs_buf *dst, size_t dst_off, const gs_buf *src,
-                          size_t src_off, size_t n) {
+                          size_t src_off, size_t n, unsigned log_step) {
     (void)be;
     size_t e = sizeof(gs_fp);
-    if ((dst_off + n) * e > dst->bytes || (src_off + n) * e > src->bytes) return GS_ERR_INVALID_ARG;
-    memcpy((gs_fp *)dst->ptr + dst_off, (const gs_fp *)src->ptr + src_off, n * e);
+    if (n == 0) return GS_OK;
+    if (!gs_copy_fits(dst, dst_off, src, src_off, n, log_step)) return GS_ERR_INVALID_ARG;
+    gs_fp *d = (gs_fp *)dst->ptr + dst_off;
+    const gs_fp *s = (const gs_fp *)src->ptr + src_off;
+    if (log_step == 0) memcpy(d, s, n * e);
+    else
+        for (size_t i = 0; i < n; i++) d[i] = s[i << log_step];
     return GS_OK;
 }
 

@@ -319,14 +319,14 @@ static gs_status cuda_upload(gs_backend *be, gs_buf *dst, const void *src, size_
 }
 
 static gs_status cuda_copy(gs_backend *be, gs_buf *dst, size_t dst_off, const gs_buf *src,
-                           size_t src_off, size_t n) {
-    size_t e = sizeof(gs_fp);
-    if ((dst_off + n) * e > dst->bytes || (src_off + n) * e > src->bytes) return GS_ERR_INVALID_ARG;
+                           size_t src_off, size_t n, unsigned log_step) {
+    if (n == 0) return GS_OK;
+    if (!gs_copy_fits(dst, dst_off, src, src_off, n, log_step)) return GS_ERR_INVALID_ARG;
     cuda_ctx *c = ctx_of(be);
     GS_TRY(use_lane(c));
     size_t t = mark_start(c, "copy");
-    return mark_end(c, t, gs_cuda_d2d_async((gs_fp *)dst->ptr + dst_off,
-                                            (const gs_fp *)src->ptr + src_off, n * e, c->stream));
+    return mark_end(c, t, gs_cuda_every_async((gs_fp *)dst->ptr + dst_off, (const gs_fp *)src->ptr + src_off,
+                                              n, log_step, c->stream));
 }
 
 static gs_status cuda_interpolate(gs_backend *be, gs_buf *v, size_t cols, unsigned log_n,

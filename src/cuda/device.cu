@@ -30,6 +30,12 @@ __global__ void gather_kernel(uint64_t *out, const uint64_t *m, size_t cols, siz
     }
 }
 
+__global__ void every_kernel(uint64_t *dst, const uint64_t *src, size_t n, unsigned log_step) {
+    for (size_t j = blockIdx.x * (size_t)blockDim.x + threadIdx.x; j < n;
+         j += (size_t)gridDim.x * blockDim.x)
+        dst[j] = src[j << log_step];
+}
+
 constexpr unsigned SCALE_RUN = 32; /* consecutive powers per thread */
 
 __global__ void scale_kernel(uint64_t *v, size_t cols, size_t len, uint64_t g) {
@@ -157,6 +163,14 @@ extern "C" gs_status gs_cuda_d2d_async(void *d_dst, const void *d_src, size_t by
     return checked(cudaMemcpyAsync(d_dst, d_src, bytes, cudaMemcpyDeviceToDevice,
                                    as_stream(stream)),
                    "cudaMemcpyAsync (device to device)");
+}
+
+extern "C" gs_status gs_cuda_every_async(uint64_t *d_dst, const uint64_t *d_src, size_t n,
+                                         unsigned log_step, void *stream) {
+    if (log_step == 0) return gs_cuda_d2d_async(d_dst, d_src, n * sizeof *d_dst, stream);
+    if (n == 0) return GS_OK;
+    every_kernel<<<grid_for(n, 256), 256, 0, as_stream(stream)>>>(d_dst, d_src, n, log_step);
+    return gs_cuda_launched("every_kernel launch");
 }
 
 /* ---- staging ---- */

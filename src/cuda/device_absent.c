@@ -41,6 +41,11 @@ gs_status gs_cuda_d2d_async(void *d_dst, const void *d_src, size_t bytes, void *
     (void)d_dst, (void)d_src, (void)bytes, (void)stream;
     return GS_ERR_NO_DEVICE;
 }
+gs_status gs_cuda_every_async(uint64_t *d_dst, const uint64_t *d_src, size_t n, unsigned log_step,
+                              void *stream) {
+    (void)d_dst, (void)d_src, (void)n, (void)log_step, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
 gs_status gs_cuda_stage_new(gs_cuda_stage **out, size_t chunk) {
     (void)chunk;
     *out = NULL;

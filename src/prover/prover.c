@@ -258,7 +258,7 @@ static gs_status commit_main(prover_state *st, gs_table_proof *t, const gs_fp *t
                                  s->cols, s->log_n, s->log_blowup, shift));
     } else {
         GS_TRY(be->iface->upload(be, &st->coeffs, trace, s->cols * n * sizeof(gs_fp)));
-        if (st->evals.ptr) GS_TRY(be->iface->copy(be, &st->evals, 0, &st->coeffs, 0, s->cols * n));
+        if (st->evals.ptr) GS_TRY(be->iface->copy(be, &st->evals, 0, &st->coeffs, 0, s->cols * n, 0));
         GS_TRY(be->iface->interpolate(be, &st->coeffs, s->cols, s->log_n, 1));
         GS_TRY(be->iface->lde(be, &st->lde, &st->coeffs, s->cols, s->log_n, s->log_blowup, shift));
     }
@@ -317,17 +317,34 @@ static gs_status round_quotient(prover_state *st, gs_table_proof *t, const gs_ai
                            bus_pows};
     if (r == GS_OK) r = alloc_fp(st, &st->quot, 3 * N);
     if (r == GS_OK) r = be->iface->quotient(be, &st->quot, &st->lde, s->aux ? &st->aux_lde : NULL, &qa);
-    if (r == GS_OK) r = be->iface->interpolate(be, &st->quot, 3, s->log_size, shift);
-    /* Chunk j's component i: coefficients [j n, (j + 1) n) of component i. */
-    if (r == GS_OK) r = alloc_fp(st, &st->chunk_coeffs, 3 * s->chunks * n);
-    for (uint32_t j = 0; r == GS_OK && j < s->chunks; j++)
+    if (r == GS_OK && s->chunks == 1) {
+        /* One chunk: the quotient itself, of degree < n (for a trace that
+         * satisfies the AIR), so its values are its chunk's LDE as they are,
+         * and its values at every 2^blowup-th point, the coset shift <w_n>,
+         * give its n coefficients: an interpolation of n points instead of
+         * one of N and an LDE. The same coefficients and values as the
+         * general path below. */
+        r = alloc_fp(st, &st->chunk_coeffs, 3 * n);
         for (uint32_t i = 0; r == GS_OK && i < 3; i++)
-            r = be->iface->copy(be, &st->chunk_coeffs, (3 * j + i) * n, &st->quot, i * N + j * n, n);
-    if (r == GS_OK) be->iface->free(be, &st->quot);
-    if (r == GS_OK) r = alloc_fp(st, &st->chunk_lde, 3 * s->chunks * N);
-    if (r == GS_OK)
-        r = be->iface->lde(be, &st->chunk_lde, &st->chunk_coeffs, 3 * s->chunks, s->log_n,
-                           s->log_blowup, shift);
+            r = be->iface->copy(be, &st->chunk_coeffs, i * n, &st->quot, i * N, n, s->log_blowup);
+        if (r == GS_OK) r = be->iface->interpolate(be, &st->chunk_coeffs, 3, s->log_n, shift);
+        if (r == GS_OK) {
+            st->chunk_lde = st->quot;
+            st->quot = (gs_buf){0};
+        }
+    } else {
+        if (r == GS_OK) r = be->iface->interpolate(be, &st->quot, 3, s->log_size, shift);
+        /* Chunk j's component i: coefficients [j n, (j + 1) n) of component i. */
+        if (r == GS_OK) r = alloc_fp(st, &st->chunk_coeffs, 3 * s->chunks * n);
+        for (uint32_t j = 0; r == GS_OK && j < s->chunks; j++)
+            for (uint32_t i = 0; r == GS_OK && i < 3; i++)
+                r = be->iface->copy(be, &st->chunk_coeffs, (3 * j + i) * n, &st->quot, i * N + j * n, n, 0);
+        if (r == GS_OK) be->iface->free(be, &st->quot);
+        if (r == GS_OK) r = alloc_fp(st, &st->chunk_lde, 3 * s->chunks * N);
+        if (r == GS_OK)
+            r = be->iface->lde(be, &st->chunk_lde, &st->chunk_coeffs, 3 * s->chunks, s->log_n,
+                               s->log_blowup, shift);
+    }
     if (r == GS_OK) r = commit_lde(st, &st->chunk_c, &st->chunk_lde, 3 * (size_t)s->chunks);
     if (r == GS_OK) r = take_cap(st, t, st->chunk_c, GS_TREE_CHUNK);
     free(alpha_pows), free(bcols), free(brows), free(bvals);
