@@ -168,7 +168,7 @@ static void case_make(tcase *c, const char *desc, const gs_air *air, const gs_fp
         CHECK_OK(gs_air_boundary_values(air, c->bvals, pub));
         for (uint32_t i = 0; i < nb; i++)
             CHECK_OK(gs_air_boundary_at(air, i, log_n, &c->bcols[i], &c->brows[i]));
-        gs_quotient_args qa = {air, pub, log_n, log_b, GS_FP_GENERATOR, c->alpha_pows, c->bcols,
+        gs_quotient_args qa = {air, pub, log_n, log_b, 0, GS_FP_GENERATOR, c->alpha_pows, c->bcols,
                                c->brows, c->bvals, A3 ? &c->L : NULL, c->z, c->sigma, c->bus_pows};
         c->qa = qa;
         CHECK_OK(be->iface->alloc(be, NULL, &c->quot, 3 * N * sizeof(gs_fp)));
@@ -207,6 +207,37 @@ static int quot_matches(tcase *c) {
     return ok;
 }
 
+/* The quotient at every 2^k-th point only (gs_quotient_args.log_step = k,
+ * k = 1 .. log_blowup): on both backends, the full values' subsample. */
+static int strided_matches(tcase *c, void *stream) {
+    gs_backend *be = gs_backend_cpu();
+    int ok = 1;
+    for (unsigned k = 1; ok && k <= c->qa.log_blowup; k++) {
+        gs_quotient_args q = c->qa;
+        q.log_step = k;
+        size_t m = c->N >> k;
+        const gs_fp *full = c->quot.ptr;
+        uint64_t *want = xmalloc(3 * m * sizeof *want), *got = xmalloc(3 * m * sizeof *got);
+        for (size_t col = 0; col < 3; col++)
+            for (size_t j = 0; j < m; j++) want[col * m + j] = full[col * c->N + (j << k)];
+        gs_buf cpu = {0};
+        CHECK_OK(be->iface->alloc(be, NULL, &cpu, 3 * m * sizeof(gs_fp)));
+        CHECK_OK(be->iface->quotient(be, &cpu, &c->lde, c->A3 ? &c->aux_lde : NULL, &q));
+        dev_poison(c->d_out, 3 * c->N);
+        CHECK_OK(gs_cuda_quotient(c->d_out, c->d_lde, c->d_aux_lde, &q, stream));
+        CHECK_OK(wait_for(stream));
+        CHECK_OK(gs_cuda_mem_d2h(got, c->d_out, 3 * m * sizeof *got));
+        char desc[200];
+        snprintf(desc, sizeof desc, "quotient of %s, every 2^%u-th point, cpu", c->desc, k);
+        ok &= gs_test_same_values(desc, want, cpu.ptr, 3 * m, m);
+        snprintf(desc, sizeof desc, "quotient of %s, every 2^%u-th point, cuda", c->desc, k);
+        ok &= gs_test_same_values(desc, want, got, 3 * m, m);
+        be->iface->free(be, &cpu);
+        free(want), free(got);
+    }
+    return ok;
+}
+
 static int run_aux(tcase *c, void *stream) {
     dev_poison(c->d_aux, c->A3 * c->n);
     gs_fp3 sg = gs_fp3_zero();
@@ -224,7 +255,7 @@ static int run_quot(tcase *c, void *stream) {
     CHECK_OK(s);
     CHECK_OK(wait_for(stream));
     g_quots++;
-    return s == GS_OK && quot_matches(c);
+    return s == GS_OK && quot_matches(c) && strided_matches(c, stream);
 }
 
 /* Both stages of one table at one blowup. */

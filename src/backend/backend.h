@@ -47,6 +47,9 @@ typedef struct gs_quotient_args {
     const gs_air *air;
     const gs_fp *pub;
     unsigned log_n, log_blowup;
+    /* The values at every 2^log_step-th point of the LDE domain only, the
+     * coset shift <w_(N >> log_step)> (log_step <= log_blowup; 0: all N). */
+    unsigned log_step;
     gs_fp shift;
     const gs_fp3 *alpha_pows; /* num_transitions + num_boundaries */
     const uint32_t *bound_cols;
@@ -132,8 +135,9 @@ typedef struct gs_backend_iface {
      * row, or UINT64_MAX. Boundary constraints are the caller's. */
     gs_status (*check_trace)(gs_backend *be, uint64_t *bad_row, const gs_buf *evals,
                              const gs_air *air, unsigned log_n, const gs_fp *pub);
-    /* out (3 columns of N) = the quotient over the LDE domain; aux_lde may be
-     * NULL when a->logup is NULL. */
+    /* out (3 columns of N >> a->log_step) = the quotient over the LDE domain
+     * (at every 2^log_step-th point); aux_lde may be NULL when a->logup is
+     * NULL. */
     gs_status (*quotient)(gs_backend *be, gs_buf *out, const gs_buf *lde, const gs_buf *aux_lde,
                           const gs_quotient_args *a);
     /* out[c] = sum_i coeffs[c][i] * x^i for `cols` columns of `len`. */

@@ -261,8 +261,10 @@ static void quot_range(void *arg, size_t b, size_t e) {
                 break;
             }
         }
-        for (size_t r = 0; r < count; r++)
-            for (int c = 0; c < 3; c++) q->out[(size_t)c * q->N + start + r] = acc[r].c[c];
+        /* Every 2^log_step-th row is kept. */
+        size_t n_out = q->N >> a->log_step, step = (size_t)1 << a->log_step;
+        for (size_t r = (step - start % step) % step; r < count; r += step)
+            for (int c = 0; c < 3; c++) q->out[(size_t)c * n_out + ((start + r) >> a->log_step)] = acc[r].c[c];
     }
 done:
     free(scratch), free(cons), free(x), free(d), free(tmp), free(acc), free(gacc);
@@ -273,7 +275,8 @@ static gs_status cpu_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
     (void)be;
     size_t n = (size_t)1 << a->log_n, B = (size_t)1 << a->log_blowup, N = n * B;
     uint32_t nb = gs_air_num_boundaries(a->air);
-    if (out->bytes < 3 * N * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
+    if (a->log_step > a->log_blowup || out->bytes < 3 * (N >> a->log_step) * sizeof(gs_fp))
+        return GS_ERR_INVALID_ARG;
     if (a->logup && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->logup->aux_cols * N * sizeof(gs_fp)))
         return GS_ERR_INVALID_ARG;
     quot_ctx q = {a, lde->ptr, aux_lde ? aux_lde->ptr : NULL, out->ptr, N, gs_fp_root_of_unity(a->log_n + a->log_blowup),

@@ -123,6 +123,7 @@ gs_status gs_cuda_quotient(uint64_t *d_out, const uint64_t *d_lde, const uint64_
                                .pub = a->pub,
                                .log_n = a->log_n,
                                .log_blowup = a->log_blowup,
+                               .log_step = a->log_step,
                                .shift = a->shift,
                                .alpha_pows = a->alpha_pows,
                                .n_bounds = a->air->n_bounds,
@@ -529,7 +530,7 @@ static gs_status cuda_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
                                const gs_buf *aux_lde, const gs_quotient_args *a) {
     cuda_ctx *c = ctx_of(be);
     size_t N = (size_t)1 << (a->log_n + a->log_blowup);
-    if (out->bytes < 3 * N * sizeof(gs_fp) ||
+    if (a->log_step > a->log_blowup || out->bytes < 3 * (N >> a->log_step) * sizeof(gs_fp) ||
         lde->bytes < (size_t)gs_air_num_cols(a->air) * N * sizeof(gs_fp) ||
         (a->logup && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->logup->aux_cols * N * sizeof(gs_fp))))
         return GS_ERR_INVALID_ARG;

@@ -222,6 +222,8 @@ struct quot_args {
     uint64_t *out;
     size_t N, mask, step; /* next row: (i + step) & mask */
     size_t bmask;         /* B - 1 */
+    size_t n_out;         /* N >> log_step rows out: rows i = j << log_step */
+    unsigned log_step;
     gs_fp shift, wN, wstep, wlast;
     const uint64_t *t_insns, *i_insns;
     const gs_fp *t_consts, *i_consts, *pub;
@@ -299,18 +301,18 @@ UNROLL
         v = gs_fp3_add(v, gs_fp3_mul_fp(gs_fp3_mul(A.lap[T.G + 2], la), dl));
         acc = gs_fp3_add(acc, v);
     }
-    st3(A.out, A.N, i, acc);
+    st3(A.out, A.n_out, i >> A.log_step, acc);
 }
 
 template <int MAXR> __global__ void __launch_bounds__(ROW_THREADS) quotient_kernel(const quot_args A) {
     size_t threads = (size_t)gridDim.x * blockDim.x;
     size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= A.N) return;
+    if (tid >= A.n_out) return;
     regfile<MAXR> R;
     R.bind(A.scratch, tid, threads);
-    gs_fp x = gs_fp_mul(A.shift, gs_fp_pow(A.wN, tid));
-    for (size_t i = tid; i < A.N; i += threads) {
-        quot_row(A, R, i, x);
+    gs_fp x = gs_fp_mul(A.shift, gs_fp_pow(A.wN, tid << A.log_step));
+    for (size_t j = tid; j < A.n_out; j += threads) {
+        quot_row(A, R, j << A.log_step, x);
         x = gs_fp_mul(x, A.wstep);
     }
 }
@@ -764,6 +766,7 @@ gs_status quot_plan_make(quot_plan *P, const gs_cuda_quotient_args *a) {
         quot_args &A = P->A;
         memset(&A, 0, sizeof A);
         A.N = N, A.mask = N - 1, A.step = B, A.bmask = B - 1;
+        A.log_step = a->log_step, A.n_out = N >> a->log_step;
         A.shift = a->shift, A.wN = gs_fp_root_of_unity(a->log_n + a->log_blowup), A.wlast = wlast;
         A.t_n = nt ? pt->n_insns : 0, A.nt = nt;
         A.i_n = L ? pi->n_insns : 0, A.i_base = pi->n_regs;
@@ -773,8 +776,8 @@ gs_status quot_plan_make(quot_plan *P, const gs_cuda_quotient_args *a) {
         if (L && (size_t)pi->n_regs + pi->n_out > words) words = (size_t)pi->n_regs + pi->n_out;
         if (!words) words = 1;
         P->tier = tier_for(words);
-        P->blocks = row_grid(N, P->tier, words, &P->scratch_words);
-        A.wstep = gs_fp_pow(A.wN, (uint64_t)P->blocks * ROW_THREADS);
+        P->blocks = row_grid(A.n_out, P->tier, words, &P->scratch_words);
+        A.wstep = gs_fp_pow(A.wN, ((uint64_t)P->blocks * ROW_THREADS) << a->log_step);
     }
     P->h = h, h = NULL;
     st = GS_OK;
@@ -808,7 +811,8 @@ gs_status quot_check(const uint64_t *d_out, const uint64_t *d_lde, const uint64_
     const gs_cuda_air *air = a->air;
     const gs_cuda_bus *L = a->bus;
     uint32_t nt = air->n_trans, nb = a->n_bounds;
-    if (a->log_n + a->log_blowup > GS_FP_TWO_ADICITY || a->shift >= GS_FP_P || !a->alpha_pows)
+    if (a->log_n + a->log_blowup > GS_FP_TWO_ADICITY || a->shift >= GS_FP_P || !a->alpha_pows ||
+        a->log_step > a->log_blowup)
         return GS_ERR_INVALID_ARG;
     if (nb && (!a->bound_cols || !a->bound_rows || !a->bound_vals)) return GS_ERR_INVALID_ARG;
     if (air->num_public && !a->pub) return GS_ERR_INVALID_ARG;

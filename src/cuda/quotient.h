@@ -87,6 +87,7 @@ typedef struct gs_cuda_quotient_args {
     const gs_cuda_air *air;
     const gs_fp *pub; /* air->num_public values */
     unsigned log_n, log_blowup;
+    unsigned log_step; /* the values at every 2^log_step-th point (<= log_blowup) */
     gs_fp shift;
     /* alpha^k weights: transitions, then boundaries, then (with bus) the
      * groups, the running-sum transition, the first row, the last row */
@@ -100,8 +101,9 @@ typedef struct gs_cuda_quotient_args {
     const gs_fp3 *bus_alpha_pows; /* bus alpha^0 .. alpha^GS_CUDA_MAX_TUPLE */
 } gs_cuda_quotient_args;
 
-/* d_out (3 Fp columns of N = 2^(log_n + log_blowup)) = the quotient over the
- * LDE coset, exactly the values of the CPU backend's quotient. d_lde: the
+/* d_out (3 Fp columns of N >> log_step, N = 2^(log_n + log_blowup)) = the
+ * quotient at every 2^log_step-th point of the LDE coset, exactly the values
+ * of the CPU backend's quotient. d_lde: the
  * trace LDE, num_cols columns of N; d_aux_lde: the aux LDE, 3 * (n_groups +
  * 1) columns of N, or NULL when a->bus is NULL. The kernel is enqueued on
  * `stream`; the call waits for the small upload of its tables (programs,

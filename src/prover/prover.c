@@ -312,10 +312,18 @@ static gs_status round_quotient(prover_state *st, gs_table_proof *t, const gs_ai
     }
     for (uint32_t i = 0; r == GS_OK && i < nb; i++)
         r = gs_air_boundary_at(air, i, s->log_n, &bcols[i], &brows[i]);
-    gs_quotient_args qa = {air, pub, s->log_n, s->log_blowup, shift, alpha_pows, bcols, brows, bvals,
+    /* K chunks: Q has degree < K n, so its values on a coset of K' n points
+     * (K' = K rounded up to a power of 2) determine it: every 2^log_step-th
+     * point of D, log_step = log B - log K'. One chunk takes the shortcut
+     * below instead, with all N values. */
+    unsigned log_k = 0;
+    while (((uint32_t)1 << log_k) < s->chunks) log_k++;
+    unsigned log_step = s->chunks == 1 || log_k > s->log_blowup ? 0 : s->log_blowup - log_k;
+    size_t NQ = N >> log_step;
+    gs_quotient_args qa = {air, pub, s->log_n, s->log_blowup, log_step, shift, alpha_pows, bcols, brows, bvals,
                            s->aux ? &st->L : NULL, bc ? bc->z : gs_fp3_zero(), t->bus_sum,
                            bus_pows};
-    if (r == GS_OK) r = alloc_fp(st, &st->quot, 3 * N);
+    if (r == GS_OK) r = alloc_fp(st, &st->quot, 3 * NQ);
     if (r == GS_OK) r = be->iface->quotient(be, &st->quot, &st->lde, s->aux ? &st->aux_lde : NULL, &qa);
     if (r == GS_OK && s->chunks == 1) {
         /* One chunk: the quotient itself, of degree < n (for a trace that
@@ -333,12 +341,12 @@ static gs_status round_quotient(prover_state *st, gs_table_proof *t, const gs_ai
             st->quot = (gs_buf){0};
         }
     } else {
-        if (r == GS_OK) r = be->iface->interpolate(be, &st->quot, 3, s->log_size, shift);
+        if (r == GS_OK) r = be->iface->interpolate(be, &st->quot, 3, s->log_size - log_step, shift);
         /* Chunk j's component i: coefficients [j n, (j + 1) n) of component i. */
         if (r == GS_OK) r = alloc_fp(st, &st->chunk_coeffs, 3 * s->chunks * n);
         for (uint32_t j = 0; r == GS_OK && j < s->chunks; j++)
             for (uint32_t i = 0; r == GS_OK && i < 3; i++)
-                r = be->iface->copy(be, &st->chunk_coeffs, (3 * j + i) * n, &st->quot, i * N + j * n, n, 0);
+                r = be->iface->copy(be, &st->chunk_coeffs, (3 * j + i) * n, &st->quot, i * NQ + j * n, n, 0);
         if (r == GS_OK) be->iface->free(be, &st->quot);
         if (r == GS_OK) r = alloc_fp(st, &st->chunk_lde, 3 * s->chunks * N);
         if (r == GS_OK)
