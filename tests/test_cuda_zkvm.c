@@ -2,7 +2,9 @@
  * (the determinism rule, docs/architecture.md), and verifies: the assembled
  * benchmark programs (a Fibonacci loop, a memory loop with loads, stores,
  * mul and branches) at two sizes each, the CUDA proofs with no fallback to
- * the CPU; the larger ones also with one FRI for all tables (shared_fri).
+ * the CPU; the larger ones also with one FRI for all tables (shared_fri);
+ * and on one resident CUDA prover (gs_zkvm_prove_on: the tables built in
+ * its pinned host memory, reused from one program to the next).
  * Exits GS_TEST_SKIP (77) where no device exists. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,14 +14,19 @@
 #include "gstark/gstark.h"
 #include "test_util.h"
 
+static gs_prover *g_pv; /* the resident CUDA prover */
+
 static uint8_t *prove_bytes(const gs_zkvm_program *p, gs_backend_kind be, int shared, size_t *len) {
     gs_params par = gs_params_default(GS_DEFAULT_SECURITY_BITS);
     if (shared) par.shared_fri = 1, par.coset_leaves = 0;
     gs_prove_opts opts = {.backend = be, .no_fallback = 1};
     gs_zkvm_proof *zp = NULL;
     char msg[400];
-    gs_status s = gs_zkvm_prove(&zp, NULL, p, NULL, 0, 0, &par, &opts, msg, sizeof msg);
-    if (s != GS_OK) fprintf(stderr, "prove (%s): %s %s\n", be == GS_BACKEND_CUDA ? "cuda" : "cpu",
+    /* be = AUTO here: on the resident prover */
+    gs_status s = be == GS_BACKEND_AUTO
+                      ? gs_zkvm_prove_on(g_pv, &zp, NULL, p, NULL, 0, 0, &par, &opts, msg, sizeof msg)
+                      : gs_zkvm_prove(&zp, NULL, p, NULL, 0, 0, &par, &opts, msg, sizeof msg);
+    if (s != GS_OK) fprintf(stderr, "prove (%s): %s %s\n", be == GS_BACKEND_CPU ? "cpu" : "cuda",
                             gs_status_str(s), msg);
     CHECK(s == GS_OK);
     if (s != GS_OK) return NULL;
@@ -36,6 +43,8 @@ int main(int argc, char **argv) {
         printf("no CUDA device: skipped\n");
         return GS_TEST_SKIP;
     }
+    gs_prover_cfg cfg = {.backend = GS_BACKEND_CUDA, .no_fallback = 1};
+    CHECK(gs_prover_new(&g_pv, &cfg) == GS_OK);
     for (unsigned k = 0; k < 4; k++) {
         uint32_t n = k < 2 ? (k ? 20000u : 100u) : (k == 3 ? 5000u : 30u);
         gs_zkvm_program *p = k < 2 ? fib_loop(n) : mem_loop(n);
@@ -47,11 +56,21 @@ int main(int argc, char **argv) {
             uint8_t *c = prove_bytes(p, GS_BACKEND_CPU, shared, &lc);
             uint8_t *g = prove_bytes(p, GS_BACKEND_CUDA, shared, &lg);
             CHECK(c && g && lc == lg && memcmp(c, g, lc) == 0);
+            size_t lr = 0;
+            uint8_t *r = g_pv ? prove_bytes(p, GS_BACKEND_AUTO, shared, &lr) : NULL;
+            CHECK(c && r && lc == lr && memcmp(c, r, lc) == 0);
             printf("%s %u%s: %zu bytes, %s\n", k < 2 ? "fib" : "mem", n, shared ? " shared FRI" : "", lc,
-                   c && g && lc == lg && !memcmp(c, g, lc) ? "same on cpu and cuda" : "DIFFERENT");
-            free(c), free(g);
+                   c && g && r && lc == lg && lc == lr && !memcmp(c, g, lc) && !memcmp(c, r, lc)
+                       ? "same on cpu, cuda and a resident cuda prover"
+                       : "DIFFERENT");
+            free(c), free(g), free(r);
         }
         gs_zkvm_program_free(p);
     }
+    gs_prover_info info;
+    gs_prover_get_info(&info, g_pv);
+    CHECK(info.host_bytes > 0 && info.host_pinned_bytes == info.host_bytes); /* every block pinned */
+    printf("resident prover: %zu host bytes held, %zu pinned\n", info.host_bytes, info.host_pinned_bytes);
+    gs_prover_free(g_pv);
     return gs_test_done();
 }

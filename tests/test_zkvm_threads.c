@@ -6,7 +6,9 @@
  * loop, a memory loop (loads, stores, mul) and a mixed program that reads
  * its input, writes output every 256 iterations, and runs every chip (byte
  * and halfword accesses, shifts, mul, div and rem with zero divisors,
- * compares). Thread count 1 is the serial result. */
+ * compares). Thread count 1 is the serial result. The proofs made on one
+ * resident prover (gs_zkvm_prove_on: the tables in its host memory, which
+ * comes back dirty from the previous program's tables) have the same bytes. */
 #include <stdio.h>
 #include <string.h>
 
@@ -105,8 +107,26 @@ static void check_tables(const prog_case *pc) {
     gs_threads_set(0);
 }
 
-/* The proof bytes for each thread count, each against 1 thread's. */
-static void check_proofs(const prog_case *pc) {
+static gs_prover *g_pv; /* the resident prover all cases share */
+
+static uint8_t *proof_on(const prog_case *pc, gs_prover *pv, size_t *len) {
+    gs_params par = zkt_params();
+    gs_zkvm_proof *zp = NULL;
+    gs_prove_opts opts = {0};
+    char msg[300];
+    gs_status s = gs_zkvm_prove_on(pv, &zp, NULL, pc->p, pc->in, pc->in_len, 0, &par, &opts, msg, sizeof msg);
+    CHECK(s == GS_OK);
+    if (s != GS_OK) fprintf(stderr, "%s on a resident prover: %s\n", pc->name, msg);
+    uint8_t *b = NULL;
+    *len = 0;
+    if (s == GS_OK) CHECK(gs_zkvm_proof_serialize(&b, len, zp) == GS_OK);
+    gs_zkvm_proof_free(zp);
+    return b;
+}
+
+/* The proof bytes for each thread count and on the resident prover, each
+ * against 1 thread's one-shot proof; ref (when not NULL) keeps it. */
+static void check_proofs(const prog_case *pc, uint8_t **ref_out, size_t *ref_len_out) {
     static const unsigned threads[] = {1, 3, 2};
     gs_params par = zkt_params();
     uint8_t *ref = NULL;
@@ -139,9 +159,13 @@ static void check_proofs(const prog_case *pc) {
         }
         gs_zkvm_proof_free(zp);
     }
-    printf(", the same bytes for 1, 2, 3 threads\n");
-    free(ref);
     gs_threads_set(0);
+    size_t len = 0;
+    uint8_t *b = proof_on(pc, g_pv, &len);
+    CHECK(b && ref && len == ref_len && !memcmp(b, ref, len));
+    free(b);
+    printf(", the same bytes for 1, 2, 3 threads and on a resident prover\n");
+    *ref_out = ref, *ref_len_out = ref_len;
 }
 
 int main(int argc, char **argv) {
@@ -155,12 +179,29 @@ int main(int argc, char **argv) {
                           {.name = "mem", .p = mem_loop(2000)},
                           {.name = "mixed+", .p = mixed_loop(4200), .in_len = 200}};
     for (size_t i = 0; i < 200; i++) cases[1].in[i] = cases[3].in[i] = (uint8_t)gs_test_u64();
+    gs_prover_cfg cfg = {.backend = GS_BACKEND_CPU};
+    CHECK(gs_prover_new(&g_pv, &cfg) == GS_OK);
+    uint8_t *ref[2] = {NULL, NULL};
+    size_t ref_len[2] = {0, 0};
     for (size_t c = 0; c < 4; c++) {
         CHECK(cases[c].p != NULL);
         if (!cases[c].p) continue;
         check_tables(&cases[c]);
-        if (c < 2) check_proofs(&cases[c]);
+        if (c < 2) check_proofs(&cases[c], &ref[c], &ref_len[c]);
     }
+    /* fib again, its tables now in the blocks the mixed run's left dirty:
+     * nothing new allocated, the same bytes */
+    gs_prover_info before, after;
+    gs_prover_get_info(&before, g_pv);
+    size_t len = 0;
+    uint8_t *b = cases[0].p ? proof_on(&cases[0], g_pv, &len) : NULL;
+    gs_prover_get_info(&after, g_pv);
+    CHECK(b && ref[0] && len == ref_len[0] && !memcmp(b, ref[0], len));
+    CHECK(before.host_bytes > 0 && after.host_bytes == before.host_bytes && after.host_pinned_bytes == 0);
+    printf("fib again on the resident prover: the same bytes, %zu host bytes held before and after\n",
+           after.host_bytes);
+    free(b), free(ref[0]), free(ref[1]);
+    gs_prover_free(g_pv);
     for (size_t c = 0; c < 4; c++) gs_zkvm_program_free(cases[c].p);
     return gs_test_done();
 }

@@ -229,6 +229,22 @@ gs_status gs_prover_prove(gs_prover *pv, gs_proof **out, const gs_air *air, cons
 gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_table_input *tables,
                                 uint32_t n, const gs_params *params, const gs_prove_opts *opts);
 
+/* Host memory for the traces a context proves: `bytes` (> 0) zeroed bytes,
+ * 64-byte aligned, in *out. On a CUDA context the memory is page-locked
+ * where the driver allows it, so the backend uploads a trace there in one
+ * DMA at the bus's speed (gstark/cuda.h) instead of through its staging
+ * copies. gs_prover_host_free gives a block back to the context, which keeps
+ * it for the next request of at most its size (the smallest that fits;
+ * sizes round up to 2 MiB): a resident prover pays for pinning and page
+ * faults once, not per proof. Blocks are released by gs_prover_free (the
+ * memory must not be used after it). The budgets do not meter these bytes
+ * (they are the caller's traces, as any trace passed to a proof).
+ * GS_ERR_INVALID_ARG (NULL, 0), GS_ERR_NOMEM. Thread-safe. */
+gs_status gs_prover_host_alloc(gs_prover *pv, void **out, size_t bytes);
+/* p from gs_prover_host_alloc on pv (NULL: no-op); GS_ERR_INVALID_ARG for
+ * any other pointer or one already given back. */
+gs_status gs_prover_host_free(gs_prover *pv, void *p);
+
 /* What a context is bound to, with its defaults resolved. */
 typedef struct gs_prover_info {
     const char *backend;      /* "cpu" or "cuda" */
@@ -237,6 +253,9 @@ typedef struct gs_prover_info {
     size_t device_mem_budget; /* 0 on the CPU */
     unsigned threads, tables_parallel;
     unsigned proofs;          /* proofs made on it so far */
+    /* gs_prover_host_alloc's blocks: bytes held (in use or cached), of
+     * them page-locked. */
+    size_t host_bytes, host_pinned_bytes;
 } gs_prover_info;
 void gs_prover_get_info(gs_prover_info *out, const gs_prover *pv);
 

@@ -315,6 +315,17 @@ gs_status gs_zkvm_prove(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_zkvm
                         const gs_params *params, const gs_prove_opts *opts, char *msg,
                         size_t msg_cap);
 
+/* gs_zkvm_prove on a resident prover (gstark/prover.h): the same proof,
+ * made on pv (its backend and budgets; opts as gs_prover_prove_multi takes
+ * them), with the tables built in pv's host memory (gs_prover_host_alloc:
+ * page-locked on a CUDA context, so they go up in one DMA each) and given
+ * back to it after the proof, for the next one. One proof on pv at a time
+ * (GS_ERR_INVALID_ARG for an overlapping call, or pv NULL). */
+gs_status gs_zkvm_prove_on(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *claim,
+                           const gs_zkvm_program *p, const uint8_t *input, size_t in_len,
+                           uint64_t max_cycles, const gs_params *params, const gs_prove_opts *opts,
+                           char *msg, size_t msg_cap);
+
 /* A segment: p run from start (NULL: the reset state) with memory the
  * program's image, on the whole input, for at most `cycles` instructions (0
  * or more than the largest proof: that limit), proven whether it exits or

@@ -59,6 +59,12 @@ gs_status gs_prover_new(gs_prover **out, const gs_prover_cfg *cfg) {
     pv->mem_budget = c.mem_budget ? c.mem_budget : gs_device_default_mem_budget(pv->dev);
     pv->threads = c.threads ? c.threads : gs_threads_get();
     pv->tables_parallel = c.tables_parallel ? c.tables_parallel : gs_tables_parallel_default();
+    r = gs_host_arena_new(&pv->host, gs_device_kind_of(pv->dev) == GS_DEVICE_CUDA);
+    if (r != GS_OK) {
+        gs_device_close(pv->dev);
+        free(pv);
+        return r;
+    }
     atomic_init(&pv->busy, 0);
     *out = pv;
     return GS_OK;
@@ -67,6 +73,7 @@ gs_status gs_prover_new(gs_prover **out, const gs_prover_cfg *cfg) {
 void gs_prover_free(gs_prover *pv) {
     if (!pv) return;
     gs_pool_free(pv->pool); /* its threads are bound to the device: gone first */
+    gs_host_arena_free(pv->host); /* pinned blocks: before the device goes */
     gs_device_close(pv->dev);
     free(pv);
     /* The page cache (util/pages.h) keeps freed buffers for the next proof
@@ -85,6 +92,19 @@ void gs_prover_get_info(gs_prover_info *out, const gs_prover *pv) {
     out->threads = pv->threads;
     out->tables_parallel = pv->tables_parallel;
     out->proofs = pv->proofs;
+    gs_host_arena_stats(pv->host, &out->host_bytes, &out->host_pinned_bytes, NULL);
+}
+
+gs_status gs_prover_host_alloc(gs_prover *pv, void **out, size_t bytes) {
+    if (out) *out = NULL;
+    if (!pv) return GS_ERR_INVALID_ARG;
+    return gs_host_arena_alloc(pv->host, out, bytes);
+}
+
+gs_status gs_prover_host_free(gs_prover *pv, void *p) {
+    if (!p) return GS_OK;
+    if (!pv) return GS_ERR_INVALID_ARG;
+    return gs_host_arena_release(pv->host, p);
 }
 
 gs_status gs_prover_run_begin(run_backend *rb, gs_prover *pv, const gs_prove_opts *opts) {

@@ -8,6 +8,7 @@
 #include "gstark/proof.h"
 #include "gstark/prover.h"
 #include "proof/shape.h"
+#include "prover/host_arena.h"
 
 #include <stdatomic.h>
 
@@ -40,6 +41,7 @@ struct gs_prover {
     gs_pool *pool;
     atomic_int busy;          /* a proof is running on it: calls must not overlap */
     unsigned proofs;
+    gs_host_arena *host;      /* gs_prover_host_alloc's blocks */
 };
 
 /* One proof on a context: what the rounds need of it. */

@@ -2,21 +2,41 @@
 #include <stdlib.h>
 
 #include "gstark/parallel.h"
+#include "gstark/prover.h"
 #include "zkvm/zk_air.h"
 #include "zkvm/zkvm_int.h"
+
+static _Thread_local gs_prover *tl_arena;
+
+void zk_table_arena(gs_prover *pv) { tl_arena = pv; }
 
 gs_status zk_table_alloc(zk_table *t, uint32_t cols, uint64_t rows) {
     unsigned log_n = ZK_MIN_LOG_N;
     while (log_n < 40 && ((uint64_t)1 << log_n) < rows) log_n++;
     if (((uint64_t)1 << log_n) < rows || cols == 0) return GS_ERR_INVALID_ARG;
-    /* calloc: a large table is fresh zero pages (the kernel's zeroing, no
-     * second memset); the fills write only the cells that are not 0. (Huge
-     * pages were tried: on a VM whose host backs memory lazily their first
-     * touch costs 4 times more than small pages'.) */
-    t->cols = calloc((size_t)cols << log_n, sizeof(gs_fp));
-    if (!t->cols) return GS_ERR_NOMEM;
+    t->owner = tl_arena;
+    if (t->owner) {
+        void *p = NULL;
+        gs_status s = gs_prover_host_alloc(t->owner, &p, ((size_t)cols << log_n) * sizeof(gs_fp));
+        t->cols = p;
+        if (s != GS_OK) return s;
+    } else {
+        /* calloc: a large table is fresh zero pages (the kernel's zeroing,
+         * no second memset); the fills write only the cells that are not
+         * 0. (Huge pages were tried: on a VM whose host backs memory lazily
+         * their first touch costs 4 times more than small pages'.) */
+        t->cols = calloc((size_t)cols << log_n, sizeof(gs_fp));
+        if (!t->cols) return GS_ERR_NOMEM;
+    }
     t->num_cols = cols, t->log_n = log_n;
     return GS_OK;
+}
+
+void zk_table_free(zk_table *t) {
+    if (!t->cols) return;
+    if (t->owner) (void)gs_prover_host_free(t->owner, t->cols);
+    else free(t->cols);
+    t->cols = NULL;
 }
 
 uint32_t zk_alu_ref(uint32_t op, uint32_t a, uint32_t b) {

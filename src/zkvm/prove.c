@@ -143,7 +143,7 @@ static void cpu_publics(gs_fp *pub, const gs_zkvm_claim *c) {
 typedef zk_run_tables run_tables;
 
 static void tables_free(run_tables *rt) {
-    for (unsigned t = 0; t < ZK_T_NUM; t++) free(rt->t[t].cols), rt->t[t].cols = NULL;
+    for (unsigned t = 0; t < ZK_T_NUM; t++) zk_table_free(&rt->t[t]);
 }
 
 /* Replays the trace into every table (src/zkvm/replay.c) and sets the CPU's publics. */
@@ -271,8 +271,11 @@ gs_status zk_trace_run(zk_table *t, const gs_zkvm_program *p, const uint8_t *inp
     return s;
 }
 
-static gs_status prove_run(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_zkvm_program *p,
-                           const uint8_t *input, size_t in_len, const gs_zkvm_state *start,
+/* pv NULL: a one-shot proof (gs_prove_multi makes its context); else on pv,
+ * the tables built in its host memory. */
+static gs_status prove_run(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *claim,
+                           const gs_zkvm_program *p, const uint8_t *input, size_t in_len,
+                           const gs_zkvm_state *start,
                            uint64_t max_cycles, int whole, const gs_params *params,
                            const gs_prove_opts *opts, zk_tamper_fn fn, void *ctx, char *msg,
                            size_t msg_cap) {
@@ -302,7 +305,10 @@ static gs_status prove_run(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_z
     }
     if ((s = zk_image_make(&im, p)) != GS_OK) goto out;
     if ((s = airs_make(airs)) != GS_OK) goto out;
-    if ((s = build(&rt, p, &im, r.tr, r.vm, &r.claim, input, in_len, NULL, msg, msg_cap)) != GS_OK) goto out;
+    zk_table_arena(pv);
+    s = build(&rt, p, &im, r.tr, r.vm, &r.claim, input, in_len, NULL, msg, msg_cap);
+    zk_table_arena(NULL);
+    if (s != GS_OK) goto out;
     traced_free(&r); /* the trace is no longer needed: its memory goes back before proving */
     gs_obs_end(obs, span, 0), span = -1;
     if (fn) {
@@ -314,7 +320,8 @@ static gs_status prove_run(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_z
     for (unsigned t = 0; t < ZK_T_NUM; t++)
         in[t] = (gs_table_input){.air = airs[t], .trace = rt.t[t].cols, .log_n = rt.t[t].log_n,
                                  .pub = pub_of(&rt, t), .air_desc = zk_table_names[t]};
-    s = gs_prove_multi(&zp->proof, in, ZK_T_NUM, params, opts);
+    s = pv ? gs_prover_prove_multi(pv, &zp->proof, in, ZK_T_NUM, params, opts)
+           : gs_prove_multi(&zp->proof, in, ZK_T_NUM, params, opts);
     if (s == GS_ERR_BUS_UNBALANCED && getenv("GS_ZKVM_DEBUG")) zk_debug_buses(in, ZK_T_NUM);
     if (s != GS_OK && msg && msg_cap && !msg[0])
         snprintf(msg, msg_cap, "proving the run's tables failed: %s", gs_status_str(s));
@@ -334,8 +341,17 @@ gs_status gs_zkvm_prove(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_zkvm
                         const uint8_t *input, size_t in_len, uint64_t max_cycles,
                         const gs_params *params, const gs_prove_opts *opts, char *msg,
                         size_t msg_cap) {
-    return prove_run(out, claim, p, input, in_len, NULL, max_cycles, 1, params, opts, NULL, NULL, msg,
-                     msg_cap);
+    return prove_run(NULL, out, claim, p, input, in_len, NULL, max_cycles, 1, params, opts, NULL, NULL,
+                     msg, msg_cap);
+}
+
+gs_status gs_zkvm_prove_on(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *claim,
+                           const gs_zkvm_program *p, const uint8_t *input, size_t in_len,
+                           uint64_t max_cycles, const gs_params *params, const gs_prove_opts *opts,
+                           char *msg, size_t msg_cap) {
+    if (!pv) return GS_ERR_INVALID_ARG;
+    return prove_run(pv, out, claim, p, input, in_len, NULL, max_cycles, 1, params, opts, NULL, NULL,
+                     msg, msg_cap);
 }
 
 gs_status gs_zkvm_prove_segment(gs_zkvm_proof **out, gs_zkvm_claim *claim,
@@ -343,7 +359,7 @@ gs_status gs_zkvm_prove_segment(gs_zkvm_proof **out, gs_zkvm_claim *claim,
                                 const gs_zkvm_state *start, uint64_t cycles,
                                 const gs_params *params, const gs_prove_opts *opts, char *msg,
                                 size_t msg_cap) {
-    return prove_run(out, claim, p, input, in_len, start, cycles, 0, params, opts, NULL, NULL, msg,
+    return prove_run(NULL, out, claim, p, input, in_len, start, cycles, 0, params, opts, NULL, NULL, msg,
                      msg_cap);
 }
 
@@ -351,8 +367,8 @@ gs_status zk_prove_tampered(gs_zkvm_proof **out, const gs_zkvm_program *p, const
                             size_t in_len, const gs_zkvm_state *start, uint64_t cycles,
                             const gs_params *params, const gs_prove_opts *opts, zk_tamper_fn fn,
                             void *ctx, char *msg, size_t msg_cap) {
-    return prove_run(out, NULL, p, input, in_len, start, cycles, !start && !cycles, params, opts, fn,
-                     ctx, msg, msg_cap);
+    return prove_run(NULL, out, NULL, p, input, in_len, start, cycles, !start && !cycles, params, opts,
+                     fn, ctx, msg, msg_cap);
 }
 
 /* Has zp a run's shape (tables and publics)? */
@@ -534,7 +550,7 @@ static gs_status verify_run(gs_zkvm_claim *claim, const gs_zkvm_program *p, cons
     }
     if (claim) *claim = want_c;
 out:
-    for (unsigned t = 0; t < ZK_T_NUM; t++) free(fx[t].cols);
+    for (unsigned t = 0; t < ZK_T_NUM; t++) zk_table_free(&fx[t]);
     free(none);
     airs_free(airs);
     zk_image_free(&im);

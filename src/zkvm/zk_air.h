@@ -134,17 +134,25 @@ void zk_parallel_lookups(size_t n, size_t grain, zk_lookups *lk, zk_part_fn fn, 
 /* x[i] = 1 / x[i] for nonzero x[i] (zeros stay 0), a few inversions in all. */
 void zk_inv_in_place(gs_fp *x, size_t n);
 
-/* A table's trace: column-major, cols x 2^log_n, from malloc (the caller
- * frees cols). */
+/* A table's trace: column-major, cols x 2^log_n, from calloc, or from a
+ * resident prover's host memory when `owner` is set (zk_table_free frees
+ * either). */
 typedef struct zk_table {
     gs_fp *cols;
     uint32_t num_cols;
     unsigned log_n;
+    struct gs_prover *owner;
 } zk_table;
 
 /* Allocates a zeroed trace of `cols` columns with at least `rows` rows
- * (2^log_n, log_n >= ZK_MIN_LOG_N). */
+ * (2^log_n, log_n >= ZK_MIN_LOG_N): from the calling thread's arena when
+ * one is set (zk_table_arena), else calloc. */
 gs_status zk_table_alloc(zk_table *t, uint32_t cols, uint64_t rows);
+void zk_table_free(zk_table *t); /* cols NULL: no-op; cols is NULL after */
+/* Makes pv (NULL: none) the arena of the calling thread's zk_table_alloc
+ * calls: a resident prover's tables are built in its host memory
+ * (gs_prover_host_alloc: pinned on CUDA, kept between proofs). */
+void zk_table_arena(struct gs_prover *pv);
 static inline gs_fp *zk_col(zk_table *t, uint32_t c) { return t->cols + ((size_t)c << t->log_n); }
 
 /* c = op(a, b) for every ZK_ALU_* op: the executor's arithmetic
