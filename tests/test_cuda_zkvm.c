@@ -30,7 +30,10 @@ static uint8_t *prove_bytes(const gs_zkvm_program *p, gs_backend_kind be, int sh
                             gs_status_str(s), msg);
     CHECK(s == GS_OK);
     if (s != GS_OK) return NULL;
-    CHECK(gs_zkvm_verify(NULL, p, zp, 0, msg, sizeof msg) == GS_OK);
+    gs_status v = gs_zkvm_verify(NULL, p, zp, 0, msg, sizeof msg);
+    CHECK(v == GS_OK);
+    if (v != GS_OK) fprintf(stderr, "verify (%s): %s %s\n", be == GS_BACKEND_CPU ? "cpu" : "cuda",
+                            gs_status_str(v), msg);
     uint8_t *b = NULL;
     CHECK(gs_zkvm_proof_serialize(&b, len, zp) == GS_OK);
     gs_zkvm_proof_free(zp);
