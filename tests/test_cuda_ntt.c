@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "gstark/cuda.h"
+#include "gstark/cuda_merkle.h"
 #include "gstark/cuda_ntt.h"
 #include "gstark/field.h"
 #include "gstark/ntt.h"
@@ -113,6 +114,46 @@ static void test_lde(unsigned log_n, unsigned log_b, size_t cols, uint64_t shift
     free(x), free(want), free(got);
 }
 
+/* LDEs whose shift tables are new (cached by the call that makes them), on a
+ * non-blocking stream right after the table is made, as the prover's lanes
+ * run them: each must equal the CPU. The tables used to be uploaded with a
+ * plain cudaMemcpy, which returns before a pageable copy lands and runs on
+ * the legacy stream that non-blocking streams do not wait for; a lane's
+ * first LDE of a new shape could then read a partly written table (the
+ * intermittent invalid proof in docs/gpu.md, "An intermittent invalid zkVM
+ * proof on CUDA"). Runs before anything else fills the cache. */
+static void test_fresh_tables_on_stream(void) {
+    void *st = NULL;
+    CHECK(gs_cuda_merkle_stream_create(&st) == GS_OK);
+    if (!st) return;
+    long bad0 = g_bad_cases;
+    for (int i = 0; i < 48; i++) {
+        const unsigned log_n = 10 + (unsigned)(i % 8), log_b = 2;
+        const int coeffs = i & 1, order = (i >> 1) & 1;
+        const size_t n = (size_t)1 << log_n, N = n << log_b;
+        const uint64_t shift = gs_test_fp(); /* a new table every time */
+        uint64_t *x = rand_values(n), *want = malloc(N * 8), *got = malloc(N * 8);
+        if (!want || !got) exit(1);
+        CHECK((coeffs ? gs_lde_coset_from_coeffs(want, x, 1, log_n, log_b, shift, (gs_order)order)
+                      : gs_lde_coset(want, x, 1, log_n, log_b, shift, (gs_order)order)) == GS_OK);
+        CHECK(gs_cuda_mem_h2d(d_in, x, n * 8) == GS_OK);
+        gs_status s = coeffs ? gs_cuda_lde_coset_from_coeffs(d_out, d_in, 1, log_n, log_b, shift, order, st)
+                             : gs_cuda_lde_coset(d_out, d_in, 1, log_n, log_b, shift, order, st);
+        if (s != GS_OK) report_cuda("LDE on a stream", s);
+        CHECK(s == GS_OK);
+        CHECK(gs_cuda_merkle_stream_sync(st) == GS_OK);
+        CHECK(gs_cuda_mem_d2h(got, d_out, N * 8) == GS_OK);
+        char desc[160];
+        snprintf(desc, sizeof desc, "LDE on a stream with a new table, from %s log_n %u %s",
+                 coeffs ? "coeffs" : "evals", log_n, order ? "bitrev" : "natural");
+        CHECK(same(want, got, N, N, desc));
+        free(x), free(want), free(got);
+    }
+    printf("new shift tables read at once on a non-blocking stream: 48 LDEs, %s\n",
+           g_bad_cases == bad0 ? "all equal" : "MISMATCHES");
+    gs_cuda_merkle_stream_destroy(st);
+}
+
 static void test_args(void) {
     uint64_t *v = d_out;
     CHECK(gs_cuda_ntt_forward_batch(v, 1, 33, NULL) == GS_ERR_INVALID_ARG);
@@ -169,6 +210,7 @@ int main(int argc, char **argv) {
         return 1;
     }
 
+    test_fresh_tables_on_stream();
     test_args();
 
     double t_all = now_s();

@@ -37,4 +37,15 @@ cudaError_t gs_cuda_counted_malloc(void **p, size_t bytes);
 cudaError_t gs_cuda_counted_malloc_async(void **p, size_t bytes, cudaStream_t s);
 cudaError_t gs_cuda_counted_free(void *p);
 cudaError_t gs_cuda_counted_free_async(void *p, cudaStream_t s);
+
+/* cudaMemcpy that has landed when it returns. A cudaMemcpy from pageable
+ * host memory to the device returns once the bytes are staged, before the
+ * DMA to the destination completes, and it runs on the legacy default
+ * stream, which gstark's streams (all cudaStreamNonBlocking) do not wait
+ * for: a kernel launched on one of them right after could read the
+ * destination before the bytes arrive. This waits for the legacy stream,
+ * so whatever stream reads dst next sees the bytes. Use it for every
+ * synchronous copy into memory another stream reads (the twiddle and scale
+ * tables, the test and benchmark upload helpers). */
+cudaError_t gs_cuda_memcpy_landed(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind);
 #endif

@@ -382,7 +382,7 @@ extern "C" gs_status gs_cuda_h2d_measure(gs_cuda_h2d_rates *out, size_t bytes, s
     double best[4] = {1e300, 1e300, 1e300, 1e300}, reg = 1e300;
     for (int k = 0; r == GS_OK && k < reps; k++) {
         double t0 = wall_ms();
-        r = checked(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (pageable)");
+        r = checked(gs_cuda_memcpy_landed(dev, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (pageable)");
         double t1 = wall_ms();
         if (r == GS_OK) r = checked(cudaMemcpy(dev, pinned, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (pinned)");
         double t2 = wall_ms();

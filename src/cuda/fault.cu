@@ -108,4 +108,9 @@ cudaError_t gs_cuda_counted_free_async(void *p, cudaStream_t s) {
     return cudaFreeAsync(p, s);
 }
 
+cudaError_t gs_cuda_memcpy_landed(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind) {
+    cudaError_t e = cudaMemcpy(dst, src, bytes, kind);
+    return e == cudaSuccess ? cudaStreamSynchronize(cudaStreamLegacy) : e;
+}
+
 extern "C" long gs_cuda_live_allocations(void) { return g_live_allocs.load(); }

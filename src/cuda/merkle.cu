@@ -672,7 +672,7 @@ extern "C" void gs_cuda_merkle_dev_free(void *d_ptr) {
 extern "C" gs_status gs_cuda_merkle_dev_copy(void *dst, const void *src, size_t bytes) {
     if (!bytes) return GS_OK;
     if (!dst || !src) return GS_ERR_INVALID_ARG;
-    return gs_cuda_check(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault), "cudaMemcpy");
+    return gs_cuda_check(gs_cuda_memcpy_landed(dst, src, bytes, cudaMemcpyDefault), "cudaMemcpy");
 }
 
 extern "C" gs_status gs_cuda_merkle_dev_mem(size_t *free_bytes, size_t *total_bytes) {

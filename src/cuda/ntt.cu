@@ -725,7 +725,7 @@ static gs_status get_twiddles(tw_tabs *t) {
         if (s == GS_OK) s = gs_cuda_check(gs_cuda_counted_malloc((void **)&d, TW_WORDS * sizeof(uint64_t)), "cudaMalloc(twiddles)");
         if (s == GS_OK) {
             s = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpy(twiddles)");
-            if (s == GS_OK) s = gs_cuda_check(cudaMemcpy(d, h, TW_WORDS * sizeof(uint64_t), cudaMemcpyHostToDevice),
+            if (s == GS_OK) s = gs_cuda_check(gs_cuda_memcpy_landed(d, h, TW_WORDS * sizeof(uint64_t), cudaMemcpyHostToDevice),
                               "cudaMemcpy(twiddles)");
             if (s == GS_OK) g_dev[dev].d_tw = d;
             else (void)gs_cuda_counted_free(d);
@@ -788,7 +788,7 @@ static gs_status get_scale(uint64_t shift, unsigned log_n, int inv_n, cudaStream
         if (s == GS_OK) s = gs_cuda_check(gs_cuda_counted_malloc((void **)&d, bytes), "cudaMalloc(scale table)");
         if (s == GS_OK) {
             s = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpy(scale table)");
-            if (s == GS_OK) s = gs_cuda_check(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice), "cudaMemcpy(scale table)");
+            if (s == GS_OK) s = gs_cuda_check(gs_cuda_memcpy_landed(d, h, bytes, cudaMemcpyHostToDevice), "cudaMemcpy(scale table)");
             if (s == GS_OK) {
                 scale_entry *e = &ds->scale[ds->n_scale++];
                 e->shift = shift, e->log_n = log_n, e->inv_n = inv_n, e->d_tab = d;
@@ -1115,7 +1115,7 @@ extern "C" gs_status gs_cuda_mem_free(void *d_ptr) {
 
 extern "C" gs_status gs_cuda_mem_h2d(void *d_dst, const void *src, size_t bytes) {
     if (bytes && (!d_dst || !src)) return GS_ERR_INVALID_ARG;
-    return gs_cuda_check(cudaMemcpy(d_dst, src, bytes, cudaMemcpyHostToDevice), "cudaMemcpy(h2d)");
+    return gs_cuda_check(gs_cuda_memcpy_landed(d_dst, src, bytes, cudaMemcpyHostToDevice), "cudaMemcpy(h2d)");
 }
 
 extern "C" gs_status gs_cuda_mem_d2h(void *dst, const void *d_src, size_t bytes) {
