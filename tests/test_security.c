@@ -5,7 +5,8 @@
  * - targets: gs_params_for_security gives the smallest query count for 1..128
  *   and refuses 0 and 129..400; gs_params_check refuses a minimum above the cap;
  * - provable: below the conjectured level, falling with the domain and the
- *   batch, the multi-proof level a union bound over its tables; and
+ *   batch, the multi-proof level a union bound over its tables, or with a
+ *   shared FRI that FRI's own bound; and
  *   `test_security --dump` prints the provable computation over a grid for
  *   tests/security_ref.py, which recomputes it independently (CTest runs it). */
 #include <math.h>
@@ -88,6 +89,42 @@ static void test_provable(void) {
     CHECK(c == gs_params_security_provable(&def, 20, 2 * 40 + 2 + 2 * 4));
 }
 
+/* A shared-FRI proof's own bound (gs_security_shared_log2_error): one table
+ * sharing with nobody has exactly its own table's error; each table added
+ * raises it, each query added lowers it; the multi-proof level of a
+ * shared-FRI proof is the bound's floor (not the union over tables). */
+static void test_provable_shared(void) {
+    gs_params def = gs_params_default(128);
+    def.shared_fri = 1, def.coset_leaves = 0; /* the two do not combine */
+    for (uint32_t log_n = 3; log_n <= 24; log_n += 7)
+        for (uint32_t polys = 1; polys <= 400; polys += 133) {
+            double one = gs_security_shared_log2_error(&def, &log_n, &polys, 1);
+            CHECK(one < 0 && one == gs_security_table_log2_error(&def, log_n, polys));
+        }
+    uint32_t lg[4] = {20, 14, 14, 3}, polys[4] = {90, 7, 409, 5};
+    double prev = -INFINITY;
+    for (uint32_t n = 1; n <= 4; n++) {
+        double e = gs_security_shared_log2_error(&def, lg, polys, n);
+        CHECK(e < 0 && e > prev);
+        prev = e;
+        gs_params more = def;
+        more.num_queries += 10;
+        CHECK(gs_security_shared_log2_error(&more, lg, polys, n) < e);
+    }
+    uint32_t zero = 0;
+    CHECK(gs_security_shared_log2_error(&def, lg, &zero, 1) == 0.0);
+    CHECK(gs_security_shared_log2_error(&def, lg, polys, 0) == 0.0);
+    gs_proof t[4];
+    for (int i = 0; i < 4; i++)
+        t[i] = (gs_proof){.params = def, .log_n = lg[i], .table = {.num_cols = (polys[i] - 1) / 2, .num_chunks = 1}};
+    gs_multi_proof mp = {.params = def, .num_tables = 4, .tables = t};
+    unsigned shared = gs_multi_proof_security_provable(&mp);
+    CHECK(shared == (unsigned)floor(-gs_security_shared_log2_error(&def, lg, polys, 4)));
+    mp.params.shared_fri = 0;
+    unsigned per_table = gs_multi_proof_security_provable(&mp);
+    printf("four tables: %u bits provable with one FRI, %u with one FRI per table\n", shared, per_table);
+}
+
 /* gs_params_for_provable: the chosen parameters reach the target (by the
  * multi-table union the proof reports), one query fewer does not, the blowup
  * covers the constraint degrees and stays in the range asked, the rest of
@@ -129,6 +166,23 @@ static void test_for_provable(void) {
                 CHECK(floor(-e1) < bits || gs_params_security(&q) < GS_MIN_SECURITY_BITS);
                 cases++;
             }
+    /* With a shared FRI the target is met by the shared bound, minimally. */
+    gs_params sb = base;
+    sb.shared_fri = 1, sb.coset_leaves = 0;
+    for (unsigned bits = 60; bits <= 120; bits += 30) {
+        gs_params p;
+        unsigned reach = 0;
+        CHECK(gs_params_for_provable(&p, bits, airs, lg, 2, &sb, 1, 4, &reach) == GS_OK);
+        CHECK(p.shared_fri == 1);
+        uint32_t h[2] = {lg[0], lg[1]}, polys[2];
+        for (int i = 0; i < 2; i++) polys[i] = 2 * gs_air_num_cols(airs[i]) + gs_air_num_chunks(airs[i]);
+        CHECK(floor(-gs_security_shared_log2_error(&p, h, polys, 2)) >= bits);
+        gs_params q = p;
+        q.num_queries--;
+        CHECK(floor(-gs_security_shared_log2_error(&q, h, polys, 2)) < bits ||
+              gs_params_security(&q) < GS_MIN_SECURITY_BITS);
+        cases++;
+    }
     gs_params p;
     unsigned reach = 0;
     /* Blowup 2 only: mix's degree 5 rules out every choice. */
@@ -163,15 +217,39 @@ static void dump(void) {
                         }
 }
 
+/* Shared-FRI rows: "S" params, table count, (log_n, polys) per table, log2
+ * error, bits. */
+static void dump_shared(void) {
+    static const uint32_t sets[][2][4] = {{{16, 16}, {5, 500}}, {{20, 14, 14, 3}, {90, 7, 409, 5}},
+                                          {{9, 25, 12}, {3, 40, 1}}};
+    static const uint32_t counts[] = {2, 4, 3}, lbs[] = {1, 3}, qs[] = {1, 54};
+    static const uint32_t fri[][2] = {{7, 1}, {2, 4}};
+    for (size_t k = 0; k < 3; k++)
+        for (size_t a = 0; a < 2; a++)
+            for (size_t b = 0; b < 2; b++)
+                for (size_t f = 0; f < 2; f++) {
+                    gs_params p = {lbs[a], fri[f][0], 20, qs[b], fri[f][1], 0, 0, 0, 0};
+                    p.shared_fri = 1;
+                    double e = gs_security_shared_log2_error(&p, sets[k][0], sets[k][1], counts[k]);
+                    printf("S %u %u %u %u %u %u", p.log_blowup, p.num_queries, p.grinding_bits, p.log_final,
+                           p.log_arity, counts[k]);
+                    for (uint32_t t = 0; t < counts[k]; t++) printf(" %u %u", sets[k][0][t], sets[k][1][t]);
+                    double bits = floor(-e);
+                    printf(" %.9f %u\n", e, bits > 128 ? 128u : (unsigned)bits);
+                }
+}
+
 int main(int argc, char **argv) {
     if (argc > 1 && !strcmp(argv[1], "--dump")) {
         dump();
+        dump_shared();
         return 0;
     }
     gs_test_init(argc, argv);
     test_conjectured();
     test_targets();
     test_provable();
+    test_provable_shared();
     test_for_provable();
     return gs_test_done();
 }

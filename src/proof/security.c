@@ -2,6 +2,7 @@
  * parameters are chosen by, and the provable level of a proof's shape by the
  * list-decoding analysis of FRI and DEEP-ALI. Every figure is in bits. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "proof/security.h"
@@ -46,43 +47,90 @@ double gs_security_log2_add(double a, double b) {
     return a + log2(1.0 + exp2(b - a));
 }
 
+/* The terms of the error for one proximity parameter m (docs/protocol.md,
+ * "Security"), each as log2; rho = 1/blowup, |F| = p^3. */
+typedef struct {
+    unsigned m;
+    double mh, field, log_rho, log_sqrt_rho;
+    double log_alpha, log_list; /* alpha = (1 + 1/2m) sqrt(rho), l = (m + 1/2) / sqrt(rho) */
+} prox;
+
+static prox prox_make(const gs_params *p, unsigned m) {
+    prox x = {.m = m, .mh = m + 0.5, .field = 3.0 * log2((double)GS_FP_P), .log_rho = -(double)p->log_blowup};
+    x.log_sqrt_rho = x.log_rho / 2;
+    x.log_alpha = log2(1.0 + 1.0 / (2.0 * m)) + x.log_sqrt_rho;
+    x.log_list = log2(x.mh) - x.log_sqrt_rho;
+    return x;
+}
+
+/* Correlated agreement for a line on a domain of 2^log_N points, list-decoding
+ * regime (BCI+20 Thm 1.5): (m + 1/2)^7 / (3 rho^(3/2)) * N^2 / |F|. */
+static double ca_term(const prox *x, double log_N) {
+    return 7 * log2(x->mh) - log2(3.0) - 1.5 * x->log_rho + 2 * log_N - x->field;
+}
+
+/* One FRI layer folding 2^a words by powers of gamma (BCI+20 Thm 8.3): the
+ * curve term (2^a - 1) times the line term, plus
+ * (2m + 1)(N + 1) * 2^a / (sqrt(rho) |F|). */
+static double fold_term(const prox *x, double log_N, unsigned a) {
+    double e = log2(exp2(a) - 1) + ca_term(x, log_N);
+    return gs_security_log2_add(e, log2(2.0 * x->m + 1) + log2(exp2(log_N) + 1) + a - x->log_sqrt_rho - x->field);
+}
+
+/* A table's chain up to its DEEP word (on its LDE domain of 2^log_N points):
+ * the DEEP batching of num_polys words, the constraint combination, the
+ * out-of-domain point and the LogUp challenges. */
+static double chain_term(const prox *x, unsigned log_n, double log_N, uint32_t num_polys) {
+    /* DEEP batching by powers of beta: a curve of degree num_polys - 1 (BCI+20 Thm 1.6). */
+    double e = num_polys > 1 ? log2((double)num_polys - 1) + ca_term(x, log_N) : -INFINITY;
+    /* DEEP-ALI (ethSTARK, Haboeck 2022/1216 sec. 5): over the list, the
+     * constraint combination (below 2^GS_SEC_LOG2_MAX_CONSTRAINTS terms) and the
+     * out-of-domain point (composition degree below GS_SEC_MAX_DEGREE * n). */
+    e = gs_security_log2_add(e, x->log_list + GS_SEC_LOG2_MAX_CONSTRAINTS - x->field);
+    e = gs_security_log2_add(e, x->log_list + log2((double)GS_SEC_MAX_DEGREE) + log_n - x->field);
+    /* LogUp: a wrong multiset passes at a random point with probability at
+     * most (terms per row * rows) / |F| for each of z and alpha. */
+    return gs_security_log2_add(e, 1 + GS_SEC_LOG2_MAX_BUS_TERMS + log_n - x->field);
+}
+
+/* Query phase: each query passes a word alpha-far from the code with
+ * probability at most alpha; grinding divides by 2^g. */
+static double query_term(const prox *x, uint32_t queries, unsigned grinding_bits) {
+    return queries * x->log_alpha - (double)grinding_bits;
+}
+
 double gs_security_table_log2_error(const gs_params *p, unsigned log_n, uint32_t num_polys) {
     gs_shape s;
     if (!p || num_polys < 1 || gs_shape_make(&s, p, log_n, 1, 1) != GS_OK) return 0.0;
-    const double field = 3.0 * log2((double)GS_FP_P); /* log2 |Fp3| */
-    const double log_rho = -(double)p->log_blowup, log_sqrt_rho = log_rho / 2;
     const double log_N = s.log_size; /* the LDE domain, where FRI's first word lives */
     double best = 0.0;
     for (unsigned m = 3; m <= 4096; m++) {
-        double mh = m + 0.5;
-        /* Proximity alpha = (1 + 1/2m) sqrt(rho); list size l = (m + 1/2) / sqrt(rho). */
-        double log_alpha = log2(1.0 + 1.0 / (2.0 * m)) + log_sqrt_rho;
-        double log_list = log2(mh) - log_sqrt_rho;
-        /* Correlated agreement for a line, list-decoding regime (BCI+20 Thm 1.5):
-         * (m + 1/2)^7 / (3 rho^(3/2)) * N^2 / |F|. */
-        double log_ca = 7 * log2(mh) - log2(3.0) - 1.5 * log_rho + 2 * log_N - field;
-        /* DEEP batching of num_polys words by powers of beta: a curve of degree
-         * num_polys - 1 (BCI+20 Thm 1.6). */
-        double e = num_polys > 1 ? log2((double)num_polys - 1) + log_ca : -INFINITY;
-        /* FRI commit phase (BCI+20 Thm 8.3): per layer folding 2^a words
-         * by powers of gamma, the curve term (2^a - 1) times the line term,
-         * plus (2m + 1)(N + 1) * 2^a / (sqrt(rho) |F|). */
-        for (uint32_t l = 0; l < s.layers; l++) {
-            double a = gs_fri_folds(&s, l);
-            e = gs_security_log2_add(e, log2(exp2(a) - 1) + log_ca);
-            e = gs_security_log2_add(e, log2(2.0 * m + 1) + log2(exp2(log_N) + 1) + a - log_sqrt_rho - field);
-        }
-        /* DEEP-ALI (ethSTARK, Haboeck 2022/1216 sec. 5): over the list, the
-         * constraint combination (below 2^GS_SEC_LOG2_MAX_CONSTRAINTS terms) and the
-         * out-of-domain point (composition degree below GS_SEC_MAX_DEGREE * n). */
-        e = gs_security_log2_add(e, log_list + GS_SEC_LOG2_MAX_CONSTRAINTS - field);
-        e = gs_security_log2_add(e, log_list + log2((double)GS_SEC_MAX_DEGREE) + log_n - field);
-        /* LogUp: a wrong multiset passes at a random point with probability at
-         * most (terms per row * rows) / |F| for each of z and alpha. */
-        e = gs_security_log2_add(e, 1 + GS_SEC_LOG2_MAX_BUS_TERMS + log_n - field);
-        /* Query phase: each query passes a word alpha-far from the code with
-         * probability at most 1 - delta = alpha; grinding divides by 2^g. */
-        e = gs_security_log2_add(e, s.queries * log_alpha - (double)p->grinding_bits);
+        prox x = prox_make(p, m);
+        double e = chain_term(&x, log_n, log_N, num_polys);
+        for (uint32_t l = 0; l < s.layers; l++) e = gs_security_log2_add(e, fold_term(&x, log_N, gs_fri_folds(&s, l)));
+        e = gs_security_log2_add(e, query_term(&x, s.queries, p->grinding_bits));
+        if (m == 3 || -e > best) best = -e;
+    }
+    return -best;
+}
+
+double gs_security_shared_log2_error(const gs_params *p, const uint32_t *log_n, const uint32_t *num_polys,
+                                     uint32_t n) {
+    if (!p || !log_n || !num_polys || n == 0) return 0.0;
+    for (uint32_t t = 0; t < n; t++)
+        if (num_polys[t] < 1) return 0.0;
+    gs_fri_plan f;
+    if (gs_fri_plan_make(&f, p, log_n, n) != GS_OK) return 0.0;
+    const double log_N = f.log_size; /* the largest LDE: every FRI term is taken on it */
+    double best = 0.0;
+    for (unsigned m = 3; m <= 4096; m++) {
+        prox x = prox_make(p, m);
+        double e = -INFINITY;
+        for (uint32_t t = 0; t < n; t++) e = gs_security_log2_add(e, chain_term(&x, log_n[t], log_n[t] + p->log_blowup, num_polys[t]));
+        /* every table after the first joins by a fresh lambda: a line each */
+        if (n > 1) e = gs_security_log2_add(e, log2((double)n - 1) + ca_term(&x, log_N));
+        for (uint32_t l = 0; l < f.layers; l++) e = gs_security_log2_add(e, fold_term(&x, log_N, f.folds[l]));
+        e = gs_security_log2_add(e, query_term(&x, f.queries, p->grinding_bits));
         if (m == 3 || -e > best) best = -e;
     }
     return -best;
@@ -110,6 +158,15 @@ unsigned gs_proof_security_provable(const gs_proof *p) {
 
 unsigned gs_multi_proof_security_provable(const gs_multi_proof *mp) {
     if (!mp || !mp->tables || mp->num_tables == 0) return 0;
+    if (mp->params.shared_fri) { /* one FRI: the tables' chains and the shared FRI's terms */
+        uint32_t *log_n = malloc(2 * (size_t)mp->num_tables * sizeof *log_n), *polys = log_n + mp->num_tables;
+        if (!log_n) return 0;
+        for (uint32_t i = 0; i < mp->num_tables; i++)
+            log_n[i] = mp->tables[i].log_n, polys[i] = table_polys(&mp->tables[i].table);
+        double e = gs_security_shared_log2_error(&mp->params, log_n, polys, mp->num_tables);
+        free(log_n);
+        return e < 0 ? bits_of(e) : 0;
+    }
     double e = -INFINITY; /* the union bound over the tables' chains */
     for (uint32_t i = 0; i < mp->num_tables; i++) {
         const gs_proof *t = &mp->tables[i];

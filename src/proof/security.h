@@ -19,6 +19,15 @@
  * num_polys is 0. */
 double gs_security_table_log2_error(const gs_params *p, unsigned log_n, uint32_t num_polys);
 
+/* log2 of the soundness error of a shared-FRI proof (gs_params.shared_fri)
+ * of n tables of heights log_n[t] batching num_polys[t] words each: every
+ * table's chain up to its DEEP word, one line per table joining the FRI
+ * after the first, the shared FRI's layers (on the largest LDE domain) and
+ * one query phase; the best over m in 3..4096. 0.0 if a shape is out of
+ * range, a count is 0 or n is 0. */
+double gs_security_shared_log2_error(const gs_params *p, const uint32_t *log_n, const uint32_t *num_polys,
+                                     uint32_t n);
+
 /* log2(2^a + 2^b) without leaving the log domain (terms reach 2^-3000):
  * the union bound's sum of two errors given as log2. */
 double gs_security_log2_add(double a, double b);

@@ -1,7 +1,8 @@
 /* Parameters for a provable security target (gs_params_for_provable): for
  * each blowup the AIRs allow, the least query count whose provable level
- * (docs/protocol.md, "Security": the union bound over the tables, as
- * gs_multi_proof_security_provable computes it) reaches the target, and of
+ * (docs/protocol.md, "Security": the union bound over the tables, or a
+ * shared FRI's own bound, as gs_multi_proof_security_provable computes it)
+ * reaches the target, and of
  * those the one whose version 3 proof is estimated smallest. */
 #include <math.h>
 #include <stdlib.h>
@@ -16,11 +17,21 @@ typedef struct {
     uint32_t cols, chunks, aux;
 } table_shape;
 
-/* The provable bits of a proof of these tables with p (0: out of range). */
-static unsigned provable_bits(const gs_params *p, const table_shape *t, uint32_t n) {
+static uint32_t polys_of(const table_shape *t) { return 2 * t->cols + t->chunks + 2 * t->aux; }
+
+/* The provable bits of a proof of these tables with p (0: out of range), as
+ * gs_multi_proof_security_provable computes them: the union over the tables,
+ * or with a shared FRI its own bound (log_n and polys: n entries of scratch). */
+static unsigned provable_bits(const gs_params *p, const table_shape *t, uint32_t n, uint32_t *log_n,
+                              uint32_t *polys) {
     double e = -INFINITY;
-    for (uint32_t i = 0; i < n; i++) {
-        double ei = gs_security_table_log2_error(p, t[i].log_n, 2 * t[i].cols + t[i].chunks + 2 * t[i].aux);
+    if (p->shared_fri) {
+        for (uint32_t i = 0; i < n; i++) log_n[i] = t[i].log_n, polys[i] = polys_of(&t[i]);
+        e = gs_security_shared_log2_error(p, log_n, polys, n);
+        if (!(e < 0)) return 0;
+    }
+    for (uint32_t i = 0; !p->shared_fri && i < n; i++) {
+        double ei = gs_security_table_log2_error(p, t[i].log_n, polys_of(&t[i]));
         if (!(ei < 0)) return 0;
         e = gs_security_log2_add(e, ei);
     }
@@ -68,7 +79,11 @@ gs_status gs_params_for_provable(gs_params *out, unsigned bits, const gs_air *co
         min_log_blowup < 1 || max_log_blowup > 6 || min_log_blowup > max_log_blowup)
         return GS_ERR_INVALID_ARG;
     table_shape *t = calloc(n, sizeof *t);
-    if (!t) return GS_ERR_NOMEM;
+    uint32_t *scratch = calloc(2 * (size_t)n, sizeof *scratch);
+    if (!t || !scratch) {
+        free(t), free(scratch);
+        return GS_ERR_NOMEM;
+    }
     gs_status r = GS_OK;
     unsigned min_lb = min_log_blowup;
     for (uint32_t i = 0; r == GS_OK && i < n; i++) {
@@ -90,7 +105,7 @@ gs_status gs_params_for_provable(gs_params *out, unsigned bits, const gs_air *co
         gs_params p = *base;
         p.log_blowup = lb;
         p.num_queries = 1024;
-        unsigned top = provable_bits(&p, t, n);
+        unsigned top = provable_bits(&p, t, n, scratch, scratch + n);
         if (top > most) most = top;
         if (top < bits) continue;
         /* The level grows with the query count: the least that reaches it,
@@ -99,7 +114,7 @@ gs_status gs_params_for_provable(gs_params *out, unsigned bits, const gs_air *co
         while (lo < hi) {
             uint32_t mid = lo + (hi - lo) / 2;
             p.num_queries = mid;
-            if (provable_bits(&p, t, n) >= bits) hi = mid;
+            if (provable_bits(&p, t, n, scratch, scratch + n) >= bits) hi = mid;
             else lo = mid + 1;
         }
         p.num_queries = lo;
@@ -108,7 +123,7 @@ gs_status gs_params_for_provable(gs_params *out, unsigned bits, const gs_air *co
         double size = proof_bytes(&p, t, n);
         if (size < best) best = size, *out = p;
     }
-    free(t);
+    free(t), free(scratch);
     if (reachable) *reachable = most;
     if (r != GS_OK) return r;
     return best < INFINITY ? GS_OK : GS_ERR_PROOF_PARAMS;
