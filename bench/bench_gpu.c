@@ -18,7 +18,9 @@
  * stdout, the table on stderr; see bench_util.h: statements are the case
  * names, metrics time_ms (median), min_ms, x_floor and, where a reference
  * applies, x_sppark; the copy row gives copy_gb_s, the h2d row pinned_gb_s,
- * pageable_gb_s, staged_gb_s, staged_share, registered_gb_s, register_ms). */
+ * pageable_gb_s, staged_gb_s, staged_share (one thread's memcpy into the stage),
+ * staged_threads_gb_s, staged_threads_share (the backend's: split over the
+ * threads), registered_gb_s, register_ms). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,7 @@
 #include "gstark/cuda_ntt.h"
 #include "gstark/field.h"
 #include "gstark/ntt.h"
+#include "gstark/parallel.h"
 #include "bench_util.h"
 
 static int g_reps = 10;
@@ -209,13 +212,16 @@ int main(int argc, char **argv) {
     {
         size_t bytes = ((size_t)1 << 30) >> g_down;
         gs_cuda_h2d_rates h;
-        TRY(gs_cuda_h2d_measure(&h, bytes, GS_DEVICE_STAGE_CHUNK, g_reps < 3 ? g_reps : 3));
+        TRY(gs_cuda_h2d_measure(&h, bytes, GS_DEVICE_STAGE_CHUNK, g_reps < 3 ? g_reps : 3,
+                                gs_device_host_copy));
         printf("h2d: %.2f GiB host -> device (best of %d): pinned %.1f GB/s (the floor); "
-               "pageable cudaMemcpy %.1f GB/s; staged through %zu MiB pinned buffers (the "
-               "backend's upload) %.1f GB/s = %.0f%% of the floor; registered in place %.1f GB/s "
-               "after %.1f ms to register and release\n",
+               "pageable cudaMemcpy %.1f GB/s; staged through %zu MiB pinned buffers with one "
+               "thread's memcpy %.1f GB/s = %.0f%% of the floor, with %u threads' (the backend's "
+               "upload) %.1f GB/s = %.0f%%; registered in place %.1f GB/s after %.1f ms to "
+               "register and release\n",
                (double)bytes / (1u << 30), g_reps < 3 ? g_reps : 3, h.pinned_gbs, h.pageable_gbs,
                GS_DEVICE_STAGE_CHUNK >> 20, h.staged_gbs, 100 * h.staged_gbs / h.pinned_gbs,
+               gs_threads_get(), h.staged_copy_gbs, 100 * h.staged_copy_gbs / h.pinned_gbs,
                h.registered_gbs, h.register_ms);
         bench_jrow r;
         bench_json_begin(&r, "bench_gpu", "h2d");
@@ -223,6 +229,8 @@ int main(int argc, char **argv) {
         bench_json_metric(&r, "pageable_gb_s", h.pageable_gbs, "GB/s");
         bench_json_metric(&r, "staged_gb_s", h.staged_gbs, "GB/s");
         bench_json_metric(&r, "staged_share", h.staged_gbs / h.pinned_gbs, "");
+        bench_json_metric(&r, "staged_threads_gb_s", h.staged_copy_gbs, "GB/s");
+        bench_json_metric(&r, "staged_threads_share", h.staged_copy_gbs / h.pinned_gbs, "");
         bench_json_metric(&r, "registered_gb_s", h.registered_gbs, "GB/s");
         bench_json_metric(&r, "register_ms", h.register_ms, "ms");
         bench_json_end(&r);

@@ -17,10 +17,12 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/device.h"
 #include "cuda/device.h"
 #include "proof/shape.h"
 #include "gstark/cuda.h"
 #include "gstark/gstark.h"
+#include "gstark/parallel.h"
 #include "test_util.h"
 
 static int g_quick;
@@ -431,28 +433,34 @@ static void test_faults(void) {
     gs_multi_workload_free(&mw);
 }
 
-/* Staged transfers: round trips of odd sizes through a small stage, and a
- * copy failure in the middle of each direction leaves the stage usable. */
-static void test_staging(void) {
-    printf("staging...\n");
-    size_t chunk = (size_t)1 << 20, sizes[] = {0, 1, 8, chunk - 8, chunk, chunk + 8, 5 * chunk + 24,
-                                               (size_t)37 << 20};
+/* Staged transfers: round trips of odd sizes through a stage, and a copy
+ * failure in the middle of each direction leaves the stage usable; with a
+ * small stage and memcpy, and with the lanes' stage size and host copy
+ * (gs_device_host_copy over 4 threads: pieces split unevenly). */
+static void test_staging(size_t chunk, gs_cuda_host_copy_fn copy) {
+    printf("staging (%zu KiB chunks, %s)...\n", chunk >> 10, copy ? "the lanes' host copy" : "memcpy");
+    size_t sizes[] = {0, 1, 8, chunk - 8, chunk, chunk + 8, 5 * chunk + 24, (size_t)37 << 20};
+    const size_t ns = sizeof sizes / sizeof sizes[0];
     gs_cuda_stage *st = NULL;
     void *stream = NULL, *d = NULL;
     CHECK(gs_cuda_stage_new(&st, chunk) == GS_OK);
+    if (st) gs_cuda_stage_set_host_copy(st, copy);
     CHECK(gs_cuda_stream_new(&stream) == GS_OK);
-    size_t most = sizes[sizeof sizes / sizeof sizes[0] - 1];
+    size_t most = 0;
+    for (size_t k = 0; k < ns; k++) most = sizes[k] > most ? sizes[k] : most;
     uint8_t *a = malloc(most), *b = malloc(most);
     CHECK(a && b && gs_cuda_buf_alloc(&d, most, stream) == GS_OK);
     if (!a || !b || !d || !st) return;
+    unsigned threads = gs_threads_get_local();
+    gs_threads_set_local(4);
     for (size_t i = 0; i < most; i++) a[i] = (uint8_t)gs_test_u64();
-    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    for (size_t k = 0; k < ns; k++) {
         memset(b, 0, most);
         CHECK(gs_cuda_stage_upload(st, d, a, sizes[k], stream) == GS_OK);
         CHECK(gs_cuda_stage_download(st, b, d, sizes[k], stream) == GS_OK);
         CHECK(memcmp(a, b, sizes[k]) == 0);
     }
-    size_t big = sizes[sizeof sizes / sizeof sizes[0] - 1];
+    size_t big = most;
     gs_cuda_fault_inject(GS_CUDA_FAULT_COPY, 4);
     CHECK(gs_cuda_stage_upload(st, d, a, big, stream) == GS_ERR_CUDA);
     gs_cuda_fault_inject(GS_CUDA_FAULT_COPY, 6);
@@ -462,12 +470,12 @@ static void test_staging(void) {
     CHECK(gs_cuda_stage_upload(st, d, a, big, stream) == GS_OK);
     CHECK(gs_cuda_stage_download(st, b, d, big, stream) == GS_OK);
     CHECK(memcmp(a, b, big) == 0);
+    gs_threads_set_local(threads);
     gs_cuda_buf_free(d, stream);
     gs_cuda_stream_free(stream);
     gs_cuda_stage_free(st);
     free(a), free(b);
-    printf("staging: %zu sizes round-trip exactly; failures part-way leave the stage usable\n",
-           sizeof sizes / sizeof sizes[0]);
+    printf("staging: %zu sizes round-trip exactly; failures part-way leave the stage usable\n", ns);
 }
 
 /* A stage, a stream, a device buffer and a pinned host buffer of most bytes:
@@ -769,7 +777,8 @@ int main(int argc, char **argv) {
         printf("no CUDA device: skipped\n");
         return GS_TEST_SKIP;
     }
-    test_staging();
+    test_staging((size_t)1 << 20, NULL);
+    test_staging(GS_DEVICE_STAGE_CHUNK, gs_device_host_copy);
     test_pinned();
     test_pieces();
     test_lean();

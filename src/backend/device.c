@@ -17,6 +17,7 @@
 #include "backend/backend.h"
 #include "cuda/device.h"
 #include "gstark/cuda.h"
+#include "gstark/parallel.h"
 #include "gstark/sched.h"
 
 /* Freed device memory the CUDA allocator's pool keeps for the next
@@ -383,6 +384,21 @@ gs_status gs_device_bind(gs_device *d, unsigned lane) {
 
 void gs_device_unbind(void) { t_bound.id = 0, t_bound.lane = 0; }
 
+typedef struct {
+    char *dst;
+    const char *src;
+} copy_job;
+
+static void copy_range(void *ctx, size_t b, size_t e) {
+    copy_job *j = ctx;
+    memcpy(j->dst + b, j->src + b, e - b);
+}
+
+void gs_device_host_copy(void *dst, const void *src, size_t len) {
+    copy_job j = {dst, src};
+    gs_parallel_for(len, (size_t)2 << 20, copy_range, &j);
+}
+
 gs_status gs_device_lane(gs_device *d, void **stream, gs_cuda_stage **stage, unsigned *lane_index) {
     *stream = NULL, *stage = NULL;
     if (!d || d->kind != GS_DEVICE_CUDA || t_bound.id != d->id) {
@@ -394,6 +410,7 @@ gs_status gs_device_lane(gs_device *d, void **stream, gs_cuda_stage **stage, uns
         gs_status r = l->stream ? GS_OK : gs_cuda_stream_new(&l->stream);
         if (r == GS_OK) r = gs_cuda_stage_new(&l->stage, GS_DEVICE_STAGE_CHUNK);
         if (r != GS_OK) return r; /* a stream made stays for the next try */
+        gs_cuda_stage_set_host_copy(l->stage, gs_device_host_copy);
     }
     *stream = l->stream, *stage = l->stage;
     if (lane_index) *lane_index = t_bound.lane;

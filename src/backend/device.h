@@ -36,6 +36,11 @@ typedef enum gs_device_kind { GS_DEVICE_CPU = 0, GS_DEVICE_CUDA = 1 } gs_device_
 typedef struct gs_device gs_device;
 typedef struct gs_backend gs_backend;
 
+/* memcpy split over the calling thread's share of the cores (in pieces of at
+ * least 2 MiB): the lanes' stages copy pageable memory with it, since one
+ * thread's memcpy into pinned memory, not the bus, bounds a staged upload. */
+void gs_device_host_copy(void *dst, const void *src, size_t len);
+
 /* ---- the budget rules ---- */
 /* A CUDA device's default budget: 90% of its free memory, divided between
  * the `share` objects that use it (0 counts as 1). */

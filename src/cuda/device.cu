@@ -181,7 +181,17 @@ struct gs_cuda_stage {
     cudaEvent_t done[2]; /* recorded after the last DMA that used buf[i] */
     cudaStream_t copy;   /* gs_cuda_stage_upload_async's stream */
     cudaEvent_t handoff; /* orders the copy stream and the lane's stream */
+    gs_cuda_host_copy_fn host_copy; /* NULL: memcpy */
 };
+
+extern "C" void gs_cuda_stage_set_host_copy(gs_cuda_stage *s, gs_cuda_host_copy_fn fn) {
+    if (s) s->host_copy = fn;
+}
+
+static void host_copy(const gs_cuda_stage *s, void *dst, const void *src, size_t len) {
+    if (s->host_copy) s->host_copy(dst, src, len);
+    else memcpy(dst, src, len);
+}
 
 extern "C" void gs_cuda_stage_free(gs_cuda_stage *s) {
     if (!s) return;
@@ -257,7 +267,7 @@ static gs_status staged_copy(gs_cuda_stage *s, void *d_dst, const void *src, siz
         /* The buffer's previous DMA must be done before it is overwritten. */
         r = checked(cudaEventSynchronize(s->done[b]), "cudaEventSynchronize (staging)");
         if (r != GS_OK) break;
-        memcpy(s->buf[b], (const char *)src + off, len);
+        host_copy(s, s->buf[b], (const char *)src + off, len);
         r = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (staged upload)");
         if (r == GS_OK)
             r = checked(cudaMemcpyAsync((char *)d_dst + off, s->buf[b], len,
@@ -347,7 +357,7 @@ extern "C" gs_status gs_cuda_stage_download(gs_cuda_stage *s, void *dst, const v
             int b = (int)((k - 1) & 1);
             size_t off = (k - 1) * s->chunk, len = bytes - off < s->chunk ? bytes - off : s->chunk;
             r = checked(cudaEventSynchronize(s->done[b]), "cudaEventSynchronize (staging)");
-            if (r == GS_OK) memcpy((char *)dst + off, s->buf[b], len);
+            if (r == GS_OK) host_copy(s, (char *)dst + off, s->buf[b], len);
         }
     }
     if (r != GS_OK) stage_drain(s);
@@ -363,7 +373,7 @@ static double wall_ms(void) {
 }
 
 extern "C" gs_status gs_cuda_h2d_measure(gs_cuda_h2d_rates *out, size_t bytes, size_t chunk,
-                                         int reps) {
+                                         int reps, gs_cuda_host_copy_fn copy) {
     if (!out || bytes == 0 || chunk == 0 || chunk > bytes || reps < 1) return GS_ERR_INVALID_ARG;
     memset(out, 0, sizeof *out);
     char *host = (char *)malloc(bytes), *pinned = NULL;
@@ -379,7 +389,7 @@ extern "C" gs_status gs_cuda_h2d_measure(gs_cuda_h2d_rates *out, size_t bytes, s
     if (r == GS_OK) memcpy(pinned, host, bytes);
     if (r == GS_OK) r = checked(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
     if (r == GS_OK) r = gs_cuda_stage_new(&st, chunk);
-    double best[4] = {1e300, 1e300, 1e300, 1e300}, reg = 1e300;
+    double best[4] = {1e300, 1e300, 1e300, 1e300}, reg = 1e300, best_copy = 1e300;
     for (int k = 0; r == GS_OK && k < reps; k++) {
         double t0 = wall_ms();
         r = checked(gs_cuda_memcpy_landed(dev, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (pageable)");
@@ -389,6 +399,16 @@ extern "C" gs_status gs_cuda_h2d_measure(gs_cuda_h2d_rates *out, size_t bytes, s
         if (r == GS_OK) r = gs_cuda_stage_upload(st, dev, host, bytes, s);
         if (r == GS_OK) r = checked(cudaStreamSynchronize(s), "cudaStreamSynchronize (staged)");
         double t3 = wall_ms();
+        if (r == GS_OK && copy) {
+            gs_cuda_stage_set_host_copy(st, copy);
+            double c0 = wall_ms();
+            r = gs_cuda_stage_upload(st, dev, host, bytes, s);
+            if (r == GS_OK) r = checked(cudaStreamSynchronize(s), "cudaStreamSynchronize (staged)");
+            double c1 = wall_ms() - c0;
+            if (c1 < best_copy) best_copy = c1;
+            gs_cuda_stage_set_host_copy(st, NULL);
+        }
+        double t3r = wall_ms();
         if (r == GS_OK) r = checked(cudaHostRegister(host, bytes, cudaHostRegisterDefault), "cudaHostRegister");
         double t4 = wall_ms();
         if (r == GS_OK) r = checked(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (registered)");
@@ -398,12 +418,13 @@ extern "C" gs_status gs_cuda_h2d_measure(gs_cuda_h2d_rates *out, size_t bytes, s
         double v[4] = {t1 - t0, t2 - t1, t3 - t2, t5 - t4};
         for (int j = 0; j < 4; j++)
             if (v[j] < best[j]) best[j] = v[j];
-        if ((t4 - t3) + (t6 - t5) < reg) reg = (t4 - t3) + (t6 - t5);
+        if ((t4 - t3r) + (t6 - t5) < reg) reg = (t4 - t3r) + (t6 - t5);
     }
     if (r == GS_OK) {
         double *o[4] = {&out->pageable_gbs, &out->pinned_gbs, &out->staged_gbs, &out->registered_gbs};
         for (int j = 0; j < 4; j++) *o[j] = (double)bytes / (best[j] * 1e-3) / 1e9;
         out->register_ms = reg;
+        if (copy) out->staged_copy_gbs = (double)bytes / (best_copy * 1e-3) / 1e9;
     }
     gs_cuda_stage_free(st);
     if (s) (void)cudaStreamDestroy(s);

@@ -68,6 +68,12 @@ gs_status gs_cuda_every_async(uint64_t *d_dst, const uint64_t *d_src, size_t n, 
  * overlapping the DMA of the other. One stage serves one thread at a time. */
 typedef struct gs_cuda_stage gs_cuda_stage;
 gs_status gs_cuda_stage_new(gs_cuda_stage **out, size_t chunk);
+/* How the stage copies between pageable memory and its pinned buffers: fn
+ * (NULL: memcpy on the calling thread). One thread's memcpy (about 6 GB/s)
+ * is what bounds a staged upload, not the bus, so the backend gives a copy
+ * split over the lane's threads (gs_device_host_copy). */
+typedef void (*gs_cuda_host_copy_fn)(void *dst, const void *src, size_t len);
+void gs_cuda_stage_set_host_copy(gs_cuda_stage *s, gs_cuda_host_copy_fn fn);
 /* Waits for copies still in flight, then frees. NULL-safe. */
 void gs_cuda_stage_free(gs_cuda_stage *s);
 /* Host -> device on stream: pageable memory through the stage, returning
@@ -97,14 +103,17 @@ void *gs_cuda_stage_copy_stream(gs_cuda_stage *s);
 /* Host-to-device bandwidth, for bench_gpu: `bytes` (>= chunk) copied, best
  * of `reps` runs, in GB/s: from pageable memory with cudaMemcpy, from pinned
  * memory (the bus's floor), from pageable memory through a stage of `chunk`
- * bytes (what the backend's upload does), and from pageable memory pinned
+ * bytes (memcpy, and with `copy` as the stage's host copy when it is not
+ * NULL: what the backend's upload does), and from pageable memory pinned
  * in place with cudaHostRegister (register_ms: registering and releasing
  * it, which that path pays once per buffer). Synchronous; uses the current
  * device. */
 typedef struct gs_cuda_h2d_rates {
     double pageable_gbs, pinned_gbs, staged_gbs, registered_gbs, register_ms;
+    double staged_copy_gbs; /* staged with the stage's host copy set to `copy` (0 without) */
 } gs_cuda_h2d_rates;
-gs_status gs_cuda_h2d_measure(gs_cuda_h2d_rates *out, size_t bytes, size_t chunk, int reps);
+gs_status gs_cuda_h2d_measure(gs_cuda_h2d_rates *out, size_t bytes, size_t chunk, int reps,
+                              gs_cuda_host_copy_fn copy);
 /* Device -> host (pageable) through the stage, after the work queued on
  * stream; returns when every byte is in dst (or, on an error, when no copy is
  * in flight any more). */

@@ -52,6 +52,7 @@ gs_status gs_cuda_stage_new(gs_cuda_stage **out, size_t chunk) {
     return GS_ERR_NO_DEVICE;
 }
 void gs_cuda_stage_free(gs_cuda_stage *s) { (void)s; }
+void gs_cuda_stage_set_host_copy(gs_cuda_stage *s, gs_cuda_host_copy_fn fn) { (void)s, (void)fn; }
 gs_status gs_cuda_stage_upload(gs_cuda_stage *s, void *d_dst, const void *src, size_t bytes,
                                void *stream) {
     (void)s, (void)d_dst, (void)src, (void)bytes, (void)stream;
@@ -100,7 +101,8 @@ gs_status gs_cuda_mark_elapsed(double *ms, void *start, void *stop) {
 }
 void gs_cuda_mark_free(void *event) { (void)event; }
 
-gs_status gs_cuda_h2d_measure(gs_cuda_h2d_rates *out, size_t bytes, size_t chunk, int reps) {
-    (void)out, (void)bytes, (void)chunk, (void)reps;
+gs_status gs_cuda_h2d_measure(gs_cuda_h2d_rates *out, size_t bytes, size_t chunk, int reps,
+                              gs_cuda_host_copy_fn copy) {
+    (void)out, (void)bytes, (void)chunk, (void)reps, (void)copy;
     return GS_ERR_NO_DEVICE;
 }
