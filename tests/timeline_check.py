@@ -136,8 +136,15 @@ def main(argv):
     # last one's end is most of it (setup before the first span and freeing
     # after the last are not spans), and no more than it.
     # A zkVM run's "trace" span (the run and its tables) comes before the
-    # proving the prove time measures, as --air statements' trace time does.
-    proving = [e for e in host if e["name"] != "trace"]
+    # proving the prove time measures, as --air statements' trace time does,
+    # and so does a one-shot run's "setup ahead" (its context made beside the
+    # trace; the prove time counts only the wait for it). That one runs on a
+    # thread of its own, inside the trace span's time.
+    proving = [e for e in host if e["name"] not in ("trace", "setup ahead")]
+    for e in host:
+        if e["name"] == "setup ahead":
+            tr = [t for t in host if t["name"] == "trace"]
+            need(len(tr) == 1 and ns(e["ts"]) >= ns(tr[0]["ts"]), "setup ahead starts inside the trace span")
     b = min(ns(e["ts"]) for e in proving) if proving else 0
     end = max(ns(e["ts"]) + ns(e["dur"]) for e in proving) if proving else 0
     extent = (end - b) / 1e9

@@ -11,6 +11,7 @@
  * gives it the context's thread count for the proof's duration, then
  * restores both; the pool's workers bind lane w and take their share of the
  * count at the start of every phase. */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,16 +218,89 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
     return r;
 }
 
-gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uint32_t n,
-                         const gs_params *params, const gs_prove_opts *opts) {
-    double start = gs_prover_now();
+/* gs_prove_multi's checks before it makes a context: *out NULL, the
+ * arguments, the parameters; the stats zeroed. */
+static gs_status gs_prove_multi_args_check(gs_multi_proof **out, const gs_table_input *tables, uint32_t n,
+                                           const gs_params *params, const gs_prove_opts *opts) {
     if (!out) return GS_ERR_INVALID_ARG;
     *out = NULL;
-    if (!opts) opts = &gs_prover_default_opts;
     if (!tables || n == 0 || n > GS_MAX_TABLES || !params) return GS_ERR_INVALID_ARG;
     gs_params eff = gs_prover_effective_params(params);
     GS_TRY(gs_prover_check_params(&eff, opts));
     if (opts->stats) memset(opts->stats, 0, sizeof *opts->stats);
+    return GS_OK;
+}
+
+/* ---- a one-shot context made ahead (prover_internal.h) ---- */
+
+struct gs_prover_ahead {
+    pthread_t thread;
+    gs_prover_cfg cfg;
+    gs_prover *pv;
+    gs_status made;
+    gs_obs *obs;
+};
+
+static void *make_ahead(void *arg) {
+    gs_prover_ahead *a = arg;
+    int64_t sp = gs_obs_begin(a->obs, "setup ahead", -1, 0, 0);
+    a->made = gs_prover_new(&a->pv, &a->cfg);
+    gs_obs_end(a->obs, sp, 0);
+    return NULL;
+}
+
+gs_prover_ahead *gs_prover_ahead_start(const gs_prove_opts *opts) {
+    if (!opts) opts = &gs_prover_default_opts;
+    if (opts->backend == GS_BACKEND_CPU) return NULL; /* a CPU context costs nothing to make */
+    gs_prover_ahead *a = calloc(1, sizeof *a);
+    if (!a) return NULL;
+    a->cfg = cfg_from_opts(opts);
+    a->obs = opts->obs;
+    if (pthread_create(&a->thread, NULL, make_ahead, a) != 0) {
+        free(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* Waits for the context; returns what making it returned (pv set on GS_OK). */
+static gs_status ahead_join(gs_prover_ahead *a, gs_prover **pv) {
+    pthread_join(a->thread, NULL);
+    gs_status r = a->made;
+    *pv = a->pv;
+    free(a);
+    return r;
+}
+
+void gs_prover_ahead_free(gs_prover_ahead *a) {
+    if (!a) return;
+    gs_prover *pv = NULL;
+    if (ahead_join(a, &pv) == GS_OK) gs_prover_free(pv);
+}
+
+gs_status gs_prove_multi_ahead(gs_prover_ahead *a, gs_multi_proof **out, const gs_table_input *tables,
+                               uint32_t n, const gs_params *params, const gs_prove_opts *opts) {
+    if (!a) return gs_prove_multi(out, tables, n, params, opts);
+    double start = gs_prover_now();
+    gs_prover *pv = NULL;
+    gs_status made = ahead_join(a, &pv);
+    double waited = gs_prover_now() - start;
+    if (!opts) opts = &gs_prover_default_opts;
+    if (made != GS_OK) { /* as gs_prove_multi: the arguments first, then the context's error */
+        gs_status r = gs_prove_multi_args_check(out, tables, n, params, opts);
+        return r != GS_OK ? r : made;
+    }
+    gs_status r = gs_prover_prove_multi(pv, out, tables, n, params, opts);
+    gs_prover_free(pv);
+    add_setup_time(opts, waited, r);
+    return r;
+}
+
+gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uint32_t n,
+                         const gs_params *params, const gs_prove_opts *opts) {
+    double start = gs_prover_now();
+    if (!opts) opts = &gs_prover_default_opts;
+    GS_TRY(gs_prove_multi_args_check(out, tables, n, params, opts));
     gs_prover_cfg cfg = cfg_from_opts(opts);
     gs_prover *pv = NULL;
     /* A one-shot proof makes its context (on CUDA: the device context, pools

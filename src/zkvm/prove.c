@@ -11,6 +11,7 @@
 #include "gstark/prover.h"
 #include "gstark/verifier.h"
 #include "gstark/zkvm.h"
+#include "prover/prover_internal.h"
 #include "zkvm/zk_cpu.h"
 
 static gs_status refuse(char *msg, size_t cap, gs_status s, const char *fmt, ...)
@@ -271,8 +272,8 @@ gs_status zk_trace_run(zk_table *t, const gs_zkvm_program *p, const uint8_t *inp
     return s;
 }
 
-/* pv NULL: a one-shot proof (gs_prove_multi makes its context); else on pv,
- * the tables built in its host memory. */
+/* pv NULL: a one-shot proof (its context made ahead, beside the tracing:
+ * gs_prover_ahead_start); else on pv, the tables built in its host memory. */
 static gs_status prove_run(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *claim,
                            const gs_zkvm_program *p, const uint8_t *input, size_t in_len,
                            const gs_zkvm_state *start,
@@ -291,6 +292,9 @@ static gs_status prove_run(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *cl
     /* The run and the tables: a span of their own on a timeline ("trace"). */
     gs_obs *obs = opts ? opts->obs : NULL;
     int64_t span = gs_obs_begin(obs, "trace", -1, 0, 0);
+    /* A one-shot proof's context (on CUDA the device's set-up) is made
+     * while the run is traced and its tables built ("setup ahead"). */
+    gs_prover_ahead *ahead = pv || !zp ? NULL : gs_prover_ahead_start(opts);
     gs_status s = zp ? traced_run(&r, p, input, in_len, start, max_cycles, whole, msg, msg_cap) : GS_ERR_NOMEM;
     if (!zp) memset(&r, 0, sizeof r);
     if (s != GS_OK) goto out;
@@ -321,12 +325,14 @@ static gs_status prove_run(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *cl
         in[t] = (gs_table_input){.air = airs[t], .trace = rt.t[t].cols, .log_n = rt.t[t].log_n,
                                  .pub = pub_of(&rt, t), .air_desc = zk_table_names[t]};
     s = pv ? gs_prover_prove_multi(pv, &zp->proof, in, ZK_T_NUM, params, opts)
-           : gs_prove_multi(&zp->proof, in, ZK_T_NUM, params, opts);
+           : gs_prove_multi_ahead(ahead, &zp->proof, in, ZK_T_NUM, params, opts);
+    ahead = NULL; /* consumed */
     if (s == GS_ERR_BUS_UNBALANCED && getenv("GS_ZKVM_DEBUG")) zk_debug_buses(in, ZK_T_NUM);
     if (s != GS_OK && msg && msg_cap && !msg[0])
         snprintf(msg, msg_cap, "proving the run's tables failed: %s", gs_status_str(s));
     if (s == GS_OK && claim) *claim = r.claim;
 out:
+    gs_prover_ahead_free(ahead); /* not proven on: a failure before */
     gs_obs_end(obs, span, 0); /* a no-op when it ended above */
     if (s == GS_OK) *out = zp;
     else gs_zkvm_proof_free(zp);
