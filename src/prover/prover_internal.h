@@ -57,7 +57,7 @@ typedef struct {
 
 /* A one-shot proof's context made ahead, on a thread of its own, while the
  * caller still builds the traces (the zkVM: about 0.1 s of a CUDA device's
- * set-up beside the run's tracing). gs_prover_ahead_start: NULL for the CPU
+ * set-up beside the building of a run's tables). gs_prover_ahead_start: NULL for the CPU
  * backend, or when no thread can be started (then gs_prove_multi_ahead is
  * gs_prove_multi). gs_prove_multi_ahead consumes a: waits for the context,
  * proves on it exactly as gs_prove_multi would (the same bytes, errors and

@@ -272,8 +272,9 @@ gs_status zk_trace_run(zk_table *t, const gs_zkvm_program *p, const uint8_t *inp
     return s;
 }
 
-/* pv NULL: a one-shot proof (its context made ahead, beside the tracing:
- * gs_prover_ahead_start); else on pv, the tables built in its host memory. */
+/* pv NULL: a one-shot proof (its context made ahead, beside the building of
+ * the tables: gs_prover_ahead_start); else on pv, the tables built in its
+ * host memory. */
 static gs_status prove_run(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *claim,
                            const gs_zkvm_program *p, const uint8_t *input, size_t in_len,
                            const gs_zkvm_state *start,
@@ -292,12 +293,14 @@ static gs_status prove_run(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *cl
     /* The run and the tables: a span of their own on a timeline ("trace"). */
     gs_obs *obs = opts ? opts->obs : NULL;
     int64_t span = gs_obs_begin(obs, "trace", -1, 0, 0);
-    /* A one-shot proof's context (on CUDA the device's set-up) is made
-     * while the run is traced and its tables built ("setup ahead"). */
-    gs_prover_ahead *ahead = pv || !zp ? NULL : gs_prover_ahead_start(opts);
+    gs_prover_ahead *ahead = NULL;
     gs_status s = zp ? traced_run(&r, p, input, in_len, start, max_cycles, whole, msg, msg_cap) : GS_ERR_NOMEM;
     if (!zp) memset(&r, 0, sizeof r);
     if (s != GS_OK) goto out;
+    /* A one-shot proof's context (on CUDA the device's set-up) is made while
+     * the run's tables are built ("setup ahead"); not before the run, so a
+     * refused run (a fault, the cycle limit) does not wait for it. */
+    if (!pv) ahead = gs_prover_ahead_start(opts);
     size_t len1 = 0, len2 = 0;
     const uint8_t *out1 = gs_zkvm_vm_output(r.vm, 1, &len1), *out2 = gs_zkvm_vm_output(r.vm, 2, &len2);
     zp->input = copy_bytes(input, in_len), zp->in_len = in_len;
