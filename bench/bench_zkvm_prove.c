@@ -26,7 +26,9 @@
  * untimed), each statement proven once untimed and then timed, its tables
  * built in the prover's host memory (pinned on CUDA) that the first proof
  * allocated; without it each proof is gs_zkvm_prove, one-shot (its CUDA
- * context, pools and trace memory made and freed inside). Prints the same table
+ * context, pools and trace memory made and freed inside); with --trace-only
+ * the tables are built in that prover's host memory, as a resident proof's
+ * are (the first of the R runs allocates it). Prints the same table
  * every run; never decides pass or fail. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -70,7 +72,9 @@ static void run_trace(const char *name, const char *size, gs_zkvm_program *p, co
         zk_table t[ZK_T_NUM];
         zk_trace_times tt;
         char msg[400];
+        zk_table_arena(g_pv); /* --resident: the tables in the prover's host memory, reused */
         gs_status s = zk_trace_run(t, p, in, in_len, 0, &tt, msg, sizeof msg);
+        zk_table_arena(NULL);
         rows = 0;
         for (unsigned i = 0; i < ZK_T_NUM; i++) {
             if (t[i].cols) rows += (uint64_t)t[i].num_cols << t[i].log_n;
@@ -222,7 +226,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_zkvm_prove: no CUDA device\n");
         return 0;
     }
-    if (resident && !trace_only) {
+    if (resident) {
         gs_prover_cfg cfg = {.backend = be};
         if (gs_prover_new(&g_pv, &cfg) != GS_OK) {
             fprintf(stderr, "bench_zkvm_prove: the resident prover could not be made\n");

@@ -296,65 +296,64 @@ gs_air *zk_cpu_air(void) {
     return a;
 }
 
-/* One row's values, every column (zeros included); the memory replay
- * (registers' values and last access times) is the caller's: the row
- * carries what it needs. */
-static void cpu_row_values(gs_fp *v, const zk_cpu_row_t *r) {
+/* One row's values, every column (zeros included), column c at v[c * s];
+ * the memory replay (registers' values and last access times) is the
+ * caller's: the row carries what it needs. */
+static void cpu_row_values(gs_fp *v, size_t s, const zk_cpu_row_t *r) {
+#define V(c) v[(size_t)(c) * s]
     const uint32_t f = r->prog.flags;
-    v[CPU_CLK] = gs_fp_from_u64(r->clk);
-    v[CPU_ACTIVE] = 1;
-    v[CPU_PC] = r->prog.pc;
-    v[CPU_OP] = r->prog.op;
-    v[CPU_RD] = r->prog.rd;
-    v[CPU_RS1] = r->prog.rs1;
-    v[CPU_RS2] = r->prog.rs2;
-    v[CPU_IMM] = zk_prog_imm_fp(&r->prog);
-    for (unsigned k = 0; k < ZK_F_COUNT; k++) v[CPU_F0 + k] = (f >> k) & 1u;
-    v[CPU_A] = r->a;
-    v[CPU_B] = r->b;
-    v[CPU_C] = r->c;
-    v[CPU_R] = r->r;
-    v[CPU_TAKEN] = (f & ZK_F_NEG) ? 1u - r->r : r->r; /* NEG: branches only */
+    V(CPU_CLK) = gs_fp_from_u64(r->clk);
+    V(CPU_ACTIVE) = 1;
+    V(CPU_PC) = r->prog.pc;
+    V(CPU_OP) = r->prog.op;
+    V(CPU_RD) = r->prog.rd;
+    V(CPU_RS1) = r->prog.rs1;
+    V(CPU_RS2) = r->prog.rs2;
+    V(CPU_IMM) = zk_prog_imm_fp(&r->prog);
+    for (unsigned k = 0; k < ZK_F_COUNT; k++) V(CPU_F0 + k) = (f >> k) & 1u;
+    V(CPU_A) = r->a;
+    V(CPU_B) = r->b;
+    V(CPU_C) = r->c;
+    V(CPU_R) = r->r;
+    V(CPU_TAKEN) = (f & ZK_F_NEG) ? 1u - r->r : r->r; /* NEG: branches only */
     uint64_t ts = 4 * r->clk;
-    v[CPU_A_TS] = gs_fp_from_u64(r->a_ts);
-    v[CPU_A_LO] = (ts + ZK_TS_RS1 - r->a_ts - 1) & 0xffff;
-    v[CPU_A_HI] = gs_fp_from_u64((ts + ZK_TS_RS1 - r->a_ts - 1) >> 16);
-    v[CPU_B_TS] = gs_fp_from_u64(r->b_ts);
-    v[CPU_B_LO] = (ts + ZK_TS_RS2 - r->b_ts - 1) & 0xffff;
-    v[CPU_B_HI] = gs_fp_from_u64((ts + ZK_TS_RS2 - r->b_ts - 1) >> 16);
+    V(CPU_A_TS) = gs_fp_from_u64(r->a_ts);
+    V(CPU_A_LO) = (ts + ZK_TS_RS1 - r->a_ts - 1) & 0xffff;
+    V(CPU_A_HI) = gs_fp_from_u64((ts + ZK_TS_RS1 - r->a_ts - 1) >> 16);
+    V(CPU_B_TS) = gs_fp_from_u64(r->b_ts);
+    V(CPU_B_LO) = (ts + ZK_TS_RS2 - r->b_ts - 1) & 0xffff;
+    V(CPU_B_HI) = gs_fp_from_u64((ts + ZK_TS_RS2 - r->b_ts - 1) >> 16);
     const int wr = (f & ZK_F_WR) != 0, ecall = (f & ZK_F_ECALL) != 0, jalr = (f & ZK_F_JALR) != 0;
-    v[CPU_D_PREV] = wr ? r->d_prev : 0;
-    v[CPU_D_TS] = wr ? gs_fp_from_u64(r->d_ts) : 0;
-    v[CPU_D_LO] = wr ? (ts + ZK_TS_RD - r->d_ts - 1) & 0xffff : 0;
-    v[CPU_D_HI] = wr ? gs_fp_from_u64((ts + ZK_TS_RD - r->d_ts - 1) >> 16) : 0;
-    v[CPU_E_EXIT] = ecall && r->a == GS_ZKVM_SYS_EXIT;
-    v[CPU_E_READ] = ecall && r->a == GS_ZKVM_SYS_READ;
-    v[CPU_E_WRITE] = ecall && r->a == GS_ZKVM_SYS_WRITE;
-    uint64_t s = (uint64_t)r->a + r->prog.imm;
-    v[CPU_J_LOW] = jalr ? s & 1 : 0;
-    v[CPU_J_CARRY] = jalr ? s >> 32 : 0;
+    V(CPU_D_PREV) = wr ? r->d_prev : 0;
+    V(CPU_D_TS) = wr ? gs_fp_from_u64(r->d_ts) : 0;
+    V(CPU_D_LO) = wr ? (ts + ZK_TS_RD - r->d_ts - 1) & 0xffff : 0;
+    V(CPU_D_HI) = wr ? gs_fp_from_u64((ts + ZK_TS_RD - r->d_ts - 1) >> 16) : 0;
+    V(CPU_E_EXIT) = ecall && r->a == GS_ZKVM_SYS_EXIT;
+    V(CPU_E_READ) = ecall && r->a == GS_ZKVM_SYS_READ;
+    V(CPU_E_WRITE) = ecall && r->a == GS_ZKVM_SYS_WRITE;
+    uint64_t sum = (uint64_t)r->a + r->prog.imm;
+    V(CPU_J_LOW) = jalr ? sum & 1 : 0;
+    V(CPU_J_CARRY) = jalr ? sum >> 32 : 0;
 }
 
-/* Rows are built row-major in a small block (L1-sized) and written column
- * by column, so each column gets a contiguous run instead of one scattered
- * store per row and column. A run of zeros is not written: the table is
- * fresh zero pages (zk_table_alloc), and a column that stays 0 (the flags
- * of kinds a program never runs, the ecall and jalr columns) then costs no
- * page faults at all. */
+/* Rows are built in a small block (L1-sized) laid out column by column and
+ * copied out a column run at a time, so each column gets a contiguous run
+ * instead of one scattered store per row and column. A run of zeros is not
+ * written: the table is fresh zero pages (zk_table_alloc), and a column that
+ * stays 0 (the flags of kinds a program never runs, the ecall and jalr
+ * columns) then costs no page faults at all. */
 #define ROW_BLOCK 32u
 
 void zk_cpu_set_rows(zk_table *t, uint64_t first, const zk_cpu_row_t *rows, size_t m) {
     size_t n = (size_t)1 << t->log_n;
-    gs_fp v[ROW_BLOCK][CPU_COLS];
+    gs_fp v[CPU_COLS][ROW_BLOCK];
     for (size_t b = 0; b < m; b += ROW_BLOCK) {
         size_t k_end = m - b < ROW_BLOCK ? m - b : ROW_BLOCK;
-        for (size_t k = 0; k < k_end; k++) cpu_row_values(v[k], &rows[b + k]);
+        for (size_t k = 0; k < k_end; k++) cpu_row_values(&v[0][k], ROW_BLOCK, &rows[b + k]);
         for (size_t c = 0; c < CPU_COLS; c++) {
             gs_fp any = 0;
-            for (size_t k = 0; k < k_end; k++) any |= v[k][c];
-            if (!any) continue;
-            gs_fp *dst = t->cols + c * n + first + b;
-            for (size_t k = 0; k < k_end; k++) dst[k] = v[k][c];
+            for (size_t k = 0; k < k_end; k++) any |= v[c][k];
+            if (any) memcpy(t->cols + c * n + first + b, v[c], k_end * sizeof(gs_fp));
         }
     }
 }
