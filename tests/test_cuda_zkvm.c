@@ -5,7 +5,8 @@
  * the CPU; the larger ones also with one FRI for all tables (shared_fri);
  * and on one resident CUDA prover (gs_zkvm_prove_on: the tables built in
  * its pinned host memory, reused from one program to the next). --repeat R
- * runs the whole sequence R times in one process.
+ * runs the whole sequence R times in one process; GS_TEST_DUMP=DIR writes a
+ * proof that does not verify, and the CPU's proof of the same program, there.
  * Exits GS_TEST_SKIP (77) where no device exists. */
 #include <stdio.h>
 #include <stdlib.h>
