@@ -14,6 +14,7 @@
 
 #include "../bench/zkvm_programs.h"
 #include "gstark/gstark.h"
+#include "test_io.h"
 #include "test_util.h"
 
 static gs_prover *g_pv; /* the resident CUDA prover */
@@ -23,18 +24,16 @@ static const char *be_name(gs_backend_kind be) {
 }
 
 /* GS_TEST_DUMP=DIR: a proof that does not verify is written to
- * DIR/bad-<n>-<backend>.proof, and the next CPU proof's bytes beside it
- * (good-<n>.proof), so the two can be compared part by part. */
+ * DIR/bad-<n>-<backend>.proof, and the CPU's proof of the same program
+ * beside it (good-<n>.proof) when the one-shot proof differs from it, so the
+ * two can be compared part by part. */
 static unsigned g_dumped;
-static void dump(const uint8_t *b, size_t len, gs_backend_kind be) {
+static void dump(const char *name, const uint8_t *b, size_t len) {
     const char *dir = getenv("GS_TEST_DUMP");
     if (!dir) return;
     char path[512];
-    snprintf(path, sizeof path, "%s/bad-%u-%s.proof", dir, ++g_dumped,
-             be == GS_BACKEND_CPU ? "cpu" : be == GS_BACKEND_CUDA ? "oneshot" : "resident");
-    FILE *f = fopen(path, "wb");
-    if (f) fwrite(b, 1, len, f), fclose(f);
-    fprintf(stderr, "wrote %s\n", path);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    fprintf(stderr, "%s %s\n", write_file(path, b, len) ? "wrote" : "could not write", path);
 }
 
 static uint8_t *prove_bytes(const gs_zkvm_program *p, gs_backend_kind be, int shared, size_t *len) {
@@ -56,7 +55,12 @@ static uint8_t *prove_bytes(const gs_zkvm_program *p, gs_backend_kind be, int sh
     uint8_t *b = NULL;
     CHECK(gs_zkvm_proof_serialize(&b, len, zp) == GS_OK);
     gs_zkvm_proof_free(zp);
-    if (v != GS_OK && b) dump(b, *len, be);
+    if (v != GS_OK && b) {
+        char name[64];
+        snprintf(name, sizeof name, "bad-%u-%s.proof", ++g_dumped,
+                 be == GS_BACKEND_CPU ? "cpu" : be == GS_BACKEND_CUDA ? "oneshot" : "resident");
+        dump(name, b, *len);
+    }
     return b;
 }
 
@@ -85,11 +89,10 @@ int main(int argc, char **argv) {
             uint8_t *c = prove_bytes(p, GS_BACKEND_CPU, shared, &lc);
             uint8_t *g = prove_bytes(p, GS_BACKEND_CUDA, shared, &lg);
             CHECK(c && g && lc == lg && memcmp(c, g, lc) == 0);
-            if (c && g && (lc != lg || memcmp(c, g, lc)) && getenv("GS_TEST_DUMP")) {
-                char path[512];
-                snprintf(path, sizeof path, "%s/good-%u.proof", getenv("GS_TEST_DUMP"), g_dumped);
-                FILE *f = fopen(path, "wb");
-                if (f) fwrite(c, 1, lc, f), fclose(f);
+            if (c && g && (lc != lg || memcmp(c, g, lc))) {
+                char name[64];
+                snprintf(name, sizeof name, "good-%u.proof", g_dumped);
+                dump(name, c, lc);
             }
             size_t lr = 0;
             uint8_t *r = g_pv ? prove_bytes(p, GS_BACKEND_AUTO, shared, &lr) : NULL;

@@ -220,7 +220,7 @@ gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsign
 
 /* gs_prove_multi's checks before it makes a context: *out NULL, the
  * arguments, the parameters; the stats zeroed. */
-static gs_status gs_prove_multi_args_check(gs_multi_proof **out, const gs_table_input *tables, uint32_t n,
+static gs_status multi_args_check(gs_multi_proof **out, const gs_table_input *tables, uint32_t n,
                                            const gs_params *params, const gs_prove_opts *opts) {
     if (!out) return GS_ERR_INVALID_ARG;
     *out = NULL;
@@ -290,7 +290,7 @@ gs_status gs_prove_multi_ahead(gs_prover_ahead *a, gs_multi_proof **out, const g
     gs_obs_end(opts->obs, sp, 0);
     double waited = gs_prover_now() - start;
     if (made != GS_OK) { /* as gs_prove_multi: the arguments first, then the context's error */
-        gs_status r = gs_prove_multi_args_check(out, tables, n, params, opts);
+        gs_status r = multi_args_check(out, tables, n, params, opts);
         return r != GS_OK ? r : made;
     }
     gs_status r = gs_prover_prove_multi(pv, out, tables, n, params, opts);
@@ -303,7 +303,7 @@ gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uin
                          const gs_params *params, const gs_prove_opts *opts) {
     double start = gs_prover_now();
     if (!opts) opts = &gs_prover_default_opts;
-    GS_TRY(gs_prove_multi_args_check(out, tables, n, params, opts));
+    GS_TRY(multi_args_check(out, tables, n, params, opts));
     gs_prover_cfg cfg = cfg_from_opts(opts);
     gs_prover *pv = NULL;
     /* A one-shot proof makes its context (on CUDA: the device context, pools

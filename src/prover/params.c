@@ -29,11 +29,12 @@ static unsigned provable_bits(const gs_params *p, const table_shape *t, uint32_t
         for (uint32_t i = 0; i < n; i++) log_n[i] = t[i].log_n, polys[i] = polys_of(&t[i]);
         e = gs_security_shared_log2_error(p, log_n, polys, n);
         if (!(e < 0)) return 0;
-    }
-    for (uint32_t i = 0; !p->shared_fri && i < n; i++) {
-        double ei = gs_security_table_log2_error(p, t[i].log_n, polys_of(&t[i]));
-        if (!(ei < 0)) return 0;
-        e = gs_security_log2_add(e, ei);
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            double ei = gs_security_table_log2_error(p, t[i].log_n, polys_of(&t[i]));
+            if (!(ei < 0)) return 0;
+            e = gs_security_log2_add(e, ei);
+        }
     }
     double bits = floor(-e);
     if (!(bits > 0)) return 0;
