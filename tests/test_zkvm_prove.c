@@ -510,6 +510,107 @@ static void test_cheats(void) {
     gs_zkvm_program_free(p);
 }
 
+/* ---- the CPU table's last row: balanced forgeries through its interactions ---- */
+
+/* The last row is padding that no transition reaches; before its flags were
+ * pinned (found 2026-12-04) its bus interactions could take any
+ * multiplicity. Each forgery below keeps every bus balanced and every
+ * transition satisfied, so only the last row's boundaries refuse it. */
+enum { LR_ALU, LR_WRITE };
+
+static gs_fp *tab_cell(zk_table *t, unsigned tab, unsigned col, uint64_t row) {
+    return &t[tab].cols[((size_t)col << t[tab].log_n) + row];
+}
+
+static void tamper_last_row(zk_table *t, gs_fp **pubs, void *ctx) {
+    int kind = *(const int *)ctx;
+    zk_table *cpu = &t[ZK_T_CPU], *rg = &t[ZK_T_RANGE];
+    uint64_t n = (uint64_t)1 << cpu->log_n, last = n - 1;
+    if (kind == LR_WRITE) { /* a write of x5 = 77 after the run: a forged end register */
+        gs_fp clk = *tab_cell(t, ZK_T_CPU, CPU_CLK, last);
+        *tab_cell(t, ZK_T_CPU, CPU_F0 + ZK_FB_WR, last) = 1;
+        *tab_cell(t, ZK_T_CPU, CPU_RD, last) = 5;
+        *tab_cell(t, ZK_T_CPU, CPU_D_PREV, last) = *tab_cell(t, ZK_T_IMAGE, 4, 5);
+        *tab_cell(t, ZK_T_CPU, CPU_D_TS, last) = *tab_cell(t, ZK_T_IMAGE, 5, 5);
+        *tab_cell(t, ZK_T_CPU, CPU_C, last) = 77;
+        rg->cols[((size_t)1 << rg->log_n) + 0] += 2; /* its gap limbs, both 0 */
+        *tab_cell(t, ZK_T_IMAGE, 4, 5) = 77;
+        *tab_cell(t, ZK_T_IMAGE, 5, 5) = gs_fp_add(gs_fp_mul(4, clk), 3);
+        pubs[ZK_T_IMAGE][ZK_IMAGE_PUB_END + 5] = 77;
+        return;
+    }
+    /* 2 + 2 = 5: the add's result and the exit code forged, the ALU chip's
+     * row for (ADD, 2, 2, 4) dropped, and the last row receiving the forged
+     * (ADD, 2, 2, 5) with f_alu = -1 (its b and c negated to match). */
+    uint64_t radd = n, rcall = n;
+    for (uint64_t r = 0; r < n; r++) {
+        if (*tab_cell(t, ZK_T_CPU, CPU_ACTIVE, r) != 1) continue;
+        if (*tab_cell(t, ZK_T_CPU, CPU_F0 + ZK_FB_ALU, r) == 1) radd = r;
+        if (*tab_cell(t, ZK_T_CPU, CPU_F0 + ZK_FB_ECALL, r) == 1) rcall = r;
+    }
+    CHECK(radd < n && rcall < n);
+    if (radd >= n || rcall >= n) return;
+    *tab_cell(t, ZK_T_CPU, CPU_C, radd) = 5;
+    *tab_cell(t, ZK_T_CPU, CPU_B, rcall) = 5;
+    *tab_cell(t, ZK_T_CPU, CPU_D_PREV, rcall) = 5;
+    *tab_cell(t, ZK_T_CPU, CPU_C, rcall) = 5;
+    pubs[ZK_T_CPU][ZK_PUB_EXIT_CODE] = 5;
+    *tab_cell(t, ZK_T_IMAGE, 4, 10) = 5;
+    pubs[ZK_T_IMAGE][ZK_IMAGE_PUB_END + 10] = 5;
+    zk_table *alu = &t[ZK_T_ALU];
+    uint64_t an = (uint64_t)1 << alu->log_n, dropped = 0;
+    for (uint64_t r = 0; r < an && !dropped; r++)
+        if (*tab_cell(t, ZK_T_ALU, 0, r) == 1 && *tab_cell(t, ZK_T_ALU, 8, r) == 2 &&
+            *tab_cell(t, ZK_T_ALU, 12, r) == 2) {
+            for (unsigned c = 0; c < alu->num_cols; c++) *tab_cell(t, ZK_T_ALU, c, r) = 0;
+            dropped = 1;
+        }
+    CHECK(dropped);
+    rg->cols[((size_t)1 << rg->log_n) + 4] -= 1; /* the dropped row's range checks */
+    rg->cols[((size_t)1 << rg->log_n) + 0] -= 1;
+    *tab_cell(t, ZK_T_CPU, CPU_F0 + ZK_FB_ALU, last) = gs_fp_neg(1);
+    *tab_cell(t, ZK_T_CPU, CPU_OP, last) = ZK_ALU_ADD;
+    *tab_cell(t, ZK_T_CPU, CPU_A, last) = 2;
+    *tab_cell(t, ZK_T_CPU, CPU_B, last) = gs_fp_neg(2);
+    *tab_cell(t, ZK_T_CPU, CPU_C, last) = gs_fp_neg(5);
+}
+
+/* li x5, 2; li x6, 2; add x10, x5, x6; exit(x10): each forgery refused by
+ * the checked prover, and its unchecked proof rejected. */
+static void test_last_row(void) {
+    code_t c = {0};
+    li(&c, 5, 2);
+    li(&c, 6, 2);
+    emit(&c, A_ADD(10, 5, 6));
+    li(&c, 17, GS_ZKVM_SYS_EXIT);
+    emit(&c, A_ECALL);
+    gs_zkvm_program *p = program(&c, NULL, 0, 0);
+    CHECK(p != NULL);
+    if (!p) return;
+    gs_params par = zkt_params();
+    static const char *const names[] = {"a forged ALU result", "a register written after the run"};
+    for (int kind = LR_ALU; kind <= LR_WRITE; kind++) {
+        char msg[400];
+        gs_zkvm_proof *zp = NULL;
+        gs_prove_opts checked = {0}, unchecked = {.skip_check = 1};
+        gs_status s = zk_prove_tampered(&zp, p, NULL, 0, NULL, 0, &par, &checked, tamper_last_row,
+                                        &kind, msg, sizeof msg);
+        if (s != GS_ERR_AIR_UNSATISFIED)
+            fprintf(stderr, "last row, %s: the checked prover gave %s\n", names[kind], gs_status_str(s));
+        CHECK(s == GS_ERR_AIR_UNSATISFIED); /* balanced: only the boundaries refuse it */
+        CHECK(zp == NULL);
+        s = zk_prove_tampered(&zp, p, NULL, 0, NULL, 0, &par, &unchecked, tamper_last_row, &kind, msg,
+                              sizeof msg);
+        CHECK(s == GS_OK);
+        if (s != GS_OK) continue;
+        s = gs_zkvm_verify(NULL, p, zp, 80, msg, sizeof msg);
+        if (s == GS_OK) fprintf(stderr, "last row, %s: accepted\n", names[kind]);
+        CHECK(s != GS_OK);
+        gs_zkvm_proof_free(zp);
+    }
+    gs_zkvm_program_free(p);
+}
+
 /* Changes one public of a valid proof (table t, index i, by delta) and
  * checks that verify (whole: gs_zkvm_verify, else _segment) rejects it,
  * then that the restored proof verifies again. */
@@ -682,6 +783,7 @@ int main(int argc, char **argv) {
     test_loop();
     test_io();
     test_cheats();
+    test_last_row();
     test_segments();
     test_alu_ops();
     return gs_test_done();

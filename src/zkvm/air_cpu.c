@@ -187,6 +187,16 @@ gs_air *zk_cpu_air(void) {
     gs_air_boundary(a, CPU_CLK, 0, ADD(gs_air_public(a, ZK_PUB_START_CLK), one));
     gs_air_boundary(a, CPU_ACTIVE, 0, one);
     gs_air_boundary(a, CPU_ACTIVE, -1, K(0));
+    /* The last row is padding, but no transition reaches it (transitions
+     * hold on rows 0..n-2) while its bus interactions count like any row's:
+     * every flag and system-call boolean, from which each multiplicity of
+     * the table is made, is pinned to 0 there, so the row sends and receives
+     * nothing. (Unpinned, f_alu = -1 on it received a forged ALU tuple and
+     * f_wr wrote any register after the run: found 2026-12-04.) */
+    for (unsigned k = 0; k < ZK_F_COUNT; k++) gs_air_boundary(a, CPU_F0 + k, -1, K(0));
+    gs_air_boundary(a, CPU_E_EXIT, -1, K(0));
+    gs_air_boundary(a, CPU_E_READ, -1, K(0));
+    gs_air_boundary(a, CPU_E_WRITE, -1, K(0));
     gs_air_boundary(a, CPU_PC, 0, gs_air_public(a, ZK_PUB_START_PC));
     gs_air_transition(a, MUL(NXT(CPU_ACTIVE), SUB(one, active)));
     /* last: 1 on the last active row (an active row followed by padding). */
