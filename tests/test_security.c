@@ -13,6 +13,7 @@
 
 #include "gstark/gstark.h"
 #include "proof/security.h"
+#include "prover/prover_internal.h"
 #include "test_util.h"
 
 static void test_conjectured(void) {
@@ -196,6 +197,41 @@ static void test_for_provable(void) {
     gs_workload_free(&fib), gs_workload_free(&mix);
 }
 
+/* The size gs_params_for_provable ranks its choices by: within 15% of the
+ * serialized proof, with one FRI per table and with a shared FRI (whose
+ * tables send no FRI of their own: counting it once per table would put the
+ * estimate far above the proof), at every blowup it chooses between. */
+static void test_size_estimate(void) {
+    gs_workload fib = {0}, mix = {0};
+    gs_mix_params mp = {24, 3, 11, 5};
+    CHECK(gs_airs_fib(&fib, 14, 1, 1) == GS_OK && gs_airs_mix(&mix, &mp) == GS_OK);
+    const gs_air *airs[2] = {fib.air, mix.air};
+    unsigned lg[2] = {fib.log_n, mix.log_n};
+    gs_table_input in[2] = {{.air = fib.air, .trace = fib.trace, .log_n = fib.log_n, .pub = fib.pub},
+                            {.air = mix.air, .trace = mix.trace, .log_n = mix.log_n, .pub = mix.pub}};
+    for (int shared = 0; shared <= 1; shared++)
+        for (unsigned lb = 1; lb <= 3; lb++) {
+            gs_params p = gs_params_default(100);
+            p.log_blowup = lb, p.shared_fri = (uint8_t)shared;
+            p.num_queries = (100 - p.grinding_bits + lb - 1) / lb; /* 100 bits conjectured */
+            if (shared) p.coset_leaves = 0;
+            gs_multi_proof *mpf = NULL;
+            uint8_t *bytes = NULL;
+            size_t len = 0;
+            gs_status s = gs_prove_multi(&mpf, in, 2, &p, NULL);
+            CHECK(s == GS_OK);
+            if (s == GS_OK) CHECK(gs_multi_proof_serialize(&bytes, &len, mpf) == GS_OK);
+            double est = gs_params_proof_bytes(&p, airs, lg, 2);
+            if (len && !(fabs(est - (double)len) <= 0.15 * (double)len))
+                fprintf(stderr, "size estimate %s FRI, blowup 2^%u: %.0f against %zu bytes\n",
+                        shared ? "shared" : "per-table", lb, est, len);
+            CHECK(len && fabs(est - (double)len) <= 0.15 * (double)len);
+            free(bytes);
+            gs_multi_proof_free(mpf);
+        }
+    gs_workload_free(&fib), gs_workload_free(&mix);
+}
+
 /* params, log_n, polys, log2 error: the grid tests/security_ref.py checks. */
 static void dump(void) {
     static const uint32_t lbs[] = {1, 2, 3, 6}, qs[] = {1, 54, 400}, gs[] = {0, 20};
@@ -251,5 +287,6 @@ int main(int argc, char **argv) {
     test_provable();
     test_provable_shared();
     test_for_provable();
+    test_size_estimate();
     return gs_test_done();
 }

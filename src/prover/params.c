@@ -11,6 +11,7 @@
 #include "gstark/prover.h"
 #include "proof/security.h"
 #include "proof/shape.h"
+#include "prover/prover_internal.h"
 
 typedef struct {
     unsigned log_n;
@@ -51,14 +52,29 @@ static double nodes(double q, unsigned d, unsigned c) {
 }
 
 /* The version 3 proof's bytes, estimated from its shape (the openings
- * dominate: rows once per query, Merkle nodes once per batched tree). */
-static double proof_bytes(const gs_params *p, const table_shape *t, uint32_t n) {
+ * dominate: rows once per query, Merkle nodes once per batched tree). With a
+ * shared FRI the tables keep their trees and rows and answer the plan's
+ * queries, and the FRI's layers, final polynomial and caps are counted once
+ * (log_n: n entries of scratch). */
+static double proof_bytes(const gs_params *p, const table_shape *t, uint32_t n, uint32_t *log_n) {
     double total = 64;
+    gs_fri_plan plan = {0};
+    if (p->shared_fri) {
+        for (uint32_t i = 0; i < n; i++) log_n[i] = t[i].log_n;
+        if (gs_fri_plan_make(&plan, p, log_n, n) != GS_OK) return INFINITY;
+        double q = plan.queries;
+        for (uint32_t l = 0; l < plan.layers; l++)
+            total += q * 8.0 * (3u << plan.folds[l]) +
+                     32 * nodes(q, gs_fri_plan_depth(&plan, l), plan.cap_log[l]);
+        total += 24.0 * plan.final_len + 32.0 * (double)plan.cap_len + 4 * q;
+    }
     for (uint32_t i = 0; i < n; i++) {
         gs_shape s;
         if (gs_shape_make(&s, p, t[i].log_n, t[i].cols, t[i].chunks) != GS_OK) return INFINITY;
+        if (p->shared_fri) gs_shape_shared_table(&s, plan.queries);
         double q = s.queries;
-        total += q * (8.0 * t[i].cols + 24.0 * t[i].chunks + 24.0 * t[i].aux) * (1u << s.lde_fold) + 4 * q;
+        total += q * (8.0 * t[i].cols + 24.0 * t[i].chunks + 24.0 * t[i].aux) * (1u << s.lde_fold);
+        if (!p->shared_fri) total += 4 * q;
         total += 32 * nodes(q, s.lde_depth, s.lde_cap) * (t[i].aux ? 3 : 2);
         for (uint32_t l = s.fri_first; l < s.layers; l++) {
             unsigned d = gs_fri_depth(&s, l);
@@ -69,6 +85,25 @@ static double proof_bytes(const gs_params *p, const table_shape *t, uint32_t n) 
                  32.0 * (double)gs_shape_cap_len(&s);
     }
     return total;
+}
+
+double gs_params_proof_bytes(const gs_params *p, const gs_air *const *airs, const unsigned *log_n,
+                             uint32_t n) {
+    table_shape *t = calloc(n ? n : 1, sizeof *t);
+    uint32_t *scratch = calloc(n ? n : 1, sizeof *scratch);
+    double r = t && scratch ? 0 : INFINITY;
+    for (uint32_t i = 0; r == 0 && i < n; i++) {
+        gs_logup L;
+        if (!airs[i] || gs_logup_layout(&L, airs[i]) != GS_OK) {
+            r = INFINITY;
+            break;
+        }
+        t[i] = (table_shape){log_n[i], gs_air_num_cols(airs[i]), gs_air_num_chunks(airs[i]), L.aux_cols};
+        gs_logup_free(&L);
+    }
+    if (r == 0) r = proof_bytes(p, t, n, scratch);
+    free(t), free(scratch);
+    return r;
 }
 
 gs_status gs_params_for_provable(gs_params *out, unsigned bits, const gs_air *const *airs,
@@ -121,7 +156,7 @@ gs_status gs_params_for_provable(gs_params *out, unsigned bits, const gs_air *co
         p.num_queries = lo;
         while (p.num_queries < 1024 && gs_params_security(&p) < GS_MIN_SECURITY_BITS) p.num_queries++;
         if (gs_params_check(&p, GS_MIN_SECURITY_BITS) != GS_OK) continue;
-        double size = proof_bytes(&p, t, n);
+        double size = proof_bytes(&p, t, n, scratch);
         if (size < best) best = size, *out = p;
     }
     free(t), free(scratch);

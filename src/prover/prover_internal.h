@@ -29,6 +29,12 @@ extern const uint32_t *gs_prover_debug_table_order;
 extern int gs_prover_debug_skip_width_check;
 
 
+/* The version 3 proof's bytes gs_params_for_provable estimates for tables
+ * airs[0..n) of heights log_n under p (params.c; INFINITY if they have no
+ * shape): for tests, against the serialized size. */
+double gs_params_proof_bytes(const gs_params *p, const gs_air *const *airs, const unsigned *log_n,
+                             uint32_t n);
+
 /* A resident prover context (context.c; gs_prover in gstark/prover.h): the
  * device object, the budget, threads and table parallelism resolved once at
  * creation, and the worker pool, created on the first multi-table proof and
