@@ -18,6 +18,7 @@
  *                                             qemu-riscv32), or fault, loop,
  *                                             exit3, echo (the CLI tests) */
 #include "test_util.h"
+#include "util/pages.h"
 #include "zkvm_asm.h"
 #include "zkvm_oracle.h"
 
@@ -665,6 +666,38 @@ static int run_segments(const gs_zkvm_program *p, const uint8_t *in, size_t inle
     return n;
 }
 
+
+/* A trace's steps come from the page cache (util/pages.h): the run of a
+ * new trace after one was freed takes the freed block, already touched,
+ * instead of fresh pages (what makes a resident prover's traced run cheap),
+ * and records the same steps. */
+static void test_trace_pages(void) {
+    uint32_t loop[] = {A_LUI(1, 4), A_ADDI(3, 3, 7), A_ADDI(1, 1, -1), A_BNE(1, 0, -8), A_ADDI(10, 3, 0)};
+    gs_zkvm_program *p = make_prog(loop, 5, NULL, 0);
+    run_t whole;
+    run_prog(&whole, p, NULL, NULL, 0, UINT64_MAX);
+    CHECK(whole.rf.stop == GS_ZKVM_EXITED);
+    uint64_t steps_bytes = whole.tr->n_steps * sizeof(gs_zkvm_step);
+    CHECK(steps_bytes > ((uint64_t)256 << 10));
+    for (int k = 0; k < 2; k++) {
+        gs_pages_stats a, b;
+        gs_pages_get_stats(&a);
+        gs_zkvm_vm *vm;
+        gs_zkvm_trace *tr;
+        gs_zkvm_result r;
+        CHECK(gs_zkvm_vm_new(&vm, p, NULL, 0) == GS_OK && gs_zkvm_trace_new(&tr) == GS_OK);
+        CHECK(gs_zkvm_vm_run_traced(vm, tr, &r, UINT64_MAX) == GS_OK && r.stop == GS_ZKVM_EXITED);
+        CHECK(tr->n_steps == whole.tr->n_steps &&
+              memcmp(tr->steps, whole.tr->steps, tr->n_steps * sizeof *tr->steps) == 0);
+        gs_pages_get_stats(&b);
+        /* the second run (k = 1) after the first's trace was freed: reused */
+        if (k == 1) CHECK(b.reused_bytes - a.reused_bytes >= steps_bytes);
+        gs_zkvm_trace_free(tr);
+        gs_zkvm_vm_free(vm);
+    }
+    run_free(&whole); /* and p */
+}
+
 /* Segment runs: a loop, a program that reads and writes in small pieces
  * (the input position and the outputs cross segments), segment lengths 1,
  * divisors and non-divisors of the run, and the states a machine refuses. */
@@ -1009,6 +1042,7 @@ int main(int argc, char **argv) {
     test_branches_jumps();
     test_ecalls();
     test_limit_resume();
+    test_trace_pages();
     test_segments();
     test_random_streams();
     test_disasm();
