@@ -43,10 +43,30 @@ int cli_write_obs_files(const cli_sched *sc, const gs_obs *obs) {
 int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs_params *par,
                     int no_check, const cli_sched *sc, const char *out, const cli_print *pr) {
     gs_multi_workload w = {0};
+    gs_prove_stats st = {0};
+    /* The obs records spans for --report, --metrics and --timeline, draws
+     * the progress line and carries the prover's warnings. */
+    gs_obs *obs = NULL;
+    gs_status s = gs_obs_new(&obs);
+    if (s != GS_OK) {
+        cli_err("%s", gs_status_str(s));
+        return CLI_PROVER;
+    }
+    gs_prove_opts opts = {.skip_check = no_check, .stats = &st, .obs = obs,
+                          .tables_parallel = sc->tables_parallel, .mem_budget = sc->mem_budget,
+                          .strict_budget = sc->strict_budget, .backend = sc->backend,
+                          .no_fallback = sc->no_fallback, .device_mem_budget = sc->device_budget};
+    /* The context (on CUDA the device's set-up) is made beside the traces,
+     * inside their span. */
     double t0 = cli_now();
-    gs_status s = gs_synth_preset(&w, preset, shrink, seed);
+    int64_t span = gs_obs_begin(obs, "trace", -1, 0, 0);
+    gs_prover_ahead *ahead = gs_prover_ahead_start(&opts);
+    s = gs_synth_preset(&w, preset, shrink, seed);
+    gs_obs_end(obs, span, 0);
     if (s != GS_OK) {
         cli_err("building the traces: %s", gs_status_str(s));
+        gs_prover_ahead_free(ahead);
+        gs_obs_free(obs);
         return s == GS_ERR_INVALID_ARG ? CLI_USAGE : CLI_PROVER;
     }
     double t1 = cli_now();
@@ -70,24 +90,18 @@ int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs
         if (rc == CLI_OK) rc = cli_params_provable(&chosen, sc, airs, lg, w.num_tables);
         free(airs), free(lg);
         if (rc != CLI_OK) {
+            gs_prover_ahead_free(ahead);
+            gs_obs_free(obs);
             free(in), free(desc);
             gs_multi_workload_free(&w);
             return rc;
         }
         par = &chosen;
     }
-    gs_prove_stats st = {0};
-    /* The obs records spans for --report and --metrics, draws the progress
-     * line and carries the prover's warnings. */
-    gs_obs *obs = NULL;
-    if (s == GS_OK) s = gs_obs_new(&obs);
-    gs_prove_opts opts = {.skip_check = no_check, .stats = &st, .obs = obs,
-                          .tables_parallel = sc->tables_parallel, .mem_budget = sc->mem_budget,
-                          .strict_budget = sc->strict_budget, .backend = sc->backend,
-                          .no_fallback = sc->no_fallback, .device_mem_budget = sc->device_budget};
     cli_hush h = {-1, NULL};
     if (s == GS_OK && pr->quiet) cli_hush_begin(&h, obs);
-    if (s == GS_OK) s = gs_prove_multi(&mp, in, w.num_tables, par, &opts);
+    if (s == GS_OK) s = gs_prove_multi_ahead(ahead, &mp, in, w.num_tables, par, &opts);
+    else gs_prover_ahead_free(ahead);
     cli_hush_end(&h, obs);
     uint8_t *bytes = NULL;
     size_t len = 0;

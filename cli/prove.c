@@ -433,8 +433,24 @@ static int prove_single(const prove_args *a, unsigned air, const gs_params *par,
         int rc = mix_degree_check(&mp, par);
         if (rc != CLI_OK) return rc;
     }
+    /* The obs carries the progress line, the prover's warnings and the
+     * timeline's spans. */
+    gs_obs *obs = NULL;
+    gs_status s = gs_obs_new(&obs);
+    if (s != GS_OK) {
+        cli_err("%s", gs_status_str(s));
+        return CLI_PROVER;
+    }
+    gs_prove_stats st = {0};
+    gs_prove_opts opts = {.skip_check = a->no_check, .air_desc = desc, .stats = &st, .obs = obs,
+                          .mem_budget = sc->mem_budget, .strict_budget = sc->strict_budget,
+                          .backend = sc->backend, .no_fallback = sc->no_fallback,
+                          .device_mem_budget = sc->device_budget};
+    /* The context (on CUDA the device's set-up) is made beside the trace,
+     * inside its span. */
     double t0 = cli_now();
-    gs_status s;
+    int64_t span = gs_obs_begin(obs, "trace", -1, 0, 0);
+    gs_prover_ahead *ahead = gs_prover_ahead_start(&opts);
     if (air == AIR_FIB) {
         s = gs_airs_fib(&w, (unsigned)a->log_rows, 1, 1);
         snprintf(desc, sizeof desc, "fib");
@@ -443,34 +459,29 @@ static int prove_single(const prove_args *a, unsigned air, const gs_params *par,
         snprintf(desc, sizeof desc, "mix cols=%lu degree=%lu log_n=%lu seed=%lu", a->cols,
                  a->degree, a->log_rows, a->seed);
     }
+    gs_obs_end(obs, span, 0);
+    double t1 = cli_now();
+    int rc = CLI_OK;
     if (s != GS_OK) {
         cli_err("building the trace: %s", gs_status_str(s));
-        return s == GS_ERR_INVALID_ARG ? CLI_USAGE : CLI_PROVER;
+        rc = s == GS_ERR_INVALID_ARG ? CLI_USAGE : CLI_PROVER;
     }
-    double t1 = cli_now();
     gs_params chosen = *par;
-    if (sc->provable) {
-        int rc = cli_params_provable(&chosen, sc, (const gs_air *const *)&w.air, &w.log_n, 1);
-        if (rc != CLI_OK) {
-            gs_workload_free(&w);
-            return rc;
-        }
+    if (rc == CLI_OK && sc->provable) {
+        rc = cli_params_provable(&chosen, sc, (const gs_air *const *)&w.air, &w.log_n, 1);
         par = &chosen;
     }
-    /* The obs carries the progress line and the prover's warnings. */
-    gs_obs *obs = NULL;
-    s = gs_obs_new(&obs);
-    gs_prove_stats st = {0};
-    gs_prove_opts opts = {.skip_check = a->no_check, .air_desc = desc, .stats = &st, .obs = obs,
-                          .mem_budget = sc->mem_budget, .strict_budget = sc->strict_budget,
-                          .backend = sc->backend, .no_fallback = sc->no_fallback,
-                          .device_mem_budget = sc->device_budget};
+    if (rc != CLI_OK) {
+        gs_prover_ahead_free(ahead);
+        gs_obs_free(obs);
+        gs_workload_free(&w);
+        return rc;
+    }
     gs_proof *proof = NULL;
     cli_hush h = {-1, NULL};
-    if (s == GS_OK && a->pr.quiet) cli_hush_begin(&h, obs);
-    if (s == GS_OK) s = gs_prove(&proof, w.air, w.trace, w.log_n, w.pub, par, &opts);
+    if (a->pr.quiet) cli_hush_begin(&h, obs);
+    s = gs_prove_ahead(ahead, &proof, w.air, w.trace, w.log_n, w.pub, par, &opts);
     cli_hush_end(&h, obs);
-    int rc = CLI_OK;
     uint8_t *bytes = NULL;
     size_t len = 0;
     if (s != GS_OK) rc = cli_prove_failed(s, &st);

@@ -134,6 +134,61 @@ static int prove_all(gs_prover *pv, const statements *S, int rounds, uint64_t sa
     return bad;
 }
 
+/* ---- one-shot contexts made ahead (gs_prover_ahead_start) ---- */
+
+/* A context made ahead (AUTO: a CPU one on a thread here, a CUDA one on a
+ * GPU machine) proves every statement to the one-shot bytes and counts the
+ * wait as set-up; NULL handles (the CPU backend) are the one-shot calls;
+ * bad arguments get the one-shot call's error and consume the handle; a
+ * handle freed unused is fine (ASan/LSan check the rest). */
+static void test_ahead(const statements *S) {
+    gs_prove_opts auto_o = {.backend = GS_BACKEND_AUTO}, cpu_o = {.backend = GS_BACKEND_CPU};
+    CHECK(gs_prover_ahead_start(&cpu_o) == NULL);
+    gs_prover_ahead_free(NULL);
+    gs_prover_ahead_free(gs_prover_ahead_start(&auto_o));
+    for (int i = 0; i < N_SINGLE; i++)
+        for (int k = 0; k < 2; k++) {
+            const gs_workload *w = &S->single[i];
+            gs_prove_stats st;
+            gs_prove_opts o = {.backend = k ? GS_BACKEND_AUTO : GS_BACKEND_CPU, .stats = &st};
+            gs_proof *p = NULL;
+            blob b = {0};
+            gs_status r = gs_prove_ahead(gs_prover_ahead_start(&o), &p, w->air, w->trace, w->log_n,
+                                         w->pub, &g_par, &o);
+            CHECK(r == GS_OK);
+            if (r == GS_OK) CHECK(gs_proof_serialize(&b.b, &b.n, p) == GS_OK);
+            CHECK(same(&b, &S->ref_single[i]));
+            CHECK(r != GS_OK || (st.check >= 0 && st.total >= st.check));
+            free(b.b);
+            gs_proof_free(p);
+        }
+    for (int m = 0; m < N_MULTI; m++) {
+        gs_prove_opts o = {.backend = GS_BACKEND_AUTO, .tables_parallel = 2};
+        gs_multi_proof *p = NULL;
+        blob b = {0};
+        gs_status r = gs_prove_multi_ahead(gs_prover_ahead_start(&o), &p, S->inputs[m],
+                                           S->multi[m].num_tables, &g_par, &o);
+        CHECK(r == GS_OK);
+        if (r == GS_OK) CHECK(gs_multi_proof_serialize(&b.b, &b.n, p) == GS_OK);
+        CHECK(same(&b, &S->ref_multi[m]));
+        free(b.b);
+        gs_multi_proof_free(p);
+    }
+    /* The one-shot calls' errors, the handle consumed either way. */
+    const gs_workload *w = &S->single[0];
+    gs_proof *p = NULL;
+    CHECK(gs_prove_ahead(gs_prover_ahead_start(&auto_o), NULL, w->air, w->trace, w->log_n, w->pub,
+                         &g_par, &auto_o) == GS_ERR_INVALID_ARG);
+    CHECK(gs_prove_ahead(gs_prover_ahead_start(&auto_o), &p, NULL, w->trace, w->log_n, w->pub,
+                         &g_par, &auto_o) == GS_ERR_INVALID_ARG && p == NULL);
+    CHECK(gs_prove_ahead(gs_prover_ahead_start(&auto_o), &p, S->multi[0].tables[0].air, w->trace,
+                         w->log_n, w->pub, &g_par, &auto_o) ==
+          gs_prove(&p, S->multi[0].tables[0].air, w->trace, w->log_n, w->pub, &g_par, &auto_o));
+    gs_multi_proof *mp = NULL;
+    CHECK(gs_prove_multi_ahead(gs_prover_ahead_start(&auto_o), &mp, S->inputs[0], 0, &g_par,
+                               &auto_o) == GS_ERR_INVALID_ARG && mp == NULL);
+}
+
 /* ---- many proofs on one context ---- */
 
 static void test_many_proofs(const statements *S) {
@@ -616,6 +671,7 @@ int main(int argc, char **argv) {
     statements S;
     statements_make(&S);
     test_many_proofs(&S);
+    test_ahead(&S);
     test_failures(&S);
     test_config(&S);
     test_two_threads(&S);

@@ -180,6 +180,28 @@ typedef struct gs_table_input {
 gs_status gs_prove_multi(gs_multi_proof **out, const gs_table_input *tables, uint32_t n,
                          const gs_params *params, const gs_prove_opts *opts);
 
+/* A one-shot proof's context made ahead, on a thread of its own, while the
+ * caller still builds the traces (on CUDA about 0.1 s of the device's
+ * set-up hidden behind the trace generation; the zkVM and `gstark prove`
+ * use it). gs_prover_ahead_start takes the opts the proof will be made
+ * with (backend, device and host budgets, tables_parallel, no_fallback,
+ * obs: its "setup ahead" span); it returns NULL for the CPU backend (a CPU
+ * context costs nothing to make) or when no thread can be started, and a
+ * NULL handle makes gs_prove_ahead / gs_prove_multi_ahead exactly gs_prove
+ * / gs_prove_multi. Those consume the handle: they wait for the context,
+ * prove on it exactly as the one-shot call would (the same bytes, errors and
+ * stats, the wait counted as the set-up, a "setup" span) and free it.
+ * gs_prover_ahead_free waits and frees without proving (error paths; NULL
+ * is a no-op). A handle is used once, from one thread. */
+typedef struct gs_prover_ahead gs_prover_ahead;
+gs_prover_ahead *gs_prover_ahead_start(const gs_prove_opts *opts);
+gs_status gs_prove_ahead(gs_prover_ahead *a, gs_proof **out, const gs_air *air, const gs_fp *trace,
+                         unsigned log_n, const gs_fp *pub, const gs_params *params,
+                         const gs_prove_opts *opts);
+gs_status gs_prove_multi_ahead(gs_prover_ahead *a, gs_multi_proof **out, const gs_table_input *tables,
+                               uint32_t n, const gs_params *params, const gs_prove_opts *opts);
+void gs_prover_ahead_free(gs_prover_ahead *a);
+
 /* ---- resident provers (docs/architecture.md, "Contexts and lanes") ----
  * A gs_prover is a run made once and reused: a device object (the CPU, or
  * one CUDA device with its accountant, budget, busy log and fallback rule),

@@ -192,17 +192,25 @@ static void add_setup_time(const gs_prove_opts *o, double seconds, gs_status r) 
     if (r == GS_OK) o->stats->total += seconds;
 }
 
-gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsigned log_n,
-                   const gs_fp *pub, const gs_params *params, const gs_prove_opts *opts) {
-    double start = gs_prover_now();
+/* gs_prove's checks before it makes a context: *out NULL, the arguments,
+ * the parameters; the stats zeroed. */
+static gs_status single_args_check(gs_proof **out, const gs_air *air, const gs_params *params,
+                                   const gs_prove_opts *opts) {
     if (!out) return GS_ERR_INVALID_ARG;
     *out = NULL;
-    if (!opts) opts = &gs_prover_default_opts;
-    /* The argument checks come before the context, as they always did. */
     if (!air) return GS_ERR_INVALID_ARG;
     if (gs_air_num_interactions(air)) return GS_ERR_UNSUPPORTED;
     GS_TRY(gs_prover_check_params(params, opts));
     if (opts->stats) memset(opts->stats, 0, sizeof *opts->stats);
+    return GS_OK;
+}
+
+gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsigned log_n,
+                   const gs_fp *pub, const gs_params *params, const gs_prove_opts *opts) {
+    double start = gs_prover_now();
+    if (!opts) opts = &gs_prover_default_opts;
+    /* The argument checks come before the context, as they always did. */
+    GS_TRY(single_args_check(out, air, params, opts));
     gs_prover_cfg cfg = cfg_from_opts(opts);
     gs_prover *pv = NULL;
     /* A one-shot proof makes its context (on CUDA: the device context, pools
@@ -231,7 +239,7 @@ static gs_status multi_args_check(gs_multi_proof **out, const gs_table_input *ta
     return GS_OK;
 }
 
-/* ---- a one-shot context made ahead (prover_internal.h) ---- */
+/* ---- a one-shot context made ahead (gstark/prover.h) ---- */
 
 struct gs_prover_ahead {
     pthread_t thread;
@@ -272,6 +280,18 @@ static gs_status ahead_join(gs_prover_ahead *a, gs_prover **pv) {
     return r;
 }
 
+/* Waits for a's context under a "setup" span (a one-shot proof's set-up,
+ * what is left of it); *waited the seconds it took. */
+static gs_status ahead_wait(gs_prover_ahead *a, gs_prover **pv, const gs_prove_opts *opts,
+                            double *waited) {
+    double start = gs_prover_now();
+    int64_t sp = gs_obs_begin(opts->obs, "setup", -1, 0, 0);
+    gs_status made = ahead_join(a, pv);
+    gs_obs_end(opts->obs, sp, 0);
+    *waited = gs_prover_now() - start;
+    return made;
+}
+
 void gs_prover_ahead_free(gs_prover_ahead *a) {
     if (!a) return;
     gs_prover *pv = NULL;
@@ -282,18 +302,32 @@ gs_status gs_prove_multi_ahead(gs_prover_ahead *a, gs_multi_proof **out, const g
                                uint32_t n, const gs_params *params, const gs_prove_opts *opts) {
     if (!a) return gs_prove_multi(out, tables, n, params, opts);
     if (!opts) opts = &gs_prover_default_opts;
-    double start = gs_prover_now();
     gs_prover *pv = NULL;
-    /* the wait for what is left of it: "setup", as a one-shot proof's set-up */
-    int64_t sp = gs_obs_begin(opts->obs, "setup", -1, 0, 0);
-    gs_status made = ahead_join(a, &pv);
-    gs_obs_end(opts->obs, sp, 0);
-    double waited = gs_prover_now() - start;
+    double waited;
+    gs_status made = ahead_wait(a, &pv, opts, &waited);
     if (made != GS_OK) { /* as gs_prove_multi: the arguments first, then the context's error */
         gs_status r = multi_args_check(out, tables, n, params, opts);
         return r != GS_OK ? r : made;
     }
     gs_status r = gs_prover_prove_multi(pv, out, tables, n, params, opts);
+    gs_prover_free(pv);
+    add_setup_time(opts, waited, r);
+    return r;
+}
+
+gs_status gs_prove_ahead(gs_prover_ahead *a, gs_proof **out, const gs_air *air, const gs_fp *trace,
+                         unsigned log_n, const gs_fp *pub, const gs_params *params,
+                         const gs_prove_opts *opts) {
+    if (!a) return gs_prove(out, air, trace, log_n, pub, params, opts);
+    if (!opts) opts = &gs_prover_default_opts;
+    gs_prover *pv = NULL;
+    double waited;
+    gs_status made = ahead_wait(a, &pv, opts, &waited);
+    if (made != GS_OK) { /* as gs_prove: the arguments first, then the context's error */
+        gs_status r = single_args_check(out, air, params, opts);
+        return r != GS_OK ? r : made;
+    }
+    gs_status r = gs_prover_prove(pv, out, air, trace, log_n, pub, params, opts);
     gs_prover_free(pv);
     add_setup_time(opts, waited, r);
     return r;

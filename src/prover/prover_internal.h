@@ -61,20 +61,6 @@ typedef struct {
     uint64_t ref_ns;         /* the busy log's reference event on the obs's clock */
 } run_backend;
 
-/* A one-shot proof's context made ahead, on a thread of its own, while the
- * caller still builds the traces (the zkVM: about 0.1 s of a CUDA device's
- * set-up beside the building of a run's tables). gs_prover_ahead_start: NULL for the CPU
- * backend, or when no thread can be started (then gs_prove_multi_ahead is
- * gs_prove_multi). gs_prove_multi_ahead consumes a: waits for the context,
- * proves on it exactly as gs_prove_multi would (the same bytes, errors and
- * stats, the wait counted as the set-up) and frees it. gs_prover_ahead_free
- * waits and frees without proving (error paths). */
-typedef struct gs_prover_ahead gs_prover_ahead;
-gs_prover_ahead *gs_prover_ahead_start(const gs_prove_opts *opts);
-gs_status gs_prove_multi_ahead(gs_prover_ahead *a, gs_multi_proof **out, const gs_table_input *tables,
-                               uint32_t n, const gs_params *params, const gs_prove_opts *opts);
-void gs_prover_ahead_free(gs_prover_ahead *a);
-
 /* A proof starts on pv: refuses an overlapping call (GS_ERR_INVALID_ARG),
  * binds the calling thread to the device (lane 0), gives it the context's
  * thread count and restarts the device's peak and busy log. */
