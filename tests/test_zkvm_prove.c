@@ -557,6 +557,9 @@ static void tamper_last_row(zk_table *t, gs_fp **pubs, void *ctx) {
     pubs[ZK_T_CPU][ZK_PUB_EXIT_CODE] = 5;
     *tab_cell(t, ZK_T_IMAGE, 4, 10) = 5;
     pubs[ZK_T_IMAGE][ZK_IMAGE_PUB_END + 10] = 5;
+    /* The ALU chip's columns (src/zkvm/air_alu.c): 0 the ADD selector, 8 and
+     * 12 the low bytes of a and b; its result 4 range-checked as the limbs
+     * 4 and 0 (the range table's multiplicities, column 1, rows 4 and 0). */
     zk_table *alu = &t[ZK_T_ALU];
     uint64_t an = (uint64_t)1 << alu->log_n, dropped = 0;
     for (uint64_t r = 0; r < an && !dropped; r++)
