@@ -666,7 +666,6 @@ static int run_segments(const gs_zkvm_program *p, const uint8_t *in, size_t inle
     return n;
 }
 
-
 /* A trace's steps come from the page cache (util/pages.h): the run of a
  * new trace after one was freed takes the freed block, already touched,
  * instead of fresh pages (what makes a resident prover's traced run cheap),

@@ -87,20 +87,24 @@ static double proof_bytes(const gs_params *p, const table_shape *t, uint32_t n, 
     return total;
 }
 
+/* What the estimates need of a table: its height, columns, quotient chunks
+ * and aux columns (GS_ERR_INVALID_ARG for a NULL AIR). */
+static gs_status shape_of(table_shape *t, const gs_air *air, unsigned log_n) {
+    if (!air) return GS_ERR_INVALID_ARG;
+    gs_logup L;
+    GS_TRY(gs_logup_layout(&L, air));
+    *t = (table_shape){log_n, gs_air_num_cols(air), gs_air_num_chunks(air), L.aux_cols};
+    gs_logup_free(&L);
+    return GS_OK;
+}
+
 double gs_params_proof_bytes(const gs_params *p, const gs_air *const *airs, const unsigned *log_n,
                              uint32_t n) {
     table_shape *t = calloc(n ? n : 1, sizeof *t);
     uint32_t *scratch = calloc(n ? n : 1, sizeof *scratch);
     double r = t && scratch ? 0 : INFINITY;
-    for (uint32_t i = 0; r == 0 && i < n; i++) {
-        gs_logup L;
-        if (!airs[i] || gs_logup_layout(&L, airs[i]) != GS_OK) {
-            r = INFINITY;
-            break;
-        }
-        t[i] = (table_shape){log_n[i], gs_air_num_cols(airs[i]), gs_air_num_chunks(airs[i]), L.aux_cols};
-        gs_logup_free(&L);
-    }
+    for (uint32_t i = 0; r == 0 && i < n; i++)
+        if (shape_of(&t[i], airs[i], log_n[i]) != GS_OK) r = INFINITY;
     if (r == 0) r = proof_bytes(p, t, n, scratch);
     free(t), free(scratch);
     return r;
@@ -123,15 +127,8 @@ gs_status gs_params_for_provable(gs_params *out, unsigned bits, const gs_air *co
     gs_status r = GS_OK;
     unsigned min_lb = min_log_blowup;
     for (uint32_t i = 0; r == GS_OK && i < n; i++) {
-        gs_logup L;
-        if (!airs[i]) {
-            r = GS_ERR_INVALID_ARG;
-            break;
-        }
-        r = gs_logup_layout(&L, airs[i]);
+        r = shape_of(&t[i], airs[i], log_n[i]);
         if (r != GS_OK) break;
-        t[i] = (table_shape){log_n[i], gs_air_num_cols(airs[i]), gs_air_num_chunks(airs[i]), L.aux_cols};
-        gs_logup_free(&L);
         /* The blowup must cover the constraint degree. */
         while (min_lb <= max_log_blowup && gs_air_check_degree(airs[i], min_lb) != GS_OK) min_lb++;
     }
