@@ -26,8 +26,10 @@
  * usage: bench_prove [--quick] [--max-log N] [--fib-log N] [--threads T] [--air fib|mix|synth|heights|sched|all]
  *                    [--security BITS] [--grinding G] [--vm-shrink K] [--skew-shrink K]
  *                    [--mix COLSxLOG] [--pinned] [--no-coset-leaves] [--timeline PREFIX] [--resident]
- *                    [--backend cpu|cuda|both] [--json]
+ *                    [--backend cpu|cuda|both] [--device-mem-budget SIZE] [--json]
  *
+ * --device-mem-budget SIZE (e.g. 4G): the CUDA proofs' device budget; what it cannot hold goes
+ * out of core (docs/gpu.md, "Out of core"), and a row that did prints how much after it.
  * --mix COLSxLOG (e.g. 512x22): the mix rows are that one statement.
  * --pinned: traces in pinned host memory (see g_pinned).
  * --no-coset-leaves: gs_params.coset_leaves = 0 (the default is 1; docs/protocol.md, "Coset leaves").
@@ -83,6 +85,7 @@ static int g_nkinds = 1;
 static int g_pinned;
 static const char *g_timeline; /* --timeline PREFIX, or NULL */
 static gs_prover *g_pv[2];      /* --resident: one per entry of g_kinds */
+static size_t g_dev_budget;     /* --device-mem-budget (0: the default rule) */
 
 /* A single-table proof: on the resident prover of backend k, once untimed
  * first, or one-shot. */
@@ -130,6 +133,13 @@ static gs_fp *pinned_copy(const gs_fp *src, size_t n) {
     }
     memcpy(p, src, n * sizeof *src);
     return p;
+}
+
+/* The line after a row whose proof went out of core. */
+static void spill_note(const gs_prove_stats *st) {
+    if (st->spill_peak_bytes)
+        printf("  -> out of core: %.1f MiB in page-locked host memory, device peak %.1f MiB\n",
+               (double)st->spill_peak_bytes / 1048576.0, (double)st->device_peak_bytes / 1048576.0);
 }
 
 /* The speedup line after the last backend of a statement. */
@@ -187,13 +197,14 @@ static void json_row(const char *name, const char *lg, const char *be, double t_
     bench_json_metric(&r, "device_peak_mb", (double)st->device_peak_bytes / 1048576.0, "MiB");
     bench_json_metric(&r, "device_busy_pct", st->total > 0 ? 100.0 * st->device_busy / st->total : 0, "%");
     bench_json_metric(&r, "cpu_fallbacks", st->cpu_fallbacks, "count");
+    bench_json_metric(&r, "spill_peak_mb", (double)st->spill_peak_bytes / 1048576.0, "MiB");
     bench_json_end(&r);
 }
 
 static void row_on(const char *name, gs_workload *w, double t_trace, const gs_params *par, int k,
                    compare *cmp) {
     gs_prove_stats st;
-    gs_prove_opts opts = {.air_desc = name, .stats = &st, .backend = g_kinds[k]};
+    gs_prove_opts opts = {.air_desc = name, .stats = &st, .backend = g_kinds[k], .device_mem_budget = g_dev_budget};
     gs_proof *p = NULL;
     gs_status s = warm_one(k, w, par, name);
     reset_peak_rss();
@@ -219,6 +230,7 @@ static void row_on(const char *name, gs_workload *w, double t_trace, const gs_pa
            s == GS_OK ? len : 0, fft / 1e6, cells / st.total / 1e6, rss, 100.0 * sys / st.total, st.backend,
            (double)st.device_peak_bytes / 1048576.0, 100.0 * st.device_busy / st.total,
            st.cpu_fallbacks, vs == GS_OK ? "ok" : gs_status_str(vs));
+    spill_note(&st);
     fflush(stdout);
     char lg[8];
     snprintf(lg, sizeof lg, "%u", w->log_n);
@@ -295,7 +307,8 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
         gs_prove_stats st;
         gs_obs *obs = NULL;
         if (g_timeline && gs_obs_new(&obs) != GS_OK) obs = NULL;
-        gs_prove_opts opts = {.stats = &st, .table_stats = ts, .backend = g_kinds[k], .obs = obs};
+        gs_prove_opts opts = {.stats = &st, .table_stats = ts, .backend = g_kinds[k], .obs = obs,
+                              .device_mem_budget = g_dev_budget};
         gs_multi_proof *mp = NULL;
         gs_status s = warm_many(k, in, n, par);
         reset_peak_rss();
@@ -329,6 +342,7 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
                    st.fri, st.queries, other, 1e3 * (v1 - v0), ss == GS_OK ? len : 0, fft / 1e6,
                    cells / st.total / 1e6, rss, 100.0 * sys / st.total, st.backend, (double)st.device_peak_bytes / 1048576.0,
                    100.0 * st.device_busy / st.total, st.cpu_fallbacks, vs == GS_OK ? "ok" : gs_status_str(vs));
+            spill_note(&st);
             if (vs == GS_OK)
                 json_row(name, "-", st.backend, t_trace, &st, other, 1e3 * (v1 - v0), ss == GS_OK ? len : 0,
                          cells, fft, rss, sys, n);
@@ -403,6 +417,14 @@ int main(int argc, char **argv) {
                  sscanf(argv[i + 1], "%ux%u", &mix_cols_arg, &mix_log_arg) == 2)
             i++;
         else if (!strcmp(argv[i], "--pinned")) g_pinned = 1;
+        else if (!strcmp(argv[i], "--device-mem-budget") && i + 1 < argc) {
+            uint64_t b = 0;
+            if (gs_size_parse(argv[++i], &b) != GS_OK || b == 0) {
+                fprintf(stderr, "bench_prove: bad --device-mem-budget '%s'\n", argv[i]);
+                return 2;
+            }
+            g_dev_budget = (size_t)b;
+        }
         else if (!strcmp(argv[i], "--no-coset-leaves")) coset = 0;
         else if (!strcmp(argv[i], "--timeline") && i + 1 < argc) g_timeline = argv[++i];
         else if (!strcmp(argv[i], "--resident")) resident = 1;
@@ -452,7 +474,7 @@ int main(int argc, char **argv) {
            gs_params_security(&par), coset ? "" : ", no coset leaves");
     if (cuda_init > 0) printf("CUDA set-up (context, pools, twiddles; a warm-up proof, untimed below): %.3f s\n", cuda_init);
     for (int k = 0; resident && k < g_nkinds; k++) {
-        gs_prover_cfg cfg = {.backend = g_kinds[k]};
+        gs_prover_cfg cfg = {.backend = g_kinds[k], .device_mem_budget = g_dev_budget};
         if (gs_prover_new(&g_pv[k], &cfg) != GS_OK) {
             fprintf(stderr, "bench_prove: the resident prover could not be made\n");
             return 1;

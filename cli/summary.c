@@ -76,8 +76,8 @@ static void json(const cli_proved *x, const cli_loaded *L) {
            x->cells, x->trace_s, st->total, st->check, st->commit, st->quotient, st->ood,
            st->deep, st->fri, st->queries, st->peak_bytes, st->gate_peak_bytes);
     cli_json_str(stdout, st->backend ? st->backend : "");
-    printf(",\"device_peak_bytes\":%zu,\"cpu_fallbacks\":%u,\"mem_budget\":", st->device_peak_bytes,
-           st->cpu_fallbacks);
+    printf(",\"device_peak_bytes\":%zu,\"spill_peak_bytes\":%zu,\"cpu_fallbacks\":%u,\"mem_budget\":",
+           st->device_peak_bytes, st->spill_peak_bytes, st->cpu_fallbacks);
     if (st->mem_budget == SIZE_MAX) printf("null");
     else printf("%zu", st->mem_budget);
     printf(",\"input_bytes\":%zu,\"mem_need_bytes\":%zu,\"budget_overruns\":%u,"

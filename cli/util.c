@@ -209,6 +209,11 @@ void cli_print_backend(FILE *f, const gs_prove_stats *st) {
         cli_size_str(b, sizeof b, st->device_peak_bytes);
         fprintf(f, ", device peak %s", b);
     }
+    if (st->spill_peak_bytes) {
+        char b[32];
+        cli_size_str(b, sizeof b, st->spill_peak_bytes);
+        fprintf(f, ", out of core %s (page-locked host memory)", b);
+    }
     if (st->cpu_fallbacks) {
         char e[sizeof st->device_error];
         cli_safe(e, sizeof e, st->device_error);

@@ -769,6 +769,91 @@ static void test_lean(void) {
     gs_workload_free(&w);
 }
 
+/* Out of core (docs/gpu.md, "Out of core"): device budgets below a table's
+ * need put its large buffers in page-locked host memory, the kernels read
+ * them over the bus and the NTTs of their columns run in pieces. The bytes
+ * are the CPU's, nothing falls back, the device's charged peak stays within
+ * its budget and some bytes did go out of core. Single mix tables (check
+ * mode on: the uploaded evaluations out of core too) at two budgets: the
+ * LDE out of core with the coefficients on the device, then both, and on a
+ * resident context twice; and bus tables at half their largest table's
+ * need, with every buffer that does not fit allowed out
+ * (gs_cuda_spill_min_bytes 0). A shared FRI is not in it: its tables' held
+ * bytes must fit the budget together (refused up front otherwise). */
+static void ooc_case(const char *what, const gs_workload *w, const gs_multi_workload *mw,
+                     const gs_params *par, const blob *ref, size_t budget, unsigned k) {
+    gs_prove_stats sg = {0};
+    gs_prove_opts og = opts_for(GS_BACKEND_CUDA, &sg);
+    og.no_fallback = 1;
+    og.device_mem_budget = budget;
+    og.tables_parallel = k;
+    blob b;
+    gs_status s = w ? prove_one(&b, w, par, &og) : prove_many(&b, mw, par, &og);
+    if (s != GS_OK) fprintf(stderr, "%s: %s (%s)\n", what, gs_status_str(s), sg.device_error);
+    CHECK(s == GS_OK && same_blob(ref, &b));
+    CHECK(sg.cpu_fallbacks == 0 && sg.spill_peak_bytes > 0);
+    CHECK(sg.device_peak_bytes > 0 && sg.device_peak_bytes <= budget);
+    printf("  %s: budget %zu, device peak %zu, out of core %zu bytes; same bytes as the CPU\n", what,
+           budget, sg.device_peak_bytes, sg.spill_peak_bytes);
+    blob_free(&b);
+}
+
+static void test_out_of_core(void) {
+    printf("out of core...\n");
+    gs_workload w = {0};
+    gs_mix_params mp = {.cols = 160, .degree = 3, .log_n = 14, .seed = 5};
+    CHECK(gs_airs_mix(&w, &mp) == GS_OK);
+    gs_params par = small_params(2);
+    gs_prove_stats sc = {0};
+    gs_prove_opts oc = opts_for(GS_BACKEND_CPU, &sc);
+    blob ref;
+    CHECK(prove_one(&ref, &w, &par, &oc) == GS_OK);
+    /* 20 MiB of trace, an LDE of 80 MiB, its tree 4 MiB (it stores every
+     * level of a table this wide) and as much scratch: room for the trace's
+     * coefficients and evaluations and two trees keeps them on the device,
+     * four fifths of the trace sends them out too. */
+    size_t trace = (size_t)mp.cols * sizeof(gs_fp) << mp.log_n;
+    size_t tree = (size_t)64 << (mp.log_n + par.log_blowup);
+    ooc_case("mix 160 x 2^14, the LDE out", &w, NULL, &par, &ref, 2 * trace + 2 * tree, 1);
+    ooc_case("mix 160 x 2^14, coefficients and LDE out", &w, NULL, &par, &ref, trace / 5 * 4, 1);
+    /* A resident context proves again from the blocks it kept. */
+    gs_prover_cfg cfg = {.backend = GS_BACKEND_CUDA, .device_mem_budget = 2 * trace + 2 * tree, .no_fallback = 1};
+    gs_prover *pv = NULL;
+    CHECK(gs_prover_new(&pv, &cfg) == GS_OK);
+    for (int round = 0; pv && round < 2; round++) {
+        gs_prove_stats st = {0};
+        gs_prove_opts o = opts_for(GS_BACKEND_CUDA, &st);
+        gs_proof *p = NULL;
+        blob b = {0};
+        gs_status s = gs_prover_prove(pv, &p, w.air, w.trace, w.log_n, w.pub, &par, &o);
+        if (s == GS_OK) s = gs_proof_serialize(&b.bytes, &b.len, p);
+        gs_proof_free(p);
+        if (s != GS_OK) fprintf(stderr, "resident, round %d: %s (%s)\n", round, gs_status_str(s), st.device_error);
+        CHECK(s == GS_OK && same_blob(&ref, &b) && st.spill_peak_bytes > 0 && st.cpu_fallbacks == 0);
+        blob_free(&b);
+    }
+    gs_prover_free(pv);
+    blob_free(&ref);
+    gs_workload_free(&w);
+
+    gs_multi_workload mw = {0};
+    CHECK(gs_synth_preset(&mw, "vm", 11, 3) == GS_OK);
+    CHECK(prove_many(&ref, &mw, &par, &oc) == GS_OK);
+    size_t most = 0;
+    for (uint32_t i = 0; i < mw.num_tables; i++) {
+        gs_mem_estimate e;
+        CHECK(gs_estimate_table_on(&e, mw.tables[i].air, mw.tables[i].log_n, &par, GS_BACKEND_CUDA) == GS_OK);
+        if (e.total > most) most = e.total;
+    }
+    size_t min = gs_cuda_spill_min_bytes;
+    gs_cuda_spill_min_bytes = 0;
+    ooc_case("synth vm/11, k=1", NULL, &mw, &par, &ref, most / 2, 1);
+    ooc_case("synth vm/11, k=2", NULL, &mw, &par, &ref, most / 2, 2);
+    gs_cuda_spill_min_bytes = min;
+    blob_free(&ref);
+    gs_multi_workload_free(&mw);
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0); /* progress shows even if a run is cut short */
     gs_test_init(argc, argv);
@@ -782,6 +867,7 @@ int main(int argc, char **argv) {
     test_pinned();
     test_pieces();
     test_lean();
+    test_out_of_core();
     test_single();
     test_multi(0);
     test_multi(1);

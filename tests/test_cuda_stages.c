@@ -118,7 +118,7 @@ static int same(const uint64_t *want, const uint64_t *got, size_t n, size_t col_
 }
 
 static gs_buf host_buf(void *p, size_t values) {
-    gs_buf b = {p, values * sizeof(uint64_t), NULL};
+    gs_buf b = {.ptr = p, .bytes = values * sizeof(uint64_t)};
     return b;
 }
 

@@ -25,7 +25,7 @@ static int check(gs_backend *cpu, size_t cols, size_t len, gs_fp3 x) {
         return 0;
     }
     for (size_t i = 0; i < cols * len; i++) coeffs[i] = gs_test_fp();
-    gs_buf b = {coeffs, cols * len * sizeof *coeffs, NULL};
+    gs_buf b = {.ptr = coeffs, .bytes = cols * len * sizeof *coeffs};
     CHECK(cpu->iface->eval_at(cpu, got, &b, cols, len, x) == GS_OK);
     int bad = 0;
     for (size_t c = 0; c < cols; c++) {
@@ -51,7 +51,7 @@ int main(int argc, char **argv) {
         }
     gs_fp small[8] = {0};
     gs_fp3 out[2];
-    gs_buf b = {small, sizeof small, NULL};
+    gs_buf b = {.ptr = small, .bytes = sizeof small};
     CHECK(cpu->iface->eval_at(cpu, out, &b, 2, 5, gs_fp3_one()) == GS_ERR_INVALID_ARG);
     CHECK(cpu->iface->eval_at(cpu, out, &b, 2, 4, gs_fp3_one()) == GS_OK);
     printf("%d evaluations equal Horner's rule\n", n);

@@ -17,7 +17,7 @@
 static gs_backend *g_cpu;
 
 static gs_buf host(gs_fp *p, size_t n) {
-    gs_buf b = {p, n * sizeof(gs_fp), NULL};
+    gs_buf b = {.ptr = p, .bytes = n * sizeof(gs_fp)};
     return b;
 }
 

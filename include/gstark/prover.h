@@ -35,6 +35,11 @@ typedef struct gs_prove_stats {
     unsigned budget_lean_tables; /* tables proven lean for the budget (gs_mem_estimate.lean_total) */
     unsigned budget_overruns;  /* tables whose need exceeds the budget: each ran alone, over it */
     size_t budget_over_bytes;  /* after the run: input_bytes + peak_bytes - mem_budget, or 0 */
+    /* CUDA: the most bytes of buffers held out of core at once, in
+     * page-locked host memory the device reads over the bus, because the
+     * device budget could not hold them (docs/gpu.md, "Out of core"); 0
+     * when everything fit. Not in device_peak_bytes. */
+    size_t spill_peak_bytes;
 } gs_prove_stats;
 
 /* Where the bulk work runs (docs/gpu.md, "Backends"). CPU is the library

@@ -26,6 +26,9 @@ typedef struct gs_buf {
     void *ptr;    /* backend-specific (host memory on the CPU backend) */
     size_t bytes;
     gs_mem *acct; /* charged with `bytes` while allocated (may be NULL) */
+    /* CUDA: out of core, ptr is page-locked host memory the device reads
+     * and writes over the bus (not charged: acct meters device bytes). */
+    int host;
 } gs_buf;
 
 /* Whether copy's ranges lie in dst and src (n >= 1; see gs_backend_iface.copy). */
@@ -172,8 +175,13 @@ typedef struct gs_backend_iface {
 } gs_backend_iface;
 
 /* The CUDA backend's extend works in pieces of about this many trace bytes
- * (64 MiB; tests make it small to run many pieces). */
+ * (64 MiB; tests make it small to run many pieces), and so do the NTTs of
+ * buffers out of core. */
 extern size_t gs_cuda_extend_piece_bytes;
+/* A CUDA buffer of at least this many bytes (1 MiB) that the device budget
+ * cannot hold goes out of core (docs/gpu.md, "Out of core"); a smaller one
+ * fails with GS_ERR_DEVICE_MEM. */
+extern size_t gs_cuda_spill_min_bytes;
 
 struct gs_backend {
     const gs_backend_iface *iface;

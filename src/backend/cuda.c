@@ -14,8 +14,13 @@
  *
  * Every device byte is charged to the caller's account and to the device
  * account with its budget; a request over the budget fails with
- * GS_ERR_DEVICE_MEM before anything is allocated. Plain C: the CUDA calls
- * are behind src/cuda/device.h and the kernel headers.
+ * GS_ERR_DEVICE_MEM before anything is allocated, except that a large
+ * buffer goes out of core instead (docs/gpu.md, "Out of core"): into
+ * page-locked host memory that the kernels read and write over the bus as
+ * they would device memory, the NTTs of its columns run in pieces through
+ * device scratch within the budget, and uploads into it and rows gathered
+ * from it are host copies. Plain C: the CUDA calls are behind
+ * src/cuda/device.h and the kernel headers.
  *
  * src/cuda/ knows only the field, hash and NTT layers: its launchers take
  * plain arguments (pointers, sizes, field elements, the structs of
@@ -23,6 +28,7 @@
  * to them: the AIR and its LogUp layout (gs_cuda_air, gs_cuda_bus), the
  * DEEP arguments, and the transcript's pow-hash prefix for grinding. */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -216,6 +222,10 @@ typedef struct {
     gs_cuda_stage *stage;
     unsigned lane;
     int32_t table; /* the table this object proves (-1: none), for the busy log */
+    /* The largest Merkle tree charge so far (bytes and scratch): the room a
+     * large buffer leaves free for the next tree (the LDE trees of a table
+     * all have its LDE's height). */
+    size_t tree_bytes;
     /* timing: an event pair around each operation, named, given to the
      * device's busy log at destroy */
     gs_device_mark *marks;
@@ -275,11 +285,26 @@ static gs_status mark_end_on(cuda_ctx *c, size_t t, gs_status s, void *stream) {
 static size_t mark_start(cuda_ctx *c, const char *op) { return mark_start_on(c, op, c->stream, c->lane); }
 static gs_status mark_end(cuda_ctx *c, size_t t, gs_status s) { return mark_end_on(c, t, s, c->stream); }
 
-/* Charges bytes to the device account within the budget, then to acct. */
-static gs_status charge(cuda_ctx *c, gs_mem *acct, size_t bytes) {
-    if (!gs_mem_try_charge(c->dev_acct, bytes, c->budget)) return GS_ERR_DEVICE_MEM;
+/* GS_ERR_DEVICE_MEM, with what did not fit as the device error's text
+ * (gs_cuda_last_error, which the fallback's report and the CLI show). */
+static gs_status over_budget(cuda_ctx *c, const char *what, size_t bytes) {
+    char m[160];
+    snprintf(m, sizeof m, "device budget: %s of %zu bytes with %zu of %zu bytes held", what, bytes,
+             gs_mem_current(c->dev_acct), c->budget);
+    gs_cuda_note_error(m);
+    return GS_ERR_DEVICE_MEM;
+}
+
+/* Charges bytes to the device account within limit (charge: the budget),
+ * then to acct; what: the thing charged, for the error. */
+static gs_status charge_within(cuda_ctx *c, gs_mem *acct, size_t bytes, size_t limit, const char *what) {
+    if (!gs_mem_try_charge(c->dev_acct, bytes, limit)) return over_budget(c, what, bytes);
     gs_mem_charge(acct, bytes);
     return GS_OK;
+}
+
+static gs_status charge(cuda_ctx *c, gs_mem *acct, size_t bytes, const char *what) {
+    return charge_within(c, acct, bytes, c->budget, what);
 }
 
 static void uncharge(cuda_ctx *c, gs_mem *acct, size_t bytes) {
@@ -287,12 +312,29 @@ static void uncharge(cuda_ctx *c, gs_mem *acct, size_t bytes) {
     gs_mem_uncharge(acct, bytes);
 }
 
+size_t gs_cuda_spill_min_bytes = (size_t)1 << 20;
+
+/* A buffer within the budget is device memory; a large one (at least
+ * gs_cuda_spill_min_bytes) goes out of core when it would leave less free
+ * than an eighth of the budget (the scratch of the NTTs of buffers out of
+ * core) or than the largest tree so far (the next tree's); a smaller one
+ * that does not fit fails. */
 static gs_status cuda_alloc(gs_backend *be, gs_mem *acct, gs_buf *out, size_t bytes) {
     cuda_ctx *c = ctx_of(be);
     memset(out, 0, sizeof *out);
     GS_TRY(use_lane(c));
-    GS_TRY(charge(c, acct, bytes));
-    gs_status s = gs_cuda_buf_alloc(&out->ptr, bytes, c->stream);
+    int large = bytes >= gs_cuda_spill_min_bytes;
+    size_t keep = c->budget / 8 > c->tree_bytes ? c->budget / 8 : c->tree_bytes;
+    size_t limit = !large ? c->budget : c->budget > keep ? c->budget - keep : 0;
+    gs_status s = charge_within(c, acct, bytes, limit, "a buffer");
+    if (s == GS_ERR_DEVICE_MEM && large) {
+        GS_TRY(gs_device_spill_alloc(c->dev, &out->ptr, bytes));
+        out->bytes = bytes;
+        out->host = 1;
+        return GS_OK;
+    }
+    GS_TRY(s);
+    s = gs_cuda_buf_alloc(&out->ptr, bytes, c->stream);
     if (s != GS_OK) {
         uncharge(c, acct, bytes);
         return s;
@@ -305,16 +347,67 @@ static gs_status cuda_alloc(gs_backend *be, gs_mem *acct, gs_buf *out, size_t by
 static void cuda_free(gs_backend *be, gs_buf *buf) {
     cuda_ctx *c = ctx_of(be);
     if (!buf->ptr) return;
-    gs_cuda_buf_free(buf->ptr, c->stream);
-    uncharge(c, buf->acct, buf->bytes);
+    if (buf->host) {
+        (void)gs_cuda_stream_wait(c->stream); /* the device may still read it */
+        gs_device_spill_free(c->dev, buf->ptr, buf->bytes);
+    } else {
+        gs_cuda_buf_free(buf->ptr, c->stream);
+        uncharge(c, buf->acct, buf->bytes);
+    }
     buf->ptr = NULL;
     buf->bytes = 0;
+}
+
+/* ---- out of core: the NTTs of a buffer in host memory run in pieces of
+ * columns through device scratch ---- */
+
+typedef struct {
+    void *p;
+    size_t bytes, cols; /* cols: the columns a piece holds */
+} scratch;
+
+/* Scratch of per_col bytes a column for the most columns (<= want, >= 1)
+ * the room left under the device budget holds, charged to the device
+ * account until scratch_put. GS_ERR_DEVICE_MEM when not one column fits. */
+static gs_status scratch_get(cuda_ctx *c, scratch *sc, size_t per_col, size_t want) {
+    memset(sc, 0, sizeof *sc);
+    size_t used = gs_mem_current(c->dev_acct), room = c->budget > used ? c->budget - used : 0;
+    size_t k = room / per_col < want ? room / per_col : want;
+    if (k == 0 || !gs_mem_try_charge(c->dev_acct, k * per_col, c->budget))
+        return over_budget(c, "out-of-core scratch", k ? k * per_col : per_col);
+    gs_status s = gs_cuda_buf_alloc(&sc->p, k * per_col, c->stream);
+    if (s != GS_OK) {
+        gs_mem_uncharge(c->dev_acct, k * per_col);
+        return s;
+    }
+    sc->bytes = k * per_col, sc->cols = k;
+    return GS_OK;
+}
+
+static void scratch_put(cuda_ctx *c, scratch *sc) {
+    if (!sc->p) return;
+    gs_cuda_buf_free(sc->p, c->stream);
+    gs_mem_uncharge(c->dev_acct, sc->bytes);
+    sc->p = NULL;
+}
+
+/* The columns of a piece: about gs_cuda_extend_piece_bytes of `col` bytes
+ * each, at least one, at most cols. */
+static size_t piece_cols(size_t col, size_t cols) {
+    size_t per = gs_cuda_extend_piece_bytes / col;
+    if (per == 0) per = 1;
+    return per < cols ? per : cols;
 }
 
 static gs_status cuda_upload(gs_backend *be, gs_buf *dst, const void *src, size_t bytes) {
     cuda_ctx *c = ctx_of(be);
     if (bytes > dst->bytes) return GS_ERR_INVALID_ARG;
     GS_TRY(use_lane(c));
+    if (dst->host) { /* after the device's work on it, a host copy */
+        GS_TRY(gs_cuda_stream_wait(c->stream));
+        gs_device_host_copy(dst->ptr, src, bytes);
+        return GS_OK;
+    }
     size_t t = mark_start(c, "upload");
     return mark_end(c, t, gs_cuda_stage_upload(c->stage, dst->ptr, src, bytes, c->stream));
 }
@@ -330,32 +423,66 @@ static gs_status cuda_copy(gs_backend *be, gs_buf *dst, size_t dst_off, const gs
                                               n, log_step, c->stream));
 }
 
+/* The inverse NTT of cols columns of 2^log_n at d (device memory), then
+ * the coefficients of P(shift y) made P's. */
+static gs_status interpolate_on(cuda_ctx *c, uint64_t *d, size_t cols, unsigned log_n, gs_fp shift) {
+    gs_status s = gs_cuda_ntt_inverse_batch(d, cols, log_n, c->stream);
+    /* Evaluations on shift <w>: the inverse NTT gives the coefficients of
+     * P(shift y); coefficient i times shift^-i gives P's. */
+    if (s == GS_OK && shift != 1)
+        s = gs_cuda_scale_powers(d, cols, (size_t)1 << log_n, gs_fp_inv(shift), c->stream);
+    return s;
+}
+
 static gs_status cuda_interpolate(gs_backend *be, gs_buf *v, size_t cols, unsigned log_n,
                                   gs_fp shift) {
     cuda_ctx *c = ctx_of(be);
-    size_t n = (size_t)1 << log_n;
-    if (cols * n * sizeof(gs_fp) > v->bytes || shift == 0) return GS_ERR_INVALID_ARG;
+    size_t n = (size_t)1 << log_n, col = n * sizeof(gs_fp);
+    if (cols * col > v->bytes || shift == 0) return GS_ERR_INVALID_ARG;
     GS_TRY(use_lane(c));
     size_t t = mark_start(c, "interpolate");
-    gs_status s = gs_cuda_ntt_inverse_batch(v->ptr, cols, log_n, c->stream);
-    /* Evaluations on shift <w>: the inverse NTT gives the coefficients of
-     * P(shift y); coefficient i times shift^-i gives P's. */
-    if (s == GS_OK && shift != 1) s = gs_cuda_scale_powers(v->ptr, cols, n, gs_fp_inv(shift), c->stream);
+    if (!v->host) return mark_end(c, t, interpolate_on(c, v->ptr, cols, log_n, shift));
+    scratch sc;
+    gs_status s = cols ? scratch_get(c, &sc, col, piece_cols(col, cols)) : GS_OK;
+    for (size_t c0 = 0; s == GS_OK && c0 < cols; c0 += sc.cols) {
+        size_t k = cols - c0 < sc.cols ? cols - c0 : sc.cols;
+        uint64_t *h = (uint64_t *)v->ptr + c0 * n;
+        s = gs_cuda_d2d_async(sc.p, h, k * col, c->stream);
+        if (s == GS_OK) s = interpolate_on(c, sc.p, k, log_n, shift);
+        if (s == GS_OK) s = gs_cuda_d2d_async(h, sc.p, k * col, c->stream);
+    }
+    if (cols) scratch_put(c, &sc);
     return mark_end(c, t, s);
 }
 
 static gs_status cuda_lde(gs_backend *be, gs_buf *out, const gs_buf *coeffs, size_t cols,
                           unsigned log_n, unsigned log_blowup, gs_fp shift) {
-    size_t n = (size_t)1 << log_n;
-    if (log_n + log_blowup > 32 || cols * n * sizeof(gs_fp) > coeffs->bytes ||
-        (cols * n * sizeof(gs_fp)) << log_blowup > out->bytes)
+    size_t n = (size_t)1 << log_n, col = n * sizeof(gs_fp);
+    if (log_n + log_blowup > 32 || cols * col > coeffs->bytes || (cols * col) << log_blowup > out->bytes)
         return GS_ERR_INVALID_ARG;
     cuda_ctx *c = ctx_of(be);
     GS_TRY(use_lane(c));
     size_t t = mark_start(c, "lde");
-    return mark_end(c, t, gs_cuda_lde_coset_from_coeffs(out->ptr, coeffs->ptr, cols, log_n,
-                                                        log_blowup, shift, GS_ORDER_NATURAL,
-                                                        c->stream));
+    if (!out->host && !coeffs->host)
+        return mark_end(c, t, gs_cuda_lde_coset_from_coeffs(out->ptr, coeffs->ptr, cols, log_n, log_blowup,
+                                                            shift, GS_ORDER_NATURAL, c->stream));
+    /* Out of core: a piece's coefficients and extension through scratch. */
+    size_t in_col = coeffs->host ? col : 0, out_col = out->host ? col << log_blowup : 0;
+    scratch sc;
+    gs_status s = cols ? scratch_get(c, &sc, in_col + out_col, piece_cols(col, cols)) : GS_OK;
+    for (size_t c0 = 0; s == GS_OK && c0 < cols; c0 += sc.cols) {
+        size_t k = cols - c0 < sc.cols ? cols - c0 : sc.cols;
+        uint64_t *tin = sc.p, *tout = tin + (coeffs->host ? sc.cols * n : 0);
+        const uint64_t *src = (const uint64_t *)coeffs->ptr + c0 * n;
+        uint64_t *dst = (uint64_t *)out->ptr + (c0 * n << log_blowup);
+        if (coeffs->host) s = gs_cuda_d2d_async(tin, src, k * col, c->stream), src = tin;
+        if (s == GS_OK)
+            s = gs_cuda_lde_coset_from_coeffs(out->host ? tout : dst, src, k, log_n, log_blowup, shift,
+                                              GS_ORDER_NATURAL, c->stream);
+        if (s == GS_OK && out->host) s = gs_cuda_d2d_async(dst, tout, (k * col) << log_blowup, c->stream);
+    }
+    if (cols) scratch_put(c, &sc);
+    return mark_end(c, t, s);
 }
 
 size_t gs_cuda_extend_piece_bytes = (size_t)64 << 20;
@@ -365,27 +492,38 @@ size_t gs_cuda_extend_piece_bytes = (size_t)64 << 20;
  * the lane's copy stream while the lane's stream interpolates and extends
  * the pieces before it, so the trace's transfer (the bus at about 55 GB/s
  * pinned, the staging copies at about 8 GB/s pageable) hides behind the
- * NTTs. The uploads are timed on the copy stream's track. */
+ * NTTs. The uploads are timed on the copy stream's track. A buffer out of
+ * core is written from device scratch: the coefficients' piece (the next
+ * upload then waits for the piece before it, which reads the scratch) and
+ * the extension's. */
 static gs_status cuda_extend(gs_backend *be, gs_buf *coeffs, gs_buf *lde, gs_buf *evals,
                              const gs_fp *trace, size_t cols, unsigned log_n, unsigned log_blowup,
                              gs_fp shift) {
-    size_t n = (size_t)1 << log_n, bytes = cols * n * sizeof(gs_fp);
+    size_t n = (size_t)1 << log_n, col = n * sizeof(gs_fp), bytes = cols * col;
     if (log_n + log_blowup > 32 || !trace || shift == 0 || bytes > coeffs->bytes ||
         bytes << log_blowup > lde->bytes || (evals && bytes > evals->bytes))
         return GS_ERR_INVALID_ARG;
     cuda_ctx *c = ctx_of(be);
     GS_TRY(use_lane(c));
     void *copies = gs_cuda_stage_copy_stream(c->stage);
-    size_t col = n * sizeof(gs_fp), per = gs_cuda_extend_piece_bytes / col;
-    if (per == 0) per = 1;
+    size_t per = piece_cols(col, cols);
+    size_t in_col = coeffs->host ? col : 0, out_col = lde->host ? col << log_blowup : 0;
+    scratch sc = {0};
+    if (in_col + out_col && cols) {
+        GS_TRY(scratch_get(c, &sc, in_col + out_col, per));
+        per = sc.cols;
+    }
+    uint64_t *tin = sc.p, *tout = sc.p ? tin + (coeffs->host ? per * n : 0) : NULL;
     /* The buffers were allocated on the lane's stream; the pieces' uploads
      * then run ahead of the NTTs that wait for them. */
     gs_status r = gs_cuda_stage_copies_follow(c->stage, c->stream);
     for (size_t c0 = 0; r == GS_OK && c0 < cols; c0 += per) {
         size_t k = cols - c0 < per ? cols - c0 : per;
-        uint64_t *v = (uint64_t *)coeffs->ptr + c0 * n;
+        uint64_t *v = coeffs->host ? tin : (uint64_t *)coeffs->ptr + c0 * n;
+        uint64_t *e = (uint64_t *)lde->ptr + (c0 * n << log_blowup);
+        if (coeffs->host && c0) r = gs_cuda_stage_copies_follow(c->stage, c->stream);
         size_t t = mark_start_on(c, "upload", copies, c->lane + GS_OBS_COPY_LANES);
-        r = gs_cuda_stage_upload_async(c->stage, v, trace + c0 * n, k * col, c->stream);
+        if (r == GS_OK) r = gs_cuda_stage_upload_async(c->stage, v, trace + c0 * n, k * col, c->stream);
         r = mark_end_on(c, t, r, copies);
         if (r == GS_OK && evals) {
             t = mark_start(c, "copy");
@@ -394,16 +532,20 @@ static gs_status cuda_extend(gs_backend *be, gs_buf *coeffs, gs_buf *lde, gs_buf
         if (r == GS_OK) {
             t = mark_start(c, "interpolate");
             r = gs_cuda_ntt_inverse_batch(v, k, log_n, c->stream);
+            if (r == GS_OK && coeffs->host)
+                r = gs_cuda_d2d_async((uint64_t *)coeffs->ptr + c0 * n, v, k * col, c->stream);
             r = mark_end(c, t, r);
         }
         if (r == GS_OK) {
             t = mark_start(c, "lde");
-            r = mark_end(c, t, gs_cuda_lde_coset_from_coeffs((uint64_t *)lde->ptr + (c0 * n << log_blowup), v, k,
-                                                            log_n, log_blowup, shift,
-                                                            GS_ORDER_NATURAL, c->stream));
+            r = gs_cuda_lde_coset_from_coeffs(lde->host ? tout : e, v, k, log_n, log_blowup, shift,
+                                              GS_ORDER_NATURAL, c->stream);
+            if (r == GS_OK && lde->host) r = gs_cuda_d2d_async(e, tout, (k * col) << log_blowup, c->stream);
+            r = mark_end(c, t, r);
         }
     }
     gs_status w = gs_cuda_stage_wait_copies(c->stage); /* the trace may be reused */
+    scratch_put(c, &sc);
     return r != GS_OK ? r : w;
 }
 
@@ -421,8 +563,9 @@ static gs_status cuda_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, gs_
                           .hash = hash, .m = *m, .cols = cols, .col_stride = col_stride};
     /* The commit's scratch is charged for the call only. */
     size_t scratch = gs_cuda_merkle_tree_bytes_skip(log_rows, skip) - cc->bytes;
+    if (cc->bytes + scratch > c->tree_bytes) c->tree_bytes = cc->bytes + scratch;
     gs_status s = use_lane(c);
-    if (s == GS_OK) s = charge(c, acct, cc->bytes + scratch);
+    if (s == GS_OK) s = charge(c, acct, cc->bytes + scratch, "a Merkle tree and its scratch");
     if (s == GS_OK) {
         size_t t = mark_start(c, "commit");
         s = mark_end(c, t, gs_cuda_merkle_commit_skip(&cc->tree, hash, m->ptr, cols, col_stride,
@@ -486,6 +629,13 @@ static gs_status cuda_gather(gs_backend *be, gs_fp *out, const gs_buf *m, size_t
             return GS_ERR_INVALID_ARG;
     cuda_ctx *c = ctx_of(be);
     GS_TRY(use_lane(c));
+    if (m->host) { /* after the device's work on it, read where it lies */
+        GS_TRY(gs_cuda_stream_wait(c->stream));
+        const gs_fp *h = m->ptr;
+        for (size_t k = 0; k < n; k++)
+            for (size_t j = 0; j < cols; j++) out[k * cols + j] = h[j * col_stride + idx[k]];
+        return GS_OK;
+    }
     size_t t = mark_start(c, "gather");
     return mark_end(c, t, gs_cuda_gather_rows(out, m->ptr, cols, col_stride, idx, n, c->stream));
 }

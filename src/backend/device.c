@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
+#include "backend/host_arena.h"
 #include "cuda/device.h"
 #include "gstark/cuda.h"
 #include "gstark/parallel.h"
@@ -52,6 +53,10 @@ struct gs_device {
     int allow_fallback;
     size_t budget;
     gs_mem *acct;
+    /* out of core: page-locked blocks kept between proofs, and the bytes of
+     * them in use (its peak restarts with each proof) */
+    gs_host_arena *spill;
+    gs_mem *spill_acct;
     busy_log *busy;
     lane lanes[GS_DEVICE_MAX_LANES]; /* lane w: created and used by the thread bound to it */
 };
@@ -301,9 +306,11 @@ void gs_device_close(gs_device *d) {
         /* What the allocator's pool kept of our memory goes back (memory
          * other objects on the device still use stays theirs). */
         gs_cuda_pool_trim();
+        gs_host_arena_free(d->spill); /* the lanes' work that read it is done */
     }
     if (t_bound.id == d->id) gs_device_unbind();
     gs_mem_free(d->acct);
+    gs_mem_free(d->spill_acct);
     free(d);
 }
 
@@ -332,6 +339,12 @@ gs_status gs_device_open(gs_device **out, gs_device_kind kind, int index, unsign
             d->budget = gs_device_budget_rule(free_bytes, share);
         }
         if (r == GS_OK) r = gs_mem_new(&d->acct, NULL);
+        if (r == GS_OK) r = gs_mem_new(&d->spill_acct, NULL);
+        if (r == GS_OK) {
+            size_t host = gs_host_default_budget();
+            r = gs_host_arena_new(&d->spill, GS_ARENA_PINNED,
+                                  host == GS_GATE_UNLIMITED ? 0 : host / (share ? share : 1));
+        }
         if (r == GS_OK) {
             d->busy = busy_new(); /* timing only: NULL when it cannot be made */
             gs_cuda_pool_keep(d->budget > POOL_KEEP ? d->budget : POOL_KEEP);
@@ -419,6 +432,7 @@ gs_status gs_device_lane(gs_device *d, void **stream, gs_cuda_stage **stage, uns
 
 void gs_device_begin(gs_device *d) {
     gs_mem_reset_peak(d->acct);
+    gs_mem_reset_peak(d->spill_acct);
     busy_log *l = d->busy;
     if (!l) return;
     pthread_mutex_lock(&l->mu);
@@ -436,6 +450,27 @@ void gs_device_begin(gs_device *d) {
 }
 
 size_t gs_device_peak(const gs_device *d) { return gs_mem_peak(d->acct); }
+
+gs_status gs_device_spill_alloc(gs_device *d, void **p, size_t bytes) {
+    *p = NULL;
+    if (!d->spill) return GS_ERR_DEVICE_MEM;
+    if (gs_host_arena_alloc(d->spill, p, bytes, 0) != GS_OK) {
+        char m[128];
+        snprintf(m, sizeof m, "out of core: %zu bytes of page-locked host memory refused", bytes);
+        gs_cuda_note_error(m);
+        return GS_ERR_DEVICE_MEM;
+    }
+    gs_mem_charge(d->spill_acct, bytes);
+    return GS_OK;
+}
+
+void gs_device_spill_free(gs_device *d, void *p, size_t bytes) {
+    if (!p) return;
+    (void)gs_host_arena_release(d->spill, p);
+    gs_mem_uncharge(d->spill_acct, bytes);
+}
+
+size_t gs_device_spill_peak(const gs_device *d) { return d->spill_acct ? gs_mem_peak(d->spill_acct) : 0; }
 double gs_device_busy_seconds(gs_device *d) { return busy_seconds(d->busy); }
 
 gs_status gs_device_backend_new(gs_backend **out, gs_device *d, int32_t table) {

@@ -96,6 +96,8 @@ void gs_device_unbind(void);
  * device operations on the host's time base (gs_device_ops). */
 void gs_device_begin(gs_device *d);
 size_t gs_device_peak(const gs_device *d);   /* most device bytes held since begin */
+/* Most bytes of buffers held out of core at once since begin (0 on the CPU). */
+size_t gs_device_spill_peak(const gs_device *d);
 double gs_device_busy_seconds(gs_device *d); /* the device's busy time since begin */
 
 /* One device operation of the busy log: its name (a static string of the
@@ -119,6 +121,16 @@ gs_status gs_device_ops(gs_device *d, gs_device_op **ops, size_t *n);
 gs_status gs_device_backend_new(gs_backend **out, gs_device *d, int32_t table);
 
 /* ---- for the CUDA backend (src/backend/cuda.c) ---- */
+/* Out of core (docs/gpu.md, "Out of core"): a buffer the device budget
+ * cannot hold lives in page-locked host memory that the device reads and
+ * writes over the bus. The blocks are kept on the object between proofs
+ * (a resident context pins them once), up to the host's default budget
+ * divided between the objects sharing the device. GS_ERR_DEVICE_MEM when no
+ * block can be had (the table then falls back as for any device failure). */
+gs_status gs_device_spill_alloc(gs_device *d, void **p, size_t bytes);
+/* Gives p (of `bytes`, from spill_alloc) back; the device must be done with
+ * it. NULL: no-op. */
+void gs_device_spill_free(gs_device *d, void *p, size_t bytes);
 typedef struct gs_cuda_stage gs_cuda_stage;
 /* The calling thread's lane on d: its stream and staging pair, created on
  * first use, and its index (lane may be NULL). GS_ERR_CUDA (with the error

@@ -160,7 +160,7 @@ extern "C" void gs_cuda_buf_free(void *d_ptr, void *stream) {
 extern "C" gs_status gs_cuda_d2d_async(void *d_dst, const void *d_src, size_t bytes,
                                        void *stream) {
     GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (device to device)"));
-    return checked(cudaMemcpyAsync(d_dst, d_src, bytes, cudaMemcpyDeviceToDevice,
+    return checked(cudaMemcpyAsync(d_dst, d_src, bytes, cudaMemcpyDefault,
                                    as_stream(stream)),
                    "cudaMemcpyAsync (device to device)");
 }

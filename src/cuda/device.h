@@ -57,7 +57,8 @@ void gs_cuda_mark_free(void *event); /* NULL-safe */
 /* Stream-ordered device memory (cudaMallocAsync / cudaFreeAsync on stream). */
 gs_status gs_cuda_buf_alloc(void **d_ptr, size_t bytes, void *stream);
 void gs_cuda_buf_free(void *d_ptr, void *stream); /* NULL-safe */
-/* Device-to-device copy enqueued on stream. */
+/* Device-to-device copy enqueued on stream; either side may also be
+ * page-locked host memory (cudaMemcpyDefault: a buffer out of core). */
 gs_status gs_cuda_d2d_async(void *d_dst, const void *d_src, size_t bytes, void *stream);
 /* d_dst[j] = d_src[j << log_step] for j < n, enqueued on stream. */
 gs_status gs_cuda_every_async(uint64_t *d_dst, const uint64_t *d_src, size_t n, unsigned log_step,

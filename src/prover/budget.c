@@ -56,7 +56,8 @@ size_t gs_prover_gate_budget(const gs_prove_stats *ps) {
 }
 
 gs_status gs_prover_budget_check(gs_prove_stats *ps, gs_obs *obs, gs_mem_estimate *est,
-                                 int *lean, uint32_t n, size_t budget, size_t inputs, int strict) {
+                                 int *lean, uint32_t n, size_t budget, size_t inputs, int strict,
+                                 int cuda) {
     uint32_t over = 0, worst = 0, leaned = 0;
     size_t most = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -91,10 +92,12 @@ gs_status gs_prover_budget_check(gs_prove_stats *ps, gs_obs *obs, gs_mem_estimat
         snprintf(with, sizeof with, ", proven lean");
     gs_obs_warn(obs,
                 "the memory budget %s (%zu bytes) is below what %u table%s alone: table %u "
-                "needs %s (%zu bytes%s). %s alone, over the budget; a budget of at least %zu "
+                "needs %s (%zu bytes%s). %s alone, %s; a budget of at least %zu "
                 "bytes fits every table (strict_budget refuses instead)",
                 bb, budget, over, over > 1 ? "s need" : " needs", worst, nb, need, with,
-                over > 1 ? "Each runs" : "It runs", need);
+                over > 1 ? "Each runs" : "It runs",
+                cuda ? "out of core where the device budget cannot hold its buffers" : "over the budget",
+                need);
     return GS_OK;
 }
 

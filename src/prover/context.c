@@ -60,7 +60,8 @@ gs_status gs_prover_new(gs_prover **out, const gs_prover_cfg *cfg) {
     pv->mem_budget = c.mem_budget ? c.mem_budget : gs_device_default_mem_budget(pv->dev);
     pv->threads = c.threads ? c.threads : gs_threads_get();
     pv->tables_parallel = c.tables_parallel ? c.tables_parallel : gs_tables_parallel_default();
-    r = gs_host_arena_new(&pv->host, gs_device_kind_of(pv->dev) == GS_DEVICE_CUDA);
+    gs_arena_pin pin = gs_device_kind_of(pv->dev) == GS_DEVICE_CUDA ? GS_ARENA_TRY_PINNED : GS_ARENA_PAGES;
+    r = gs_host_arena_new(&pv->host, pin, 0);
     if (r != GS_OK) {
         gs_device_close(pv->dev);
         free(pv);
@@ -99,7 +100,7 @@ void gs_prover_get_info(gs_prover_info *out, const gs_prover *pv) {
 gs_status gs_prover_host_alloc(gs_prover *pv, void **out, size_t bytes) {
     if (out) *out = NULL;
     if (!pv) return GS_ERR_INVALID_ARG;
-    return gs_host_arena_alloc(pv->host, out, bytes);
+    return gs_host_arena_alloc(pv->host, out, bytes, 1);
 }
 
 gs_status gs_prover_host_free(gs_prover *pv, void *p) {
@@ -161,6 +162,7 @@ void gs_prover_run_end(run_backend *rb, gs_prove_stats *ps, gs_status r) {
     gs_prover *pv = rb->pv;
     ps->backend = gs_device_name(pv->dev);
     ps->device_peak_bytes = gs_device_peak(pv->dev);
+    ps->spill_peak_bytes = gs_device_spill_peak(pv->dev);
     ps->device_busy = gs_device_busy_seconds(pv->dev);
     give_device_ops(rb);
     if (r == GS_OK) pv->proofs++;

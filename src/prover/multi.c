@@ -278,7 +278,7 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
      * device budget), host bytes on the CPU. */
     if (r == GS_OK)
         r = gs_prover_budget_check(ps, opts->obs, est, lean, n, pv->mem_budget,
-                                   gs_prover_input_bytes(tables, n, &rb), opts->strict_budget);
+                                   gs_prover_input_bytes(tables, n, &rb), opts->strict_budget, rb.cuda);
     size_t gate_budget = gs_prover_gate_budget(ps), sum = 0;
     size_t fri_bytes = shared ? gs_estimate_shared_fri(&plan, rb.cuda ? GS_BACKEND_CUDA : GS_BACKEND_CPU) : 0;
     if (r == GS_OK && shared) r = shared_budget_check(ps, opts->obs, est, n, gate_budget, fri_bytes);

@@ -69,7 +69,7 @@ static int fall_back(prover_state *st, gs_status r) {
     gs_backend *cpu = gs_backend_cpu();
     if (gs_status_is_device(r) && st->be != cpu && !st->device_error[0])
         snprintf(st->device_error, sizeof st->device_error, "%s",
-                 r == GS_ERR_CUDA ? gs_cuda_last_error() : gs_status_str(r));
+                 r == GS_ERR_CUDA || r == GS_ERR_DEVICE_MEM ? gs_cuda_last_error() : gs_status_str(r));
     if (st->be == cpu || !gs_device_may_fall_back(st->dev, r)) return 0;
     release_buffers(st);
     st->be->iface->destroy(st->be);
@@ -686,7 +686,7 @@ gs_status gs_prover_prove(gs_prover *pv, gs_proof **out, const gs_air *air, cons
     if (r == GS_OK) r = gs_estimate_table_on(&est, air, log_n, params, rb.cuda ? GS_BACKEND_CUDA : GS_BACKEND_CPU);
     if (r == GS_OK)
         r = gs_prover_budget_check(ps, opts->obs, &est, &lean, 1, pv->mem_budget,
-                                   gs_prover_input_bytes(&one, 1, &rb), opts->strict_budget);
+                                   gs_prover_input_bytes(&one, 1, &rb), opts->strict_budget, rb.cuda);
     if (r == GS_OK)
         r = gs_prover_table_setup(&st, p, air, trace, log_n, pub, opts->air_desc, params, opts, &rb, run);
     st.lean = lean;

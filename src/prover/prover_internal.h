@@ -8,7 +8,7 @@
 #include "gstark/proof.h"
 #include "gstark/prover.h"
 #include "proof/shape.h"
-#include "prover/host_arena.h"
+#include "backend/host_arena.h"
 
 #include <stdatomic.h>
 
@@ -83,9 +83,12 @@ size_t gs_prover_input_bytes(const gs_table_input *t, uint32_t n, const run_back
  * mem_need_bytes (inputs + the largest est[i].total), budget_lean_tables and
  * budget_overruns (tables for which inputs + total still exceeds the
  * budget); when some table does, warns through obs with the numbers and
- * returns GS_OK, or GS_ERR_BUDGET if strict. */
+ * returns GS_OK, or GS_ERR_BUDGET if strict. cuda: the budget meters device
+ * bytes, and what it cannot hold of such a table goes out of core (the
+ * warning says so) rather than over it. */
 gs_status gs_prover_budget_check(gs_prove_stats *ps, gs_obs *obs, gs_mem_estimate *est,
-                                 int *lean, uint32_t n, size_t budget, size_t inputs, int strict);
+                                 int *lean, uint32_t n, size_t budget, size_t inputs, int strict,
+                                 int cuda);
 /* The bytes the shared FRI itself charges (its folded words and the
  * layers' trees; estimate.c), for the plan f on that backend. */
 size_t gs_estimate_shared_fri(const gs_fri_plan *f, gs_backend_kind kind);
