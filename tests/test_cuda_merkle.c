@@ -409,6 +409,69 @@ static void test_leaves(void) {
     matrix_free(&m);
 }
 
+/* ---- leaves a piece of columns at a time ---- */
+
+/* The row sponges fed the columns in pieces of every width in `widths` in
+ * turn (pieces that start and end inside a 17-value block, that fill it
+ * exactly, that span several) give the CPU tree's leaves, for every Keccak
+ * code form; the tree made from them has the CPU tree's root. */
+static void test_absorb(void) {
+    g_what = "leaves absorbed in pieces";
+    unsigned lr = 10;
+    size_t rows = (size_t)1 << lr;
+    static const size_t cols_cases[] = {1, 16, 17, 18, 40, 77};
+    static const size_t widths[] = {1, 5, 16, 17, 3, 34, 2};
+    int was = gs_cuda_keccak_variant_select(-1);
+    void *d_state = NULL, *d_leaves = NULL;
+    gs_digest *leaves = malloc(rows * sizeof *leaves);
+    CHECK_OK(gs_cuda_merkle_dev_alloc(&d_state, 25 * rows * 8));
+    CHECK_OK(gs_cuda_merkle_dev_alloc(&d_leaves, rows * sizeof(gs_digest)));
+    size_t runs = 0;
+    for (size_t ci = 0; d_state && d_leaves && leaves && ci < sizeof cols_cases / sizeof *cols_cases; ci++) {
+        matrix m;
+        if (!matrix_make(&m, cols_cases[ci], rows, lr, 0)) {
+            CHECK(!"matrix_make");
+            break;
+        }
+        gs_merkle_tree *ct = NULL;
+        CHECK_OK(gs_merkle_commit(&ct, GS_HASH_KECCAK256, m.h, m.cols, m.stride, lr));
+        for (int v = 0; ct && v < gs_cuda_keccak_variant_count(); v++) {
+            gs_cuda_keccak_variant_select(v);
+            CHECK_OK(gs_cuda_keccak_rows_begin(d_state, lr, NULL));
+            size_t c0 = 0, w = 0;
+            while (c0 < m.cols) {
+                size_t k = widths[w++ % (sizeof widths / sizeof *widths)];
+                if (k > m.cols - c0) k = m.cols - c0;
+                CHECK_OK(gs_cuda_keccak_rows_absorb(d_state, m.d + c0 * m.stride, k, m.stride, lr,
+                                                    (unsigned)(c0 % 17), NULL));
+                c0 += k;
+            }
+            CHECK_OK(gs_cuda_keccak_rows_finish(d_leaves, d_state, lr, (unsigned)(m.cols % 17), NULL));
+            CHECK_OK(gs_cuda_merkle_dev_copy(leaves, d_leaves, rows * sizeof(gs_digest)));
+            size_t bad = 0;
+            for (size_t i = 0; i < rows; i++) bad += memcmp(leaves[i].b, gs_merkle_node(ct, 0, i)->b, 32) != 0;
+            if (bad) fprintf(stderr, "absorb: %zu columns, form %d: %zu leaves differ\n", m.cols, v, bad);
+            CHECK(bad == 0);
+            gs_cuda_tree *gt = NULL;
+            gs_digest root;
+            CHECK_OK(gs_cuda_merkle_commit_leaves(&gt, d_leaves, lr, NULL));
+            if (gt) CHECK_OK(gs_cuda_merkle_root(gt, &root));
+            CHECK(gt && memcmp(root.b, gs_merkle_root(ct).b, 32) == 0);
+            gs_cuda_merkle_free(gt);
+            runs++;
+        }
+        gs_merkle_free(ct);
+        matrix_free(&m);
+    }
+    CHECK(gs_cuda_keccak_rows_absorb(d_state, NULL, 1, rows, lr, 0, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_keccak_rows_finish(d_leaves, d_state, lr, 17, NULL) == GS_ERR_INVALID_ARG);
+    gs_cuda_keccak_variant_select(was);
+    gs_cuda_merkle_dev_free(d_state);
+    gs_cuda_merkle_dev_free(d_leaves);
+    free(leaves);
+    printf("leaves absorbed in pieces: %zu runs equal the CPU's leaves and root\n", runs);
+}
+
 /* ---- streams and recommit ---- */
 
 static void test_streams(void) {
@@ -599,6 +662,7 @@ int main(int argc, char **argv) {
     test_skip(quick ? 16 : 21);
     test_variants();
     test_leaves();
+    test_absorb();
     test_streams();
     test_alloc_failures();
     if (!quick) test_large();

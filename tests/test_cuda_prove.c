@@ -774,8 +774,9 @@ static void test_lean(void) {
  * them over the bus and the NTTs of their columns run in pieces. The bytes
  * are the CPU's, nothing falls back, the device's charged peak stays within
  * its budget and some bytes did go out of core. Single mix tables (check
- * mode on: the uploaded evaluations out of core too) at two budgets: the
- * LDE out of core with the coefficients on the device, then both, and on a
+ * mode on: the uploaded evaluations out of core too) at three budgets: the
+ * LDE out of core with the coefficients on the device, then both, then the
+ * LDE with room for its leaves to be hashed as it is made, and on a
  * resident context twice; and bus tables at half their largest table's
  * need, with every buffer that does not fit allowed out
  * (gs_cuda_spill_min_bytes 0). A shared FRI is not in it: its tables' held
@@ -816,6 +817,11 @@ static void test_out_of_core(void) {
     size_t tree = (size_t)64 << (mp.log_n + par.log_blowup);
     ooc_case("mix 160 x 2^14, the LDE out", &w, NULL, &par, &ref, 2 * trace + 2 * tree, 1);
     ooc_case("mix 160 x 2^14, coefficients and LDE out", &w, NULL, &par, &ref, trace / 5 * 4, 1);
+    /* Room besides for the rows' sponges (200 bytes a row) and digests: the
+     * leaves are hashed as the LDE is made. */
+    size_t lde_rows = (size_t)1 << (mp.log_n + par.log_blowup);
+    ooc_case("mix 160 x 2^14, the LDE out, its leaves hashed as it is made", &w, NULL, &par, &ref,
+             2 * trace + 2 * tree + 232 * lde_rows + ((size_t)8 << 20), 1);
     /* A resident context proves again from the blocks it kept. */
     gs_prover_cfg cfg = {.backend = GS_BACKEND_CUDA, .device_mem_budget = 2 * trace + 2 * tree, .no_fallback = 1};
     gs_prover *pv = NULL;

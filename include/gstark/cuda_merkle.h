@@ -70,6 +70,18 @@ gs_status gs_cuda_merkle_commit_hash(gs_cuda_tree **out, gs_hash_id id, const ui
 gs_status gs_cuda_merkle_commit_skip(gs_cuda_tree **out, gs_hash_id id, const uint64_t *d_m,
                                      size_t cols, size_t col_stride, unsigned log_rows,
                                      unsigned skip, void *stream);
+/* The same tree from a matrix in page-locked host memory (a buffer out of
+ * core): its rows are copied on copy_stream in pieces of 2^piece_log_rows
+ * (skip <= piece_log_rows <= min(log_rows, GS_CUDA_MERKLE_PASS_LOG_ROWS))
+ * into d_piece[0] and d_piece[1] in turn (device buffers of cols <<
+ * piece_log_rows values each; col_stride a power of 2) while `stream`
+ * hashes the other one. The copies start after the work queued on stream
+ * before the call; the pieces may be freed stream-ordered on stream after
+ * it returns. */
+gs_status gs_cuda_merkle_commit_pieces(gs_cuda_tree **out, gs_hash_id id, const uint64_t *h_m,
+                                       size_t cols, size_t col_stride, unsigned log_rows,
+                                       unsigned skip, uint64_t *const d_piece[2],
+                                       unsigned piece_log_rows, void *stream, void *copy_stream);
 /* The same into an existing tree of the same depth (log_rows of its
  * commit), reusing its device memory: no allocation, so nothing but kernels
  * is enqueued. The new commit is ordered after the tree's previous one.
@@ -113,6 +125,25 @@ static inline size_t gs_cuda_merkle_tree_bytes(unsigned log_rows) {
 unsigned gs_cuda_merkle_depth(const gs_cuda_tree *t); /* log_rows; 0 for NULL */
 unsigned gs_cuda_merkle_skip(const gs_cuda_tree *t);  /* 0 for NULL */
 
+/* Leaf hashing a piece of columns at a time (Keccak-256): the sponge of each
+ * of the 2^log_rows rows lives in d_state (25 * 2^log_rows words of device
+ * memory) between the pieces. begin zeroes it; absorb takes the next `cols`
+ * values of every row from d_m (column stride col_stride), pos being the
+ * number of values the rows have taken so far mod 17; finish pads after
+ * them (pos likewise) and writes the leaf digests into d_leaves (16-byte
+ * aligned, 32 * 2^log_rows bytes): gs_cuda_merkle_hash_leaves's digests of
+ * the whole rows. Enqueued on stream; GS_ERR_INVALID_ARG for a bad shape or
+ * pos >= 17. */
+gs_status gs_cuda_keccak_rows_begin(uint64_t *d_state, unsigned log_rows, void *stream);
+gs_status gs_cuda_keccak_rows_absorb(uint64_t *d_state, const uint64_t *d_m, size_t cols,
+                                     size_t col_stride, unsigned log_rows, unsigned pos, void *stream);
+gs_status gs_cuda_keccak_rows_finish(gs_digest *d_leaves, const uint64_t *d_state, unsigned log_rows,
+                                     unsigned pos, void *stream);
+/* A Keccak-256 tree (skip 0) over 2^log_rows leaf digests already made
+ * (device memory; copied into the tree, so they may be freed stream-ordered
+ * on stream after the call). */
+gs_status gs_cuda_merkle_commit_leaves(gs_cuda_tree **out, const gs_digest *d_leaves, unsigned log_rows,
+                                       void *stream);
 /* Leaf hashing alone: d_leaves[i] = leaf digest of row i, for the 2^log_rows
  * rows (device memory, 16-byte aligned, 32 * 2^log_rows bytes). Enqueued on
  * `stream` only. Same arguments and errors as commit. Feeds

@@ -75,6 +75,16 @@ typedef struct gs_deep_args {
     const gs_fp3 *beta_pows; /* 2 * cols + chunks + 2 * aux_cols */
 } gs_deep_args;
 
+/* A commit the prover will make of an LDE matrix (commit_lde): a tree with
+ * hash `hash` whose leaf i holds leaf_cols values, row i of the matrix seen
+ * as leaf_cols columns of 2^log_rows (column stride 2^log_rows; more columns
+ * than the matrix has when a leaf takes a folding coset of rows). */
+typedef struct gs_leaf_plan {
+    gs_hash_id hash;
+    size_t leaf_cols;
+    unsigned log_rows;
+} gs_leaf_plan;
+
 typedef struct gs_backend_iface {
     const char *name;
     /* Whether the prover should keep a copy of a bus table's uploaded trace
@@ -103,10 +113,11 @@ typedef struct gs_backend_iface {
      * gives it, and evals (when not NULL) the evaluations as uploaded. A
      * backend may pipeline it (CUDA: column chunks, each chunk's upload
      * overlapping the previous chunk's NTTs); the trace may be reused on
-     * return. */
+     * return. leaves (may be NULL): how the prover will commit lde next,
+     * which a backend may hash as it extends (CUDA out of core). */
     gs_status (*extend)(gs_backend *be, gs_buf *coeffs, gs_buf *lde, gs_buf *evals,
                         const gs_fp *trace, size_t cols, unsigned log_n, unsigned log_blowup,
-                        gs_fp shift);
+                        gs_fp shift, const gs_leaf_plan *leaves);
     /* A Merkle tree (gstark/merkle.h's) over the rows with hash `hash` (a
      * proof's params.hash); it is charged to `acct` until commit_free. The
      * matrix m must stay allocated and unchanged until then: a backend may

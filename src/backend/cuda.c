@@ -118,8 +118,17 @@ static gs_status cuda_bus(gs_cuda_bus *out, gs_cuda_inter **inters, const gs_log
     return GS_OK;
 }
 
-gs_status gs_cuda_quotient(uint64_t *d_out, const uint64_t *d_lde, const uint64_t *d_aux_lde,
-                           const gs_quotient_args *a, void *stream) {
+/* Out of core, the quotient's row pieces: two device buffers and the
+ * stream their copies run on (see gs_cuda_quotient_eval_pieces). */
+typedef struct {
+    uint64_t *buf[2];
+    size_t rows;
+    void *copy_stream;
+} quot_pieces;
+
+/* gs_cuda_quotient, over row pieces when `pieces` is not NULL. */
+static gs_status quotient_on(uint64_t *d_out, const uint64_t *lde, const uint64_t *aux_lde,
+                             const gs_quotient_args *a, void *stream, const quot_pieces *pieces) {
     if (!a || !a->air || !a->air->finalized) return GS_ERR_INVALID_ARG;
     gs_cuda_air air = cuda_air(a->air);
     gs_cuda_bus bus;
@@ -141,9 +150,16 @@ gs_status gs_cuda_quotient(uint64_t *d_out, const uint64_t *d_lde, const uint64_
                                .sigma = a->sigma,
                                .bus_alpha_pows = a->bus_alpha_pows};
     /* The tables are copied to the device before it returns. */
-    gs_status s = gs_cuda_quotient_eval(d_out, d_lde, d_aux_lde, &q, stream);
+    gs_status s = pieces ? gs_cuda_quotient_eval_pieces(d_out, lde, aux_lde, &q, pieces->buf, pieces->rows,
+                                                        stream, pieces->copy_stream)
+                         : gs_cuda_quotient_eval(d_out, lde, aux_lde, &q, stream);
     free(inters);
     return s;
+}
+
+gs_status gs_cuda_quotient(uint64_t *d_out, const uint64_t *d_lde, const uint64_t *d_aux_lde,
+                           const gs_quotient_args *a, void *stream) {
+    return quotient_on(d_out, d_lde, d_aux_lde, a, stream, NULL);
 }
 
 gs_status gs_cuda_logup_aux(uint64_t *d_aux, gs_fp3 *sigma, const gs_logup *L, const gs_air *air,
@@ -226,6 +242,15 @@ typedef struct {
      * large buffer leaves free for the next tree (the LDE trees of a table
      * all have its LDE's height). */
     size_t tree_bytes;
+    /* The leaf digests lde_out hashed as it extended the main trace out of
+     * core, for the commit of that LDE (its buffer and plan): device memory,
+     * charged to the device account, dropped at the next commit. */
+    struct {
+        const void *lde;
+        gs_leaf_plan plan;
+        void *digests;
+        size_t bytes;
+    } fused;
     /* timing: an event pair around each operation, named, given to the
      * device's busy log at destroy */
     gs_device_mark *marks;
@@ -312,6 +337,14 @@ static void uncharge(cuda_ctx *c, gs_mem *acct, size_t bytes) {
     gs_mem_uncharge(acct, bytes);
 }
 
+/* Frees the digests lde_out left (stream-ordered), if any. */
+static void drop_fused(cuda_ctx *c) {
+    if (!c->fused.digests) return;
+    gs_cuda_buf_free(c->fused.digests, c->stream);
+    gs_mem_uncharge(c->dev_acct, c->fused.bytes);
+    memset(&c->fused, 0, sizeof c->fused);
+}
+
 size_t gs_cuda_spill_min_bytes = (size_t)1 << 20;
 
 /* A buffer within the budget is device memory; a large one (at least
@@ -347,6 +380,7 @@ static gs_status cuda_alloc(gs_backend *be, gs_mem *acct, gs_buf *out, size_t by
 static void cuda_free(gs_backend *be, gs_buf *buf) {
     cuda_ctx *c = ctx_of(be);
     if (!buf->ptr) return;
+    if (buf->ptr == c->fused.lde) drop_fused(c);
     if (buf->host) {
         (void)gs_cuda_stream_wait(c->stream); /* the device may still read it */
         gs_device_spill_free(c->dev, buf->ptr, buf->bytes);
@@ -455,6 +489,88 @@ static gs_status cuda_interpolate(gs_backend *be, gs_buf *v, size_t cols, unsign
     return mark_end(c, t, s);
 }
 
+/* Row sponges for lde_out to hash the leaves of plan lp as it extends
+ * (Keccak-256 trees that keep every level, a plan that views the matrix of
+ * cols columns of 2^log_size), charged: 1, with *state and c->fused set;
+ * 0 when the plan does not apply or the budget has no room (the commit then
+ * reads the matrix back in row pieces). */
+static int fuse_begin(cuda_ctx *c, uint64_t **state, const gs_buf *out, size_t cols, unsigned log_size,
+                      const gs_leaf_plan *lp) {
+    *state = NULL;
+    if (!lp || lp->hash != GS_HASH_KECCAK256 || lp->log_rows > log_size ||
+        gs_merkle_skip_for(lp->leaf_cols, lp->log_rows) != 0 ||
+        cols << (log_size - lp->log_rows) != lp->leaf_cols)
+        return 0;
+    size_t sbytes = (size_t)25 * sizeof(uint64_t) << lp->log_rows;
+    size_t dbytes = sizeof(gs_digest) << lp->log_rows;
+    if (!gs_mem_try_charge(c->dev_acct, sbytes + dbytes, c->budget)) return 0;
+    void *st = NULL, *dg = NULL;
+    if (gs_cuda_buf_alloc(&st, sbytes, c->stream) != GS_OK ||
+        gs_cuda_buf_alloc(&dg, dbytes, c->stream) != GS_OK ||
+        gs_cuda_keccak_rows_begin(st, lp->log_rows, c->stream) != GS_OK) {
+        gs_cuda_buf_free(st, c->stream), gs_cuda_buf_free(dg, c->stream);
+        gs_mem_uncharge(c->dev_acct, sbytes + dbytes);
+        return 0;
+    }
+    drop_fused(c);
+    c->fused.lde = out->ptr, c->fused.plan = *lp, c->fused.digests = dg, c->fused.bytes = dbytes;
+    *state = st;
+    return 1;
+}
+
+/* The sponges go; the digests stay for the commit when keep. */
+static void fuse_end(cuda_ctx *c, uint64_t *state, const gs_leaf_plan *lp, int keep) {
+    gs_cuda_buf_free(state, c->stream);
+    gs_mem_uncharge(c->dev_acct, (size_t)25 * sizeof(uint64_t) << lp->log_rows);
+    if (!keep) drop_fused(c);
+}
+
+/* The extension of cols columns of coefficients on the device (2^log_n
+ * each) into `out`, out of core: piece by piece in two scratch buffers
+ * taken in turn, each piece's copy to the host on the lane's copy stream
+ * beside the next piece's NTTs. With a leaf plan lp that fuse_begin takes,
+ * each piece's values also go into the row sponges, and the leaf digests
+ * are left in c->fused for the commit. Returns when the copies are done. */
+static gs_status lde_out(cuda_ctx *c, gs_buf *out, const uint64_t *coeffs, size_t cols, unsigned log_n,
+                         unsigned log_blowup, gs_fp shift, const gs_leaf_plan *lp) {
+    size_t n = (size_t)1 << log_n, N = n << log_blowup, col = N * sizeof(gs_fp);
+    uint64_t *state = NULL;
+    int fuse = fuse_begin(c, &state, out, cols, log_n + log_blowup, lp);
+    unsigned fold = fuse ? log_n + log_blowup - lp->log_rows : 0, pos = 0;
+    scratch sc;
+    gs_status r = scratch_get(c, &sc, 2 * col, piece_cols(n * sizeof(gs_fp), cols));
+    if (r != GS_OK) {
+        if (fuse) fuse_end(c, state, lp, 0);
+        return r;
+    }
+    size_t per = sc.cols;
+    uint64_t *buf[2] = {sc.p, (uint64_t *)sc.p + per * N};
+    void *copies = gs_cuda_stage_copy_stream(c->stage), *done[2] = {NULL, NULL};
+    for (size_t c0 = 0, k = 0; r == GS_OK && c0 < cols; c0 += per, k++) {
+        int b = (int)(k & 1);
+        size_t kk = cols - c0 < per ? cols - c0 : per;
+        if (done[b]) r = gs_cuda_stream_wait_mark(c->stream, done[b]); /* its last copy is out */
+        if (r == GS_OK)
+            r = gs_cuda_lde_coset_from_coeffs(buf[b], coeffs + c0 * n, kk, log_n, log_blowup, shift,
+                                              GS_ORDER_NATURAL, c->stream);
+        if (r == GS_OK) r = gs_cuda_stage_copies_follow(c->stage, c->stream);
+        if (r == GS_OK) r = gs_cuda_d2d_async((uint64_t *)out->ptr + c0 * N, buf[b], kk * col, copies);
+        if (r == GS_OK) r = done[b] ? gs_cuda_mark_record(done[b], copies) : gs_cuda_mark(&done[b], copies);
+        if (r == GS_OK && fuse) { /* the piece as kk << fold columns of the leaves' rows */
+            r = gs_cuda_keccak_rows_absorb(state, buf[b], kk << fold, (size_t)1 << lp->log_rows,
+                                           lp->log_rows, pos, c->stream);
+            pos = (unsigned)((pos + (kk << fold)) % 17);
+        }
+    }
+    if (r == GS_OK && fuse)
+        r = gs_cuda_keccak_rows_finish(c->fused.digests, state, lp->log_rows, pos, c->stream);
+    gs_status w = gs_cuda_stage_wait_copies(c->stage);
+    gs_cuda_mark_free(done[0]), gs_cuda_mark_free(done[1]);
+    scratch_put(c, &sc);
+    if (fuse) fuse_end(c, state, lp, r == GS_OK && w == GS_OK);
+    return r != GS_OK ? r : w;
+}
+
 static gs_status cuda_lde(gs_backend *be, gs_buf *out, const gs_buf *coeffs, size_t cols,
                           unsigned log_n, unsigned log_blowup, gs_fp shift) {
     size_t n = (size_t)1 << log_n, col = n * sizeof(gs_fp);
@@ -466,18 +582,20 @@ static gs_status cuda_lde(gs_backend *be, gs_buf *out, const gs_buf *coeffs, siz
     if (!out->host && !coeffs->host)
         return mark_end(c, t, gs_cuda_lde_coset_from_coeffs(out->ptr, coeffs->ptr, cols, log_n, log_blowup,
                                                             shift, GS_ORDER_NATURAL, c->stream));
-    /* Out of core: a piece's coefficients and extension through scratch. */
-    size_t in_col = coeffs->host ? col : 0, out_col = out->host ? col << log_blowup : 0;
+    if (!coeffs->host)
+        return mark_end(c, t, cols ? lde_out(c, out, coeffs->ptr, cols, log_n, log_blowup, shift, NULL) : GS_OK);
+    /* Coefficients out of core: a piece's coefficients (and its extension,
+     * when out is out of core too) through scratch, one piece at a time. */
+    size_t out_col = out->host ? col << log_blowup : 0;
     scratch sc;
-    gs_status s = cols ? scratch_get(c, &sc, in_col + out_col, piece_cols(col, cols)) : GS_OK;
+    gs_status s = cols ? scratch_get(c, &sc, col + out_col, piece_cols(col, cols)) : GS_OK;
     for (size_t c0 = 0; s == GS_OK && c0 < cols; c0 += sc.cols) {
         size_t k = cols - c0 < sc.cols ? cols - c0 : sc.cols;
-        uint64_t *tin = sc.p, *tout = tin + (coeffs->host ? sc.cols * n : 0);
-        const uint64_t *src = (const uint64_t *)coeffs->ptr + c0 * n;
+        uint64_t *tin = sc.p, *tout = tin + sc.cols * n;
         uint64_t *dst = (uint64_t *)out->ptr + (c0 * n << log_blowup);
-        if (coeffs->host) s = gs_cuda_d2d_async(tin, src, k * col, c->stream), src = tin;
+        s = gs_cuda_d2d_async(tin, (const uint64_t *)coeffs->ptr + c0 * n, k * col, c->stream);
         if (s == GS_OK)
-            s = gs_cuda_lde_coset_from_coeffs(out->host ? tout : dst, src, k, log_n, log_blowup, shift,
+            s = gs_cuda_lde_coset_from_coeffs(out->host ? tout : dst, tin, k, log_n, log_blowup, shift,
                                               GS_ORDER_NATURAL, c->stream);
         if (s == GS_OK && out->host) s = gs_cuda_d2d_async(dst, tout, (k * col) << log_blowup, c->stream);
     }
@@ -495,10 +613,12 @@ size_t gs_cuda_extend_piece_bytes = (size_t)64 << 20;
  * NTTs. The uploads are timed on the copy stream's track. A buffer out of
  * core is written from device scratch: the coefficients' piece (the next
  * upload then waits for the piece before it, which reads the scratch) and
- * the extension's. */
+ * the extension's; with the coefficients on the device, the extension out
+ * of core comes after all of them (lde_out: its copies then have the copy
+ * stream to themselves). */
 static gs_status cuda_extend(gs_backend *be, gs_buf *coeffs, gs_buf *lde, gs_buf *evals,
                              const gs_fp *trace, size_t cols, unsigned log_n, unsigned log_blowup,
-                             gs_fp shift) {
+                             gs_fp shift, const gs_leaf_plan *leaves) {
     size_t n = (size_t)1 << log_n, col = n * sizeof(gs_fp), bytes = cols * col;
     if (log_n + log_blowup > 32 || !trace || shift == 0 || bytes > coeffs->bytes ||
         bytes << log_blowup > lde->bytes || (evals && bytes > evals->bytes))
@@ -507,7 +627,8 @@ static gs_status cuda_extend(gs_backend *be, gs_buf *coeffs, gs_buf *lde, gs_buf
     GS_TRY(use_lane(c));
     void *copies = gs_cuda_stage_copy_stream(c->stage);
     size_t per = piece_cols(col, cols);
-    size_t in_col = coeffs->host ? col : 0, out_col = lde->host ? col << log_blowup : 0;
+    int after = lde->host && !coeffs->host; /* the extension after the loop: lde_out */
+    size_t in_col = coeffs->host ? col : 0, out_col = lde->host && !after ? col << log_blowup : 0;
     scratch sc = {0};
     if (in_col + out_col && cols) {
         GS_TRY(scratch_get(c, &sc, in_col + out_col, per));
@@ -536,7 +657,7 @@ static gs_status cuda_extend(gs_backend *be, gs_buf *coeffs, gs_buf *lde, gs_buf
                 r = gs_cuda_d2d_async((uint64_t *)coeffs->ptr + c0 * n, v, k * col, c->stream);
             r = mark_end(c, t, r);
         }
-        if (r == GS_OK) {
+        if (r == GS_OK && !after) {
             t = mark_start(c, "lde");
             r = gs_cuda_lde_coset_from_coeffs(lde->host ? tout : e, v, k, log_n, log_blowup, shift,
                                               GS_ORDER_NATURAL, c->stream);
@@ -546,7 +667,37 @@ static gs_status cuda_extend(gs_backend *be, gs_buf *coeffs, gs_buf *lde, gs_buf
     }
     gs_status w = gs_cuda_stage_wait_copies(c->stage); /* the trace may be reused */
     scratch_put(c, &sc);
+    if (r == GS_OK && w == GS_OK && after && cols) {
+        size_t t = mark_start(c, "lde");
+        r = mark_end(c, t, lde_out(c, lde, coeffs->ptr, cols, log_n, log_blowup, shift, leaves));
+    }
     return r != GS_OK ? r : w;
+}
+
+/* cuda_commit of a matrix out of core: its rows in pieces of about
+ * gs_cuda_extend_piece_bytes, two at a time in scratch within the budget
+ * (gs_cuda_merkle_commit_pieces). */
+static gs_status commit_pieces(cuda_ctx *c, cuda_tree_ref *cc, const gs_buf *m, size_t cols,
+                               size_t col_stride, unsigned log_rows, unsigned skip) {
+    size_t used = gs_mem_current(c->dev_acct), room = c->budget > used ? c->budget - used : 0;
+    size_t row_bytes = cols * sizeof(gs_fp);
+    unsigned lr = log_rows < GS_CUDA_MERKLE_PASS_LOG_ROWS ? log_rows : GS_CUDA_MERKLE_PASS_LOG_ROWS;
+    while (lr > skip && (row_bytes << lr) > gs_cuda_extend_piece_bytes) lr--;
+    while (lr > skip && 2 * (row_bytes << lr) > room) lr--;
+    size_t bytes = 2 * (row_bytes << lr);
+    if (bytes > room || !gs_mem_try_charge(c->dev_acct, bytes, c->budget))
+        return over_budget(c, "a Merkle tree's row pieces", bytes);
+    void *p = NULL;
+    size_t t = mark_start(c, "commit");
+    gs_status s = gs_cuda_buf_alloc(&p, bytes, c->stream);
+    if (s == GS_OK) {
+        uint64_t *buf[2] = {p, (uint64_t *)p + (cols << lr)};
+        s = gs_cuda_merkle_commit_pieces(&cc->tree, cc->hash, m->ptr, cols, col_stride, log_rows, skip, buf,
+                                         lr, c->stream, gs_cuda_stage_copy_stream(c->stage));
+        gs_cuda_buf_free(p, c->stream);
+    }
+    gs_mem_uncharge(c->dev_acct, bytes);
+    return mark_end(c, t, s);
 }
 
 static gs_status cuda_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, gs_hash_id hash,
@@ -556,8 +707,15 @@ static gs_status cuda_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, gs_
     size_t rows = (size_t)1 << log_rows;
     if (cols == 0 || col_stride < rows || ((cols - 1) * col_stride + rows) * sizeof(gs_fp) > m->bytes)
         return GS_ERR_INVALID_ARG;
+    /* The leaves lde_out hashed, when this is the commit they were made for. */
+    const gs_leaf_plan *fp = &c->fused.plan;
+    int fused = c->fused.digests && m->ptr == c->fused.lde && hash == fp->hash && cols == fp->leaf_cols &&
+                log_rows == fp->log_rows && col_stride == rows;
     cuda_tree_ref *cc = malloc(sizeof *cc);
-    if (!cc) return GS_ERR_NOMEM;
+    if (!cc) {
+        drop_fused(c);
+        return GS_ERR_NOMEM;
+    }
     unsigned skip = gs_merkle_skip_for(cols, log_rows);
     *cc = (cuda_tree_ref){.acct = acct, .bytes = gs_cuda_merkle_stored_bytes(log_rows, skip),
                           .hash = hash, .m = *m, .cols = cols, .col_stride = col_stride};
@@ -566,12 +724,20 @@ static gs_status cuda_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, gs_
     if (cc->bytes + scratch > c->tree_bytes) c->tree_bytes = cc->bytes + scratch;
     gs_status s = use_lane(c);
     if (s == GS_OK) s = charge(c, acct, cc->bytes + scratch, "a Merkle tree and its scratch");
-    if (s == GS_OK) {
+    if (s == GS_OK && fused && skip == 0) {
+        size_t t = mark_start(c, "commit");
+        s = mark_end(c, t, gs_cuda_merkle_commit_leaves(&cc->tree, c->fused.digests, log_rows, c->stream));
+        uncharge(c, acct, s == GS_OK ? scratch : cc->bytes + scratch);
+    } else if (s == GS_OK && !m->host) {
         size_t t = mark_start(c, "commit");
         s = mark_end(c, t, gs_cuda_merkle_commit_skip(&cc->tree, hash, m->ptr, cols, col_stride,
                                                       log_rows, skip, c->stream));
         uncharge(c, acct, s == GS_OK ? scratch : cc->bytes + scratch);
+    } else if (s == GS_OK) {
+        s = commit_pieces(c, cc, m, cols, col_stride, log_rows, skip);
+        uncharge(c, acct, s == GS_OK ? scratch : cc->bytes + scratch);
     }
+    drop_fused(c); /* made for this commit, or stale */
     if (s != GS_OK) {
         free(cc);
         return s;
@@ -686,8 +852,29 @@ static gs_status cuda_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
         return GS_ERR_INVALID_ARG;
     GS_TRY(use_lane(c));
     size_t t = mark_start(c, "quotient");
-    return mark_end(c, t, gs_cuda_quotient(out->ptr, lde->ptr, a->logup ? aux_lde->ptr : NULL, a,
-                                           c->stream));
+    const uint64_t *aux = a->logup ? aux_lde->ptr : NULL;
+    if (!lde->host && !(aux && aux_lde->host))
+        return mark_end(c, t, quotient_on(out->ptr, lde->ptr, aux, a, c->stream, NULL));
+    /* Out of core: rows in pieces of about gs_cuda_extend_piece_bytes,
+     * two at a time in scratch within the budget. */
+    size_t B = (size_t)1 << a->log_blowup, W = gs_air_num_cols(a->air);
+    if (aux) W += 3 * (size_t)a->logup->aux_cols;
+    size_t used = gs_mem_current(c->dev_acct), room = c->budget > used ? c->budget - used : 0;
+    size_t rows = N, least = (size_t)1 << a->log_step, row_bytes = W * sizeof(gs_fp);
+    while (rows > least && (rows + B) * row_bytes > gs_cuda_extend_piece_bytes) rows >>= 1;
+    while (rows > least && 2 * (rows + B) * row_bytes > room) rows >>= 1;
+    size_t bytes = 2 * (rows + B) * row_bytes;
+    if (bytes > room || !gs_mem_try_charge(c->dev_acct, bytes, c->budget))
+        return mark_end(c, t, over_budget(c, "the quotient's row pieces", bytes));
+    void *p = NULL;
+    gs_status s = gs_cuda_buf_alloc(&p, bytes, c->stream);
+    if (s == GS_OK) {
+        quot_pieces qp = {{p, (uint64_t *)p + W * (rows + B)}, rows, gs_cuda_stage_copy_stream(c->stage)};
+        s = quotient_on(out->ptr, lde->ptr, aux, a, c->stream, &qp);
+        gs_cuda_buf_free(p, c->stream);
+    }
+    gs_mem_uncharge(c->dev_acct, bytes);
+    return mark_end(c, t, s);
 }
 
 static gs_status cuda_eval_at(gs_backend *be, gs_fp3 *out, const gs_buf *coeffs, size_t cols,
@@ -772,6 +959,7 @@ static gs_status cuda_grind(gs_backend *be, gs_transcript *t, unsigned bits, uin
 static void cuda_destroy(gs_backend *be) {
     if (!be) return;
     cuda_ctx *c = ctx_of(be);
+    drop_fused(c);
     gs_device_busy_add(c->dev, c->marks, c->n_marks);
     free(c->marks);
     free(c);

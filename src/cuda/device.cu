@@ -130,6 +130,10 @@ extern "C" gs_status gs_cuda_mark_record(void *event, void *stream) {
     return checked(cudaEventRecord((cudaEvent_t)event, as_stream(stream)), "cudaEventRecord (mark)");
 }
 
+extern "C" gs_status gs_cuda_stream_wait_mark(void *stream, void *event) {
+    return checked(cudaStreamWaitEvent(as_stream(stream), (cudaEvent_t)event, 0), "cudaStreamWaitEvent (mark)");
+}
+
 extern "C" gs_status gs_cuda_mark_elapsed(double *ms, void *start, void *stop) {
     float f = 0;
     GS_TRY(checked(cudaEventSynchronize((cudaEvent_t)stop), "cudaEventSynchronize (mark)"));
@@ -163,6 +167,22 @@ extern "C" gs_status gs_cuda_d2d_async(void *d_dst, const void *d_src, size_t by
     return checked(cudaMemcpyAsync(d_dst, d_src, bytes, cudaMemcpyDefault,
                                    as_stream(stream)),
                    "cudaMemcpyAsync (device to device)");
+}
+
+extern "C" gs_status gs_cuda_copy_rows_async(uint64_t *dst, size_t dst_stride, const uint64_t *src,
+                                             size_t rows, size_t cols, size_t a0, size_t len,
+                                             void *stream) {
+    if (!dst || !src || !rows || (rows & (rows - 1)) || dst_stride < len) return GS_ERR_INVALID_ARG;
+    for (size_t done = 0; done < len;) {
+        size_t at = (a0 + done) & (rows - 1), k = rows - at < len - done ? rows - at : len - done;
+        GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpy2DAsync (rows)"));
+        GS_TRY(checked(cudaMemcpy2DAsync(dst + done, dst_stride * sizeof *dst, src + at,
+                                         rows * sizeof *src, k * sizeof *src, cols, cudaMemcpyDefault,
+                                         as_stream(stream)),
+                       "cudaMemcpy2DAsync (rows)"));
+        done += k;
+    }
+    return GS_OK;
 }
 
 extern "C" gs_status gs_cuda_every_async(uint64_t *d_dst, const uint64_t *d_src, size_t n,

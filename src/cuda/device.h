@@ -50,6 +50,8 @@ gs_status gs_cuda_stream_wait(void *stream); /* cudaStreamSynchronize */
 gs_status gs_cuda_mark(void **event, void *stream);
 /* Records an existing mark again, on stream now. */
 gs_status gs_cuda_mark_record(void *event, void *stream);
+/* Work queued on stream after the call waits for the mark's last record. */
+gs_status gs_cuda_stream_wait_mark(void *stream, void *event);
 /* Milliseconds between two marks (waits for the second); frees neither. */
 gs_status gs_cuda_mark_elapsed(double *ms, void *start, void *stop);
 void gs_cuda_mark_free(void *event); /* NULL-safe */
@@ -60,6 +62,12 @@ void gs_cuda_buf_free(void *d_ptr, void *stream); /* NULL-safe */
 /* Device-to-device copy enqueued on stream; either side may also be
  * page-locked host memory (cudaMemcpyDefault: a buffer out of core). */
 gs_status gs_cuda_d2d_async(void *d_dst, const void *d_src, size_t bytes, void *stream);
+/* Rows a0 .. a0 + len - 1, taken mod `rows` (a power of 2), of `cols`
+ * columns of `rows` at src into dst, column stride dst_stride >= len: 2D
+ * copies on stream (the copy engines; either side may be page-locked host
+ * memory). The row pieces of buffers out of core. */
+gs_status gs_cuda_copy_rows_async(uint64_t *dst, size_t dst_stride, const uint64_t *src, size_t rows,
+                                  size_t cols, size_t a0, size_t len, void *stream);
 /* d_dst[j] = d_src[j << log_step] for j < n, enqueued on stream. */
 gs_status gs_cuda_every_async(uint64_t *d_dst, const uint64_t *d_src, size_t n, unsigned log_step,
                               void *stream);

@@ -18,6 +18,17 @@ gs_status gs_cuda_bind(int device) {
 void gs_cuda_note_error(const char *text) { (void)text; }
 void gs_cuda_pool_keep(size_t bytes) { (void)bytes; }
 void gs_cuda_pool_trim(void) {}
+gs_status gs_cuda_copy_rows_async(uint64_t *dst, size_t dst_stride, const uint64_t *src, size_t rows,
+                                  size_t cols, size_t a0, size_t len, void *stream) {
+    (void)dst, (void)dst_stride, (void)src, (void)rows, (void)cols, (void)a0, (void)len, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+
+gs_status gs_cuda_stream_wait_mark(void *stream, void *event) {
+    (void)stream, (void)event;
+    return GS_ERR_NO_DEVICE;
+}
+
 gs_status gs_cuda_mark_record(void *event, void *stream) {
     (void)event, (void)stream;
     return GS_ERR_NO_DEVICE;

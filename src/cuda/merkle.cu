@@ -57,6 +57,7 @@
 #include <atomic>
 
 #include "cuda/cuda_util.cuh"
+#include "cuda/device.h"
 #include "cuda/keccak.cuh"
 #include "gstark/cuda_merkle.h"
 #include "gstark/cuda_poseidon2.h"
@@ -118,6 +119,67 @@ leaf_kernel(uint64_t *__restrict__ out, const uint64_t *__restrict__ m, size_t c
         f1600<V>(s);
         if (b == nfull) break;
     }
+    ulonglong2 *dst = reinterpret_cast<ulonglong2 *>(out) + 2 * (size_t)row;
+    dst[0] = make_ulonglong2(s[0], s[1]);
+    dst[1] = make_ulonglong2(s[2], s[3]);
+}
+
+/* Leaves absorbed a piece of columns at a time (gs_cuda_keccak_rows_absorb):
+ * the sponge of every row kept in st, lane l of row r at st[l * rows + r].
+ * pos: the rate lane the piece's first value goes to (the row's values so
+ * far mod 17). The lanes are indexed statically (a dynamic index would put
+ * the state in local memory): a partial first block, full blocks, a partial
+ * last block, as leaf_kernel absorbs a whole row. */
+template <int V>
+__global__ void __launch_bounds__(LEAF_THREADS)
+absorb_kernel(uint64_t *__restrict__ st, const uint64_t *__restrict__ m, size_t cols, size_t stride,
+              uint32_t rows, unsigned pos) {
+    const uint32_t row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= rows) return;
+    uint64_t s[25];
+#pragma unroll
+    for (int i = 0; i < 25; i++) s[i] = st[(size_t)i * rows + row];
+    const uint64_t *p = m + row;
+    size_t left = cols;
+    if (pos) { /* the rest of the block the previous piece began */
+        const size_t take = RATE_LANES - pos < left ? RATE_LANES - pos : left;
+#pragma unroll
+        for (unsigned j = 1; j < RATE_LANES; j++)
+            if (j >= pos && j - pos < take) s[j] ^= __ldg(p + (j - pos) * stride);
+        p += take * stride, left -= take;
+        if (pos + take == RATE_LANES) f1600<V>(s);
+    }
+    for (; left >= RATE_LANES; left -= RATE_LANES) {
+        uint64_t w[RATE_LANES];
+#pragma unroll
+        for (unsigned j = 0; j < RATE_LANES; j++) w[j] = __ldg(p + j * stride);
+#pragma unroll
+        for (unsigned j = 0; j < RATE_LANES; j++) s[j] ^= w[j];
+        p += RATE_LANES * stride;
+        f1600<V>(s);
+    }
+#pragma unroll
+    for (unsigned j = 0; j < RATE_LANES - 1; j++)
+        if (j < left) s[j] ^= __ldg(p + j * stride);
+#pragma unroll
+    for (int i = 0; i < 25; i++) st[(size_t)i * rows + row] = s[i];
+}
+
+/* The padding after the row's last value (at lane pos) and the last
+ * permutation: the leaf digests, as leaf_kernel writes them. */
+template <int V>
+__global__ void __launch_bounds__(LEAF_THREADS)
+finish_kernel(uint64_t *__restrict__ out, const uint64_t *__restrict__ st, uint32_t rows, unsigned pos) {
+    const uint32_t row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= rows) return;
+    uint64_t s[25];
+#pragma unroll
+    for (int i = 0; i < 25; i++) s[i] = st[(size_t)i * rows + row];
+#pragma unroll
+    for (unsigned j = 0; j < RATE_LANES; j++)
+        if (j == pos) s[j] ^= 0x01;
+    s[RATE_LANES - 1] ^= PAD_END;
+    f1600<V>(s);
     ulonglong2 *dst = reinterpret_cast<ulonglong2 *>(out) + 2 * (size_t)row;
     dst[0] = make_ulonglong2(s[0], s[1]);
     dst[1] = make_ulonglong2(s[2], s[3]);
@@ -235,12 +297,15 @@ struct kernel_set {
     void (*level)(uint64_t *, const uint64_t *, uint32_t);
     void (*tail)(uint64_t *, unsigned, unsigned);
     void (*msg)(uint64_t *, const uint8_t *, size_t, size_t);
+    void (*absorb)(uint64_t *, const uint64_t *, size_t, size_t, uint32_t, unsigned);
+    void (*finish)(uint64_t *, const uint64_t *, uint32_t, unsigned);
     const char *name;
 };
 
 template <int V>
 kernel_set make_set(const char *name) {
-    return kernel_set{leaf_kernel<V>, level_kernel<V>, tail_kernel<V>, msg_kernel<V>, name};
+    return kernel_set{leaf_kernel<V>, level_kernel<V>,  tail_kernel<V>, msg_kernel<V>,
+                      absorb_kernel<V>, finish_kernel<V>, name};
 }
 
 const kernel_set g_sets[GS_CUDA_KECCAK_VARIANTS] = {
@@ -447,6 +512,65 @@ static gs_status enqueue_commit(gs_cuda_tree *t, const uint64_t *d_m, size_t col
     return GS_OK;
 }
 
+/* Out of core (gs_cuda_merkle_commit_pieces): two device buffers for row
+ * pieces of 2^log_rows, the stream their copies run on. */
+struct row_pieces {
+    uint64_t *buf[2];
+    unsigned log_rows;
+    cudaStream_t cs;
+};
+
+/* enqueue_commit for a matrix in host memory: each piece's rows copied
+ * into a buffer on pc->cs while s hashes the other buffer's, levels 0 ..
+ * skip of the piece, then the stored levels above as enqueue_commit. */
+static gs_status enqueue_commit_pieces(gs_cuda_tree *t, const uint64_t *h_m, size_t cols,
+                                       size_t stride, cudaStream_t s, const row_pieces *pc) {
+    (void)cudaGetLastError(); /* a stale non-sticky error is not this launch's */
+    const unsigned lr = pc->log_rows, d = t->depth - t->skip;
+    const size_t R = (size_t)1 << lr;
+    uint64_t *scratch = NULL;
+    if (t->skip)
+        GS_TRY(gs_cuda_check(gs_cuda_counted_malloc_async((void **)&scratch,
+                                                          gs_cuda_merkle_tree_bytes_skip(t->depth, t->skip) -
+                                                              gs_cuda_merkle_stored_bytes(t->depth, t->skip),
+                                                          s),
+                             "cudaMallocAsync (Merkle scratch)"));
+    /* ev[0]: the work queued on s before; ev[1 + b]: buffer b filled;
+     * ev[3 + b]: its hashes done, so it may be refilled. */
+    cudaEvent_t ev[5] = {};
+    gs_status r = GS_OK;
+    for (int e = 0; e < 5 && r == GS_OK; e++)
+        r = gs_cuda_check(cudaEventCreateWithFlags(&ev[e], cudaEventDisableTiming), "cudaEventCreate (Merkle pieces)");
+    if (r == GS_OK) r = gs_cuda_check(cudaEventRecord(ev[0], s), "cudaEventRecord (Merkle pieces)");
+    if (r == GS_OK) r = gs_cuda_check(cudaStreamWaitEvent(pc->cs, ev[0], 0), "cudaStreamWaitEvent (Merkle pieces)");
+    for (size_t p = 0; r == GS_OK && p < ((size_t)1 << (t->depth - lr)); p++) {
+        int b = (int)(p & 1);
+        if (p >= 2) r = gs_cuda_check(cudaStreamWaitEvent(pc->cs, ev[3 + b], 0), "cudaStreamWaitEvent (Merkle pieces)");
+        if (r == GS_OK) r = gs_cuda_copy_rows_async(pc->buf[b], R, h_m, stride, cols, p * R, R, pc->cs);
+        if (r == GS_OK) r = gs_cuda_check(cudaEventRecord(ev[1 + b], pc->cs), "cudaEventRecord (Merkle pieces)");
+        if (r == GS_OK) r = gs_cuda_check(cudaStreamWaitEvent(s, ev[1 + b], 0), "cudaStreamWaitEvent (Merkle pieces)");
+        if (r == GS_OK)
+            r = hash_block(t, scratch, t->nodes + 4 * (p << (lr - t->skip)), pc->buf[b], cols, R, lr, t->skip, s);
+        if (r == GS_OK) r = gs_cuda_check(cudaEventRecord(ev[3 + b], s), "cudaEventRecord (Merkle pieces)");
+    }
+    if (r != GS_OK) (void)cudaStreamSynchronize(pc->cs); /* no copy writes a freed piece */
+    for (int e = 0; e < 5; e++)
+        if (ev[e]) (void)cudaEventDestroy(ev[e]);
+    if (scratch) (void)gs_cuda_counted_free_async(scratch, s);
+    GS_TRY(r);
+    if (t->id == GS_HASH_POSEIDON2) {
+        gs_poseidon2_digest *nodes = (gs_poseidon2_digest *)t->nodes;
+        for (unsigned l = 1; l <= d; l++)
+            GS_TRY(gs_cuda_poseidon2_compress_many(nodes + level_offset(d, l),
+                                                   nodes + level_offset(d, l - 1),
+                                                   (size_t)1 << (d - l), s));
+    } else {
+        GS_TRY(launch_levels(current_set(), t->nodes, d, s));
+    }
+    GS_CUDA_TRY(cudaEventRecord(t->done, s));
+    return GS_OK;
+}
+
 static void tree_destroy(gs_cuda_tree *t) {
     if (t->done) {
         (void)cudaEventSynchronize(t->done);
@@ -478,10 +602,10 @@ extern "C" gs_status gs_cuda_merkle_commit_hash(gs_cuda_tree **out, gs_hash_id i
     return gs_cuda_merkle_commit_skip(out, id, d_m, cols, col_stride, log_rows, 0, stream);
 }
 
-extern "C" gs_status gs_cuda_merkle_commit_skip(gs_cuda_tree **out, gs_hash_id id,
-                                                const uint64_t *d_m, size_t cols,
-                                                size_t col_stride, unsigned log_rows,
-                                                unsigned skip, void *stream) {
+/* A new tree of m's rows: enqueue_commit, or with pc its pieces variant. */
+static gs_status commit_new(gs_cuda_tree **out, gs_hash_id id, const uint64_t *d_m, size_t cols,
+                            size_t col_stride, unsigned log_rows, unsigned skip, cudaStream_t stream,
+                            const row_pieces *pc) {
     if (out) *out = NULL;
     if (!out || (id != GS_HASH_KECCAK256 && id != GS_HASH_POSEIDON2) ||
         skip > GS_CUDA_MERKLE_MAX_SKIP)
@@ -489,6 +613,9 @@ extern "C" gs_status gs_cuda_merkle_commit_skip(gs_cuda_tree **out, gs_hash_id i
     if (skip > log_rows) skip = log_rows;
     int device;
     GS_TRY(check_matrix(&device, d_m, cols, col_stride, log_rows));
+    if (pc && (pc->log_rows < skip || pc->log_rows > log_rows || pc->log_rows > GS_CUDA_MERKLE_PASS_LOG_ROWS ||
+               !pc->buf[0] || !pc->buf[1] || !pc->cs))
+        return GS_ERR_INVALID_ARG;
     gs_cuda_tree *t = (gs_cuda_tree *)calloc(1, sizeof *t);
     if (!t) return GS_ERR_NOMEM;
     t->id = id;
@@ -499,12 +626,13 @@ extern "C" gs_status gs_cuda_merkle_commit_skip(gs_cuda_tree **out, gs_hash_id i
                                 "cudaEventCreateWithFlags");
     if (s != GS_OK) t->done = NULL;
     if (s == GS_OK)
-        s = dev_malloc_async((void **)&t->nodes, gs_cuda_merkle_stored_bytes(log_rows, skip),
-                             (cudaStream_t)stream, "cudaMallocAsync (Merkle tree)");
+        s = dev_malloc_async((void **)&t->nodes, gs_cuda_merkle_stored_bytes(log_rows, skip), stream,
+                             "cudaMallocAsync (Merkle tree)");
     if (s == GS_OK) {
-        s = enqueue_commit(t, d_m, cols, col_stride, (cudaStream_t)stream, 0);
+        s = pc ? enqueue_commit_pieces(t, d_m, cols, col_stride, stream, pc)
+               : enqueue_commit(t, d_m, cols, col_stride, stream, 0);
         /* Kernels enqueued before a failed launch still use the tree. */
-        if (s != GS_OK) (void)cudaStreamSynchronize((cudaStream_t)stream);
+        if (s != GS_OK) (void)cudaStreamSynchronize(stream);
     }
     if (s != GS_OK) {
         tree_destroy(t);
@@ -512,6 +640,22 @@ extern "C" gs_status gs_cuda_merkle_commit_skip(gs_cuda_tree **out, gs_hash_id i
     }
     *out = t;
     return GS_OK;
+}
+
+extern "C" gs_status gs_cuda_merkle_commit_skip(gs_cuda_tree **out, gs_hash_id id,
+                                                const uint64_t *d_m, size_t cols,
+                                                size_t col_stride, unsigned log_rows,
+                                                unsigned skip, void *stream) {
+    return commit_new(out, id, d_m, cols, col_stride, log_rows, skip, (cudaStream_t)stream, NULL);
+}
+
+extern "C" gs_status gs_cuda_merkle_commit_pieces(gs_cuda_tree **out, gs_hash_id id, const uint64_t *h_m,
+                                                  size_t cols, size_t col_stride, unsigned log_rows,
+                                                  unsigned skip, uint64_t *const d_piece[2],
+                                                  unsigned piece_log_rows, void *stream, void *copy_stream) {
+    if (!d_piece) return GS_ERR_INVALID_ARG;
+    row_pieces pc = {{d_piece[0], d_piece[1]}, piece_log_rows, (cudaStream_t)copy_stream};
+    return commit_new(out, id, h_m, cols, col_stride, log_rows, skip, (cudaStream_t)stream, &pc);
 }
 
 extern "C" gs_status gs_cuda_merkle_recommit(gs_cuda_tree *t, const uint64_t *d_m, size_t cols,
@@ -536,6 +680,75 @@ extern "C" gs_status gs_cuda_merkle_hash_leaves(gs_digest *d_leaves, const uint6
     (void)cudaGetLastError();
     return launch_leaves(current_set(), (uint64_t *)d_leaves, d_m, cols, col_stride, log_rows,
                          (cudaStream_t)stream);
+}
+
+extern "C" gs_status gs_cuda_keccak_rows_begin(uint64_t *d_state, unsigned log_rows, void *stream) {
+    if (!d_state || log_rows > GS_CUDA_MERKLE_MAX_LOG_ROWS) return GS_ERR_INVALID_ARG;
+    GS_TRY(gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemsetAsync (row sponges)"));
+    return gs_cuda_check(cudaMemsetAsync(d_state, 0, (size_t)25 * sizeof *d_state << log_rows,
+                                         (cudaStream_t)stream),
+                         "cudaMemsetAsync (row sponges)");
+}
+
+extern "C" gs_status gs_cuda_keccak_rows_absorb(uint64_t *d_state, const uint64_t *d_m, size_t cols,
+                                                size_t col_stride, unsigned log_rows, unsigned pos,
+                                                void *stream) {
+    if (!d_state || pos >= RATE_LANES) return GS_ERR_INVALID_ARG;
+    GS_TRY(check_shape(d_m, cols, col_stride, log_rows));
+    (void)cudaGetLastError();
+    const uint32_t rows = 1u << log_rows;
+    const unsigned threads = rows < LEAF_THREADS ? rows : LEAF_THREADS;
+    current_set().absorb<<<blocks_for(rows, threads), threads, 0, (cudaStream_t)stream>>>(
+        d_state, d_m, cols, col_stride, rows, pos);
+    return check_launch("merkle absorb kernel launch");
+}
+
+extern "C" gs_status gs_cuda_keccak_rows_finish(gs_digest *d_leaves, const uint64_t *d_state,
+                                                unsigned log_rows, unsigned pos, void *stream) {
+    if (!d_leaves || !d_state || (uintptr_t)d_leaves % 16 || pos >= RATE_LANES ||
+        log_rows > GS_CUDA_MERKLE_MAX_LOG_ROWS)
+        return GS_ERR_INVALID_ARG;
+    (void)cudaGetLastError();
+    const uint32_t rows = 1u << log_rows;
+    const unsigned threads = rows < LEAF_THREADS ? rows : LEAF_THREADS;
+    current_set().finish<<<blocks_for(rows, threads), threads, 0, (cudaStream_t)stream>>>(
+        (uint64_t *)d_leaves, d_state, rows, pos);
+    return check_launch("merkle finish kernel launch");
+}
+
+extern "C" gs_status gs_cuda_merkle_commit_leaves(gs_cuda_tree **out, const gs_digest *d_leaves,
+                                                  unsigned log_rows, void *stream) {
+    if (out) *out = NULL;
+    if (!out || !d_leaves || log_rows > GS_CUDA_MERKLE_MAX_LOG_ROWS) return GS_ERR_INVALID_ARG;
+    int device;
+    GS_TRY(gs_cuda_check(cudaGetDevice(&device), "cudaGetDevice"));
+    GS_TRY(check_readable(d_leaves, device));
+    cudaStream_t s = (cudaStream_t)stream;
+    gs_cuda_tree *t = (gs_cuda_tree *)calloc(1, sizeof *t);
+    if (!t) return GS_ERR_NOMEM;
+    t->id = GS_HASH_KECCAK256;
+    t->depth = log_rows;
+    t->device = device;
+    gs_status r = gs_cuda_check(cudaEventCreateWithFlags(&t->done, cudaEventDisableTiming),
+                                "cudaEventCreateWithFlags");
+    if (r != GS_OK) t->done = NULL;
+    if (r == GS_OK)
+        r = dev_malloc_async((void **)&t->nodes, gs_cuda_merkle_stored_bytes(log_rows, 0), s,
+                             "cudaMallocAsync (Merkle tree)");
+    if (r == GS_OK) r = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (leaves)");
+    if (r == GS_OK)
+        r = gs_cuda_check(cudaMemcpyAsync(t->nodes, d_leaves, sizeof *d_leaves << log_rows,
+                                          cudaMemcpyDeviceToDevice, s),
+                          "cudaMemcpyAsync (leaves)");
+    if (r == GS_OK) r = launch_levels(current_set(), t->nodes, log_rows, s);
+    if (r == GS_OK) r = gs_cuda_check(cudaEventRecord(t->done, s), "cudaEventRecord (Merkle tree)");
+    if (r != GS_OK) {
+        (void)cudaStreamSynchronize(s);
+        tree_destroy(t);
+        return r;
+    }
+    *out = t;
+    return GS_OK;
 }
 
 extern "C" gs_status gs_cuda_merkle_root(const gs_cuda_tree *t, gs_digest *root) {

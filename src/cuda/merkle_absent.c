@@ -18,6 +18,40 @@ gs_status gs_cuda_merkle_commit_hash(gs_cuda_tree **out, gs_hash_id id, const ui
     return GS_ERR_NO_DEVICE;
 }
 
+gs_status gs_cuda_keccak_rows_begin(uint64_t *d_state, unsigned log_rows, void *stream) {
+    (void)d_state, (void)log_rows, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+
+gs_status gs_cuda_keccak_rows_absorb(uint64_t *d_state, const uint64_t *d_m, size_t cols,
+                                     size_t col_stride, unsigned log_rows, unsigned pos, void *stream) {
+    (void)d_state, (void)d_m, (void)cols, (void)col_stride, (void)log_rows, (void)pos, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+
+gs_status gs_cuda_keccak_rows_finish(gs_digest *d_leaves, const uint64_t *d_state, unsigned log_rows,
+                                     unsigned pos, void *stream) {
+    (void)d_leaves, (void)d_state, (void)log_rows, (void)pos, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+
+gs_status gs_cuda_merkle_commit_leaves(gs_cuda_tree **out, const gs_digest *d_leaves, unsigned log_rows,
+                                       void *stream) {
+    (void)d_leaves, (void)log_rows, (void)stream;
+    if (out) *out = NULL;
+    return GS_ERR_NO_DEVICE;
+}
+
+gs_status gs_cuda_merkle_commit_pieces(gs_cuda_tree **out, gs_hash_id id, const uint64_t *h_m,
+                                       size_t cols, size_t col_stride, unsigned log_rows,
+                                       unsigned skip, uint64_t *const d_piece[2],
+                                       unsigned piece_log_rows, void *stream, void *copy_stream) {
+    (void)id, (void)h_m, (void)cols, (void)col_stride, (void)log_rows, (void)skip, (void)d_piece,
+        (void)piece_log_rows, (void)stream, (void)copy_stream;
+    if (out) *out = NULL;
+    return GS_ERR_NO_DEVICE;
+}
+
 gs_status gs_cuda_merkle_commit_skip(gs_cuda_tree **out, gs_hash_id id, const uint64_t *d_m,
                                      size_t cols, size_t col_stride, unsigned log_rows,
                                      unsigned skip, void *stream) {

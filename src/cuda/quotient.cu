@@ -65,6 +65,7 @@
 #include <string.h>
 
 #include "cuda/cuda_util.cuh"
+#include "cuda/device.h"
 #include "cuda/quotient.h"
 #include "gstark/cuda.h"
 #include "gstark/field.h"
@@ -220,7 +221,11 @@ template <class RF> struct bus_row {
 struct quot_args {
     const uint64_t *lde, *aux;
     uint64_t *out;
-    size_t N, mask, step; /* next row: (i + step) & mask */
+    /* lde and aux hold rows row0 .. with column stride N; a row's next is
+     * (i - row0 + step) & mask there (all N rows: row0 0, mask N - 1; a row
+     * piece: its next rows copied after it, mask ~0) */
+    size_t N, mask, step, row0;
+    size_t j0, j1;        /* the output rows this launch makes (j << log_step) */
     size_t bmask;         /* B - 1 */
     size_t n_out;         /* N >> log_step rows out: rows i = j << log_step */
     unsigned log_step;
@@ -244,11 +249,11 @@ struct quot_args {
 template <class RF> HD void quot_row(const quot_args &A, RF &R, size_t i, gs_fp x) {
     gs_fp zi = A.zinv[i & A.bmask];
     gs_fp tdiv = gs_fp_mul(gs_fp_sub(x, A.wlast), zi); /* (x - w^(n-1)) / (x^n - 1) */
-    size_t in = (i + A.step) & A.mask;
+    size_t li = i - A.row0, in = (li + A.step) & A.mask; /* where row i and its next lie */
     gs_fp3 acc = gs_fp3_zero();
     if (A.nt) {
         weigh_sink ws = {A.alpha, gs_fp3_zero()};
-        run_program(A.t_insns, A.t_n, A.t_consts, A.pub, A.lde, A.N, i, in, R, ws);
+        run_program(A.t_insns, A.t_n, A.t_consts, A.pub, A.lde, A.N, li, in, R, ws);
         acc = gs_fp3_mul_fp(ws.acc, tdiv);
     }
     gs_fp d0 = 0, dl = 0;
@@ -282,7 +287,7 @@ UNROLL
             uint32_t g = k - A.nlog;
             gs_fp3 ga = gs_fp3_zero();
             for (uint64_t b = A.bg_start[g]; b < A.bg_start[g + 1]; b++) {
-                gs_fp v = A.lde[(size_t)A.b_col[b] * A.N + i];
+                gs_fp v = A.lde[(size_t)A.b_col[b] * A.N + li];
                 ga = gs_fp3_add(ga, gs_fp3_mul_fp(A.b_alpha[b], gs_fp_sub(v, A.b_val[b])));
             }
             acc = gs_fp3_add(acc, gs_fp3_mul_fp(ga, den[j]));
@@ -291,8 +296,8 @@ UNROLL
     if (A.bt.G) {
         const bus_tables &T = A.bt;
         keep_sink<RF> ks = {&R, A.i_base};
-        run_program(A.i_insns, A.i_n, A.i_consts, A.pub, A.lde, A.N, i, i, R, ks);
-        bus_row<RF> row = {&T, &R, A.i_base, A.aux, A.N, i, in, A.lap, gs_fp3_zero()};
+        run_program(A.i_insns, A.i_n, A.i_consts, A.pub, A.lde, A.N, li, li, R, ks);
+        bus_row<RF> row = {&T, &R, A.i_base, A.aux, A.N, li, in, A.lap, gs_fp3_zero()};
         gs_fp3 tr, fi, la;
         lu_dev_constraints(&row, A.sigma, &tr, &fi, &la);
         gs_fp3 v = gs_fp3_mul_fp(row.acc, zi);
@@ -307,11 +312,11 @@ UNROLL
 template <int MAXR> __global__ void __launch_bounds__(ROW_THREADS) quotient_kernel(const quot_args A) {
     size_t threads = (size_t)gridDim.x * blockDim.x;
     size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (tid >= A.n_out) return;
+    if (A.j0 + tid >= A.j1) return;
     regfile<MAXR> R;
     R.bind(A.scratch, tid, threads);
-    gs_fp x = gs_fp_mul(A.shift, gs_fp_pow(A.wN, tid << A.log_step));
-    for (size_t j = tid; j < A.n_out; j += threads) {
+    gs_fp x = gs_fp_mul(A.shift, gs_fp_pow(A.wN, (A.j0 + tid) << A.log_step));
+    for (size_t j = A.j0 + tid; j < A.j1; j += threads) {
         quot_row(A, R, j << A.log_step, x);
         x = gs_fp_mul(x, A.wstep);
     }
@@ -767,6 +772,7 @@ gs_status quot_plan_make(quot_plan *P, const gs_cuda_quotient_args *a) {
         memset(&A, 0, sizeof A);
         A.N = N, A.mask = N - 1, A.step = B, A.bmask = B - 1;
         A.log_step = a->log_step, A.n_out = N >> a->log_step;
+        A.j1 = A.n_out;
         A.shift = a->shift, A.wN = gs_fp_root_of_unity(a->log_n + a->log_blowup), A.wlast = wlast;
         A.t_n = nt ? pt->n_insns : 0, A.nt = nt;
         A.i_n = L ? pi->n_insns : 0, A.i_base = pi->n_regs;
@@ -881,31 +887,99 @@ void aux_bind(aux_plan *P, const gs_cuda_bus *L, const uint64_t *base) {
 
 } // namespace
 
+namespace {
+
+/* The plan of a, its tables copied to the device (*d: the tables, then the
+ * register files) and bound; the host image is freed. */
+gs_status quot_setup(quot_plan *P, uint64_t **d, const gs_cuda_quotient_args *a, cudaStream_t s) {
+    *d = NULL;
+    GS_TRY(quot_plan_make(P, a));
+    size_t table_words = round_up(P->words);
+    gs_status st = dev_alloc(d, table_words + P->scratch_words, s, "cudaMallocAsync (quotient tables)");
+    if (st == GS_OK) st = upload(*d, P->h, P->words, s, "cudaMemcpyAsync (quotient tables)");
+    /* The host image may be read until the copy is done. */
+    if (st == GS_OK) st = check(cudaStreamSynchronize(s), "cudaStreamSynchronize (quotient tables)");
+    free(P->h);
+    if (st != GS_OK) {
+        if (*d) st = cleanup(st, gs_cuda_counted_free_async(*d, s), "cudaFreeAsync");
+        *d = NULL;
+        return st;
+    }
+    quot_bind(P, a, *d);
+    P->A.scratch = P->scratch_words ? *d + table_words : NULL;
+    return GS_OK;
+}
+
+gs_status launch_quot(const quot_plan &P, const quot_args &A, cudaStream_t s) {
+    switch (P.tier) {
+    case 32: quotient_kernel<32><<<P.blocks, ROW_THREADS, 0, s>>>(A); break;
+    case 128: quotient_kernel<128><<<P.blocks, ROW_THREADS, 0, s>>>(A); break;
+    default: quotient_kernel<0><<<P.blocks, ROW_THREADS, 0, s>>>(A); break;
+    }
+    return gs_cuda_launched("quotient_kernel");
+}
+
+} // namespace
+
 extern "C" gs_status gs_cuda_quotient_eval(uint64_t *d_out, const uint64_t *d_lde,
                                            const uint64_t *d_aux_lde,
                                            const gs_cuda_quotient_args *a, void *stream) {
     GS_TRY(quot_check(d_out, d_lde, d_aux_lde, a));
     cudaStream_t s = (cudaStream_t)stream;
     quot_plan P;
-    GS_TRY(quot_plan_make(&P, a));
-    size_t table_words = round_up(P.words);
     uint64_t *d = NULL;
-    gs_status st = dev_alloc(&d, table_words + P.scratch_words, s, "cudaMallocAsync (quotient tables)");
-    if (st == GS_OK) st = upload(d, P.h, P.words, s, "cudaMemcpyAsync (quotient tables)");
-    /* The host image may be read until the copy is done. */
-    if (st == GS_OK) st = check(cudaStreamSynchronize(s), "cudaStreamSynchronize (quotient tables)");
-    free(P.h);
-    if (st != GS_OK) return d ? cleanup(st, gs_cuda_counted_free_async(d, s), "cudaFreeAsync") : st;
-    quot_bind(&P, a, d);
+    GS_TRY(quot_setup(&P, &d, a, s));
     quot_args &A = P.A;
     A.lde = d_lde, A.aux = a->bus ? d_aux_lde : NULL, A.out = d_out;
-    A.scratch = P.scratch_words ? d + table_words : NULL;
-    switch (P.tier) {
-    case 32: quotient_kernel<32><<<P.blocks, ROW_THREADS, 0, s>>>(A); break;
-    case 128: quotient_kernel<128><<<P.blocks, ROW_THREADS, 0, s>>>(A); break;
-    default: quotient_kernel<0><<<P.blocks, ROW_THREADS, 0, s>>>(A); break;
+    gs_status st = launch_quot(P, A, s);
+    return cleanup(st, gs_cuda_counted_free_async(d, s), "cudaFreeAsync (quotient tables)");
+}
+
+extern "C" gs_status gs_cuda_quotient_eval_pieces(uint64_t *d_out, const uint64_t *lde,
+                                                  const uint64_t *aux_lde,
+                                                  const gs_cuda_quotient_args *a,
+                                                  uint64_t *const d_piece[2], size_t piece_rows,
+                                                  void *stream, void *copy_stream) {
+    GS_TRY(quot_check(d_out, lde, aux_lde, a));
+    size_t N = (size_t)1 << (a->log_n + a->log_blowup), B = (size_t)1 << a->log_blowup;
+    if (!d_piece || !d_piece[0] || !d_piece[1] || !copy_stream || piece_rows > N ||
+        piece_rows < ((size_t)1 << a->log_step) || (piece_rows & (piece_rows - 1)))
+        return GS_ERR_INVALID_ARG;
+    cudaStream_t s = (cudaStream_t)stream, cs = (cudaStream_t)copy_stream;
+    quot_plan P;
+    uint64_t *d = NULL;
+    GS_TRY(quot_setup(&P, &d, a, s));
+    size_t cols = a->air->num_cols, acols = a->bus ? 3 * ((size_t)a->bus->n_groups + 1) : 0;
+    size_t S = piece_rows + B; /* a piece's rows and the next rows of its last ones */
+    /* ev[0]: the work queued on s before; ev[1 + b]: piece buffer b copied;
+     * ev[3 + b]: its kernel done, so the buffer may be refilled. */
+    cudaEvent_t ev[5] = {};
+    gs_status st = GS_OK;
+    for (int e = 0; e < 5 && st == GS_OK; e++)
+        st = check(cudaEventCreateWithFlags(&ev[e], cudaEventDisableTiming), "cudaEventCreate (quotient pieces)");
+    if (st == GS_OK) st = check(cudaEventRecord(ev[0], s), "cudaEventRecord (quotient pieces)");
+    if (st == GS_OK) st = check(cudaStreamWaitEvent(cs, ev[0], 0), "cudaStreamWaitEvent (quotient pieces)");
+    for (size_t a0 = 0, k = 0; st == GS_OK && a0 < N; a0 += piece_rows, k++) {
+        int b = (int)(k & 1);
+        uint64_t *buf = d_piece[b];
+        if (k >= 2) st = check(cudaStreamWaitEvent(cs, ev[3 + b], 0), "cudaStreamWaitEvent (quotient pieces)");
+        if (st == GS_OK) st = gs_cuda_copy_rows_async(buf, S, lde, N, cols, a0, S, cs);
+        if (st == GS_OK && acols) st = gs_cuda_copy_rows_async(buf + cols * S, S, aux_lde, N, acols, a0, S, cs);
+        if (st == GS_OK) st = check(cudaEventRecord(ev[1 + b], cs), "cudaEventRecord (quotient pieces)");
+        if (st == GS_OK) st = check(cudaStreamWaitEvent(s, ev[1 + b], 0), "cudaStreamWaitEvent (quotient pieces)");
+        if (st == GS_OK) {
+            quot_args A = P.A;
+            A.lde = buf, A.aux = acols ? buf + cols * S : NULL, A.out = d_out;
+            A.N = S, A.mask = ~(size_t)0, A.row0 = a0;
+            A.j0 = a0 >> a->log_step, A.j1 = (a0 + piece_rows) >> a->log_step;
+            st = launch_quot(P, A, s);
+        }
+        if (st == GS_OK) st = check(cudaEventRecord(ev[3 + b], s), "cudaEventRecord (quotient pieces)");
     }
-    st = gs_cuda_launched("quotient_kernel");
+    /* On an error, no copy may still write the pieces the caller frees. */
+    if (st != GS_OK) (void)cudaStreamSynchronize(cs);
+    for (int e = 0; e < 5; e++)
+        if (ev[e]) (void)cudaEventDestroy(ev[e]);
     return cleanup(st, gs_cuda_counted_free_async(d, s), "cudaFreeAsync (quotient tables)");
 }
 

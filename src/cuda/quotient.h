@@ -112,6 +112,18 @@ typedef struct gs_cuda_quotient_args {
  * for the kernel. */
 gs_status gs_cuda_quotient_eval(uint64_t *d_out, const uint64_t *d_lde, const uint64_t *d_aux_lde,
                                 const gs_cuda_quotient_args *a, void *stream);
+/* The same values from an LDE (and aux LDE) that lie outside the device,
+ * in page-locked host memory (a buffer out of core): pieces of piece_rows
+ * rows (a power of 2, 2^log_step <= piece_rows <= N), each with the next
+ * rows of its last ones, are copied on copy_stream into d_piece[0] and
+ * d_piece[1] in turn (device buffers of (num_cols + 3 (n_groups + 1)) *
+ * (piece_rows + 2^log_blowup) words each) while the kernel works on the
+ * other one on `stream`. The copies start after the work queued on stream
+ * before the call; the call returns with the kernels queued (stream's later
+ * work follows them; the buffers may be freed stream-ordered on stream). */
+gs_status gs_cuda_quotient_eval_pieces(uint64_t *d_out, const uint64_t *lde, const uint64_t *aux_lde,
+                                       const gs_cuda_quotient_args *a, uint64_t *const d_piece[2],
+                                       size_t piece_rows, void *stream, void *copy_stream);
 
 /* d_aux (3 * (bus->n_groups + 1) Fp columns of 2^log_n) = the LogUp aux
  * trace and *sigma its bus sum, exactly as gs_logup_aux_trace; d_trace is

@@ -1,10 +1,18 @@
-/* Built instead of src/cuda/quotient.cu when CUDA is not compiled in: both
- * entry points of src/cuda/quotient.h report GS_ERR_NO_DEVICE. */
+/* Built instead of src/cuda/quotient.cu when CUDA is not compiled in: every
+ * entry point of src/cuda/quotient.h reports GS_ERR_NO_DEVICE. */
 #include "cuda/quotient.h"
 
 gs_status gs_cuda_quotient_eval(uint64_t *d_out, const uint64_t *d_lde, const uint64_t *d_aux_lde,
                                 const gs_cuda_quotient_args *a, void *stream) {
     (void)d_out, (void)d_lde, (void)d_aux_lde, (void)a, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+
+gs_status gs_cuda_quotient_eval_pieces(uint64_t *d_out, const uint64_t *lde, const uint64_t *aux_lde,
+                                       const gs_cuda_quotient_args *a, uint64_t *const d_piece[2],
+                                       size_t piece_rows, void *stream, void *copy_stream) {
+    (void)d_out, (void)lde, (void)aux_lde, (void)a, (void)d_piece, (void)piece_rows, (void)stream,
+        (void)copy_stream;
     return GS_ERR_NO_DEVICE;
 }
 

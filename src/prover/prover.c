@@ -254,8 +254,9 @@ static gs_status commit_main(prover_state *st, gs_table_proof *t, const gs_fp *t
     GS_TRY(alloc_fp(st, &st->lde, s->cols * N));
     if (keep || dev_check) GS_TRY(alloc_fp(st, &st->evals, s->cols * n));
     if (be->iface->extend) {
+        gs_leaf_plan plan = {s->hash, gs_lde_leaf_width(s, s->cols), s->lde_depth};
         GS_TRY(be->iface->extend(be, &st->coeffs, &st->lde, st->evals.ptr ? &st->evals : NULL, trace,
-                                 s->cols, s->log_n, s->log_blowup, shift));
+                                 s->cols, s->log_n, s->log_blowup, shift, &plan));
     } else {
         GS_TRY(be->iface->upload(be, &st->coeffs, trace, s->cols * n * sizeof(gs_fp)));
         if (st->evals.ptr) GS_TRY(be->iface->copy(be, &st->evals, 0, &st->coeffs, 0, s->cols * n, 0));
