@@ -474,6 +474,22 @@ static gs_status hash_block(const gs_cuda_tree *t, uint64_t *lv, uint64_t *top, 
     return GS_OK;
 }
 
+/* The stored levels above the lowest (already in t->nodes), then t->done. */
+static gs_status enqueue_levels(gs_cuda_tree *t, cudaStream_t s) {
+    const unsigned d = t->depth - t->skip;
+    if (t->id == GS_HASH_POSEIDON2) {
+        gs_poseidon2_digest *nodes = (gs_poseidon2_digest *)t->nodes;
+        for (unsigned l = 1; l <= d; l++)
+            GS_TRY(gs_cuda_poseidon2_compress_many(nodes + level_offset(d, l),
+                                                   nodes + level_offset(d, l - 1),
+                                                   (size_t)1 << (d - l), s));
+    } else {
+        GS_TRY(launch_levels(current_set(), t->nodes, d, s));
+    }
+    GS_CUDA_TRY(cudaEventRecord(t->done, s));
+    return GS_OK;
+}
+
 /* Leaves then levels into t->nodes, on s after t's previous commit. A
  * skipping tree hashes the rows in passes of 2^GS_CUDA_MERKLE_PASS_LOG_ROWS through a
  * scratch (stream-ordered) and keeps level skip of each pass. */
@@ -481,7 +497,6 @@ static gs_status enqueue_commit(gs_cuda_tree *t, const uint64_t *d_m, size_t col
                                 cudaStream_t s, int after_previous) {
     (void)cudaGetLastError(); /* a stale non-sticky error is not this launch's */
     if (after_previous) GS_CUDA_TRY(cudaStreamWaitEvent(s, t->done, 0));
-    const unsigned d = t->depth - t->skip; /* the stored levels */
     if (t->skip) {
         const unsigned P = GS_CUDA_MERKLE_PASS_LOG_ROWS;
         const unsigned lr = t->depth < P ? t->depth : P;
@@ -499,17 +514,7 @@ static gs_status enqueue_commit(gs_cuda_tree *t, const uint64_t *d_m, size_t col
     } else {
         GS_TRY(hash_block(t, NULL, t->nodes, d_m, cols, stride, t->depth, 0, s));
     }
-    if (t->id == GS_HASH_POSEIDON2) {
-        gs_poseidon2_digest *nodes = (gs_poseidon2_digest *)t->nodes;
-        for (unsigned l = 1; l <= d; l++)
-            GS_TRY(gs_cuda_poseidon2_compress_many(nodes + level_offset(d, l),
-                                                   nodes + level_offset(d, l - 1),
-                                                   (size_t)1 << (d - l), s));
-    } else {
-        GS_TRY(launch_levels(current_set(), t->nodes, d, s));
-    }
-    GS_CUDA_TRY(cudaEventRecord(t->done, s));
-    return GS_OK;
+    return enqueue_levels(t, s);
 }
 
 /* Out of core (gs_cuda_merkle_commit_pieces): two device buffers for row
@@ -526,7 +531,7 @@ struct row_pieces {
 static gs_status enqueue_commit_pieces(gs_cuda_tree *t, const uint64_t *h_m, size_t cols,
                                        size_t stride, cudaStream_t s, const row_pieces *pc) {
     (void)cudaGetLastError(); /* a stale non-sticky error is not this launch's */
-    const unsigned lr = pc->log_rows, d = t->depth - t->skip;
+    const unsigned lr = pc->log_rows;
     const size_t R = (size_t)1 << lr;
     uint64_t *scratch = NULL;
     if (t->skip)
@@ -558,17 +563,7 @@ static gs_status enqueue_commit_pieces(gs_cuda_tree *t, const uint64_t *h_m, siz
         if (ev[e]) (void)cudaEventDestroy(ev[e]);
     if (scratch) (void)gs_cuda_counted_free_async(scratch, s);
     GS_TRY(r);
-    if (t->id == GS_HASH_POSEIDON2) {
-        gs_poseidon2_digest *nodes = (gs_poseidon2_digest *)t->nodes;
-        for (unsigned l = 1; l <= d; l++)
-            GS_TRY(gs_cuda_poseidon2_compress_many(nodes + level_offset(d, l),
-                                                   nodes + level_offset(d, l - 1),
-                                                   (size_t)1 << (d - l), s));
-    } else {
-        GS_TRY(launch_levels(current_set(), t->nodes, d, s));
-    }
-    GS_CUDA_TRY(cudaEventRecord(t->done, s));
-    return GS_OK;
+    return enqueue_levels(t, s);
 }
 
 static void tree_destroy(gs_cuda_tree *t) {
@@ -740,8 +735,7 @@ extern "C" gs_status gs_cuda_merkle_commit_leaves(gs_cuda_tree **out, const gs_d
         r = gs_cuda_check(cudaMemcpyAsync(t->nodes, d_leaves, sizeof *d_leaves << log_rows,
                                           cudaMemcpyDeviceToDevice, s),
                           "cudaMemcpyAsync (leaves)");
-    if (r == GS_OK) r = launch_levels(current_set(), t->nodes, log_rows, s);
-    if (r == GS_OK) r = gs_cuda_check(cudaEventRecord(t->done, s), "cudaEventRecord (Merkle tree)");
+    if (r == GS_OK) r = enqueue_levels(t, s);
     if (r != GS_OK) {
         (void)cudaStreamSynchronize(s);
         tree_destroy(t);
