@@ -573,6 +573,43 @@ static void test_pool(void) {
     printf("pool: runs of 1..6 workers, each worker once per run, 5 threads kept\n");
 }
 
+/* The host block cache's limit (what out-of-core buffers are held to):
+ * blocks within it, a request past it refused while every block is held,
+ * a smaller cached block reused, the unused blocks given up for a request
+ * that needs their room; a pinned-only cache gives page-locked blocks or
+ * none (none without a device). */
+static void test_arena_limit(void) {
+    const size_t MiB = (size_t)1 << 20;
+    gs_host_arena *a = NULL;
+    CHECK(gs_host_arena_new(&a, GS_ARENA_PAGES, 8 * MiB) == GS_OK);
+    if (!a) return;
+    void *p1 = NULL, *p2 = NULL, *p3 = NULL, *p4 = NULL;
+    CHECK(gs_host_arena_alloc(a, &p1, 4 * MiB, 0) == GS_OK && p1);
+    CHECK(gs_host_arena_alloc(a, &p2, 4 * MiB, 0) == GS_OK && p2 && p2 != p1);
+    CHECK(gs_host_arena_alloc(a, &p3, 2 * MiB, 0) == GS_ERR_NOMEM && !p3);
+    CHECK(gs_host_arena_release(a, p1) == GS_OK);
+    CHECK(gs_host_arena_alloc(a, &p3, 2 * MiB, 1) == GS_OK && p3 == p1);
+    CHECK(gs_host_arena_release(a, p2) == GS_OK && gs_host_arena_release(a, p3) == GS_OK);
+    CHECK(gs_host_arena_alloc(a, &p4, 6 * MiB, 0) == GS_OK && p4);
+    size_t total = 0, used = 0;
+    gs_host_arena_stats(a, &total, NULL, &used);
+    CHECK(total == 6 * MiB && used == 6 * MiB);
+    CHECK(gs_host_arena_release(a, p4) == GS_OK && gs_host_arena_release(a, p4) == GS_ERR_INVALID_ARG);
+    gs_host_arena_free(a);
+
+    gs_host_arena *pin = NULL;
+    CHECK(gs_host_arena_new(&pin, GS_ARENA_PINNED, 0) == GS_OK);
+    void *q = NULL;
+    gs_status s = pin ? gs_host_arena_alloc(pin, &q, MiB, 0) : GS_ERR_NOMEM;
+    size_t pinned = 0;
+    gs_host_arena_stats(pin, &total, &pinned, NULL);
+    if (gs_cuda_device_count() == 0) CHECK(s == GS_ERR_NOMEM && !q && total == 0);
+    else CHECK(s == GS_OK && q && pinned == total && total == 2 * MiB);
+    gs_host_arena_free(pin);
+    printf("host block cache: limit kept, blocks reused and given up; pinned-only %s\n",
+           gs_cuda_device_count() ? "pinned" : "refused without a device");
+}
+
 /* gs_prover_host_alloc: zeroed blocks, reused after they are given back
  * (dirty, zeroed again), the smallest that fits, kept until the context is
  * freed; other pointers refused. */
@@ -664,6 +701,7 @@ static void test_host_memory_threads(void) {
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
     test_host_memory();
+    test_arena_limit();
     test_host_memory_threads();
     test_budget_rules();
     test_bad_cfg();
