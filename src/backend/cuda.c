@@ -490,16 +490,15 @@ static gs_status cuda_interpolate(gs_backend *be, gs_buf *v, size_t cols, unsign
 }
 
 /* Row sponges for lde_out to hash the leaves of plan lp as it extends
- * (Keccak-256 trees that keep every level, a plan that views the matrix of
- * cols columns of 2^log_size), charged: 1, with *state and c->fused set;
- * 0 when the plan does not apply or the budget has no room (the commit then
- * reads the matrix back in row pieces). */
+ * (Keccak-256 trees that keep every level, one row a leaf: the case the
+ * GPU tests cover), charged: 1, with *state and c->fused set; 0 when the
+ * plan does not apply or the budget has no room (the commit then reads the
+ * matrix back in row pieces). */
 static int fuse_begin(cuda_ctx *c, uint64_t **state, const gs_buf *out, size_t cols, unsigned log_size,
                       const gs_leaf_plan *lp) {
     *state = NULL;
-    if (!lp || lp->hash != GS_HASH_KECCAK256 || lp->log_rows > log_size ||
-        gs_merkle_skip_for(lp->leaf_cols, lp->log_rows) != 0 ||
-        cols << (log_size - lp->log_rows) != lp->leaf_cols)
+    if (!lp || lp->hash != GS_HASH_KECCAK256 || lp->log_rows != log_size || lp->leaf_cols != cols ||
+        gs_merkle_skip_for(cols, log_size) != 0)
         return 0;
     size_t sbytes = (size_t)25 * sizeof(uint64_t) << lp->log_rows;
     size_t dbytes = sizeof(gs_digest) << lp->log_rows;
@@ -536,7 +535,7 @@ static gs_status lde_out(cuda_ctx *c, gs_buf *out, const uint64_t *coeffs, size_
     size_t n = (size_t)1 << log_n, N = n << log_blowup, col = N * sizeof(gs_fp);
     uint64_t *state = NULL;
     int fuse = fuse_begin(c, &state, out, cols, log_n + log_blowup, lp);
-    unsigned fold = fuse ? log_n + log_blowup - lp->log_rows : 0, pos = 0;
+    unsigned pos = 0;
     scratch sc;
     gs_status r = scratch_get(c, &sc, 2 * col, piece_cols(n * sizeof(gs_fp), cols));
     if (r != GS_OK) {
@@ -556,10 +555,9 @@ static gs_status lde_out(cuda_ctx *c, gs_buf *out, const uint64_t *coeffs, size_
         if (r == GS_OK) r = gs_cuda_stage_copies_follow(c->stage, c->stream);
         if (r == GS_OK) r = gs_cuda_d2d_async((uint64_t *)out->ptr + c0 * N, buf[b], kk * col, copies);
         if (r == GS_OK) r = done[b] ? gs_cuda_mark_record(done[b], copies) : gs_cuda_mark(&done[b], copies);
-        if (r == GS_OK && fuse) { /* the piece as kk << fold columns of the leaves' rows */
-            r = gs_cuda_keccak_rows_absorb(state, buf[b], kk << fold, (size_t)1 << lp->log_rows,
-                                           lp->log_rows, pos, c->stream);
-            pos = (unsigned)((pos + (kk << fold)) % 17);
+        if (r == GS_OK && fuse) {
+            r = gs_cuda_keccak_rows_absorb(state, buf[b], kk, N, lp->log_rows, pos, c->stream);
+            pos = (unsigned)((pos + kk) % 17);
         }
     }
     if (r == GS_OK && fuse)
