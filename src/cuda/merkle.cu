@@ -597,6 +597,30 @@ extern "C" gs_status gs_cuda_merkle_commit_hash(gs_cuda_tree **out, gs_hash_id i
     return gs_cuda_merkle_commit_skip(out, id, d_m, cols, col_stride, log_rows, 0, stream);
 }
 
+/* An empty tree (its done event and stored levels allocated on stream),
+ * or nothing on an error. */
+static gs_status tree_new(gs_cuda_tree **out, gs_hash_id id, unsigned log_rows, unsigned skip, int device,
+                          cudaStream_t stream) {
+    gs_cuda_tree *t = (gs_cuda_tree *)calloc(1, sizeof *t);
+    if (!t) return GS_ERR_NOMEM;
+    t->id = id;
+    t->depth = log_rows;
+    t->skip = skip;
+    t->device = device;
+    gs_status s = gs_cuda_check(cudaEventCreateWithFlags(&t->done, cudaEventDisableTiming),
+                                "cudaEventCreateWithFlags");
+    if (s != GS_OK) t->done = NULL;
+    if (s == GS_OK)
+        s = dev_malloc_async((void **)&t->nodes, gs_cuda_merkle_stored_bytes(log_rows, skip), stream,
+                             "cudaMallocAsync (Merkle tree)");
+    if (s != GS_OK) {
+        tree_destroy(t);
+        return s;
+    }
+    *out = t;
+    return GS_OK;
+}
+
 /* A new tree of m's rows: enqueue_commit, or with pc its pieces variant. */
 static gs_status commit_new(gs_cuda_tree **out, gs_hash_id id, const uint64_t *d_m, size_t cols,
                             size_t col_stride, unsigned log_rows, unsigned skip, cudaStream_t stream,
@@ -611,25 +635,13 @@ static gs_status commit_new(gs_cuda_tree **out, gs_hash_id id, const uint64_t *d
     if (pc && (pc->log_rows < skip || pc->log_rows > log_rows || pc->log_rows > GS_CUDA_MERKLE_PASS_LOG_ROWS ||
                !pc->buf[0] || !pc->buf[1] || !pc->cs))
         return GS_ERR_INVALID_ARG;
-    gs_cuda_tree *t = (gs_cuda_tree *)calloc(1, sizeof *t);
-    if (!t) return GS_ERR_NOMEM;
-    t->id = id;
-    t->depth = log_rows;
-    t->skip = skip;
-    t->device = device;
-    gs_status s = gs_cuda_check(cudaEventCreateWithFlags(&t->done, cudaEventDisableTiming),
-                                "cudaEventCreateWithFlags");
-    if (s != GS_OK) t->done = NULL;
-    if (s == GS_OK)
-        s = dev_malloc_async((void **)&t->nodes, gs_cuda_merkle_stored_bytes(log_rows, skip), stream,
-                             "cudaMallocAsync (Merkle tree)");
-    if (s == GS_OK) {
-        s = pc ? enqueue_commit_pieces(t, d_m, cols, col_stride, stream, pc)
-               : enqueue_commit(t, d_m, cols, col_stride, stream, 0);
-        /* Kernels enqueued before a failed launch still use the tree. */
-        if (s != GS_OK) (void)cudaStreamSynchronize(stream);
-    }
+    gs_cuda_tree *t = NULL;
+    GS_TRY(tree_new(&t, id, log_rows, skip, device, stream));
+    gs_status s = pc ? enqueue_commit_pieces(t, d_m, cols, col_stride, stream, pc)
+                     : enqueue_commit(t, d_m, cols, col_stride, stream, 0);
     if (s != GS_OK) {
+        /* Kernels enqueued before a failed launch still use the tree. */
+        (void)cudaStreamSynchronize(stream);
         tree_destroy(t);
         return s;
     }
@@ -719,18 +731,9 @@ extern "C" gs_status gs_cuda_merkle_commit_leaves(gs_cuda_tree **out, const gs_d
     GS_TRY(gs_cuda_check(cudaGetDevice(&device), "cudaGetDevice"));
     GS_TRY(check_readable(d_leaves, device));
     cudaStream_t s = (cudaStream_t)stream;
-    gs_cuda_tree *t = (gs_cuda_tree *)calloc(1, sizeof *t);
-    if (!t) return GS_ERR_NOMEM;
-    t->id = GS_HASH_KECCAK256;
-    t->depth = log_rows;
-    t->device = device;
-    gs_status r = gs_cuda_check(cudaEventCreateWithFlags(&t->done, cudaEventDisableTiming),
-                                "cudaEventCreateWithFlags");
-    if (r != GS_OK) t->done = NULL;
-    if (r == GS_OK)
-        r = dev_malloc_async((void **)&t->nodes, gs_cuda_merkle_stored_bytes(log_rows, 0), s,
-                             "cudaMallocAsync (Merkle tree)");
-    if (r == GS_OK) r = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (leaves)");
+    gs_cuda_tree *t = NULL;
+    GS_TRY(tree_new(&t, GS_HASH_KECCAK256, log_rows, 0, device, s));
+    gs_status r = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (leaves)");
     if (r == GS_OK)
         r = gs_cuda_check(cudaMemcpyAsync(t->nodes, d_leaves, sizeof *d_leaves << log_rows,
                                           cudaMemcpyDeviceToDevice, s),
