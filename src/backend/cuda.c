@@ -400,21 +400,35 @@ typedef struct {
     size_t bytes, cols; /* cols: the columns a piece holds */
 } scratch;
 
-/* Scratch of per_col bytes a column for the most columns (<= want, >= 1)
- * the room left under the device budget holds, charged to the device
- * account until scratch_put. GS_ERR_DEVICE_MEM when not one column fits. */
-static gs_status scratch_get(cuda_ctx *c, scratch *sc, size_t per_col, size_t want) {
+/* The device bytes left under the budget. */
+static size_t room_left(const cuda_ctx *c) {
+    size_t used = gs_mem_current(c->dev_acct);
+    return c->budget > used ? c->budget - used : 0;
+}
+
+/* Scratch of `bytes` (> 0), charged to the device account until
+ * scratch_put; GS_ERR_DEVICE_MEM naming `what` when the room has not got
+ * it. */
+static gs_status scratch_take(cuda_ctx *c, scratch *sc, size_t bytes, const char *what) {
     memset(sc, 0, sizeof *sc);
-    size_t used = gs_mem_current(c->dev_acct), room = c->budget > used ? c->budget - used : 0;
-    size_t k = room / per_col < want ? room / per_col : want;
-    if (k == 0 || !gs_mem_try_charge(c->dev_acct, k * per_col, c->budget))
-        return over_budget(c, "out-of-core scratch", k ? k * per_col : per_col);
-    gs_status s = gs_cuda_buf_alloc(&sc->p, k * per_col, c->stream);
+    if (!gs_mem_try_charge(c->dev_acct, bytes, c->budget)) return over_budget(c, what, bytes);
+    gs_status s = gs_cuda_buf_alloc(&sc->p, bytes, c->stream);
     if (s != GS_OK) {
-        gs_mem_uncharge(c->dev_acct, k * per_col);
+        gs_mem_uncharge(c->dev_acct, bytes);
+        sc->p = NULL;
         return s;
     }
-    sc->bytes = k * per_col, sc->cols = k;
+    sc->bytes = bytes;
+    return GS_OK;
+}
+
+/* Scratch of per_col bytes a column for the most columns (<= want, >= 1)
+ * the room left under the device budget holds (scratch_take).
+ * GS_ERR_DEVICE_MEM when not one column fits. */
+static gs_status scratch_get(cuda_ctx *c, scratch *sc, size_t per_col, size_t want) {
+    size_t fit = room_left(c) / per_col, k = fit == 0 ? 1 : fit < want ? fit : want;
+    GS_TRY(scratch_take(c, sc, k * per_col, "out-of-core scratch"));
+    sc->cols = k;
     return GS_OK;
 }
 
@@ -677,24 +691,17 @@ static gs_status cuda_extend(gs_backend *be, gs_buf *coeffs, gs_buf *lde, gs_buf
  * (gs_cuda_merkle_commit_pieces). */
 static gs_status commit_pieces(cuda_ctx *c, cuda_tree_ref *cc, const gs_buf *m, size_t cols,
                                size_t col_stride, unsigned log_rows, unsigned skip) {
-    size_t used = gs_mem_current(c->dev_acct), room = c->budget > used ? c->budget - used : 0;
-    size_t row_bytes = cols * sizeof(gs_fp);
+    size_t room = room_left(c), row_bytes = cols * sizeof(gs_fp);
     unsigned lr = log_rows < GS_CUDA_MERKLE_PASS_LOG_ROWS ? log_rows : GS_CUDA_MERKLE_PASS_LOG_ROWS;
     while (lr > skip && (row_bytes << lr) > gs_cuda_extend_piece_bytes) lr--;
     while (lr > skip && 2 * (row_bytes << lr) > room) lr--;
-    size_t bytes = 2 * (row_bytes << lr);
-    if (bytes > room || !gs_mem_try_charge(c->dev_acct, bytes, c->budget))
-        return over_budget(c, "a Merkle tree's row pieces", bytes);
-    void *p = NULL;
+    scratch sc;
+    GS_TRY(scratch_take(c, &sc, 2 * (row_bytes << lr), "a Merkle tree's row pieces"));
     size_t t = mark_start(c, "commit");
-    gs_status s = gs_cuda_buf_alloc(&p, bytes, c->stream);
-    if (s == GS_OK) {
-        uint64_t *buf[2] = {p, (uint64_t *)p + (cols << lr)};
-        s = gs_cuda_merkle_commit_pieces(&cc->tree, cc->hash, m->ptr, cols, col_stride, log_rows, skip, buf,
-                                         lr, c->stream, gs_cuda_stage_copy_stream(c->stage));
-        gs_cuda_buf_free(p, c->stream);
-    }
-    gs_mem_uncharge(c->dev_acct, bytes);
+    uint64_t *buf[2] = {sc.p, (uint64_t *)sc.p + (cols << lr)};
+    gs_status s = gs_cuda_merkle_commit_pieces(&cc->tree, cc->hash, m->ptr, cols, col_stride, log_rows,
+                                               skip, buf, lr, c->stream, gs_cuda_stage_copy_stream(c->stage));
+    scratch_put(c, &sc);
     return mark_end(c, t, s);
 }
 
@@ -857,21 +864,16 @@ static gs_status cuda_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
      * two at a time in scratch within the budget. */
     size_t B = (size_t)1 << a->log_blowup, W = gs_air_num_cols(a->air);
     if (aux) W += 3 * (size_t)a->logup->aux_cols;
-    size_t used = gs_mem_current(c->dev_acct), room = c->budget > used ? c->budget - used : 0;
-    size_t rows = N, least = (size_t)1 << a->log_step, row_bytes = W * sizeof(gs_fp);
+    size_t room = room_left(c), rows = N, least = (size_t)1 << a->log_step, row_bytes = W * sizeof(gs_fp);
     while (rows > least && (rows + B) * row_bytes > gs_cuda_extend_piece_bytes) rows >>= 1;
     while (rows > least && 2 * (rows + B) * row_bytes > room) rows >>= 1;
-    size_t bytes = 2 * (rows + B) * row_bytes;
-    if (bytes > room || !gs_mem_try_charge(c->dev_acct, bytes, c->budget))
-        return mark_end(c, t, over_budget(c, "the quotient's row pieces", bytes));
-    void *p = NULL;
-    gs_status s = gs_cuda_buf_alloc(&p, bytes, c->stream);
+    scratch sc;
+    gs_status s = scratch_take(c, &sc, 2 * (rows + B) * row_bytes, "the quotient's row pieces");
     if (s == GS_OK) {
-        quot_pieces qp = {{p, (uint64_t *)p + W * (rows + B)}, rows, gs_cuda_stage_copy_stream(c->stage)};
+        quot_pieces qp = {{sc.p, (uint64_t *)sc.p + W * (rows + B)}, rows, gs_cuda_stage_copy_stream(c->stage)};
         s = quotient_on(out->ptr, lde->ptr, aux, a, c->stream, &qp);
-        gs_cuda_buf_free(p, c->stream);
+        scratch_put(c, &sc);
     }
-    gs_mem_uncharge(c->dev_acct, bytes);
     return mark_end(c, t, s);
 }
 
