@@ -16,7 +16,7 @@
  *   the R values of t (or several whole chunks), so global accesses are runs
  *   of >= 4 values (whole 32-byte sectors) or whole 256-byte warp rows. The
  *   four-step twiddles come from two lookups per thread and a running product
- *   (one multiplication per value; see chain_ok).
+ *   (one multiplication per value; see fast_ok).
  *
  *   In a block the size-R DFT is done the same way in shared memory: radix-16
  *   steps (a 16-point DFT in registers, 16 values per thread) and at most one
@@ -56,19 +56,26 @@
  * Arithmetic: canonical values everywhere (< p). Per butterfly: one product
  * (24 SASS instructions: a 64x64-bit product from four 32-bit multiply-adds
  * in PTX, a reduction through 2^64 = 2^32 - 1 and 2^96 = -1 with 32-bit
- * carries), one addition (9) and one subtraction (6); the 16-point register
- * DFT is about 940 instructions, a whole radix-16 step with its twiddles and
- * shared-memory traffic about 1600, i.e. ~25 integer instructions per value
- * and radix-2 stage. The passes are bound by integer issue rather than by
- * memory on an H200: one pass moves 16 bytes per value (2^24 values in
- * 0.06 ms at 4.3 TB/s) while its 12 stages take ~300 instructions per value.
+ * carries), one addition and one subtraction written with the carry flags in
+ * PTX (carries and borrows become masks of EPS: no compare, no select). The
+ * passes are bound by the integer ALU pipe rather than by memory on an H200
+ * (ncu: ALU ~80% busy, DRAM ~20%): one pass moves 16 bytes per value (2^24
+ * values in 0.06 ms at 4.3 TB/s) while its 12 stages take ~300 instructions
+ * per value. So what pays is fewer ALU instructions: the PTX addition and
+ * subtraction (which drop the compares and selects the compiler made) took
+ * the NTT from 0.84 to 0.69 ms at 2^24; per-value index arithmetic, gone from
+ * the fast tile mapping (see fast_ok), took it from 0.93 to 0.84 ms.
  *
  * Errors: every CUDA call is checked (GS_CUDA_TRY / gs_cuda_check); nothing
  * falls back to the CPU. Twiddle tables are built once per device under a
  * mutex; shift power tables are cached per (device, shift, log n, kind), up
  * to CACHE_MAX of them, then made per call with stream-ordered allocation.
  * GS_NTT_LOG_TILE may be set smaller (e.g. 8) to exercise the multi-pass
- * logic at small sizes; the default, 12, is what the analysis above assumes. */
+ * logic at small sizes; the default, 12, is what the analysis above assumes.
+ * With 8, transforms of more than 2^24 points are out of reach (split_dif's
+ * three passes then need one of more than LOG_TILE bits): test_cuda_ntt built
+ * that way passes every case up to 2^24 points and fails the bit-reversed
+ * (generic) LDEs of 2^25..2^27. */
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -100,6 +107,42 @@
 /* ------------------------------------------------------------------ */
 /* field arithmetic for the kernels (canonical in, canonical out)      */
 
+#if defined(__CUDA_ARCH__)
+/* Canonical a, b. a + b with its carry c, then + EPS with its carry; when
+ * neither carried, a + b < p and the EPS is taken back (c + carry - 1 is 0
+ * or 0xFFFFFFFF = EPS; both never carry: a + b - 2^64 + EPS < 2^64). */
+DEV uint64_t f_add(uint64_t a, uint64_t b) {
+    uint32_t lo, hi;
+    asm("{\n\t.reg .u32 c, t0, t1;\n\t"
+        "add.cc.u32 t0, %2, %4;\n\t"
+        "addc.cc.u32 t1, %3, %5;\n\t"
+        "addc.u32 c, 0, 0;\n\t"
+        "add.cc.u32 t0, t0, 0xFFFFFFFF;\n\t"
+        "addc.cc.u32 t1, t1, 0;\n\t"
+        "addc.u32 c, c, 0xFFFFFFFF;\n\t"
+        "sub.cc.u32 %0, t0, c;\n\t"
+        "subc.u32 %1, t1, 0;\n\t}"
+        : "=r"(lo), "=r"(hi)
+        : "r"((uint32_t)a), "r"((uint32_t)(a >> 32)), "r"((uint32_t)b), "r"((uint32_t)(b >> 32)));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* Canonical a, b. a - b with its borrow as a mask (0 or EPS); on a borrow
+ * the difference + 2^64 is at least 2^32, so taking EPS (adding p) cannot
+ * borrow again. */
+DEV uint64_t f_sub(uint64_t a, uint64_t b) {
+    uint32_t lo, hi;
+    asm("{\n\t.reg .u32 m, t0, t1;\n\t"
+        "sub.cc.u32 t0, %2, %4;\n\t"
+        "subc.cc.u32 t1, %3, %5;\n\t"
+        "subc.u32 m, 0, 0;\n\t"
+        "sub.cc.u32 %0, t0, m;\n\t"
+        "subc.u32 %1, t1, 0;\n\t}"
+        : "=r"(lo), "=r"(hi)
+        : "r"((uint32_t)a), "r"((uint32_t)(a >> 32)), "r"((uint32_t)b), "r"((uint32_t)(b >> 32)));
+    return ((uint64_t)hi << 32) | lo;
+}
+#else
 DEV uint64_t f_add(uint64_t a, uint64_t b) {
     uint64_t s = a + b, r = s + FP_EPS; /* r = s - p (mod 2^64) */
     return ((s < a) | (r < s)) ? r : s;
@@ -109,6 +152,7 @@ DEV uint64_t f_sub(uint64_t a, uint64_t b) {
     uint64_t d = a - b;
     return a < b ? d - FP_EPS : d; /* on borrow: a - b + p */
 }
+#endif
 
 /* hi * 2^64 + lo mod p for any 128-bit value. With hi = t3 2^32 + t2:
  * V = lo - t2 - t3 + t2 2^32 (2^64 = 2^32 - 1, 2^96 = -1) lies in
@@ -396,18 +440,39 @@ typedef struct pass_args {
     tw_tabs tw;
 } pass_args;
 
-/* The four-step twiddles w_{RM}^(v k) of a tile by running products: with
- * P = 1 and R = TILE / V >= 16, thread j keeps one inner index
- * v = v0 + (j mod V) and the low slot bits s = j / V (< R/16); its 16 values
- * are the slots s + bitrev_4(i) R/16, whose output indices bitrev_r(slot) are
- * k0 + i, k0 = 16 bitrev_(r-4)(s). So w^(v k) is two table lookups, then one
- * product per value (instead of two scattered loads of a 1 MiB table per
- * value), and a warp still reads consecutive slots. DIF: the output in that
- * slot gets w^(v k); DIT: the input at position t = slot does. */
-DEV bool chain_ok(const pass_args &a) { return a.log_m > 0 && a.log_p == 0 && a.log_r >= 4; }
+/* The fast tile mapping (P = 1, R = TILE / V >= 16, not store_natural):
+ * thread j keeps one inner index v = v0 + (j mod V) and the low slot bits
+ * s = j / V (< R/16); its 16 values are the slots s + bitrev_4(i) R/16,
+ * whose output indices bitrev_r(slot) are k0 + i, k0 = 16 bitrev_(r-4)(s).
+ *   - Addresses: a position is a sum of disjoint bit fields and a spread
+ *     layout only moves bits, so value i sits at the thread's first offset
+ *     plus a sum of up to four per-kernel strides (the bits of bitrev_4(i));
+ *     its shared-memory slot is the thread's first slot plus a compile-time
+ *     constant. No per-value index arithmetic.
+ *   - Four-step twiddles w_{RM}^(v k) (M > 1) by running products: two table
+ *     lookups per thread, then one product per value (instead of two
+ *     scattered loads of a 1 MiB table per value). DIF: the output in that
+ *     slot gets w^(v k); DIT: the input at position t = slot does.
+ * Other tiles (several problems, short transforms, natural-order stores)
+ * take the generic per-value mapping. */
+DEV bool fast_ok(const pass_args &a) {
+    return a.log_p == 0 && a.log_r >= 4 && !a.store_natural;
+}
 
+/* Offset of bit field c (4 bits, a compile-time constant once unrolled) from
+ * the per-kernel strides of its bits. */
+DEV uint32_t field4(unsigned c, const uint32_t (&st)[4]) {
+    return ((c & 1u) ? st[0] : 0u) + ((c & 2u) ? st[1] : 0u) + ((c & 4u) ? st[2] : 0u) +
+           ((c & 8u) ? st[3] : 0u);
+}
+
+/* Shared-memory slot offset of value i of the fast mapping. */
+#define FAST_SLOT(i) PHYS(crev((i), 4) << (LOG_TILE - 4))
+
+/* Four blocks a multiprocessor for DIT passes (64 registers, a few spilled),
+ * three for DIF passes (80): each the faster on an H200 (docs/benchmarks.md). */
 template <bool DIT, bool INV>
-__global__ void __launch_bounds__(NTHREADS, 3) k_pass(pass_args a) {
+__global__ void __launch_bounds__(NTHREADS, DIT ? 4 : 3) k_pass(pass_args a) {
     __shared__ uint64_t sm[SM_WORDS];
     const unsigned log_r = a.log_r, log_v = a.log_v, log_p = a.log_p, log_m = a.log_m;
     const unsigned log_q = log_p + log_v;
@@ -418,80 +483,92 @@ __global__ void __launch_bounds__(NTHREADS, 3) k_pass(pass_args a) {
     const uint64_t tiles = tiles_w << log_tv;
     const uint32_t vmask = (1u << log_v) - 1, rmask = (1u << log_r) - 1;
     const unsigned log_rm = log_r + log_m;
-    const bool chain = chain_ok(a);
+    const bool fast = fast_ok(a), twiddled = fast && log_m > 0;
+    /* the fast mapping's per-thread constants */
+    const uint32_t vq = threadIdx.x & vmask, sl = threadIdx.x >> log_v;
+    const unsigned lhi = fast ? log_r - 4 : 0, ls = lhi + log_m; /* bitrev_4(i) at bit ls */
+    const uint32_t e0 = PHYS((sl << log_v) + vq);
+    const bool check_valid = a.n_valid < (1ull << a.log_size);
+    uint32_t src_st[4], dst_st[4];
+#pragma unroll
+    for (int b = 0; b < 4; b++) {
+        src_st[b] = (uint32_t)spread(1ull << (ls + b), a.src_lr, a.src_lb);
+        dst_st[b] = (uint32_t)spread(1ull << (ls + b), a.dst_lr, a.dst_lb);
+    }
+    /* the running product's start w^(v k0) and step w^v */
+    auto four_step = [&](uint64_t v, uint64_t &tw, uint64_t &step) {
+        tw = tw_any(a.tw, log_rm, v * ((uint64_t)rev_bits(sl, lhi) << 4), INV);
+        step = tw_any(a.tw, log_rm, v, INV);
+    };
 
     for (uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         const uint64_t w0 = (tile >> log_tv) << log_p;
         const uint64_t v0 = (tile & ((1ull << log_tv) - 1)) << log_v;
-        if (DIT && chain) {
-            /* P = 1: the tile is one (column, o) problem, w0 < n_w */
-            const uint64_t col = w0 >> log_o, o = w0 & ((1ull << log_o) - 1);
-            const uint32_t vq = threadIdx.x & vmask, sl = threadIdx.x >> log_v;
-            const unsigned lhi = log_r - 4; /* slot = sl + bitrev_4(i) << lhi */
-            const uint64_t v = v0 + vq;
-            const uint64_t *src = a.src + (col << a.src_lcs);
-            uint64_t tw = tw_any(a.tw, log_rm, v * ((uint64_t)rev_bits(sl, lhi) << 4), INV);
-            const uint64_t step = tw_any(a.tw, log_rm, v, INV);
+        /* fast: P = 1, so the tile is one (column, o) problem, w0 < n_w */
+        const uint64_t col = w0 >> log_o, o = w0 & ((1ull << log_o) - 1), v = v0 + vq;
+        const uint64_t pos0 = (o << log_rm) + ((uint64_t)sl << log_m) + v;
+        uint64_t tw = 1, step = 1;
+        if (DIT && twiddled) four_step(v, tw, step);
+        if (fast) {
+            const uint64_t *src = a.src + (col << a.src_lcs) + spread(pos0, a.src_lr, a.src_lb);
 #pragma unroll
             for (uint32_t i = 0; i < 16; i++) {
-                uint32_t t = sl + (crev(i, 4) << lhi);
-                uint64_t pos = (o << log_rm) + ((uint64_t)t << log_m) + v, val = 0;
-                if (pos < a.n_valid) {
-                    val = src[spread(pos, a.src_lr, a.src_lb)];
+                uint64_t val = 0, pos = pos0 + ((uint64_t)crev(i, 4) << ls);
+                if (!check_valid || pos < a.n_valid) {
+                    val = src[field4(crev(i, 4), src_st)];
                     if (a.load_tab) val = f_mul(val, scale_at(a.load_tab, a.load_h, pos));
                 }
-                sm[PHYS((t << log_q) + vq)] = f_mul(val, tw);
-                if (i < 15) tw = f_mul(tw, step);
+                if (DIT && twiddled) {
+                    val = f_mul(val, tw);
+                    if (i < 15) tw = f_mul(tw, step);
+                }
+                sm[e0 + FAST_SLOT(i)] = val;
             }
         } else {
             for (uint32_t idx = threadIdx.x; idx < TILE; idx += NTHREADS) {
-                uint32_t vq = idx & vmask, t = (idx >> log_v) & rmask, wq = idx >> (log_v + log_r);
+                uint32_t iq = idx & vmask, t = (idx >> log_v) & rmask, wq = idx >> (log_v + log_r);
                 uint64_t w = w0 + wq, val = 0;
                 if (w < n_w) {
-                    uint64_t col = w >> log_o, o = w & ((1ull << log_o) - 1), v = v0 + vq;
-                    uint64_t pos = (o << log_rm) + ((uint64_t)t << log_m) + v;
+                    uint64_t c = w >> log_o, ow = w & ((1ull << log_o) - 1), vi = v0 + iq;
+                    uint64_t pos = (ow << log_rm) + ((uint64_t)t << log_m) + vi;
                     if (pos < a.n_valid) {
-                        val = a.src[(col << a.src_lcs) + spread(pos, a.src_lr, a.src_lb)];
+                        val = a.src[(c << a.src_lcs) + spread(pos, a.src_lr, a.src_lb)];
                         if (a.load_tab) val = f_mul(val, scale_at(a.load_tab, a.load_h, pos));
                     }
                     if (DIT && log_m > 0)
-                        val = f_mul(val, tw_any(a.tw, log_rm, v * rev_bits(t, log_r), INV));
+                        val = f_mul(val, tw_any(a.tw, log_rm, vi * rev_bits(t, log_r), INV));
                 }
-                sm[PHYS((t << log_q) + (wq << log_v) + vq)] = val;
+                sm[PHYS((t << log_q) + (wq << log_v) + iq)] = val;
             }
         }
         __syncthreads();
         tile_dft<DIT, INV>(sm, log_q, 0, log_r, a.tw.w);
-        if (!DIT && chain) {
-            const uint64_t col = w0 >> log_o, o = w0 & ((1ull << log_o) - 1);
-            const uint32_t vq = threadIdx.x & vmask, sl = threadIdx.x >> log_v;
-            const unsigned lhi = log_r - 4;
-            const uint64_t v = v0 + vq;
-            uint64_t *dst = a.dst + (col << a.dst_lcs);
-            uint64_t tw = tw_any(a.tw, log_rm, v * ((uint64_t)rev_bits(sl, lhi) << 4), INV);
-            const uint64_t step = tw_any(a.tw, log_rm, v, INV);
+        if (fast) {
+            uint64_t *dst = a.dst + (col << a.dst_lcs) + spread(pos0, a.dst_lr, a.dst_lb);
+            if (!DIT && twiddled) four_step(v, tw, step);
 #pragma unroll
             for (uint32_t i = 0; i < 16; i++) {
-                uint32_t slot = sl + (crev(i, 4) << lhi);
-                uint64_t val = f_mul(sm[PHYS((slot << log_q) + vq)], tw);
-                if (i < 15) tw = f_mul(tw, step);
+                uint64_t val = sm[e0 + FAST_SLOT(i)];
+                if (!DIT && twiddled) {
+                    val = f_mul(val, tw);
+                    if (i < 15) tw = f_mul(tw, step);
+                }
                 if (a.store_scale) val = f_mul(val, a.store_c);
-                uint64_t pos = (o << log_rm) + ((uint64_t)slot << log_m) + v;
-                dst[spread(pos, a.dst_lr, a.dst_lb)] = val;
+                dst[field4(crev(i, 4), dst_st)] = val;
             }
         } else {
             for (uint32_t idx = threadIdx.x; idx < TILE; idx += NTHREADS) {
-                uint32_t vq = idx & vmask, t = (idx >> log_v) & rmask, wq = idx >> (log_v + log_r);
+                uint32_t iq = idx & vmask, t = (idx >> log_v) & rmask, wq = idx >> (log_v + log_r);
                 uint64_t w = w0 + wq;
                 if (w >= n_w) continue;
                 uint32_t slot = a.store_natural ? rev_bits(t, log_r) : t;
-                uint64_t val = sm[PHYS((slot << log_q) + (wq << log_v) + vq)];
-                uint64_t col = w >> log_o, o = w & ((1ull << log_o) - 1), v = v0 + vq;
+                uint64_t val = sm[PHYS((slot << log_q) + (wq << log_v) + iq)];
+                uint64_t c = w >> log_o, ow = w & ((1ull << log_o) - 1), vi = v0 + iq;
                 if (!DIT && log_m > 0)
-                    val = f_mul(val, tw_any(a.tw, log_rm, v * rev_bits(slot, log_r), INV));
+                    val = f_mul(val, tw_any(a.tw, log_rm, vi * rev_bits(slot, log_r), INV));
                 if (a.store_scale) val = f_mul(val, a.store_c);
-                uint64_t pos = (o << log_rm) + ((uint64_t)t << log_m) + v;
-                a.dst[(col << a.dst_lcs) + spread(pos, a.dst_lr, a.dst_lb)] = val;
+                uint64_t pos = (ow << log_rm) + ((uint64_t)t << log_m) + vi;
+                a.dst[(c << a.dst_lcs) + spread(pos, a.dst_lr, a.dst_lb)] = val;
             }
         }
         __syncthreads();
@@ -851,8 +928,10 @@ static gs_status launch_bitrev(uint64_t *v, uint64_t cs, uint64_t cols, unsigned
 }
 
 /* Pass sizes of a DIF of 2^L points (high bits first). Non-last passes take
- * <= MAX_BITS (10) bits so that a tile has V >= 4 consecutive inner indices.
- * Returns the count (L <= 32: at most 3). */
+ * <= MAX_BITS (10) bits so that a tile has V >= 4 consecutive inner indices
+ * (a first pass of 12 bits at 2^24, V = 1, took as long as the two passes it
+ * replaced: its strided accesses wait on memory). Returns the count (L <= 32:
+ * at most 3). */
 static int split_dif(unsigned L, unsigned r[3]) {
     if (L <= LOG_TILE) {
         r[0] = L;
