@@ -614,6 +614,91 @@ static void test_last_row(void) {
     gs_zkvm_program_free(p);
 }
 
+/* ---- a segment ending just past the text ---- */
+
+/* The image table's final value and timestamp columns (air_mem.c: I_FVAL,
+ * I_FTS) and the program table's multiplicity (after its fixed columns). */
+enum { IMG_FVAL = 4, IMG_FTS = 5, PROG_MULT = ZK_PROG_FIXED };
+
+/* Program: addi x5, x0, 1; jal x1, +4 (two words: the jal's target is
+ * text_hi, where the executor faults). The honest proof is of the addi
+ * alone; this adds the jal as CPU row 1, writing x1 = text_hi, with the
+ * register accesses, range counts, program count and final image tuples
+ * that keep every bus balanced, and claims 2 cycles ending at text_hi.
+ * (Found by review, 2026-12-04: the verifier took an end pc of text_hi.) */
+static void tamper_jump_past_text(zk_table *t, gs_fp **pubs, void *ctx) {
+    (void)ctx;
+    const uint64_t r = 1;
+    const gs_fp hi = TEXT + 8;
+    gs_fp x0_ts = *tab_cell(t, ZK_T_IMAGE, IMG_FTS, 0), x1_ts = *tab_cell(t, ZK_T_IMAGE, IMG_FTS, 1);
+    gs_fp x1_v = *tab_cell(t, ZK_T_IMAGE, IMG_FVAL, 1), clk = *tab_cell(t, ZK_T_CPU, CPU_CLK, r);
+    gs_fp ts_a = 4 * clk, ts_b = 4 * clk + 1, ts_d = 4 * clk + 3;
+    gs_fp da = ts_a - x0_ts - 1, db = ts_b - ts_a - 1, dd = ts_d - x1_ts - 1;
+    static const unsigned cols[] = {CPU_ACTIVE, CPU_PC, CPU_RD, CPU_IMM, CPU_F0 + ZK_FB_JAL,
+                                    CPU_F0 + ZK_FB_WR, CPU_C, CPU_A_TS, CPU_A_LO, CPU_A_HI, CPU_B_TS,
+                                    CPU_B_LO, CPU_B_HI, CPU_D_PREV, CPU_D_TS, CPU_D_LO, CPU_D_HI};
+    const gs_fp vals[] = {1, TEXT + 4, 1, 4, 1, 1, hi, x0_ts, da & 0xffff, da >> 16, ts_a,
+                          db & 0xffff, db >> 16, x1_v, x1_ts, dd & 0xffff, dd >> 16};
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) *tab_cell(t, ZK_T_CPU, cols[i], r) = vals[i];
+    gs_fp *m = t[ZK_T_RANGE].cols + ((size_t)1 << t[ZK_T_RANGE].log_n); /* the range counts */
+    const gs_fp limbs[6] = {da & 0xffff, da >> 16, db & 0xffff, db >> 16, dd & 0xffff, dd >> 16};
+    for (int i = 0; i < 6; i++) m[limbs[i]] += 1;
+    *tab_cell(t, ZK_T_PROG, PROG_MULT, 1) += 1;
+    *tab_cell(t, ZK_T_IMAGE, IMG_FTS, 0) = ts_b;
+    *tab_cell(t, ZK_T_IMAGE, IMG_FVAL, 1) = hi;
+    *tab_cell(t, ZK_T_IMAGE, IMG_FTS, 1) = ts_d;
+    pubs[ZK_T_IMAGE][ZK_IMAGE_PUB_END + 1] = hi;
+    pubs[ZK_T_CPU][ZK_PUB_CYCLES] = 2;
+    pubs[ZK_T_CPU][ZK_PUB_END_PC] = hi;
+}
+
+static void test_jump_past_text(void) {
+    code_t c = {0};
+    emit(&c, A_ADDI(5, 0, 1));
+    emit(&c, A_JAL(1, 4));
+    gs_zkvm_program *p = program(&c, NULL, 0, 0);
+    CHECK(p != NULL);
+    if (!p) return;
+    gs_zkvm_vm *vm = NULL; /* the executor's truth: the jal faults */
+    gs_zkvm_result res;
+    CHECK(gs_zkvm_vm_new(&vm, p, NULL, 0) == GS_OK);
+    CHECK(gs_zkvm_vm_run(vm, &res, 2) == GS_OK);
+    CHECK(res.stop == GS_ZKVM_FAULT && res.cycles == 1);
+    gs_zkvm_vm_free(vm);
+
+    gs_params par = zkt_params();
+    char msg[400];
+    gs_zkvm_proof *zp = NULL;
+    gs_prove_opts unchecked = {.skip_check = 1};
+    gs_status s = zk_prove_tampered(&zp, p, NULL, 0, NULL, 1, &par, &unchecked, tamper_jump_past_text,
+                                    NULL, msg, sizeof msg);
+    CHECK(s == GS_OK);
+    if (s == GS_OK) {
+        s = gs_zkvm_verify_segment(NULL, p, zp, 80, msg, sizeof msg);
+        if (s == GS_OK) fprintf(stderr, "a segment ending in a jump past the text was accepted\n");
+        CHECK(s == GS_ERR_PROOF_STATEMENT);
+        gs_zkvm_proof_free(zp);
+    }
+    gs_zkvm_program_free(p);
+
+    /* Falling through to text_hi is no fault yet, but no segment ends there:
+     * the prover refuses it; one cycle less is a segment like any other. */
+    code_t d = {0};
+    emit(&d, A_ADDI(5, 0, 1));
+    emit(&d, A_ADDI(6, 0, 2));
+    p = program(&d, NULL, 0, 0);
+    CHECK(p != NULL);
+    if (!p) return;
+    zp = NULL;
+    s = gs_zkvm_prove_segment(&zp, NULL, p, NULL, 0, NULL, 2, &par, NULL, msg, sizeof msg);
+    CHECK(s == GS_ERR_INVALID_ARG && zp == NULL && strstr(msg, "just past the program's text") != NULL);
+    s = gs_zkvm_prove_segment(&zp, NULL, p, NULL, 0, NULL, 1, &par, NULL, msg, sizeof msg);
+    CHECK(s == GS_OK);
+    if (s == GS_OK) CHECK(gs_zkvm_verify_segment(NULL, p, zp, 80, msg, sizeof msg) == GS_OK);
+    gs_zkvm_proof_free(zp);
+    gs_zkvm_program_free(p);
+}
+
 /* Changes one public of a valid proof (table t, index i, by delta) and
  * checks that verify (whole: gs_zkvm_verify, else _segment) rejects it,
  * then that the restored proof verifies again. */
@@ -787,6 +872,7 @@ int main(int argc, char **argv) {
     test_io();
     test_cheats();
     test_last_row();
+    test_jump_past_text();
     test_segments();
     test_alu_ops();
     return gs_test_done();

@@ -246,6 +246,11 @@ static gs_status traced_run(traced *r, const gs_zkvm_program *p, const uint8_t *
     }
     gs_zkvm_vm_get_state(r->vm, &c->end); /* after an exit its pc is the exit's + 4 */
     c->cycles = c->end.clk;
+    if (!c->exited && c->end.pc == (uint64_t)p->text_lo + 4ull * p->n)
+        return refuse(msg, msg_cap, GS_ERR_INVALID_ARG,
+                      "the segment stops at pc 0x%08x, just past the program's text: its next fetch "
+                      "faults, so no segment can end there (the verifier refuses such an end state)",
+                      c->end.pc);
     return GS_OK;
 }
 
@@ -442,6 +447,13 @@ static const char *state_publics_bad(const gs_multi_proof *mp, const gs_zkvm_pro
     for (unsigned i = 0; i < 2; i++)
         if ((pcs[i] & 3) || pcs[i] < p->text_lo || pcs[i] > text_hi)
             return "its start or end pc is not an instruction address of the program";
+    /* Only an exit may end just past the text (pc + 4 of an ecall in the last
+     * word). The AIR never fetches the pc after the last row, and a jump to
+     * text_hi faults in the executor, so a segment ending there could claim
+     * a jump that never completes (found 2026-12-04). */
+    if (pcs[0] == text_hi || (!cpu[ZK_PUB_EXITED] && pcs[1] == text_hi))
+        return "its start pc, or the end pc of a run that did not exit, is just past the text "
+               "(no instruction is there; a jump there faults)";
     for (unsigned r = 0; r < ZK_IMAGE_REGS; r++)
         if (img[ZK_IMAGE_PUB_START + r] > UINT32_MAX || img[ZK_IMAGE_PUB_END + r] > UINT32_MAX)
             return "a start or end register is not a 32-bit value";
