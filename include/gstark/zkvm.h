@@ -330,7 +330,8 @@ gs_status gs_zkvm_prove_on(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *cl
  * program's image, on the whole input, for at most `cycles` instructions (0
  * or more than the largest proof: that limit), proven whether it exits or
  * stops on the limit (claim->exited says which). A fault is
- * GS_ERR_INVALID_ARG. The initial memory is always the program's image: a
+ * GS_ERR_INVALID_ARG, and so is stopping on the limit at pc = text_hi (just
+ * past the text: the next fetch faults; no segment ends there). The initial memory is always the program's image: a
  * later segment, whose memory is not, cannot be proven yet (docs/zkvm.md,
  * "Limits"). */
 gs_status gs_zkvm_prove_segment(gs_zkvm_proof **out, gs_zkvm_claim *claim,
