@@ -82,8 +82,11 @@ static gs_air *bigadd_air(void) {
 static gs_air *bytes_air(void) {
     gs_air *a = gs_air_new("bytes", BYTE_COLS, 0);
     if (!a) return NULL;
-    /* V[0] = 0 and V' = V + 1 pin V to the row index 0..255. M is free: the
-     * prover chooses the counts, and the bus sum makes them honest. */
+    /* V[0] = 0 and V' = V + 1 make V the row index, 0..255 with the height
+     * pinned to 2^8 (unpinned, a prover could use 2^9 rows and "bytes" up to
+     * 511). M is free: the prover chooses the counts, and the bus sum makes
+     * them honest. */
+    gs_air_fix_height(a, LOG_BYTES);
     gs_air_boundary(a, V, 0, gs_air_const(a, 0));
     gs_air_transition(a, gs_air_sub(a, gs_air_next(a, V),
                                     gs_air_add(a, gs_air_col(a, V), gs_air_const(a, 1))));
@@ -182,8 +185,9 @@ int main(void) {
     /* ---- verifier side: the bytes, its own AIRs, the statement it expects ---- */
     EXPECT(gs_multi_proof_serialize(&buf, &len, proof), GS_OK);
     EXPECT(gs_multi_proof_parse(&parsed, buf, len), GS_OK);
-    /* gs_verify_multi checks the proof for the public inputs it carries: the
-     * caller compares them (and the table count) with what it wants proven. */
+    /* gs_verify_multi checks the proof for the public inputs and heights it
+     * carries: the caller compares the publics (and the table count) with
+     * what it wants proven; the bytes table's height is pinned in its AIR. */
     if (parsed->num_tables != NT || parsed->tables[T_ADD].num_public != 1 ||
         parsed->tables[T_ADD].pub[0] != pub[0] || parsed->tables[T_BYTES].num_public != 0 ||
         parsed->tables[T_FIB].num_public != 4 ||

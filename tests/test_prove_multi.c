@@ -194,11 +194,95 @@ static void test_heights(void) {
     gs_multi_workload_free(&w);
 }
 
+/* ---- a lookup table's height: the prover's choice unless the AIR pins it ---- */
+
+enum { BUS_RANGE = 7 };
+
+/* One public v, sent once on the range bus (row 0: S = 1, else 0). */
+static gs_air *claim_air(void) {
+    gs_air *a = gs_air_new("claim", 2, 1); /* X = v on row 0, S the send's multiplicity */
+    gs_air_boundary(a, 0, 0, gs_air_public(a, 0));
+    gs_air_boundary(a, 1, 0, gs_air_const(a, 1));
+    gs_air_transition(a, gs_air_next(a, 1)); /* S = 0 below row 0 */
+    gs_expr x = gs_air_col(a, 0);
+    gs_air_send(a, BUS_RANGE, &x, 1, gs_air_col(a, 1));
+    CHECK(gs_air_finalize(a) == GS_OK);
+    return a;
+}
+
+/* V[0] = 0, V' = V + 1: the values 0..n-1, received with counts M. Pinned
+ * to 2^pin rows when pin >= 0. */
+static gs_air *range_air(int pin) {
+    gs_air *a = gs_air_new("range", 2, 0);
+    gs_air_boundary(a, 0, 0, gs_air_const(a, 0));
+    gs_air_transition(a, gs_air_sub(a, gs_air_next(a, 0), gs_air_add(a, gs_air_col(a, 0), gs_air_const(a, 1))));
+    gs_expr v = gs_air_col(a, 0);
+    gs_air_receive(a, BUS_RANGE, &v, 1, gs_air_col(a, 1));
+    if (pin >= 0) gs_air_fix_height(a, (unsigned)pin);
+    CHECK(gs_air_finalize(a) == GS_OK);
+    return a;
+}
+
+/* "v < 256" meant with a 2^8-row range table: v = 300 proves with a table of
+ * 2^9 rows, and gs_verify_multi accepts it (the height is the statement's,
+ * which the caller must compare); pinned with gs_air_fix_height, the prover
+ * refuses that trace and the verifier that proof (found by review,
+ * 2026-12-04: the docs' recipe compared counts and publics only). */
+static void test_pinned_height(void) {
+    gs_air *claim = claim_air(), *loose = range_air(-1), *pinned = range_air(8);
+    CHECK(gs_air_fixed_log_n(loose) == -1 && gs_air_fixed_log_n(pinned) == 8);
+    gs_digest f_loose = gs_air_fingerprint(loose), f_pinned = gs_air_fingerprint(pinned);
+    CHECK(memcmp(&f_loose, &f_pinned, sizeof f_loose) == 0); /* the pin is the verifier's, not the fingerprint's */
+    const unsigned log_claim = 2, log_range = 9;
+    gs_fp pub = 300, claim_tr[2 << 2] = {0}, *range_tr = calloc((size_t)2 << log_range, sizeof(gs_fp));
+    CHECK(range_tr != NULL);
+    if (!range_tr) return;
+    for (unsigned r = 0; r < (1u << log_claim); r++) claim_tr[r] = pub; /* X: v on every row */
+    claim_tr[(1u << log_claim) + 0] = 1;                               /* S on row 0 */
+    for (uint32_t r = 0; r < (1u << log_range); r++) range_tr[r] = r;
+    range_tr[(1u << log_range) + pub] = 1; /* M: 300 received once */
+    gs_params par = params();
+    gs_table_input in[2] = {{claim, claim_tr, log_claim, &pub, NULL}, {loose, range_tr, log_range, NULL, NULL}};
+    gs_multi_proof *mp = NULL;
+    CHECK(gs_prove_multi(&mp, in, 2, &par, NULL) == GS_OK);
+    const gs_air *v_loose[2] = {claim, loose}, *v_pinned[2] = {claim, pinned};
+    if (mp) {
+        CHECK(gs_verify_multi(v_loose, 2, mp, 0) == GS_OK); /* the pitfall: heights unchecked */
+        CHECK(mp->tables[1].log_n == log_range);
+        CHECK(gs_verify_multi(v_pinned, 2, mp, 0) == GS_ERR_PROOF_STATEMENT);
+    }
+    gs_multi_proof_free(mp);
+    mp = NULL;
+    in[1].air = pinned;
+    CHECK(gs_prove_multi(&mp, in, 2, &par, NULL) == GS_ERR_INVALID_ARG && mp == NULL);
+    /* the pinned height itself proves and verifies (v = 200 < 256) */
+    pub = 200;
+    for (unsigned r = 0; r < (1u << log_claim); r++) claim_tr[r] = pub;
+    memset(range_tr + (1u << 8), 0, (1u << 8) * sizeof(gs_fp)); /* M of a 2^8 table */
+    range_tr[(1u << 8) + pub] = 1;
+    in[1].log_n = 8;
+    CHECK(gs_prove_multi(&mp, in, 2, &par, NULL) == GS_OK);
+    if (mp) CHECK(gs_verify_multi(v_pinned, 2, mp, 0) == GS_OK);
+    gs_multi_proof_free(mp);
+    /* pinning after finalize, or past 2^32, is a builder error */
+    gs_air *late = range_air(-1);
+    gs_air_fix_height(late, 8);
+    CHECK(gs_air_fixed_log_n(late) == -1 && strstr(gs_air_error(late), "after gs_air_finalize") != NULL);
+    gs_air *big = gs_air_new("big", 1, 0);
+    gs_air_fix_height(big, 33);
+    gs_air_transition(big, gs_air_col(big, 0));
+    CHECK(gs_air_finalize(big) == GS_ERR_AIR);
+    gs_air_free(late), gs_air_free(big);
+    free(range_tr);
+    gs_air_free(claim), gs_air_free(loose), gs_air_free(pinned);
+}
+
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
     test_presets();
     test_unbalanced();
     test_order_and_tampering();
     test_heights();
+    test_pinned_height();
     return gs_test_done();
 }

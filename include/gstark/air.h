@@ -71,6 +71,18 @@ void gs_air_send(gs_air *air, uint32_t bus, const gs_expr *values, uint32_t widt
 void gs_air_receive(gs_air *air, uint32_t bus, const gs_expr *values, uint32_t width,
                     gs_expr mult);
 
+/* Pins the table's height to 2^log_n rows (log_n <= 32). The provers refuse
+ * a trace of another height (GS_ERR_INVALID_ARG) and the verifiers a proof of
+ * another height (GS_ERR_PROOF_STATEMENT). A table whose meaning depends on
+ * its height needs this, or a boundary constraint that does the same: a
+ * lookup table whose rows count 0..n-1 (V[0] = 0, V' = V + 1) holds every
+ * value below a height the prover chooses otherwise. The height is bound in
+ * the proof's statement but checked against nothing unless the AIR pins it
+ * or the caller compares each table's log_n. Not part of the fingerprint:
+ * the verifier checks its own AIR's pin. Before gs_air_finalize; a builder
+ * error otherwise (as for a bad log_n). */
+void gs_air_fix_height(gs_air *air, unsigned log_n);
+
 /* Compile to bytecode. Returns the first builder error if there was one
  * (and the AIR stays unusable), GS_ERR_AIR_EMPTY without constraints. */
 gs_status gs_air_finalize(gs_air *air);
@@ -84,6 +96,8 @@ uint32_t gs_air_num_public(const gs_air *air);
 uint32_t gs_air_num_transitions(const gs_air *air);
 uint32_t gs_air_num_boundaries(const gs_air *air);
 uint32_t gs_air_num_interactions(const gs_air *air);
+/* The height gs_air_fix_height pinned (its log_n), or -1 when any goes. */
+int gs_air_fixed_log_n(const gs_air *air);
 /* Interaction i: its bus, tuple width and direction (+1 send, -1 receive). */
 gs_status gs_air_interaction(const gs_air *air, uint32_t i, uint32_t *bus, uint32_t *width,
                              int *sign);

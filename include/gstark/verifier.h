@@ -26,7 +26,10 @@ gs_status gs_verify(const gs_air *air, const gs_proof *proof, unsigned min_secur
 
 /* The same for a multi-table proof: airs[i] is the AIR the verifier expects
  * for table i (order and count are part of the statement). Also checks that
- * the tables' bus sums add to zero (GS_ERR_PROOF_BUS). */
+ * the tables' bus sums add to zero (GS_ERR_PROOF_BUS). Each table's height
+ * comes from the proof: it is checked only where airs[i] pins it
+ * (gs_air_fix_height), so compare every table's log_n too when a table's
+ * meaning depends on its height (a lookup table counting 0..n-1). */
 gs_status gs_verify_multi(const gs_air *const *airs, uint32_t n, const gs_multi_proof *proof,
                           unsigned min_security_bits);
 

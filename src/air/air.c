@@ -212,6 +212,19 @@ void gs_air_transition(gs_air *air, gs_expr c) {
     air->trans[air->n_trans++] = c;
 }
 
+void gs_air_fix_height(gs_air *air, unsigned log_n) {
+    if (air->finalized) {
+        set_err(air, GS_ERR_AIR, "AIR '%s': height pinned after gs_air_finalize", air->name);
+        return;
+    }
+    if (log_n > 32) {
+        set_err(air, GS_ERR_AIR, "AIR '%s': a pinned height of 2^%u rows (at most 2^32)", air->name,
+                log_n);
+        return;
+    }
+    air->fixed_log_n = (int)log_n + 1;
+}
+
 void gs_air_boundary(gs_air *air, uint32_t col, int64_t row, gs_expr value) {
     if (air->finalized) {
         set_err(air, GS_ERR_AIR, "AIR '%s': constraint added after gs_air_finalize", air->name);
@@ -380,6 +393,7 @@ gs_status gs_air_finalize(gs_air *air) {
 
 const char *gs_air_error(const gs_air *air) { return air ? air->err_msg : "no AIR"; }
 const char *gs_air_name(const gs_air *air) { return air->name; }
+int gs_air_fixed_log_n(const gs_air *air) { return air->fixed_log_n - 1; }
 uint32_t gs_air_num_cols(const gs_air *air) { return air->num_cols; }
 uint32_t gs_air_num_public(const gs_air *air) { return air->num_public; }
 uint32_t gs_air_num_transitions(const gs_air *air) { return air->n_trans; }

@@ -69,6 +69,7 @@ struct gs_air {
     gs_status err;
     char err_msg[160];
     int finalized;
+    int fixed_log_n; /* gs_air_fix_height's log_n + 1; 0: any height */
     unsigned max_degree;
     gs_air_program prog_trans, prog_bound;
     /* Per interaction i, at output offset sum_{i' < i} (1 + width_i'):
