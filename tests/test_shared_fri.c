@@ -547,6 +547,52 @@ static int write_seeds(const char *dir) {
     return gs_test_done();
 }
 
+/* A crafted file that expands: a 2-row table widened to 65,536 columns, its
+ * reduced positions colliding (Q = 1024 on 4 LDE rows). The file holds its 4
+ * distinct rows (about 5 MB); the per-query arrays would take about 0.5 GB.
+ * Refused by the parser's expansion cap (found by review, 2026-12-04: it was
+ * parsed, and only the verifier rejected it); the same statement at its
+ * real width still parses, verifies and round-trips. */
+static void test_expansion_cap(void) {
+    gs_workload big = {0}, small = {0};
+    CHECK(gs_airs_fib(&big, 10, 1, 1) == GS_OK && gs_airs_fib(&small, 1, 1, 1) == GS_OK);
+    gs_table_input in[2] = {{big.air, big.trace, 10, big.pub, NULL}, {small.air, small.trace, 1, small.pub, NULL}};
+    gs_params par = {.log_blowup = 1, .log_final = 2, .num_queries = 1024, .log_arity = 2, .shared_fri = 1};
+    gs_prove_opts opts = {.allow_insecure = 1};
+    gs_multi_proof *p = NULL, *q = NULL;
+    CHECK(gs_prove_multi(&p, in, 2, &par, &opts) == GS_OK);
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    if (p && gs_multi_proof_serialize(&buf, &len, p) == GS_OK) {
+        CHECK(gs_multi_proof_parse(&q, buf, len) == GS_OK);
+        const gs_air *airs[2] = {big.air, small.air};
+        if (q) CHECK(gs_verify_multi(airs, 2, q, 1) == GS_OK);
+        gs_multi_proof_free(q);
+        q = NULL;
+        free(buf);
+        buf = NULL;
+    }
+    if (p) {
+        gs_table_proof *t = &p->tables[1].table;
+        const uint32_t C = 65536;
+        size_t Q = t->num_queries;
+        t->num_cols = C;
+        free(t->ood_cur), free(t->ood_next), free(t->trace_rows);
+        t->ood_cur = calloc(C, sizeof(gs_fp3));
+        t->ood_next = calloc(C, sizeof(gs_fp3));
+        t->trace_rows = calloc(Q * C, sizeof(gs_fp));
+        CHECK(t->ood_cur && t->ood_next && t->trace_rows);
+        CHECK(gs_multi_proof_serialize(&buf, &len, p) == GS_OK);
+        if (buf) {
+            CHECK(len < ((size_t)8 << 20)); /* a few MB on disk ... */
+            CHECK(gs_multi_proof_parse(&q, buf, len) == GS_ERR_PROOF_FORMAT && q == NULL); /* ... not 0.5 GB */
+        }
+        free(buf);
+    }
+    gs_multi_proof_free(p);
+    gs_workload_free(&big), gs_workload_free(&small);
+}
+
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
     for (int i = 1; i + 1 < argc; i++)
@@ -562,6 +608,7 @@ int main(int argc, char **argv) {
     test_tamper(GS_HASH_KECCAK256);
     test_tamper(GS_HASH_POSEIDON2);
     test_cheating();
+    test_expansion_cap();
     for (uint32_t t = 0; t < NT; t++) gs_air_free(g_airs[t]);
     return gs_test_done();
 }

@@ -1070,9 +1070,20 @@ static gs_status parse_shared_head(gs_proof *e, rd *r, gs_shape *s) {
     return get_fp3s(r, &t->ood_aux_next, s->aux);
 }
 
+/* The per-query arrays a shared-FRI file's tables expand to, in bytes: at
+ * most SHARED_EXPAND_FLOOR plus SHARED_EXPAND_RATIO times the file. Where a
+ * table's reduced positions repeat, its distinct rows fill Q rows each, so
+ * without this bound a crafted file of wide tables with colliding positions
+ * made the parser allocate ~100x its size (found by review, 2026-12-04; an
+ * honest proof expands beyond its size only for tables smaller than Q). */
+#define SHARED_EXPAND_FLOOR ((uint64_t)32 << 20)
+#define SHARED_EXPAND_RATIO 16u
+
 /* A shared-FRI table's openings (after parse_shared_head), at the shared
- * positions reduced to its LDE size; the section must end there. */
-static gs_status parse_shared_openings(gs_proof *e, rd *r, gs_shape *s, const gs_shared_fri *sf) {
+ * positions reduced to its LDE size; the section must end there. *budget:
+ * the bytes the per-query arrays may still take (SHARED_EXPAND_FLOOR). */
+static gs_status parse_shared_openings(gs_proof *e, rd *r, gs_shape *s, const gs_shared_fri *sf,
+                                       uint64_t *budget) {
     gs_table_proof *t = &e->table;
     size_t Q = sf->num_queries;
     gs_shape_shared_table(s, sf->num_queries);
@@ -1084,6 +1095,10 @@ static gs_status parse_shared_openings(gs_proof *e, rd *r, gs_shape *s, const gs
     if (!rows_fit(r, t->query_pos, Q, s->lde_depth, (uint64_t)s->cols + 3 * (uint64_t)s->chunks + 3 * (uint64_t)s->aux))
         return GS_ERR_PROOF_FORMAT;
     counts c = counts_of(s);
+    uint64_t bytes = (c.trace_rows + c.chunk_rows + c.aux_rows) * sizeof(gs_fp) +
+                     (c.trace_paths + c.chunk_paths + c.aux_paths) * sizeof(gs_digest);
+    if (bytes > *budget) return GS_ERR_PROOF_FORMAT;
+    *budget -= bytes;
     t->trace_rows = malloc(c.trace_rows * sizeof(gs_fp) + 1);
     t->trace_paths = malloc(c.trace_paths * sizeof(gs_digest) + 1);
     t->chunk_rows = malloc(c.chunk_rows * sizeof(gs_fp) + 1);
@@ -1134,8 +1149,9 @@ static gs_status parse_fri(gs_shared_fri *sf, rd *r, const gs_fri_plan *f) {
 /* The tables and the MFRI section of a shared-FRI file (after MHDR): every
  * table's head first (their heights give the plan), then the FRI part
  * (its positions index the tables' openings), then each table's openings. */
-static gs_status parse_shared_multi(gs_multi_proof *p, rd *r) {
+static gs_status parse_shared_multi(gs_multi_proof *p, rd *r, size_t file_len) {
     uint32_t n = p->num_tables;
+    uint64_t budget = SHARED_EXPAND_FLOOR + SHARED_EXPAND_RATIO * (uint64_t)file_len;
     rd *body = malloc(n * sizeof *body);
     gs_shape *s = malloc(n * sizeof *s);
     gs_status st = body && s ? GS_OK : GS_ERR_NOMEM;
@@ -1151,7 +1167,7 @@ static gs_status parse_shared_multi(gs_multi_proof *p, rd *r) {
     if (st == GS_OK && !(p->fri = calloc(1, sizeof *p->fri))) st = GS_ERR_NOMEM;
     if (st == GS_OK) st = parse_fri(p->fri, &fb, &plan);
     for (uint32_t i = 0; st == GS_OK && i < n; i++)
-        st = parse_shared_openings(&p->tables[i], &body[i], &s[i], p->fri);
+        st = parse_shared_openings(&p->tables[i], &body[i], &s[i], p->fri, &budget);
     free(body), free(s);
     return st;
 }
@@ -1182,7 +1198,7 @@ gs_status gs_multi_proof_parse(gs_multi_proof **out, const uint8_t *buf, size_t 
     p->params = par;
     p->tables = tables;
     p->num_tables = n; /* entries not reached yet stay zeroed: gs_multi_proof_free is safe */
-    gs_status st = par.shared_fri ? parse_shared_multi(p, &r) : GS_OK;
+    gs_status st = par.shared_fri ? parse_shared_multi(p, &r, len) : GS_OK;
     for (uint32_t i = 0; !par.shared_fri && st == GS_OK && i < n; i++) {
         tables[i].params = par;
         st = get_section(&r, TAG_MTBL, &table) ? parse_multi_table(&tables[i], &table, version)
