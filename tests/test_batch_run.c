@@ -532,6 +532,34 @@ static void test_failures(void) {
     gs_manifest_free(m);
 }
 
+/* A claim whose pieces of 1/4096 would not fit either is refused as it is,
+ * one node, at once: fib 2^30 under a budget for 2^10 rows (2^20 pieces),
+ * and under 1 KiB (no piece fits); found by review, 2026-12-04, when such a
+ * plan made about rows / 2 pieces and ran out of memory. Pieces of 2^12
+ * rows (2^18 of them) are still too many; 2^20-row pieces are planned as
+ * test_plan_deep shows. */
+static void test_plan_too_many_pieces(void) {
+    gs_manifest *m = parse("{\"claims\": [{\"id\": \"huge\", \"workload\": {\"air\": \"fib\", \"log_rows\": 30}}]}");
+    if (!m) return;
+    gs_claim c10 = m->claims[0];
+    c10.w.fib.steps = ((uint64_t)1 << 10) - 1;
+    gs_claim_cost k10;
+    CHECK(gs_claim_estimate(&k10, &c10) == GS_OK);
+    const size_t budgets[2] = {k10.prove_bytes, 1024};
+    for (int i = 0; i < 2; i++) {
+        bp_budget b = {.device = budgets[i], .host = SIZE_MAX, .lanes_on_device = 1};
+        bp_plan p;
+        char err[512];
+        CHECK(bp_plan_make(&p, m, &b, NULL, err, sizeof err) == GS_OK);
+        CHECK_EQ_U64(p.claims, 1);
+        CHECK_EQ_U64(p.refused, 1);
+        CHECK_EQ_U64(p.bisected, 0);
+        CHECK(p.n >= 1 && p.nodes[0].refused && strstr(p.nodes[0].reason, "not split: pieces of 1/4096"));
+        bp_plan_free(&p);
+    }
+    gs_manifest_free(m);
+}
+
 /* The aggregate format: a round trip, and malformed bytes refused. */
 static void test_aggregate(void) {
     bp_agg_child ch[3];
@@ -644,6 +672,7 @@ int main(int argc, char **argv) {
     }
     test_aggregate();
     test_plan_deep();
+    test_plan_too_many_pieces();
     test_lanes();
     test_device_share_na();
     test_corrupt();

@@ -147,6 +147,9 @@ static gs_status add_piece(planner *pl, const gs_claim *c, const gs_claim **out)
     return GS_OK;
 }
 
+/* Split levels one claim may take (2^12 pieces at most). */
+#define BP_MAX_SPLIT_LEVELS 12u
+
 /* "<id>/<k>", 0 if it does not fit an id buffer. */
 static int child_id(char out[GS_CLAIM_ID_CAP], const char *id, int k) {
     size_t n = strlen(id);
@@ -183,15 +186,39 @@ static gs_status build(planner *pl, const char *id, const gs_claim *c, uint32_t 
         }
         int fits = size_claim(pl, &n, c, &st);
         if (st != GS_OK) return st;
-        (void)depth;
         gs_status sp = fits ? GS_OK : gs_claim_split(&halves[0], &halves[1], c);
+        /* A claim that pieces of 2^-BP_MAX_SPLIT_LEVELS of it would not fit
+         * either is refused as it is, not split: without this bound a fib
+         * 2^30 claim under a 64K budget planned about 2^24 pieces and ran out
+         * of memory (found by review, 2026-12-04). Bisection halves the rows
+         * a level, the larger half at most rows / 2 + 2. */
+        if (!fits && sp == GS_OK && depth == 0) {
+            uint64_t rows = c->w.fib.steps + 1;
+            int some_fit = 0;
+            bp_node t;
+            for (unsigned d = 1; d <= BP_MAX_SPLIT_LEVELS && !some_fit; d++) {
+                gs_claim piece = *c;
+                piece.w.fib.steps = (rows >> d) + 1;
+                memset(&t, 0, sizeof t);
+                some_fit = size_claim(pl, &t, &piece, &st);
+                if (st != GS_OK) return st;
+            }
+            if (!some_fit) {
+                size_t l = strlen(n.reason);
+                char tn[GS_SIZE_BUF];
+                snprintf(n.reason + l, sizeof n.reason - l,
+                         "; not split: pieces of 1/%u of it still need %s",
+                         1u << BP_MAX_SPLIT_LEVELS, gs_size_format(tn, t.need));
+                sp = GS_ERR_BUDGET;
+            }
+        }
         if (fits || sp != GS_OK) {
             if (!fits) {
                 size_t l = strlen(n.reason);
                 if (c->kind != GS_CLAIM_FIB)
                     snprintf(n.reason + l, sizeof n.reason - l,
                              "; a %s claim cannot be split (only fib claims can)", kind_name(c));
-                else
+                else if (sp != GS_ERR_BUDGET)
                     snprintf(n.reason + l, sizeof n.reason - l, "; %s",
                              sp == GS_ERR_UNSUPPORTED ? "too few steps to split"
                                                       : "split too deep (the id would be too long)");
