@@ -288,6 +288,14 @@ static void test_bad(void) {
         {ONE("{\"air\": \"fib\", \"steps\": 1073741825}"), {"claim 'c': workload.steps: 1073741825 is outside 1..1073741824", NULL}},
         {ONE("{\"air\": \"fib\", \"steps\": 0}"), {"claim 'c': workload.steps", "outside"}},
         {ONE("{\"air\": \"fib\", \"steps\": 1e300}"), {"claim 'c': workload.steps", "not exact"}},
+        /* numbers whose doubles were rounded to integers, and NUL escapes that cut a
+         * string short (found by review, 2026-12-04: accepted as 2^52 + 2, 0, 1 and "a") */
+        {ONE("{\"air\": \"fib\", \"log_rows\": 4, \"start\": [4503599627370497.5, 1]}"), {"fraction or an exponent", "column"}},
+        {ONE("{\"air\": \"fib\", \"log_rows\": 4, \"start\": [1, 1e-400]}"), {"fraction or an exponent", NULL}},
+        {ONE("{\"air\": \"fib\", \"steps\": 1.0000000000000001}"), {"fraction or an exponent", NULL}},
+        {ONE("{\"air\": \"fib\", \"steps\": 4.0}"), {"fraction or an exponent", NULL}},
+        {"{\"claims\": [" FIB("a\\u0000zzz") "]}", {"\\u0000 (NUL)", NULL}},
+        {ONE("{\"air\": \"fib\\u0000junk\", \"log_rows\": 4}"), {"\\u0000 (NUL)", NULL}},
         {ONE("{\"air\": \"fib\", \"log_rows\": 4, \"start\": [1]}"), {"claim 'c': workload.start", "2 integers"}},
         {ONE("{\"air\": \"fib\", \"log_rows\": 4, \"start\": 1}"), {"claim 'c': workload.start", "got a number"}},
         {ONE("{\"air\": \"fib\", \"log_rows\": 4, \"start\": [1, \"18446744069414584321\"]}"), {"claim 'c': workload.start[1]", "outside"}},

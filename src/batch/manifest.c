@@ -418,6 +418,36 @@ static gs_status syntax_error(gs_manifest_pc *p, const char *json, size_t len, s
     return gs_manifest_fail(p, "JSON %s at line %zu, column %zu (byte %zu)", what, line, col, at);
 }
 
+/* What cJSON's values cannot show, on text it parsed: a number with a
+ * fraction or an exponent (its double may have been rounded to an integer:
+ * 4503599627370497.5, 1e-400, 1.0000000000000001) and a \u0000 escape in a
+ * string (cut short at the NUL: "a\u0000zzz" would be the id "a"). Every
+ * manifest number is an integer. Found by review, 2026-12-04. */
+static gs_status lexical_check(gs_manifest_pc *p, const char *json, size_t len) {
+    for (size_t i = 0; i < len; i++) {
+        char c = json[i];
+        if (c == '"') {
+            for (i++; i < len && json[i] != '"'; i++) {
+                if (json[i] != '\\' || i + 1 >= len) continue;
+                if (json[i + 1] == 'u' && i + 5 < len && !memcmp(json + i + 2, "0000", 4))
+                    return syntax_error(p, json, len, i,
+                                        "string with a \\u0000 (NUL) escape, which no id, key or name may hold,");
+                i++; /* the escaped character */
+            }
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            size_t j = i;
+            while (j < len && strchr("0123456789+-.eE", json[j])) j++;
+            for (size_t k = i; k < j; k++)
+                if (json[k] == '.' || json[k] == 'e' || json[k] == 'E')
+                    return syntax_error(p, json, len, i,
+                                        "number with a fraction or an exponent (manifest numbers are "
+                                        "integers, written with digits only)");
+            i = j - 1;
+        }
+    }
+    return GS_OK;
+}
+
 gs_status gs_manifest_parse(gs_manifest **out, const char *json, size_t len, char *err,
                             size_t err_len) {
     if (err && err_len) err[0] = 0;
@@ -450,6 +480,8 @@ gs_status gs_manifest_parse(gs_manifest **out, const char *json, size_t len, cha
     if (s == GS_OK) s = gs_manifest_check_keys(&p, root, "the manifest", keys);
     if (s == GS_OK) s = parse_claims(&p, m, cJSON_GetObjectItemCaseSensitive(root, "claims"));
     if (s == GS_OK) s = gs_manifest_joins(&p, m, cJSON_GetObjectItemCaseSensitive(root, "joins"));
+    /* after the checks that name the claim, which catch most such values */
+    if (s == GS_OK) s = lexical_check(&p, json, len);
     cJSON_Delete(root);
     if (s != GS_OK) {
         gs_manifest_free(m);
