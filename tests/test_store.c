@@ -289,6 +289,18 @@ static void test_keys(void) {
     CHECK(!same_key(&k, &g_kj));
     k = gs_store_key_join(1, one, 1);
     CHECK(!same_key(&k, &g_kj));
+    /* flags: 0 is the same key; 1 (a bisection join) absorbs them after n */
+    k = gs_store_key_join_flags(1, 0, (gs_digest[2]){g_ka, g_kb}, 2);
+    CHECK(same_key(&k, &g_kj));
+    k = gs_store_key_join_flags(1, 1, (gs_digest[2]){g_ka, g_kb}, 2);
+    CHECK(!same_key(&k, &g_kj));
+    uint8_t jf[20 + 12 + 64];
+    memcpy(jf, "gstark-store-join-v1", 20);
+    wr32(jf + 20, 1), wr32(jf + 24, 2), wr32(jf + 28, 1);
+    memcpy(jf + 32, g_ka.b, 32), memcpy(jf + 64, g_kb.b, 32);
+    gs_digest kf;
+    gs_keccak256(kf.b, jf, sizeof jf);
+    CHECK(same_key(&k, &kf));
 }
 
 /* ---- round trips and the layout ---- */

@@ -69,6 +69,12 @@ gs_digest gs_store_key_multi(const gs_multi_proof *p);
  * batch layer's; a new aggregate format never finds an old object) and n (u32
  * each, little-endian), then the children's keys in order. */
 gs_digest gs_store_key_join(uint32_t format, const gs_digest *children, uint32_t n);
+/* The same with the aggregate's flags (the batch layer's: bit 0, a
+ * bisection join): 0 is gs_store_key_join's key; otherwise the flags (u32,
+ * little-endian) follow n, so a bisection join and an ordinary join over the
+ * same children, whose objects differ, have different keys. */
+gs_digest gs_store_key_join_flags(uint32_t format, uint32_t flags, const gs_digest *children,
+                                  uint32_t n);
 
 /* ---- objects ---- */
 

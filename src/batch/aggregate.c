@@ -1,5 +1,6 @@
 /* The join aggregate object, format 1 (docs/batch.md, "Joins"): what a
- * join stores under gs_store_key_join(GS_BATCH_AGG_FORMAT, children's keys).
+ * join stores under gs_store_key_join_flags(GS_BATCH_AGG_FORMAT, its flags,
+ * children's keys).
  * All integers little-endian.
  *
  *   offset        size  field

@@ -478,7 +478,11 @@ static gs_status cb_join(void *ctx, uint32_t unit, uint32_t lane) {
     }
     u->verify_s += bp_now() - t0;
     if (s == GS_OK) {
-        u->key = gs_store_key_join(GS_BATCH_AGG_FORMAT, keys, n->num_children);
+        /* the flags in the key: a bisection join's object (with the chain's
+         * ends) differs from an ordinary join's over the same children
+         * (found by review, 2026-12-04: both had one key and replaced
+         * each other's object) */
+        u->key = gs_store_key_join_flags(GS_BATCH_AGG_FORMAT, a.flags, keys, n->num_children);
         u->has_key = 1;
         u->kind = GS_STORE_JOIN;
         u->statement = a.root;

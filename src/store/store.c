@@ -360,14 +360,20 @@ gs_digest gs_store_key_multi(const gs_multi_proof *p) {
 }
 
 gs_digest gs_store_key_join(uint32_t format, const gs_digest *children, uint32_t n) {
+    return gs_store_key_join_flags(format, 0, children, n);
+}
+
+gs_digest gs_store_key_join_flags(uint32_t format, uint32_t flags, const gs_digest *children,
+                                  uint32_t n) {
     static const char tag[] = "gstark-store-join-v1";
-    uint8_t v[8];
+    uint8_t v[12];
     put_le32(v, format);
     put_le32(v + 4, n);
+    put_le32(v + 8, flags);
     gs_keccak_ctx c;
     gs_keccak256_init(&c);
     gs_keccak256_absorb(&c, tag, sizeof tag - 1);
-    gs_keccak256_absorb(&c, v, 8);
+    gs_keccak256_absorb(&c, v, flags ? 12 : 8); /* flags 0: the keys of before */
     for (uint32_t i = 0; children && i < n; i++) gs_keccak256_absorb(&c, children[i].b, GS_DIGEST_BYTES);
     gs_digest d;
     gs_keccak256_final(&c, d.b);
