@@ -10,11 +10,17 @@
 
 #include "cli.h"
 
-/* Builds the AIR a description names; 0 if it names no built-in AIR. */
-static int air_from_desc(gs_air **air, cli_table_info *inf, const char *desc, uint32_t index) {
+/* Builds the AIR a description names, for a table of 2^proof_log_n rows;
+ * 0 if it names no built-in AIR, is not in its canonical form (numbers out
+ * of range wrap in sscanf: "log_n=4294967304" read as 8) or names another
+ * height than the table's (mix's middle row and the synth tables' shapes
+ * depend on it; found by review, 2026-12-04: a 2^10-row mix proof described
+ * as log_n=8 verified with its "middle" publics from row 128). */
+static int air_from_desc(gs_air **air, cli_table_info *inf, const char *desc, uint32_t index,
+                         unsigned proof_log_n) {
     unsigned cols, degree, log_n, shrink, table;
     uint64_t seed;
-    char preset[16];
+    char preset[16], canon[sizeof ((gs_proof *)0)->air_desc];
     int used = 0;
     memset(inf, 0, sizeof *inf);
     if (!strcmp(desc, "fib")) {
@@ -23,6 +29,9 @@ static int air_from_desc(gs_air **air, cli_table_info *inf, const char *desc, ui
     }
     if (sscanf(desc, "mix cols=%u degree=%u log_n=%u seed=%" SCNu64 "%n", &cols, &degree, &log_n,
                &seed, &used) == 4 && desc[used] == '\0') {
+        snprintf(canon, sizeof canon, "mix cols=%u degree=%u log_n=%u seed=%" PRIu64, cols, degree,
+                 log_n, seed);
+        if (strcmp(canon, desc) != 0 || log_n != proof_log_n) return 0;
         gs_mix_params mp = {cols, degree, log_n, seed};
         snprintf(inf->family, sizeof inf->family, "mix");
         inf->has_seed = 1, inf->seed = seed;
@@ -31,10 +40,14 @@ static int air_from_desc(gs_air **air, cli_table_info *inf, const char *desc, ui
     used = 0;
     if (sscanf(desc, "synth preset=%15[a-z] shrink=%u table=%u%n", preset, &shrink, &table,
                &used) == 3 && desc[used] == '\0' && table == index) {
+        snprintf(canon, sizeof canon, "synth preset=%s shrink=%u table=%u", preset, shrink, table);
+        if (strcmp(canon, desc) != 0) return 0;
         snprintf(inf->family, sizeof inf->family, "synth");
         snprintf(inf->preset, sizeof inf->preset, "%s", preset);
         inf->shrink = shrink;
-        return gs_synth_table_air(air, NULL, preset, shrink, 0, table) == GS_OK;
+        unsigned want_log_n = 0;
+        if (gs_synth_table_air(air, &want_log_n, preset, shrink, 0, table) != GS_OK) return 0;
+        return want_log_n == proof_log_n;
     }
     return 0;
 }
@@ -53,7 +66,7 @@ int cli_rebuild_airs(gs_air ***airs_out, cli_table_info **info_out, const gs_pro
         return CLI_USAGE;
     }
     for (uint32_t i = 0; i < n; i++) {
-        if (air_from_desc(&airs[i], &info[i], t[i].air_desc, i) && same_air(airs[i], &t[i])) {
+        if (air_from_desc(&airs[i], &info[i], t[i].air_desc, i, t[i].log_n) && same_air(airs[i], &t[i])) {
             info[i].desc_ok = 1;
             continue;
         }
@@ -71,6 +84,22 @@ int cli_rebuild_airs(gs_air ***airs_out, cli_table_info **info_out, const gs_pro
         if (n > 1) snprintf(where, sizeof where, "table %u: ", i);
         cli_err("%sunknown AIR %s: verify it with the library (see docs/air-guide.md)", where, fp);
         return CLI_USAGE;
+    }
+    /* A synth statement is one preset at one shrink, all of its tables in
+     * order (the review found a proof of 3 of uniform's 8 tables, and one of
+     * shrink 5 relabelled shrink 0, verified as what they claimed). */
+    for (uint32_t i = 0; i < n; i++) {
+        if (!info[i].desc_ok || strcmp(info[i].family, "synth") != 0) continue;
+        uint32_t want = 0;
+        if (strcmp(info[i].preset, info[0].preset) != 0 || info[i].shrink != info[0].shrink ||
+            !info[0].desc_ok || gs_synth_preset_tables(&want, info[0].preset) != GS_OK || want != n) {
+            cli_err("table %u: a synth proof holds every table of one preset at one shrink, in "
+                    "order; this one has %u tables, table 0 %s shrink %u (a preset of %u tables), "
+                    "table %u %s shrink %u",
+                    i, n, info[0].desc_ok ? info[0].preset : "(not synth)", info[0].shrink, want, i,
+                    info[i].preset, info[i].shrink);
+            return CLI_USAGE;
+        }
     }
     for (uint32_t i = 0; i < n; i++) info[i].degree = gs_air_max_degree(airs[i]);
     return CLI_OK;
@@ -98,7 +127,10 @@ static int parse_u64(const char *s, uint64_t *out) {
     char *end;
     errno = 0;
     if (!*s || *s == '-' || *s == '+' || *s == ' ') return 0;
-    unsigned long long v = strtoull(s, &end, 0);
+    /* decimal, or hex after 0x; never octal (strtoull's base 0 read "010" as 8) */
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    if (hex && (!s[2] || s[2] == '-' || s[2] == '+' || s[2] == ' ')) return 0;
+    unsigned long long v = strtoull(hex ? s + 2 : s, &end, hex ? 16 : 10);
     if (*end || errno) return 0;
     *out = v;
     return 1;

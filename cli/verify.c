@@ -40,6 +40,11 @@ static void print_human(FILE *f, const cli_loaded *L, const cli_table_info *info
         fputc('\n', f);
     } else {
         cli_loaded_name(name, sizeof name, L);
+        /* the shared description only when every table is what it says */
+        for (uint32_t i = 0; i < L->n; i++)
+            if (!info[i].desc_ok)
+                snprintf(name, sizeof name, "a multi-table proof not as described (each table's "
+                                            "line says what it verified as)");
         fprintf(f, "valid: %s, %u tables\n", name, L->n);
         fprintf(f, "  security   %s\n", sec);
         fprintf(f, "  hash       %s\n", cli_hash_name(L->params->hash));

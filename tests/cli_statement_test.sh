@@ -117,4 +117,15 @@ check "no JSON verdict for an unknown AIR" ! -s "$D/out"
 expect 0 "verify a fib proof described as 'sqchain'" "$G" verify "$D/misnamed.proof"
 has "$D/out" "valid: fib (described as 'sqchain log_n=6')" "it says what was verified"
 expect 0 "--expect air=fib on it" "$G" verify --expect air=fib "$D/misnamed.proof"
+# A mix proof of 2^10 rows described as (and made with) the mix AIR of 2^8
+# rows: its "middle" publics are row 128's. The description's height must be
+# the table's (found by review, 2026-12-04: it verified as "log_n=8").
+"$H" mixheight "$D/mixheight.proof"
+check "the helper wrote the mix proof" -s "$D/mixheight.proof"
+expect 2 "verify a 2^10-row mix proof described as log_n=8" "$G" verify "$D/mixheight.proof"
+hasnt "$D/out" "valid:" "not reported valid"
+# --expect numbers are decimal or 0x hex, never octal ("010" was 8)
+expect 0 "prove fib 2^8" "$G" prove --air fib --log-rows 8 "${fast[@]}" -o "$D/fib8.proof"
+expect 1 "--expect log-rows=010 on a 2^8 proof: ten, not octal eight" "$G" verify --expect log-rows=010 "$D/fib8.proof"
+expect 0 "--expect log-rows=0x8 holds" "$G" verify --expect log-rows=0x8 "$D/fib8.proof"
 exit $fail

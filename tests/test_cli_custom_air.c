@@ -3,6 +3,9 @@
  *   test_cli_custom_air single FILE   a proof of an AIR of its own ("sqchain")
  *   test_cli_custom_air multi FILE    a two-table statement of custom synth tables
  *   test_cli_custom_air misnamed FILE a fib proof whose air_desc says "sqchain"
+ *   test_cli_custom_air mixheight FILE a 2^10-row proof of the mix AIR made for
+ *                                     2^8 rows (its middle boundary at row 128),
+ *                                     described as that AIR ("log_n=8")
  * Without arguments (as a CTest test) it proves each in memory and checks
  * that the library verifies them against their own AIRs, so the files the
  * CLI tests use are known-valid proofs. */
@@ -89,10 +92,32 @@ static int write_file(const char *path, const uint8_t *b, size_t len) {
     return ok;
 }
 
+/* The mix AIR of 2^8 rows on the 2^10-row mix trace, its publics from rows
+ * 0, 128 and 1023: valid for that AIR, yet not the statement "mix ...
+ * log_n=8" names (found by review, 2026-12-04: the CLI verified it). */
+static gs_status prove_mixheight(gs_proof **out, gs_air **air_out) {
+    gs_mix_params big = {4, 3, 10, 1}, small = {4, 3, 8, 1};
+    gs_workload w = {0};
+    gs_status s = gs_airs_mix(&w, &big);
+    if (s == GS_OK) s = gs_airs_mix_air(air_out, &small);
+    if (s == GS_OK) {
+        const size_t n = (size_t)1 << 10, rows[3] = {0, 128, n - 1};
+        gs_fp pub[12];
+        for (int r = 0; r < 3; r++)
+            for (int i = 0; i < 4; i++) pub[r * 4 + i] = w.trace[i * n + rows[r]];
+        gs_params par;
+        gs_params_for_security(&par, 128);
+        gs_prove_opts o = {.air_desc = "mix cols=4 degree=3 log_n=8 seed=1"};
+        s = gs_prove(out, *air_out, w.trace, 10, pub, &par, &o);
+    }
+    gs_workload_free(&w);
+    return s;
+}
+
 int main(int argc, char **argv) {
     int write = argc == 3, fails = 0;
-    const char *what[] = {"single", "multi", "misnamed"};
-    for (int k = 0; k < 3; k++) {
+    const char *what[] = {"single", "multi", "misnamed", "mixheight"};
+    for (int k = 0; k < 4; k++) {
         if (write && strcmp(argv[1], what[k])) continue;
         uint8_t *bytes = NULL;
         size_t len = 0;
@@ -111,7 +136,7 @@ int main(int argc, char **argv) {
         } else {
             gs_proof *p = NULL;
             gs_air *air = NULL;
-            s = prove_single(&p, &air, k == 2);
+            s = k == 3 ? prove_mixheight(&p, &air) : prove_single(&p, &air, k == 2);
             if (s == GS_OK) {
                 v = gs_verify(air, p, 0);
                 s = gs_proof_serialize(&bytes, &len, p);
@@ -130,12 +155,13 @@ int main(int argc, char **argv) {
         }
         free(bytes);
     }
-    if (write && strcmp(argv[1], "single") && strcmp(argv[1], "multi") && strcmp(argv[1], "misnamed")) {
-        fprintf(stderr, "usage: test_cli_custom_air [single|multi|misnamed FILE]\n");
+    if (write && strcmp(argv[1], "single") && strcmp(argv[1], "multi") && strcmp(argv[1], "misnamed") &&
+        strcmp(argv[1], "mixheight")) {
+        fprintf(stderr, "usage: test_cli_custom_air [single|multi|misnamed|mixheight FILE]\n");
         return 2;
     }
     if (argc != 1 && !write) {
-        fprintf(stderr, "usage: test_cli_custom_air [single|multi|misnamed FILE]\n");
+        fprintf(stderr, "usage: test_cli_custom_air [single|multi|misnamed|mixheight FILE]\n");
         return 2;
     }
     return fails ? 1 : 0;
