@@ -163,14 +163,14 @@ static int check(const batch_args *a, gs_backend_kind *backend) {
             return CLI_USAGE;
         }
         if (!cli_out_check("--out-partition", a->partition, 0)) return CLI_USAGE;
-        if (a->metrics && !strcmp(a->metrics, a->partition)) {
+        if (a->metrics && cli_same_file(a->metrics, a->partition)) {
             cli_err("--metrics and --out-partition name the same file");
             return CLI_USAGE;
         }
     }
     const char *outs[2] = {a->metrics, a->partition};
     for (int i = 0; i < 2; i++) {
-        if (outs[i] && !strcmp(outs[i], a->manifest)) {
+        if (outs[i] && cli_same_file(outs[i], a->manifest)) {
             cli_err("%s names the manifest", i ? "--out-partition" : "--metrics");
             return CLI_USAGE;
         }

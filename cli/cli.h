@@ -70,6 +70,10 @@ void cli_size_str(char *out, size_t cap, size_t bytes);
  * the file (its directory exists and is writable, the target is of an
  * accepted kind), else prints why and returns 0. */
 int cli_out_check(const char *opt, const char *path, int allow_stdout);
+/* 1 if paths a and b name the same file: the same device and inode when both
+ * exist, else the same canonical path (the directory's realpath and the
+ * name), so "./f.proof" and "f.proof" match; "-" matches only "-". */
+int cli_same_file(const char *a, const char *b);
 /* Writes by the rules above; returns CLI_OK or CLI_USAGE (message printed). */
 int cli_out_write(const char *path, const uint8_t *buf, size_t len);
 /* 1 if `path` is "-" (standard output). */

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -41,6 +42,26 @@ static char *dir_of(const char *path) {
     char *d = strdup(dirname(copy));
     free(copy);
     return d;
+}
+
+/* realpath of path's directory, then its last name; 0 if the directory
+ * cannot be resolved. */
+static int canon_path(char *out, size_t cap, const char *path) {
+    char d[PATH_MAX], b[PATH_MAX], dir[PATH_MAX];
+    snprintf(d, sizeof d, "%s", path);
+    snprintf(b, sizeof b, "%s", path);
+    if (!realpath(dirname(d), dir)) return 0;
+    return snprintf(out, cap, "%s/%s", dir, basename(b)) < (int)cap;
+}
+
+int cli_same_file(const char *a, const char *b) {
+    if (!a || !b) return 0;
+    if (cli_out_is_stdout(a) || cli_out_is_stdout(b)) return !strcmp(a, b);
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char ca[PATH_MAX], cb[PATH_MAX];
+    if (canon_path(ca, sizeof ca, a) && canon_path(cb, sizeof cb, b)) return !strcmp(ca, cb);
+    return !strcmp(a, b);
 }
 
 int cli_out_check(const char *opt, const char *path, int allow_stdout) {

@@ -255,20 +255,26 @@ static int check(prove_args *a, unsigned *air) {
         return CLI_USAGE;
     }
     if (!cli_out_check("-o", a->out, 1)) return CLI_USAGE;
-    if (a->metrics) {
-        if (!cli_out_check("--metrics", a->metrics, 0)) return CLI_USAGE;
-        if (!strcmp(a->metrics, a->out)) {
-            cli_err("--metrics and -o name the same file");
-            return CLI_USAGE;
-        }
-    }
-    if (a->timeline) {
-        if (!cli_out_check("--timeline", a->timeline, 0)) return CLI_USAGE;
-        if (!strcmp(a->timeline, a->out) || (a->metrics && !strcmp(a->timeline, a->metrics))) {
-            cli_err("--timeline and %s name the same file",
-                    !strcmp(a->timeline, a->out) ? "-o" : "--metrics");
-            return CLI_USAGE;
-        }
+    if (a->metrics && !cli_out_check("--metrics", a->metrics, 0)) return CLI_USAGE;
+    if (a->timeline && !cli_out_check("--timeline", a->timeline, 0)) return CLI_USAGE;
+    /* No output may be an input or another output, however the paths are
+     * written ("./f.proof", a hard link): found by review, 2026-12-04, when
+     * "-o prog.elf" replaced the program and "--timeline ./f.proof" the proof. */
+    const char *outs[3] = {a->out, a->metrics, a->timeline}, *out_names[3] = {"-o", "--metrics", "--timeline"};
+    const char *ins[2] = {*air == AIR_ZKVM ? a->elf : NULL, *air == AIR_ZKVM ? a->input : NULL},
+               *in_names[2] = {"--elf", "--input"};
+    for (int i = 0; i < 3; i++) {
+        if (!outs[i]) continue;
+        for (int j = i + 1; j < 3; j++)
+            if (outs[j] && cli_same_file(outs[i], outs[j])) {
+                cli_err("%s and %s name the same file", out_names[i], out_names[j]);
+                return CLI_USAGE;
+            }
+        for (int j = 0; j < 2; j++)
+            if (ins[j] && strcmp(ins[j], "-") && cli_same_file(outs[i], ins[j])) {
+                cli_err("%s names the %s file %s", out_names[i], in_names[j] + 2, ins[j]);
+                return CLI_USAGE;
+            }
     }
     a->pr.human = a->pr.quiet ? NULL : (to_stdout || a->pr.json) ? stderr : stdout;
     if (!strcmp(a->backend, "cpu") && (a->no_fallback || a->given[OPT_DEVICE_MEM_BUDGET - 256])) {

@@ -17,6 +17,12 @@ zk=(--security 80 --grinding 0)
 printf 'hello, zkVM\n\001\002\377' >in.bin
 printf 'hello, zkvm\n\001\002\377' >other.bin
 
+cp echo.elf keep.elf && cp in.bin keep.bin
+expect 2 "-o naming the program (./echo.elf)" "$G" prove --elf echo.elf --input in.bin -o ./echo.elf "${zk[@]}"
+has "$D/err" "-o names the elf file" "it says which input"
+expect 2 "-o naming the input" "$G" prove --elf echo.elf --input in.bin -o in.bin "${zk[@]}"
+check "the program is untouched" -z "$(cmp echo.elf keep.elf 2>&1)"
+check "the input is untouched" -z "$(cmp in.bin keep.bin 2>&1)"
 expect 0 "prove echo's run" "$G" prove --elf echo.elf --input in.bin -o run.proof "${zk[@]}"
 has "$D/out" "exit code 0 after" "the summary names the exit code and cycles"
 has "$D/out" "15 bytes to fd 1" "the summary counts the output"
