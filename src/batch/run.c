@@ -142,10 +142,13 @@ static int try_reuse(bp_run *r, const bp_node *n, bp_unit_state *u) {
              gs_status_str(s));
         return 0;
     }
-    note(r, "gstark: warning: claim '%s': the stored object %s is %s (%s): removed, proving "
-            "it again", n->id, path, s == GS_ERR_CORRUPT ? "corrupt" : "not a valid proof",
-         gs_status_str(s));
-    gs_store_remove(r->store, &u->key);
+    gs_status rm = gs_store_remove(r->store, &u->key);
+    /* say what happened to it: a squatting non-empty directory cannot be
+     * removed, and storing the new proof then fails (found by review) */
+    note(r, "gstark: warning: claim '%s': the stored object %s is %s (%s): %s%s, proving it "
+            "again", n->id, path, s == GS_ERR_CORRUPT ? "corrupt" : "not a valid proof",
+         gs_status_str(s), rm == GS_OK ? "removed" : "could not be removed: ",
+         rm == GS_OK ? "" : gs_status_str(rm));
     u->corrupt_replaced = 1;
     return 0;
 }
