@@ -267,7 +267,7 @@ static int check(prove_args *a, unsigned *air) {
         if (!outs[i]) continue;
         for (int j = i + 1; j < 3; j++)
             if (outs[j] && cli_same_file(outs[i], outs[j])) {
-                cli_err("%s and %s name the same file", out_names[i], out_names[j]);
+                cli_err("%s and %s name the same file", out_names[j], out_names[i]);
                 return CLI_USAGE;
             }
         for (int j = 0; j < 2; j++)

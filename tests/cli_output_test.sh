@@ -111,7 +111,7 @@ check "the proof file was not written either" ! -e "$D/m.proof"
 bad "--metrics naming a directory" "is a directory" --metrics "$D/adir" -o "$D/m.proof"
 bad "--metrics to standard output" "only the proof (-o) can go to standard output" --metrics - -o "$D/m.proof"
 bad "--metrics and -o the same file" "name the same file" --metrics "$D/same" -o "$D/same"
-bad "--timeline and -o the same file by two spellings" "-o and --timeline name the same file" -o "$D/same2" --timeline "$D/./same2"
+bad "--timeline and -o the same file by two spellings" "--timeline and -o name the same file" -o "$D/same2" --timeline "$D/./same2"
 if [ "$(id -u)" != 0 ]; then
     mkdir "$D/ro" && chmod 555 "$D/ro"
     big=("$G" prove --air fib --log-rows 20 "${fast[@]}")
