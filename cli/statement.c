@@ -88,15 +88,17 @@ int cli_rebuild_airs(gs_air ***airs_out, cli_table_info **info_out, const gs_pro
     /* A synth statement is one preset at one shrink, all of its tables in
      * order (the review found a proof of 3 of uniform's 8 tables, and one of
      * shrink 5 relabelled shrink 0, verified as what they claimed). */
+    uint32_t want = 0;
+    int synth0 = info[0].desc_ok && !strcmp(info[0].family, "synth") &&
+                 gs_synth_preset_tables(&want, info[0].preset) == GS_OK;
     for (uint32_t i = 0; i < n; i++) {
         if (!info[i].desc_ok || strcmp(info[i].family, "synth") != 0) continue;
-        uint32_t want = 0;
-        if (strcmp(info[i].preset, info[0].preset) != 0 || info[i].shrink != info[0].shrink ||
-            !info[0].desc_ok || gs_synth_preset_tables(&want, info[0].preset) != GS_OK || want != n) {
+        if (!synth0 || strcmp(info[i].preset, info[0].preset) != 0 || info[i].shrink != info[0].shrink ||
+            want != n) {
             cli_err("table %u: a synth proof holds every table of one preset at one shrink, in "
                     "order; this one has %u tables, table 0 %s shrink %u (a preset of %u tables), "
                     "table %u %s shrink %u",
-                    i, n, info[0].desc_ok ? info[0].preset : "(not synth)", info[0].shrink, want, i,
+                    i, n, synth0 ? info[0].preset : "(not synth)", info[0].shrink, want, i,
                     info[i].preset, info[i].shrink);
             return CLI_USAGE;
         }

@@ -231,6 +231,8 @@ static gs_air *range_air(int pin) {
 static void test_pinned_height(void) {
     gs_air *claim = claim_air(), *loose = range_air(-1), *pinned = range_air(8);
     CHECK(gs_air_fixed_log_n(loose) == -1 && gs_air_fixed_log_n(pinned) == 8);
+    CHECK(gs_air_check_height(loose, 9) == GS_OK && gs_air_check_height(pinned, 8) == GS_OK &&
+          gs_air_check_height(pinned, 9) == GS_ERR_INVALID_ARG);
     gs_digest f_loose = gs_air_fingerprint(loose), f_pinned = gs_air_fingerprint(pinned);
     CHECK(memcmp(&f_loose, &f_pinned, sizeof f_loose) == 0); /* the pin is the verifier's, not the fingerprint's */
     const unsigned log_claim = 2, log_range = 9;

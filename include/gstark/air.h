@@ -108,6 +108,9 @@ unsigned gs_air_max_degree(const gs_air *air);
 unsigned gs_air_num_chunks(const gs_air *air);
 /* GS_ERR_AIR_DEGREE if some constraint's degree exceeds 2^log_blowup + 1. */
 gs_status gs_air_check_degree(const gs_air *air, unsigned log_blowup);
+/* GS_ERR_INVALID_ARG if the AIR pins its height (gs_air_fix_height) to
+ * another than 2^log_n rows; the provers and verifiers check with it. */
+gs_status gs_air_check_height(const gs_air *air, unsigned log_n);
 /* Boundary constraint i: its column and row (resolved against a trace of
  * 2^log_n rows; GS_ERR_INVALID_ARG if the row falls outside). */
 gs_status gs_air_boundary_at(const gs_air *air, uint32_t i, unsigned log_n, uint32_t *col,

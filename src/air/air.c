@@ -408,6 +408,11 @@ gs_status gs_air_check_degree(const gs_air *air, unsigned log_blowup) {
     return air->max_degree > (1u << log_blowup) + 1 ? GS_ERR_AIR_DEGREE : GS_OK;
 }
 
+gs_status gs_air_check_height(const gs_air *air, unsigned log_n) {
+    if (!air) return GS_ERR_INVALID_ARG;
+    return air->fixed_log_n && log_n + 1 != (unsigned)air->fixed_log_n ? GS_ERR_INVALID_ARG : GS_OK;
+}
+
 gs_status gs_air_boundary_at(const gs_air *air, uint32_t i, unsigned log_n, uint32_t *col,
                              uint64_t *row) {
     if (!air || !air->finalized || i >= air->n_bounds || log_n > 40) return GS_ERR_INVALID_ARG;

@@ -610,8 +610,7 @@ gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air
                              const gs_params *params, const gs_prove_opts *opts,
                              run_backend *rb, gs_mem *run) {
     if (!air || !trace || (gs_air_num_public(air) && !pub)) return GS_ERR_INVALID_ARG;
-    if (gs_air_fixed_log_n(air) >= 0 && log_n != (unsigned)gs_air_fixed_log_n(air))
-        return GS_ERR_INVALID_ARG; /* gs_air_fix_height */
+    GS_TRY(gs_air_check_height(air, log_n));
     st->be = gs_backend_cpu();
     st->dev = rb->dev;
     if (rb->cuda) {

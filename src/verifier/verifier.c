@@ -46,7 +46,7 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s, 
     gs_digest fp = gs_air_fingerprint(air);
     if (memcmp(&fp, &p->air_fingerprint, sizeof fp) != 0 || p->num_public != gs_air_num_public(air) ||
         t->num_cols != gs_air_num_cols(air) || t->num_chunks != gs_air_num_chunks(air) ||
-        (gs_air_fixed_log_n(air) >= 0 && p->log_n != (unsigned)gs_air_fixed_log_n(air)))
+        gs_air_check_height(air, p->log_n) != GS_OK)
         return GS_ERR_PROOF_STATEMENT;
     if (gs_shape_make(s, &p->params, p->log_n, t->num_cols, t->num_chunks) != GS_OK)
         return GS_ERR_PROOF_PARAMS;
