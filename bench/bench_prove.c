@@ -25,7 +25,7 @@
  *
  * usage: bench_prove [--quick] [--max-log N] [--fib-log N] [--threads T] [--air fib|mix|synth|heights|sched|all]
  *                    [--security BITS] [--grinding G] [--vm-shrink K] [--skew-shrink K]
- *                    [--mix COLSxLOG] [--pinned] [--no-coset-leaves] [--timeline PREFIX] [--resident]
+ *                    [--mix COLSxLOG] [--pinned] [--no-coset-leaves] [--shared-fri 0|1|2] [--timeline PREFIX] [--resident]
  *                    [--backend cpu|cuda|both] [--device-mem-budget SIZE] [--json]
  *
  * --device-mem-budget SIZE (e.g. 4G): the CUDA proofs' device budget; what it cannot hold goes
@@ -33,6 +33,8 @@
  * --mix COLSxLOG (e.g. 512x22): the mix rows are that one statement.
  * --pinned: traces in pinned host memory (see g_pinned).
  * --no-coset-leaves: gs_params.coset_leaves = 0 (the default is 1; docs/protocol.md, "Coset leaves").
+ * --shared-fri M: the multi-table rows (synth, heights, sched) with gs_params.shared_fri = M (1: one
+ * FRI for all tables, 2: and one Merkle tree per round; docs/protocol.md); default 0.
  * --resident: every proof on one resident prover per backend (gs_prover_new, made before the
  * rows), each statement proven once untimed first: the steady state of a prover that keeps
  * its device pools, streams and staging between proofs (without it, each proof is a one-shot
@@ -401,6 +403,7 @@ int main(int argc, char **argv) {
     unsigned max_log = 22, fib_log = 0, threads = 0, security = 128, grinding = 20, vm_shrink = 1, skew_shrink = 0;
     unsigned mix_cols_arg = 0, mix_log_arg = 0;
     int quick = 0, json = 0, coset = 1, resident = 0;
+    unsigned shared = 0;
     const char *which = "all";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
@@ -426,6 +429,7 @@ int main(int argc, char **argv) {
             g_dev_budget = (size_t)b;
         }
         else if (!strcmp(argv[i], "--no-coset-leaves")) coset = 0;
+        else if (!strcmp(argv[i], "--shared-fri") && i + 1 < argc) shared = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--timeline") && i + 1 < argc) g_timeline = argv[++i];
         else if (!strcmp(argv[i], "--resident")) resident = 1;
         else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "cpu")) i++;
@@ -436,7 +440,7 @@ int main(int argc, char **argv) {
         else {
             fprintf(stderr, "usage: bench_prove [--quick] [--max-log N] [--fib-log N] [--threads T] "
                             "[--air fib|mix|synth|heights|sched|all] [--security BITS] [--grinding G] "
-                            "[--vm-shrink K] [--skew-shrink K] [--mix COLSxLOG] [--pinned] [--no-coset-leaves] [--timeline PREFIX] [--resident] "
+                            "[--vm-shrink K] [--skew-shrink K] [--mix COLSxLOG] [--pinned] [--no-coset-leaves] [--shared-fri 0|1|2] [--timeline PREFIX] [--resident] "
                             "[--backend cpu|cuda|both] [--json]\n");
             return 2;
         }
@@ -450,6 +454,10 @@ int main(int argc, char **argv) {
     par.grinding_bits = grinding;
     par.coset_leaves = coset;
     par.num_queries = (security - (grinding < security ? grinding : 0) + par.log_blowup - 1) / par.log_blowup;
+    /* The multi-table rows' parameters: a shared FRI (and trees) turns coset leaves off. */
+    gs_params mpar = par;
+    mpar.shared_fri = shared;
+    if (shared) mpar.coset_leaves = 0;
     /* A resident prover pays the CUDA context, its memory pools and the
      * twiddle tables once: do that before the timed rows and print it. */
     double cuda_init = 0;
@@ -468,10 +476,11 @@ int main(int argc, char **argv) {
         gs_proof_free(p);
         gs_workload_free(&w);
     }
-    printf("bench_prove: %s, %u CPU threads, blowup %u, %u queries, %u grinding bits (%u-bit)%s\n",
+    printf("bench_prove: %s, %u CPU threads, blowup %u, %u queries, %u grinding bits (%u-bit)%s%s\n",
            g_nkinds == 2 ? "cpu then cuda backend" : g_kinds[0] == GS_BACKEND_CUDA ? "cuda backend" : "cpu backend",
            gs_threads_get(), 1u << par.log_blowup, par.num_queries, par.grinding_bits,
-           gs_params_security(&par), coset ? "" : ", no coset leaves");
+           gs_params_security(&par), coset ? "" : ", no coset leaves",
+           shared == 2 ? ", multi-table: shared FRI and trees" : shared ? ", multi-table: shared FRI" : "");
     if (cuda_init > 0) printf("CUDA set-up (context, pools, twiddles; a warm-up proof, untimed below): %.3f s\n", cuda_init);
     for (int k = 0; resident && k < g_nkinds; k++) {
         gs_prover_cfg cfg = {.backend = g_kinds[k], .device_mem_budget = g_dev_budget};
@@ -521,14 +530,14 @@ int main(int argc, char **argv) {
                 gs_workload_free(&w);
             }
     if (!strcmp(which, "all") || !strcmp(which, "synth")) {
-        multi_row("vm", vm_shrink, &par);
-        multi_row("skew", skew_shrink, &par);
+        multi_row("vm", vm_shrink, &mpar);
+        multi_row("skew", skew_shrink, &mpar);
     }
-    if (!strcmp(which, "heights")) multi_row("heights", 0, &par);
+    if (!strcmp(which, "heights")) multi_row("heights", 0, &mpar);
     if (!strcmp(which, "sched")) {
-        sched_rows("vm", vm_shrink, &par, GS_GATE_UNLIMITED);
-        sched_rows("skew", skew_shrink, &par, GS_GATE_UNLIMITED);
-        sched_rows("vm", vm_shrink, &par, (size_t)1 << 30);
+        sched_rows("vm", vm_shrink, &mpar, GS_GATE_UNLIMITED);
+        sched_rows("skew", skew_shrink, &mpar, GS_GATE_UNLIMITED);
+        sched_rows("vm", vm_shrink, &mpar, (size_t)1 << 30);
     }
     for (int k = 0; k < 2; k++) gs_prover_free(g_pv[k]);
     return 0;

@@ -15,7 +15,7 @@ enum {
     OPT_AIR = 256, OPT_PRESET, OPT_SHRINK, OPT_TABLES_PARALLEL, OPT_MEM_BUDGET, OPT_STRICT_BUDGET,
     OPT_REPORT, OPT_METRICS, OPT_BACKEND, OPT_NO_FALLBACK, OPT_DEVICE_MEM_BUDGET, OPT_LOG_ROWS,
     OPT_COLS, OPT_DEGREE, OPT_SEED, OPT_BLOWUP, OPT_SECURITY, OPT_QUERIES, OPT_GRINDING, OPT_FRI_ARITY,
-    OPT_FINAL_DEGREE, OPT_HASH, OPT_CAP_HEIGHT, OPT_SHARED_FRI, OPT_COSET_LEAVES, OPT_NO_COSET_LEAVES, OPT_PROVABLE, OPT_ALLOW_SLOW, OPT_THREADS, OPT_NO_CHECK, OPT_JSON, OPT_ELF, OPT_INPUT,
+    OPT_FINAL_DEGREE, OPT_HASH, OPT_CAP_HEIGHT, OPT_SHARED_FRI, OPT_SHARED_TREES, OPT_COSET_LEAVES, OPT_NO_COSET_LEAVES, OPT_PROVABLE, OPT_ALLOW_SLOW, OPT_THREADS, OPT_NO_CHECK, OPT_JSON, OPT_ELF, OPT_INPUT,
     OPT_MAX_CYCLES, OPT_TIMELINE, OPT_END
 };
 
@@ -46,6 +46,7 @@ static const struct option prove_opts[] = {
     {"hash", required_argument, NULL, OPT_HASH},
     {"cap-height", required_argument, NULL, OPT_CAP_HEIGHT},
     {"shared-fri", no_argument, NULL, OPT_SHARED_FRI},
+    {"shared-trees", no_argument, NULL, OPT_SHARED_TREES},
     {"coset-leaves", no_argument, NULL, OPT_COSET_LEAVES},
     {"no-coset-leaves", no_argument, NULL, OPT_NO_COSET_LEAVES},
     {"allow-slow", no_argument, NULL, OPT_ALLOW_SLOW},
@@ -76,6 +77,7 @@ static const struct {
     {OPT_PROVABLE, AIR_FIB | AIR_MIX | AIR_SYNTH},
     {OPT_TABLES_PARALLEL, AIR_SYNTH | AIR_ZKVM}, {OPT_REPORT, AIR_SYNTH | AIR_ZKVM},
     {OPT_METRICS, AIR_SYNTH | AIR_ZKVM}, {OPT_SHARED_FRI, AIR_SYNTH | AIR_ZKVM},
+    {OPT_SHARED_TREES, AIR_SYNTH | AIR_ZKVM},
     {OPT_INPUT, AIR_ZKVM}, {OPT_MAX_CYCLES, AIR_ZKVM},
 };
 
@@ -156,7 +158,8 @@ static int parse(prove_args *a, int argc, char **argv) {
         case OPT_CAP_HEIGHT:
             ok = cli_parse_uint(name, optarg, 0, GS_MAX_CAP_HEIGHT, &a->cap_height);
             break;
-        case OPT_SHARED_FRI: a->shared_fri = 1; break;
+        case OPT_SHARED_FRI: a->shared_fri = a->shared_fri ? a->shared_fri : 1; break;
+        case OPT_SHARED_TREES: a->shared_fri = GS_SHARED_TREES; break;
         case OPT_COSET_LEAVES: a->coset_leaves = 1; break;
         case OPT_NO_COSET_LEAVES: a->coset_leaves = -1; break;
         case OPT_FINAL_DEGREE:
@@ -334,6 +337,10 @@ static int params(gs_params *par, const prove_args *a) {
     par->hash = a->hash;
     par->cap_height = (uint32_t)a->cap_height;
     par->shared_fri = (uint32_t)a->shared_fri;
+    if (par->shared_fri == GS_SHARED_TREES && par->cap_height) {
+        cli_err("--shared-trees and --cap-height: not together (a shared tree is sent as its root)");
+        return CLI_USAGE;
+    }
     /* Coset leaves are the default (gs_params_default) but give way to an
      * explicit --shared-fri; asked for with it, they are refused. */
     if (par->shared_fri && a->coset_leaves == 1) {

@@ -1,5 +1,14 @@
 /* One FRI for many tables (gs_params.shared_fri = 1; docs/protocol.md, "One
- * FRI for many tables"; docs/proof-format.md, "MFRI"):
+ * FRI for many tables"; docs/proof-format.md, "MFRI"), and one Merkle tree
+ * per round for all tables (shared_fri = GS_SHARED_TREES, "One tree per
+ * round"): every check below runs in both modes (cap heights 0 only with
+ * shared trees), and shared trees add:
+ * - their proofs are smaller than the shared FRI's (custom statement and
+ *   presets);
+ * - tampering with the trees' roots, nodes, depths and the tables' rows
+ *   they hold is rejected; a table carrying a root of its own is refused;
+ * - the budget: every table whole at once with the trees, refused a byte
+ *   below.
  * - the plan: layer boundaries at every table's LDE size, the final word at
  *   the smallest table's height or log_final;
  * - round trips: a custom statement with tables of different and equal
@@ -48,7 +57,9 @@ static const gs_synth_table SPEC[NT] = {
 static gs_air *g_airs[NT];
 static const gs_hash_id HASHES[2] = {GS_HASH_KECCAK256, GS_HASH_POSEIDON2};
 /* 80 bits: blowup 2, 78 queries + 2 grinding bits; fold by 4; final degree < 2. */
-static const gs_params PAR = {1, 1, 2, 78, 2, 0, 0, 1, 0};
+static gs_params PAR = {1, 1, 2, 78, 2, 0, 0, 1, 0}; /* shared_fri: the mode under test */
+/* The cap heights a mode takes: 0 and 2, or 0 with shared trees. */
+static uint32_t max_cap(void) { return PAR.shared_fri == GS_SHARED_TREES ? 0 : 2; }
 
 typedef struct {
     unsigned threads, k;
@@ -112,7 +123,7 @@ static void test_plan(void) {
     uint32_t one[2] = {1, 1};
     CHECK(gs_fri_plan_make(&f, &PAR, one, 2) == GS_OK && f.layers == 0 && f.final_len == 2);
     gs_params bad = PAR;
-    bad.shared_fri = 2;
+    bad.shared_fri = GS_SHARED_TREES + 1;
     CHECK(gs_fri_plan_make(&f, &bad, h, NT) == GS_ERR_INVALID_ARG);
 }
 
@@ -124,7 +135,7 @@ static void test_custom(void) {
     int n = 0;
     for (int hi = 0; hi < 2; hi++)
         for (uint32_t la = 1; la <= 4; la++)
-            for (uint32_t cap = 0; cap <= 2; cap += 2) {
+            for (uint32_t cap = 0; cap <= max_cap(); cap += 2) {
                 gs_params par = PAR, per = PAR;
                 par.hash = HASHES[hi], par.log_arity = la, par.cap_height = cap;
                 per = par, per.shared_fri = 0;
@@ -135,18 +146,29 @@ static void test_custom(void) {
                 size_t ls = round_trip(mp, airs, NT, NULL), lp = round_trip(pp, airs, NT, NULL);
                 CHECK(ls < lp);
                 /* Both modes commit the same main traces (the challenges differ:
-                 * the statement binds the mode). */
+                 * the statement binds the mode); shared trees hold no roots
+                 * in the tables. */
                 for (uint32_t i = 0; i < NT; i++)
-                    CHECK(cap || !memcmp(&mp->tables[i].table.trace_root, &pp->tables[i].table.trace_root,
-                                         sizeof(gs_digest)));
+                    CHECK(cap || par.shared_fri == GS_SHARED_TREES ||
+                          !memcmp(&mp->tables[i].table.trace_root, &pp->tables[i].table.trace_root,
+                                  sizeof(gs_digest)));
+                if (par.shared_fri == GS_SHARED_TREES) { /* smaller than the shared FRI alone */
+                    gs_params one = par;
+                    one.shared_fri = 1;
+                    gs_multi_proof *op = NULL;
+                    CHECK(prove_w(&op, &w, &one, (run_cfg){1, 2, 0, 0}, NULL) == GS_OK);
+                    if (op) CHECK(ls < round_trip(op, airs, NT, NULL));
+                    gs_multi_proof_free(op);
+                }
                 /* The statement digest tells the modes apart. */
                 gs_digest ds = gs_multi_proof_statement_digest(mp), dp = gs_multi_proof_statement_digest(pp);
                 CHECK(memcmp(&ds, &dp, sizeof ds) != 0);
                 if (n++ == 0) printf("custom 5 tables: shared %zu bytes, per-table %zu bytes\n", ls, lp);
                 gs_multi_proof_free(mp), gs_multi_proof_free(pp);
             }
-    printf("custom statement: %d shared proofs (hashes x arities x caps 0, 2) verify, round-trip and "
-           "are smaller than the per-table ones\n", n);
+    printf("custom statement, shared_fri %u: %d shared proofs (hashes x arities x caps 0..%u) verify, "
+           "round-trip and are smaller than the per-table ones%s\n", PAR.shared_fri, n, max_cap(),
+           PAR.shared_fri == GS_SHARED_TREES ? " and the shared FRI's" : "");
     gs_multi_workload_free(&w);
 }
 
@@ -161,7 +183,9 @@ static void test_presets(void) {
         par.grinding_bits = 8;
         par.coset_leaves = 0; /* per-table FRI against shared FRI, both with one row a leaf */
         per = par;
-        par.shared_fri = 1;
+        par.shared_fri = PAR.shared_fri;
+        /* With shared trees the reference is the shared FRI alone. */
+        if (par.shared_fri == GS_SHARED_TREES) per.shared_fri = 1;
         gs_multi_proof *mp = NULL, *pp = NULL;
         CHECK(prove_w(&mp, &w, &par, (run_cfg){2, 2, 0, 0}, NULL) == GS_OK);
         CHECK(prove_w(&pp, &w, &per, (run_cfg){2, 2, 0, 0}, NULL) == GS_OK);
@@ -169,8 +193,8 @@ static void test_presets(void) {
             size_t ls = round_trip(mp, airs, w.num_tables, NULL);
             size_t lp = round_trip(pp, airs, w.num_tables, NULL);
             CHECK(ls < lp);
-            printf("synth %s /9 (%u tables): shared %zu bytes, per-table %zu bytes\n", presets[i],
-                   w.num_tables, ls, lp);
+            printf("synth %s /9 (%u tables): shared_fri %u %zu bytes, shared_fri %u %zu bytes\n",
+                   presets[i], w.num_tables, par.shared_fri, ls, per.shared_fri, lp);
         }
         gs_multi_proof_free(mp), gs_multi_proof_free(pp);
         gs_multi_workload_free(&w);
@@ -200,21 +224,23 @@ static void test_determinism(void) {
     /* The budget: every table's retained bytes, one table's chain beyond
      * them and the FRI's own words; exactly that is enough (and lets one
      * chain run at a time), a byte less is refused up front. */
-    size_t inputs = 0, held = 0, extra = 0;
+    size_t inputs = 0, held = 0, extra = 0, whole = 0;
     gs_fri_plan f;
     uint32_t h[NT];
     for (uint32_t i = 0; i < NT; i++) {
         gs_mem_estimate e;
         CHECK(gs_estimate_table_on(&e, w.tables[i].air, w.tables[i].log_n, &PAR, GS_BACKEND_CPU) == GS_OK);
         inputs += (size_t)gs_air_num_cols(w.tables[i].air) * sizeof(gs_fp) << w.tables[i].log_n;
-        held += e.retained;
+        held += e.retained, whole += e.total;
         if (e.total - e.retained > extra) extra = e.total - e.retained;
         CHECK(e.retained <= e.total && e.retained <= e.lean_total);
         h[i] = w.tables[i].log_n;
     }
     CHECK(gs_fri_plan_make(&f, &PAR, h, NT) == GS_OK);
     size_t fri = gs_estimate_shared_fri(&f, GS_BACKEND_CPU);
-    if (fri > extra) extra = fri;
+    /* Shared trees hold every table whole, with the three trees and the FRI. */
+    if (PAR.shared_fri == GS_SHARED_TREES) held = whole + 3 * gs_mixed_tree_bytes(f.log_size), extra = fri;
+    else if (fri > extra) extra = fri;
     size_t budget = inputs + held + extra, pub_need = 0;
     const gs_air *airs[NT];
     unsigned logs[NT];
@@ -258,6 +284,46 @@ static int rejected(const uint8_t *b, size_t l, int *by_parser) {
 }
 
 
+/* Shared trees in the struct: a root, a path node, a table's row (the
+ * smallest table's, which enters the trees highest), the trees' depths and
+ * paths, a root in a table. */
+static void tamper_trees(gs_multi_proof *mp, const gs_air *const *airs) {
+    gs_shared_fri *f = mp->fri;
+    static const gs_status path_err[3] = {GS_ERR_PROOF_TRACE_PATH, GS_ERR_PROOF_CHUNK_PATH,
+                                          GS_ERR_PROOF_AUX_PATH};
+    for (unsigned i = 0; i < 3; i++) {
+        CHECK(f->tree_depth[i] && f->tree_paths[i]); /* the statement has buses */
+        f->tree_roots[i].b[5] ^= 4;
+        CHECK(gs_verify_multi(airs, NT, mp, 0) != GS_OK);
+        f->tree_roots[i].b[5] ^= 4;
+        size_t at = gs_test_below(f->num_queries * (size_t)f->tree_depth[i]);
+        f->tree_paths[i][at].b[0] ^= 1;
+        CHECK(gs_verify_multi(airs, NT, mp, 0) == path_err[i]);
+        f->tree_paths[i][at].b[0] ^= 1;
+        f->tree_depth[i]++;
+        CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_ERR_PROOF_FORMAT);
+        f->tree_depth[i]--;
+        gs_digest *keep = f->tree_paths[i];
+        f->tree_paths[i] = NULL;
+        CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_ERR_PROOF_FORMAT);
+        f->tree_paths[i] = keep;
+    }
+    gs_table_proof *small = &mp->tables[3].table; /* "user": 2^3 rows, with a bus */
+    small->trace_rows[0] = gs_fp_add(small->trace_rows[0], 1);
+    CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_ERR_PROOF_TRACE_PATH);
+    small->trace_rows[0] = gs_fp_sub(small->trace_rows[0], 1);
+    small->aux_rows[1] = gs_fp_add(small->aux_rows[1], 1);
+    CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_ERR_PROOF_AUX_PATH);
+    small->aux_rows[1] = gs_fp_sub(small->aux_rows[1], 1);
+    small->chunk_rows[2] = gs_fp_add(small->chunk_rows[2], 1);
+    CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_ERR_PROOF_CHUNK_PATH);
+    small->chunk_rows[2] = gs_fp_sub(small->chunk_rows[2], 1);
+    mp->tables[0].table.trace_root.b[0] = 1; /* a table's own root: none with shared trees */
+    CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_ERR_PROOF_FORMAT);
+    mp->tables[0].table.trace_root.b[0] = 0;
+    CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_OK);
+}
+
 static void test_tamper(gs_hash_id hash) {
     gs_multi_workload w = {0};
     CHECK(gs_synth_custom(&w, SPEC, NT, 0, 3) == GS_OK);
@@ -296,13 +362,14 @@ static void test_tamper(gs_hash_id hash) {
     uint64_t head = 0;
     for (int k = 0; k < 8; k++) head |= (uint64_t)b[16 + k] << (8 * k);
     uint8_t *sf = b + 24 + head - 4;
-    CHECK(rd32(sf) == 1);
-    static const uint32_t others[] = {0, 2, 3, 0xffffffffu};
+    CHECK(rd32(sf) == PAR.shared_fri);
+    static const uint32_t others[] = {0, 1, 2, 3, 0xffffffffu};
     for (size_t j = 0; j < sizeof others / sizeof others[0]; j++) {
+        if (others[j] == PAR.shared_fri) continue;
         for (int k = 0; k < 4; k++) sf[k] = (uint8_t)(others[j] >> (8 * k));
         CHECK(rejected(b, l, &parser));
     }
-    sf[0] = 1, sf[1] = sf[2] = sf[3] = 0;
+    sf[0] = (uint8_t)PAR.shared_fri, sf[1] = sf[2] = sf[3] = 0;
     CHECK(!rejected(b, l, &parser));
     printf("%s: every truncation, %d single-byte flips (%d by the parser), the header's shared_fri: "
            "all rejected\n", gs_hash_name(hash), flips, parser);
@@ -317,10 +384,18 @@ static void test_tamper(gs_hash_id hash) {
     mp->fri = NULL;
     CHECK(gs_verify_multi(airs, NT, mp, 0) != GS_OK);
     mp->fri = keep;
-    mp->params.shared_fri = 1;
+    mp->params.shared_fri = PAR.shared_fri;
     CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_ERR_PROOF_PARAMS); /* the entries disagree */
-    for (uint32_t i = 0; i < NT; i++) mp->tables[i].params.shared_fri = 1;
+    for (uint32_t i = 0; i < NT; i++) mp->tables[i].params.shared_fri = PAR.shared_fri;
     CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_OK);
+    /* The other sharing mode claimed over this one's arrays. */
+    uint32_t other = PAR.shared_fri == 1 ? GS_SHARED_TREES : 1;
+    mp->params.shared_fri = other;
+    for (uint32_t i = 0; i < NT; i++) mp->tables[i].params.shared_fri = other;
+    CHECK(gs_verify_multi(airs, NT, mp, 0) != GS_OK);
+    mp->params.shared_fri = PAR.shared_fri;
+    for (uint32_t i = 0; i < NT; i++) mp->tables[i].params.shared_fri = PAR.shared_fri;
+    if (PAR.shared_fri == GS_SHARED_TREES) tamper_trees(mp, airs);
     gs_table_proof *ta = &mp->tables[2].table, *tb = &mp->tables[4].table;
     gs_fp *rows = ta->trace_rows;
     gs_digest *paths = ta->trace_paths;
@@ -392,7 +467,7 @@ static void test_cheating(void) {
     int n = 0, by_kind[3] = {0, 0, 0};
     for (int hi = 0; hi < 2; hi++)
         for (uint32_t la = 1; la <= 4; la++)
-            for (uint32_t cap = 0; cap <= 2; cap += 2) {
+            for (uint32_t cap = 0; cap <= max_cap(); cap += 2) {
                 gs_multi_workload w = {0};
                 CHECK(gs_synth_custom(&w, SPEC, NT, 0, 100 + (uint64_t)n) == GS_OK);
                 gs_params par = PAR;
@@ -431,17 +506,21 @@ static void test_cheating(void) {
                 gs_multi_workload_free(&w);
                 n++;
             }
-    printf("cheating prover: %d shared proofs (folds by 2..16 x cap heights 0, 2 x both hashes) "
-           "rejected: %d at DEEP, %d at a fold, %d at the final polynomial\n", n, by_kind[0],
-           by_kind[1], by_kind[2]);
+    printf("cheating prover, shared_fri %u: %d shared proofs (folds by 2..16 x cap heights 0..%u x "
+           "both hashes) rejected: %d at DEEP, %d at a fold, %d at the final polynomial\n",
+           PAR.shared_fri, n, max_cap(), by_kind[0], by_kind[1], by_kind[2]);
 }
 
 static void test_params(void) {
     gs_multi_workload w = {0};
     CHECK(gs_synth_custom(&w, SPEC, NT, 0, 1) == GS_OK);
     gs_params bad = PAR;
-    bad.shared_fri = 2;
+    bad.shared_fri = GS_SHARED_TREES + 1;
     gs_multi_proof *mp = NULL;
+    CHECK(prove_w(&mp, &w, &bad, (run_cfg){1, 1, 0, 0}, NULL) == GS_ERR_INVALID_ARG && !mp);
+    CHECK(gs_params_check(&bad, 80) != GS_OK);
+    /* Shared trees send roots: no cap height. */
+    bad = PAR, bad.shared_fri = GS_SHARED_TREES, bad.cap_height = 2;
     CHECK(prove_w(&mp, &w, &bad, (run_cfg){1, 1, 0, 0}, NULL) == GS_ERR_INVALID_ARG && !mp);
     CHECK(gs_params_check(&bad, 80) != GS_OK);
     /* One table: refused. */
@@ -456,7 +535,7 @@ static void test_params(void) {
     uint8_t *b = NULL;
     size_t l = 0;
     if (pf) { /* a single-table proof claiming a shared FRI: refused everywhere */
-        pf->params.shared_fri = 1;
+        pf->params.shared_fri = PAR.shared_fri;
         CHECK(gs_proof_serialize(&b, &l, pf) == GS_ERR_INVALID_ARG && !b);
         CHECK(gs_verify(fib, pf, 0) == GS_ERR_PROOF_PARAMS);
     }
@@ -599,16 +678,19 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "--write-seeds")) return write_seeds(argv[i + 1]);
     (void)cheat_prove; /* the single-table cheat: this file builds a multi-table one */
     for (uint32_t t = 0; t < NT; t++) CHECK(gs_synth_custom_air(&g_airs[t], NULL, SPEC, NT, 0, t) == GS_OK);
-    test_plan();
-    test_params();
     test_manifest();
-    test_custom();
-    test_presets();
-    test_determinism();
-    test_tamper(GS_HASH_KECCAK256);
-    test_tamper(GS_HASH_POSEIDON2);
-    test_cheating();
     test_expansion_cap();
+    for (uint32_t mode = 1; mode <= GS_SHARED_TREES; mode++) {
+        PAR.shared_fri = mode;
+        test_plan();
+        test_params();
+        test_custom();
+        test_presets();
+        test_determinism();
+        test_tamper(GS_HASH_KECCAK256);
+        test_tamper(GS_HASH_POSEIDON2);
+        test_cheating();
+    }
     for (uint32_t t = 0; t < NT; t++) gs_air_free(g_airs[t]);
     return gs_test_done();
 }

@@ -62,6 +62,12 @@ gs_status gs_merkle_commit_leaves(gs_merkle_tree **out, gs_hash_id id, const gs_
                                   unsigned log_rows);
 void gs_merkle_free(gs_merkle_tree *t); /* NULL is a no-op */
 
+/* The leaves alone: out[i] = the leaf digest of row i (as the trees above
+ * hash it) for i < 2^log_rows of the matrix m (column c at m + c *
+ * col_stride), on gs_threads_get() threads. GS_ERR_INVALID_ARG, GS_ERR_NOMEM. */
+gs_status gs_merkle_row_digests(gs_hash_id id, gs_digest *out, const gs_fp *m, size_t cols,
+                                size_t col_stride, unsigned log_rows);
+
 /* Bytes a tree of 2^log_rows leaves holds (for memory budgets), 0 if
  * log_rows > GS_MERKLE_MAX_LOG_ROWS. Commit allocates this plus per-thread
  * scratch of a few hundred KiB. */

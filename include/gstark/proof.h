@@ -47,7 +47,12 @@ typedef struct gs_params {
      * table's DEEP word into one FRI with one grinding and one set of
      * queries (gs_multi_proof.fri). Bound in the statement only when 1;
      * version 3 multi-table files only; gs_prove refuses it
-     * (GS_ERR_INVALID_ARG: one table has nothing to share). */
+     * (GS_ERR_INVALID_ARG: one table has nothing to share). 2
+     * (GS_SHARED_TREES) shares the commitments too: every table's trace, its
+     * quotient chunks and its aux columns are committed in one Merkle tree
+     * per round over all tables (docs/protocol.md, "One tree per round"), so
+     * a query's path is sent once per round instead of once per table and
+     * round; cap_height must then be 0. */
     uint32_t shared_fri;
     /* Coset leaves (docs/protocol.md, "Coset leaves"): 0 (the default) hashes
      * one row of the LDE domain per leaf of the trace, aux and quotient
@@ -62,6 +67,7 @@ typedef struct gs_params {
     uint32_t coset_leaves;
 } gs_params;
 
+#define GS_SHARED_TREES 2u /* gs_params.shared_fri: one FRI and one tree per round */
 #define GS_MAX_LOG_ARITY 4u /* FRI folds by at most 16 */
 #define GS_MAX_CAP_HEIGHT 10u /* a cap of at most 1024 nodes: always stored by both backends */
 #define GS_MIN_SECURITY_BITS 80u /* the verifier refuses proofs below this */
@@ -188,6 +194,16 @@ typedef struct gs_shared_fri {
     uint32_t fri_row_len, fri_path_len; /* per query, over all layers */
     gs_fp *fri_rows;       /* Q x fri_row_len */
     gs_digest *fri_paths;  /* Q x fri_path_len (each path stops below its layer's cap) */
+    /* shared_fri = GS_SHARED_TREES only (else zero and NULL): the roots of the
+     * trees that hold every table's trace, quotient chunks and aux columns,
+     * indexed GS_TREE_TRACE (0), GS_TREE_CHUNK (1), GS_TREE_AUX (2; zero and
+     * no paths when no table has a bus), and each query's path in each:
+     * tree_paths[i][k * tree_depth[i] + l], tree_depth[i] the largest LDE
+     * depth among the tables it holds (query k's leaf there:
+     * gs_mixed_bitrev(query_pos[k] mod 2^depth, depth)). */
+    gs_digest tree_roots[3];
+    uint32_t tree_depth[3];
+    gs_digest *tree_paths[3];
 } gs_shared_fri;
 
 typedef struct gs_multi_proof {

@@ -115,6 +115,7 @@ typedef struct {
     const gs_merkle_tree *tree; /* its nodes are written */
     size_t tile;       /* rows per gathered tile, divides 2^h */
     unsigned level; /* for reduce_range: the level being written */
+    gs_digest *row_out; /* gs_merkle_row_digests: the digests */
     atomic_int nomem;
 } build_ctx;
 
@@ -248,6 +249,48 @@ static gs_status build(build_ctx *c) {
         gs_parallel_for((size_t)1 << (d - l), LEVEL_GRAIN, reduce_range, c);
     }
     return GS_OK;
+}
+
+/* Tiles [b, e) of gs_merkle_row_digests. */
+static void hash_tiles(void *p, size_t b, size_t e) {
+    build_ctx *c = p;
+    int p2 = c->id == GS_HASH_POSEIDON2;
+    uint8_t *buf = p2 ? NULL : gs_merkle_alloc(c->tile * c->rowbytes);
+    if (!p2 && !buf) {
+        atomic_store(&c->nomem, 1);
+        return;
+    }
+    for (size_t t = b; t < e; t++) {
+        size_t row0 = t * c->tile;
+        gs_digest *out = c->row_out + row0;
+        if (p2) {
+            gs_poseidon2_hash_rows((gs_poseidon2_digest *)(void *)out, c->m + row0, c->tile, c->cols, 1,
+                                   c->stride);
+            p2_to_bytes(out, c->tile);
+        } else {
+            gather(buf, c, row0, c->tile, t + 1 < e);
+            gs_hash_many(c->id, out, buf, c->rowbytes, c->rowbytes, c->tile);
+        }
+    }
+    free(buf);
+}
+
+gs_status gs_merkle_row_digests(gs_hash_id id, gs_digest *out, const gs_fp *m, size_t cols,
+                                size_t col_stride, unsigned log_rows) {
+    if (!out || !m || cols == 0 || log_rows > GS_MERKLE_MAX_LOG_ROWS) return GS_ERR_INVALID_ARG;
+    if ((uint64_t)col_stride < ((uint64_t)1 << log_rows)) return GS_ERR_INVALID_ARG;
+    if (cols > SIZE_MAX / 8 / 512) return GS_ERR_INVALID_ARG;
+    build_ctx c = {.id = id, .m = m, .cols = cols, .stride = col_stride, .rowbytes = cols * 8,
+                   .row_out = out};
+    atomic_init(&c.nomem, 0);
+    size_t t = TILE_BYTES / c.rowbytes;
+    unsigned log_tile = t ? floor_log2(t) : 0;
+    if (log_tile < 6) log_tile = 6;
+    if (log_tile > 9) log_tile = 9;
+    if (log_tile > log_rows) log_tile = log_rows;
+    c.tile = (size_t)1 << log_tile;
+    gs_parallel_for((size_t)1 << (log_rows - log_tile), 1, hash_tiles, &c);
+    return atomic_load(&c.nomem) ? GS_ERR_NOMEM : GS_OK;
 }
 
 gs_status gs_merkle_commit_skip(gs_merkle_tree **out, gs_hash_id id, const gs_fp *m, size_t cols,

@@ -16,6 +16,7 @@ void gs_table_proof_clear(gs_table_proof *t) {
 void gs_shared_fri_free(gs_shared_fri *f) {
     if (!f) return;
     free(f->caps), free(f->final_poly), free(f->query_pos), free(f->fri_rows), free(f->fri_paths);
+    for (int i = 0; i < 3; i++) free(f->tree_paths[i]);
     free(f);
 }
 

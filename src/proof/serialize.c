@@ -33,6 +33,7 @@
 #include "gstark/merkle.h"
 #include "gstark/poseidon2.h"
 #include "gstark/proof.h"
+#include "merkle/mixed.h"
 #include "merkle/multipath.h"
 #include "proof/shape.h"
 
@@ -57,6 +58,8 @@
  * caps 64 + out-of-domain values 72 + aux count 4 + one trace and one chunk
  * row 32 = 224. */
 #define MIN_TABLE_SECTION_SHARED (SECTION_HDR + 224u)
+/* The same with shared trees (no caps): 160. */
+#define MIN_TABLE_SECTION_TREES (SECTION_HDR + 160u)
 
 /* In memory as on the wire: the parser's "count x sizeof <= bytes left" bound
  * is then exactly "the input holds the array". */
@@ -145,6 +148,7 @@ static size_t trees_of(tree_open *o, const gs_table_proof *t, const gs_shape *s)
 
 /* The digests of tree `tree`'s cap (1, the root, when the cap height is 0). */
 static size_t cap_count(const gs_shape *s, unsigned tree) {
+    if (s->shared_trees && tree < GS_TREE_FRI) return 0; /* the shared trees' roots are the MFRI's */
     return (size_t)1 << gs_cap_log(s, gs_tree_depth(s, tree));
 }
 
@@ -512,8 +516,41 @@ static gs_status put_shared_table(wbuf *w, const gs_table_proof *t, const gs_sha
     return GS_OK;
 }
 
+/* ---- the shared trees (params.shared_fri = GS_SHARED_TREES) ---- */
+
+/* The trees' part of a struct can be written (and parses): each tree of
+ * the depth the tables imply with its paths, or empty. */
+static int trees_ok(const gs_shared_fri *sf, const gs_shape *s, uint32_t n) {
+    for (unsigned i = 0; i < 3; i++) {
+        unsigned d = gs_shared_tree_depth(s, n, i);
+        if (sf->tree_depth[i] != d || !sf->tree_paths[i] != !d) return 0;
+        if (d && !digests_ok(s[0].hash, &sf->tree_roots[i], 1)) return 0;
+        if (!d && !digest_zero(&sf->tree_roots[i])) return 0;
+    }
+    return 1;
+}
+
+/* After the layers' openings: each shared tree's root and its batched
+ * paths (gs_mixed_compress: the nodes for the queries' leaves). */
+static gs_status put_trees(wbuf *w, const gs_shared_fri *sf, size_t Q) {
+    size_t *qt = malloc((Q + 1) * sizeof *qt);
+    gs_digest *nodes = malloc((Q * GS_MIXED_MAX_DEPTH + 1) * sizeof *nodes);
+    gs_status r = qt && nodes ? GS_OK : GS_ERR_NOMEM;
+    for (unsigned i = 0; r == GS_OK && i < 3; i++) {
+        unsigned d = sf->tree_depth[i];
+        if (!d) continue;
+        size_t count = 0;
+        put_digests(w, &sf->tree_roots[i], 1);
+        leaves_of(qt, sf->query_pos, Q, d);
+        r = gs_mixed_compress(nodes, &count, qt, Q, sf->tree_paths[i], d);
+        if (r == GS_OK) put_digests(w, nodes, count);
+    }
+    free(qt), free(nodes);
+    return r;
+}
+
 /* The MFRI body: layer count and caps, final polynomial, nonce, the
- * positions, each layer's openings. */
+ * positions, each layer's openings, the shared trees' part. */
 static gs_status put_fri(wbuf *w, const gs_shared_fri *sf, const gs_fri_plan *f) {
     put_u32(w, f->layers);
     put_digests(w, sf->caps, f->cap_len);
@@ -525,7 +562,7 @@ static gs_status put_fri(wbuf *w, const gs_shared_fri *sf, const gs_fri_plan *f)
     tree_open o[GS_FRI_PLAN_MAX_LAYERS];
     size_t n = fri_trees_of(o, sf, f);
     for (size_t i = 0; i < n; i++) GS_TRY(put_opening(w, &o[i], sf->query_pos, f->queries));
-    return GS_OK;
+    return put_trees(w, sf, f->queries);
 }
 
 /* Hands the buffer over (or frees it and reports why not). */
@@ -591,6 +628,7 @@ gs_status gs_multi_proof_serialize_as(uint8_t **out, size_t *len, const gs_multi
             !struct_ok(e, version, &s[i], &desc[i], sf) || !logup_ok(&e->table, &s[i]))
             st = GS_ERR_INVALID_ARG;
     }
+    if (st == GS_OK && sf && !trees_ok(sf, s, n)) st = GS_ERR_INVALID_ARG;
     wbuf w = {NULL, 0, 0, 1};
     if (st == GS_OK) {
         put_bytes(&w, GS_PROOF_MAGIC, MAGIC_BYTES);
@@ -649,6 +687,16 @@ gs_proof_parts gs_multi_proof_fri_parts(const gs_multi_proof *p) {
     size_t n = fri_trees_of(tr, p->fri, &f);
     o.fri_q = 4 * Q + 8; /* the positions and the nonce */
     for (size_t l = 0; l < n; l++) o.fri_q += opening_bytes(&tr[l], p->fri->query_pos, Q);
+    /* Shared trees: their roots are commitments, their nodes query bytes. */
+    size_t *qt = malloc((Q + 1) * sizeof *qt);
+    for (unsigned i = 0; qt && i < 3; i++) {
+        unsigned d = p->fri->tree_depth[i];
+        if (!d || d > GS_MIXED_MAX_DEPTH || !p->fri->tree_paths[i]) continue;
+        leaves_of(qt, p->fri->query_pos, Q, d);
+        o.commits += GS_DIGEST_BYTES;
+        o.fri_q += gs_mixed_count(qt, Q, d) * GS_DIGEST_BYTES;
+    }
+    free(qt);
     o.total = o.commits + o.final + o.fri_q;
     return o;
 }
@@ -784,7 +832,7 @@ static gs_status parse_statement(gs_proof *p, rd *r, uint32_t version) {
  * of the body): nothing is Keccak-256 without caps; 4 bytes, a known hash
  * other than Keccak-256 (an explicit Keccak-256 would be a second encoding);
  * 8 bytes, a known hash and a cap height 1..GS_MAX_CAP_HEIGHT; 12 bytes,
- * those (any height) and shared FRI 1; 16 bytes, those with shared FRI 0
+ * those (any height) and shared FRI 1, or height 0 and shared trees 2; 16 bytes, those with shared FRI 0
  * and coset leaves 1. */
 static int get_tail(rd *r, gs_params *q, uint32_t version) {
     q->hash = GS_HASH_KECCAK256;
@@ -800,7 +848,8 @@ static int get_tail(rd *r, gs_params *q, uint32_t version) {
         return get_u32(r, &q->hash) && q->hash != GS_HASH_KECCAK256 && q->hash < GS_HASH_COUNT;
     if (r->left == 12) /* shared FRI: hash, cap height (any), 1 */
         return get_u32(r, &q->hash) && q->hash < GS_HASH_COUNT && get_u32(r, &q->cap_height) &&
-               q->cap_height <= GS_MAX_CAP_HEIGHT && get_u32(r, &q->shared_fri) && q->shared_fri == 1;
+               q->cap_height <= GS_MAX_CAP_HEIGHT && get_u32(r, &q->shared_fri) &&
+               (q->shared_fri == 1 || (q->shared_fri == GS_SHARED_TREES && q->cap_height == 0));
     return get_u32(r, &q->hash) && q->hash < GS_HASH_COUNT && get_u32(r, &q->cap_height) &&
            q->cap_height >= 1 && q->cap_height <= GS_MAX_CAP_HEIGHT;
 }
@@ -1143,7 +1192,50 @@ static gs_status parse_fri(gs_shared_fri *sf, rd *r, const gs_fri_plan *f) {
     tree_open o[GS_FRI_PLAN_MAX_LAYERS];
     size_t n = fri_trees_of(o, sf, f);
     for (size_t i = 0; i < n; i++) GS_TRY(get_opening(r, &o[i], sf->query_pos, f->queries, f->hash));
-    return r->left == 0 ? GS_OK : GS_ERR_PROOF_FORMAT;
+    return GS_OK;
+}
+
+/* The rest of the MFRI body with shared trees (after the tables' openings,
+ * whose rows give the leaves): each tree's root and batched paths, expanded
+ * into every query's full path. */
+static gs_status parse_trees(gs_multi_proof *p, rd *r, const gs_shape *s) {
+    gs_shared_fri *sf = p->fri;
+    uint32_t n = p->num_tables;
+    size_t Q = sf->num_queries;
+    size_t *qt = malloc((Q + 1) * sizeof *qt);
+    gs_digest *rowd = malloc((Q * n + 1) * sizeof *rowd), *nodes = NULL;
+    unsigned *log_rows = malloc((n + 1) * sizeof *log_rows);
+    gs_status st = qt && rowd && log_rows ? GS_OK : GS_ERR_NOMEM;
+    for (unsigned tree = 0; st == GS_OK && tree < 3; tree++) {
+        unsigned d = gs_shared_tree_depth(s, n, tree);
+        if (!d) continue;
+        uint32_t m = 0, j = 0;
+        for (uint32_t i = 0; i < n; i++) m += tree != GS_TREE_AUX || s[i].aux;
+        for (uint32_t i = 0; i < n; i++) { /* query k's digests at rowd + k m */
+            if (tree == GS_TREE_AUX && !s[i].aux) continue;
+            size_t w;
+            const gs_fp *rows = gs_tree_rows(&p->tables[i].table, &s[i], tree, &w);
+            for (size_t k = 0; k < Q; k++) gs_merkle_leaf(s[i].hash, &rowd[k * m + j], rows + k * w, w);
+            log_rows[j++] = s[i].lde_depth;
+        }
+        leaves_of(qt, sf->query_pos, Q, d);
+        size_t count = gs_mixed_count(qt, Q, d);
+        if (!get_bytes(r, &sf->tree_roots[tree], sizeof(gs_digest)) ||
+            !digests_ok(s[0].hash, &sf->tree_roots[tree], 1))
+            st = GS_ERR_PROOF_FORMAT;
+        if (st == GS_OK) st = get_digests(r, &nodes, count);
+        if (st == GS_OK && !digests_ok(s[0].hash, nodes, count)) st = GS_ERR_PROOF_FORMAT;
+        if (st == GS_OK && !(sf->tree_paths[tree] = malloc((Q * d + 1) * sizeof(gs_digest)))) st = GS_ERR_NOMEM;
+        if (st == GS_OK)
+            st = gs_mixed_expand(s[0].hash, sf->tree_paths[tree], qt, Q, rowd, log_rows, m, nodes, count) == GS_OK
+                     ? GS_OK
+                     : GS_ERR_PROOF_FORMAT;
+        sf->tree_depth[tree] = d;
+        free(nodes);
+        nodes = NULL;
+    }
+    free(qt), free(rowd), free(log_rows);
+    return st;
 }
 
 /* The tables and the MFRI section of a shared-FRI file (after MHDR): every
@@ -1168,6 +1260,8 @@ static gs_status parse_shared_multi(gs_multi_proof *p, rd *r, size_t file_len) {
     if (st == GS_OK) st = parse_fri(p->fri, &fb, &plan);
     for (uint32_t i = 0; st == GS_OK && i < n; i++)
         st = parse_shared_openings(&p->tables[i], &body[i], &s[i], p->fri, &budget);
+    if (st == GS_OK) st = parse_trees(p, &fb, s);
+    if (st == GS_OK && fb.left != 0) st = GS_ERR_PROOF_FORMAT;
     free(body), free(s);
     return st;
 }
@@ -1186,6 +1280,7 @@ gs_status gs_multi_proof_parse(gs_multi_proof **out, const uint8_t *buf, size_t 
         !get_tail(&head, &par, version) || head.left != 0 || !shape_for(&s, &par, version, 1, 1, 1) || n < 1 ||
         n > GS_PROOF_MAX_TABLES ||
         n > r.left / (version == GS_PROOF_VERSION_MULTI ? MIN_TABLE_SECTION_V2
+                      : par.shared_fri == GS_SHARED_TREES ? MIN_TABLE_SECTION_TREES
                       : par.shared_fri                  ? MIN_TABLE_SECTION_SHARED
                                                         : MIN_TABLE_SECTION_V3) /* before the entries are allocated */)
         return GS_ERR_PROOF_FORMAT;

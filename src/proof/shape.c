@@ -14,8 +14,9 @@ gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_
     if (!p || p->log_blowup < 1 || p->log_blowup > 6 || p->log_arity < 1 || p->log_arity > GS_MAX_LOG_ARITY || p->log_final > 20 ||
         p->num_queries < 1 || p->num_queries > 1024 || p->grinding_bits > 40 || log_n < 1 ||
         log_n > GS_MAX_LOG_LDE - p->log_blowup /* log_blowup <= 6 here */ || cols < 1 || chunks < 1 ||
-        p->hash >= GS_HASH_COUNT || p->cap_height > GS_MAX_CAP_HEIGHT || p->shared_fri > 1 ||
-        p->coset_leaves > 1 || (p->coset_leaves && p->shared_fri))
+        p->hash >= GS_HASH_COUNT || p->cap_height > GS_MAX_CAP_HEIGHT || p->shared_fri > GS_SHARED_TREES ||
+        (p->shared_fri == GS_SHARED_TREES && p->cap_height) || p->coset_leaves > 1 ||
+        (p->coset_leaves && p->shared_fri))
         return GS_ERR_INVALID_ARG;
     s->hash = (gs_hash_id)p->hash;
     s->log_n = log_n;
@@ -35,7 +36,9 @@ gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_
     s->lde_fold = s->fri_first ? gs_fri_folds(s, 0) : 0;
     s->lde_depth = s->log_size - s->lde_fold;
     s->lde_cap = gs_cap_log(s, s->lde_depth);
-    s->lde_path_len = s->lde_depth - s->lde_cap;
+    s->shared_trees = p->shared_fri == GS_SHARED_TREES;
+    /* With one tree per round the paths are the shared FRI's, not the table's. */
+    s->lde_path_len = s->shared_trees ? 0 : s->lde_depth - s->lde_cap;
     s->fri_path_len = s->fri_row_len = s->fri_cap_len = 0;
     for (uint32_t l = s->fri_first; l < s->layers; l++) {
         unsigned depth = gs_fri_depth(s, l), c = gs_cap_log(s, depth);
@@ -51,7 +54,7 @@ unsigned gs_tree_depth(const gs_shape *s, unsigned tree) {
 }
 
 size_t gs_shape_cap_len(const gs_shape *s) {
-    size_t lde = (size_t)1 << s->lde_cap;
+    size_t lde = s->shared_trees ? 0 : (size_t)1 << s->lde_cap;
     return (s->aux ? 3 : 2) * lde + s->fri_cap_len;
 }
 
@@ -203,4 +206,16 @@ void gs_fri_join_order(uint32_t *order, const uint32_t *log_n, uint32_t n) {
             uint32_t t = order[b];
             order[b] = order[b - 1], order[b - 1] = t;
         }
+}
+
+unsigned gs_shared_tree_depth(const gs_shape *s, uint32_t n, unsigned tree) {
+    unsigned d = 0;
+    for (uint32_t i = 0; s[0].shared_trees && i < n; i++)
+        if ((tree != GS_TREE_AUX || s[i].aux) && s[i].lde_depth > d) d = s[i].lde_depth;
+    return d;
+}
+
+const gs_fp *gs_tree_rows(const gs_table_proof *t, const gs_shape *s, unsigned tree, size_t *width) {
+    *width = tree == GS_TREE_TRACE ? s->cols : 3 * (size_t)(tree == GS_TREE_CHUNK ? s->chunks : s->aux);
+    return tree == GS_TREE_TRACE ? t->trace_rows : tree == GS_TREE_CHUNK ? t->chunk_rows : t->aux_rows;
 }

@@ -39,6 +39,12 @@ typedef struct gs_shape {
      * them lde_fold = 0, lde_depth = log_size, fri_first = 0. */
     unsigned lde_fold, lde_depth;
     uint32_t fri_first;      /* the first committed FRI layer: 0 or 1 */
+    /* params.shared_fri = GS_SHARED_TREES: the trace, chunk and aux matrices
+     * are committed in the proof's shared trees (gs_shared_fri.tree_roots),
+     * so the table has no roots or caps of its own (gs_shape_cap_len and the
+     * files leave them out; the struct's *_root fields stay zero) and its
+     * openings carry rows only (lde_path_len = 0). */
+    int shared_trees;
 } gs_shape;
 
 /* The trees of a table proof, in the order of gs_table_proof.caps; FRI
@@ -85,6 +91,15 @@ static inline size_t gs_lde_leaf_width(const gs_shape *s, size_t cols) { return 
  * (with s->aux set): the length of gs_table_proof.caps when h > 0. */
 unsigned gs_tree_depth(const gs_shape *s, unsigned tree);
 size_t gs_shape_cap_len(const gs_shape *s);
+
+/* Shared trees (s[0..n) the tables' shapes, with aux set): the depth of the
+ * proof's tree GS_TREE_TRACE, _CHUNK or _AUX, the largest LDE depth among the
+ * tables it holds (every table; the aux tree: those with buses); 0 for an
+ * aux tree without buses, or without shared trees. */
+unsigned gs_shared_tree_depth(const gs_shape *s, uint32_t n, unsigned tree);
+/* A table's opened rows of tree GS_TREE_TRACE, _CHUNK or _AUX (query k's at
+ * + k * *width; one row a leaf: no coset leaves). */
+const gs_fp *gs_tree_rows(const gs_table_proof *t, const gs_shape *s, unsigned tree, size_t *width);
 
 /* Tree `tree`'s cap in t (2^gs_cap_log(depth) digests): the *_root field
  * when h = 0, else its place in t->caps (NULL if caps is). */

@@ -40,6 +40,12 @@ size_t gs_prover_shared_need(const gs_mem_estimate *est, uint32_t n, size_t fri_
     return sat_add(h, x);
 }
 
+size_t gs_prover_trees_need(const gs_mem_estimate *est, uint32_t n, size_t fri_bytes, unsigned log_size) {
+    size_t x = sat_add(fri_bytes, 3 * gs_mixed_tree_bytes(log_size));
+    for (uint32_t i = 0; i < n; i++) x = sat_add(x, est[i].total);
+    return x;
+}
+
 size_t gs_prover_input_bytes(const gs_table_input *t, uint32_t n, const run_backend *rb) {
     if (rb->cuda) return 0; /* the budget meters device bytes; the traces are on the host */
     size_t sum = 0;

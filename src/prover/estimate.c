@@ -60,7 +60,10 @@ static gs_status shared_on(size_t *out, const gs_air *const *airs, const unsigne
     }
     gs_fri_plan f;
     if (r == GS_OK) r = gs_fri_plan_make(&f, params, h, n);
-    if (r == GS_OK) *out = gs_prover_shared_need(e, n, gs_estimate_shared_fri(&f, kind), NULL, NULL);
+    if (r == GS_OK)
+        *out = params->shared_fri == GS_SHARED_TREES
+                   ? gs_prover_trees_need(e, n, gs_estimate_shared_fri(&f, kind), f.log_size)
+                   : gs_prover_shared_need(e, n, gs_estimate_shared_fri(&f, kind), NULL, NULL);
     free(h), free(e);
     return r;
 }

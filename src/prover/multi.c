@@ -41,6 +41,10 @@ typedef struct {
     int phase, keep;
     int shared;        /* params.shared_fri: chains stop after DEEP and keep their state */
     gs_digest *chain;  /* shared: each table's fork state after beta */
+    /* Shared trees: the chains run in parts (phases 2, 3, 4: gs_prover_part
+     * 0, 1, 2) in these forks, root the tree of the round before the part. */
+    gs_transcript *forks;
+    const gs_digest *root;
     unsigned threads_each;
     gs_gate *gate;
     const gs_transcript *tr;
@@ -51,6 +55,31 @@ typedef struct {
     atomic_uint next;
     atomic_int err;
 } sched;
+
+/* Shared trees: part phase - 2 of table i's chain. Every table is admitted
+ * whole (the run holds them all at once: keep), so the gate never waits
+ * across a phase's barrier. */
+static gs_status run_part(sched *pl, uint32_t i) {
+    prover_state *st = &pl->st[i];
+    gs_prove_stats *t = &pl->ts[i];
+    int part = pl->phase - 2;
+    if (part == 0) {
+        gs_gate_acquire(pl->gate, pl->est[i].chain);
+        gs_transcript_fork(&pl->forks[i], pl->tr, i);
+    }
+    int64_t sp = gs_obs_begin_under(pl->obs, pl->span, "chain", (int32_t)i, (uint64_t)1 << st->s.log_n,
+                                    st->s.cols);
+    gs_status r = gs_prover_part(st, &pl->mp->tables[i], &pl->forks[i], pl->bc, part, pl->root, t);
+    t->peak_bytes = gs_mem_peak(st->mem);
+    gs_obs_end(pl->obs, sp, t->peak_bytes);
+    if (part == 2 && r == GS_OK) {
+        t->total = t->commit + t->quotient + t->ood + t->deep;
+        gs_obs_progress_add(pl->obs, 0, 1);
+        pl->chain[i] = pl->forks[i].state;
+        gs_gate_release(pl->gate, pl->est[i].total - pl->est[i].retained);
+    }
+    return r;
+}
 
 static gs_status run_table(sched *pl, uint32_t i) {
     prover_state *st = &pl->st[i];
@@ -73,6 +102,7 @@ static gs_status run_table(sched *pl, uint32_t i) {
         }
         return r;
     }
+    if (pl->phase >= 2) return run_part(pl, i);
     size_t need = pl->keep ? pl->est[i].chain : pl->est[i].total;
     gs_gate_acquire(pl->gate, need);
     int64_t sp = gs_obs_begin_under(pl->obs, pl->span, "chain", (int32_t)i, rows, cols);
@@ -201,10 +231,10 @@ static gs_status shared_budget_check(gs_prove_stats *ps, gs_obs *obs, const gs_m
 /* The shared FRI with its own account. */
 static gs_status shared_fri(prover_state *st, uint32_t n, gs_multi_proof *mp, gs_transcript *tr,
                             const gs_digest *chain, const gs_fri_plan *plan, run_backend *rb,
-                            gs_mem *run, gs_prove_stats *ps) {
+                            gs_mem *run, gs_mixed_tree *const *trees, gs_prove_stats *ps) {
     gs_mem *fmem = NULL;
     gs_status r = gs_mem_new(&fmem, run);
-    if (r == GS_OK) r = gs_prover_shared_fri(st, n, mp, tr, chain, plan, rb, fmem, ps);
+    if (r == GS_OK) r = gs_prover_shared_fri(st, n, mp, tr, chain, plan, rb, fmem, trees, ps);
     gs_mem_free(fmem);
     return r;
 }
@@ -227,7 +257,59 @@ static gs_status shared_fri_on_cpu(prover_state *st, uint32_t n, gs_multi_proof 
         GS_TRY(gs_prover_chain_on_cpu(&st[i], &mp->tables[i], &fork, bc, &one, r));
         chain[i] = fork.state;
     }
-    return shared_fri(st, n, mp, tr, chain, plan, rb, run, ps);
+    return shared_fri(st, n, mp, tr, chain, plan, rb, run, NULL, ps);
+}
+
+/* Shared trees: the round's tree (GS_TREE_TRACE, _CHUNK or _AUX) from the
+ * tables' row digests, which go; *out stays NULL for an aux round without
+ * buses. Charged to run. */
+static gs_status build_tree(gs_mixed_tree **out, prover_state *st, uint32_t n, unsigned tree, gs_mem *run) {
+    const gs_digest **rows = malloc(n * sizeof *rows);
+    unsigned *log_rows = malloc(n * sizeof *log_rows);
+    uint32_t m = 0;
+    gs_status r = rows && log_rows ? GS_OK : GS_ERR_NOMEM;
+    for (uint32_t i = 0; r == GS_OK && i < n; i++) {
+        if (tree == GS_TREE_AUX && !st[i].s.aux) continue;
+        if (!st[i].rowd[tree]) r = GS_ERR_INVALID_ARG; /* a part did not run */
+        rows[m] = st[i].rowd[tree], log_rows[m++] = st[i].s.lde_depth;
+    }
+    if (r == GS_OK && m) r = gs_mixed_build(out, st[0].s.hash, rows, log_rows, m);
+    if (r == GS_OK && *out) gs_mem_charge(run, gs_mixed_tree_bytes(gs_mixed_depth(*out)));
+    for (uint32_t i = 0; i < n; i++) gs_prover_rowd_free(&st[i], tree);
+    free(rows), free(log_rows);
+    return r;
+}
+
+static void trees_free(gs_mixed_tree **trees, gs_mem *run) {
+    for (unsigned i = 0; i < 3; i++) {
+        if (!trees[i]) continue;
+        gs_mem_uncharge(run, gs_mixed_tree_bytes(gs_mixed_depth(trees[i])));
+        gs_mixed_free(trees[i]);
+        trees[i] = NULL;
+    }
+}
+
+/* Shared trees, after the main commitments' phase: the trace tree and its
+ * root, the bus challenges, then the chains' three parts with the aux and
+ * chunk trees built between them. */
+static gs_status shared_trees_chains(sched *pl, gs_pool *pool, unsigned k, gs_transcript *tr,
+                                     bus_challenges *bc, gs_mixed_tree **trees, gs_mem *run) {
+    GS_TRY(build_tree(&trees[GS_TREE_TRACE], pl->st, pl->n, GS_TREE_TRACE, run));
+    gs_digest root = gs_mixed_root(trees[GS_TREE_TRACE]);
+    gs_transcript_absorb_digest(tr, "trace_root", &root);
+    bc->z = gs_transcript_squeeze_fp3(tr, "bus_z");
+    bc->alpha = gs_transcript_squeeze_fp3(tr, "bus_alpha");
+    static const unsigned after[3] = {GS_TREE_AUX, GS_TREE_CHUNK, 0};
+    gs_digest roots[3] = {{{0}}};
+    for (int part = 0; part < 3; part++) {
+        pl->root = part ? &roots[after[part - 1]] : NULL;
+        GS_TRY(run_phase(pl, pool, k, 2 + part));
+        if (part == 2) break;
+        unsigned t = after[part];
+        GS_TRY(build_tree(&trees[t], pl->st, pl->n, t, run));
+        if (trees[t]) roots[t] = gs_mixed_root(trees[t]);
+    }
+    return GS_OK;
 }
 
 gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_table_input *tables,
@@ -253,11 +335,19 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
     gs_prove_stats *ts = calloc(n, sizeof *ts);
     gs_mem *run = NULL;
     gs_gate *gate = NULL;
-    int shared = params->shared_fri != 0;
+    int shared = params->shared_fri != 0, trees_mode = params->shared_fri == GS_SHARED_TREES;
     gs_digest *chain = shared ? calloc(n, sizeof *chain) : NULL;
+    gs_transcript *forks = trees_mode ? calloc(n, sizeof *forks) : NULL;
+    gs_mixed_tree *trees[3] = {NULL, NULL, NULL};
     gs_fri_plan plan = {0};
-    gs_status r = mp && st && est && lean && order && ts && (chain || !shared) ? gs_mem_new(&run, NULL)
-                                                                               : GS_ERR_NOMEM;
+    gs_status r = mp && st && est && lean && order && ts && (chain || !shared) && (forks || !trees_mode)
+                      ? gs_mem_new(&run, NULL)
+                      : GS_ERR_NOMEM;
+    if (r == GS_OK && trees_mode && rb.cuda) {
+        gs_obs_warn(opts->obs, "shared trees (shared_fri = %u) run on the CPU backend only for now",
+                    GS_SHARED_TREES);
+        r = GS_ERR_UNSUPPORTED;
+    }
     if (r == GS_OK && shared) r = shared_plan(&plan, tables, n, params);
     if (r == GS_OK && !pv->pool) r = gs_pool_new(&pv->pool); /* once per context */
     if (r == GS_OK) {
@@ -284,6 +374,20 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
     if (r == GS_OK && shared) r = shared_budget_check(ps, opts->obs, est, n, gate_budget, fri_bytes);
     for (uint32_t i = 0; r == GS_OK && i < n; i++)
         sum = sum + est[i].total < sum ? SIZE_MAX : sum + est[i].total;
+    /* Shared trees: every table is held whole from its main commitment to the
+     * shared FRI's openings (the rounds' trees need all of them), with the
+     * three trees beside them. */
+    size_t tree_bytes = trees_mode ? 3 * gs_mixed_tree_bytes(plan.log_size) : 0;
+    size_t trees_need = trees_mode ? gs_prover_trees_need(est, n, fri_bytes, plan.log_size) : 0;
+    if (r == GS_OK && trees_mode && gate_budget != GS_GATE_UNLIMITED && trees_need > gate_budget) {
+        gs_obs_warn(opts->obs,
+                    "shared trees: the tables need %zu bytes at once, and with the trees and the "
+                    "shared FRI %zu, over the %zu bytes the memory budget leaves for proving; "
+                    "refused (a larger budget, or shared_fri = 1, proves it)",
+                    sum, trees_need, gate_budget);
+        ps->mem_need_bytes = trees_need + ps->input_bytes;
+        r = GS_ERR_BUDGET;
+    }
     for (uint32_t i = 0; r == GS_OK && i < n; i++) {
         st[i].obs = opts->obs, st[i].index = (int32_t)i;
         st[i].shared_queries = plan.queries;
@@ -314,11 +418,12 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
     sched pl = {.dev = rb.dev, .st = st, .mp = mp, .in = tables, .est = est, .order = order,
                 .n = n, .phase = 0, .keep = keep, .threads_each = T / k ? T / k : 1,
                 .gate = gate, .tr = &tr, .bc = &bc, .ts = ts, .obs = opts->obs, .span = -1,
-                .shared = shared, .chain = chain};
+                .shared = shared, .chain = chain, .forks = forks};
     gs_obs_progress_init(opts->obs, n, -1);
     atomic_init(&pl.next, 0);
     atomic_init(&pl.err, GS_OK);
     double t0 = gs_prover_now();
+    if (r == GS_OK && trees_mode) gs_gate_acquire(gate, tree_bytes);
     if (r == GS_OK) {
         gs_multi_statement_absorb(&tr, mp);
         pl.span = gs_obs_begin(opts->obs, "main commits", -1, 0, 0);
@@ -326,11 +431,17 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
         gs_obs_end(opts->obs, pl.span, gs_mem_peak(run));
     }
     ps->commit_peak_bytes = gs_mem_peak(run);
-    for (uint32_t i = 0; r == GS_OK && i < n; i++)
+    if (r == GS_OK && trees_mode) {
+        ps->commit = gs_prover_now() - t0;
+        pl.span = gs_obs_begin(opts->obs, "table chains", -1, 0, 0);
+        r = shared_trees_chains(&pl, pv->pool, k, &tr, &bc, trees, run);
+        gs_obs_end(opts->obs, pl.span, gs_mem_peak(run));
+    }
+    for (uint32_t i = 0; r == GS_OK && !trees_mode && i < n; i++)
         gs_cap_absorb(&tr, "trace_root", gs_table_cap(&mp->tables[i].table, &pl.st[i].s, GS_TREE_TRACE),
                       pl.st[i].s.lde_cap);
-    ps->commit = gs_prover_now() - t0;
-    if (r == GS_OK) {
+    if (!trees_mode) ps->commit = gs_prover_now() - t0;
+    if (r == GS_OK && !trees_mode) {
         bc.z = gs_transcript_squeeze_fp3(&tr, "bus_z");
         bc.alpha = gs_transcript_squeeze_fp3(&tr, "bus_alpha");
         pl.span = gs_obs_begin(opts->obs, "table chains", -1, 0, 0);
@@ -340,7 +451,7 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
     if (r == GS_OK && shared) { /* every chain is done: the one FRI, on this thread */
         gs_transcript forks = tr; /* as the chains forked it */
         gs_gate_acquire(gate, fri_bytes);
-        r = shared_fri(st, n, mp, &tr, chain, &plan, &rb, run, ps);
+        r = shared_fri(st, n, mp, &tr, chain, &plan, &rb, run, trees_mode ? trees : NULL, ps);
         if (r != GS_OK && rb.cuda && gs_status_is_device(r)) {
             tr = forks;
             r = shared_fri_on_cpu(st, n, mp, &tr, chain, &plan, &rb, run, ps, &bc, r);
@@ -370,7 +481,8 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
     if (opts->table_stats && ts) memcpy(opts->table_stats, ts, n * sizeof *ts);
     for (uint32_t i = 0; st && i < n; i++) gs_prover_state_free(&st[i]);
     gs_prover_run_end(&rb, ps, r);
-    free(st), free(est), free(lean), free(order), free(ts), free(chain);
+    free(st), free(est), free(lean), free(order), free(ts), free(chain), free(forks);
+    trees_free(trees, run);
     gs_gate_free(gate);
     gs_mem_free(run);
     if (r != GS_OK) {

@@ -15,6 +15,7 @@
 #include "backend/backend.h"
 #include "cuda/device.h"
 #include "gstark/cuda.h"
+#include "gstark/merkle.h"
 #include "gstark/parallel.h"
 #include "gstark/prover.h"
 #include "proof/shape.h"
@@ -41,6 +42,7 @@ static void release_buffers(prover_state *st) {
         if (*trees[i]) be->iface->commit_free(be, *trees[i]);
         *trees[i] = NULL;
     }
+    for (unsigned i = 0; i < 3; i++) gs_prover_rowd_free(st, i);
     for (uint32_t l = 0; st->layers && l <= st->s.layers; l++)
         if (st->layers[l].ptr) be->iface->free(be, &st->layers[l]);
     for (uint32_t l = 0; st->layer_c && l < st->s.layers; l++) {
@@ -139,6 +141,7 @@ static gs_status table_alloc(gs_table_proof *t, const gs_shape *s) {
 /* Tree `tree`'s cap (its root when the cap height is 0) into the sub-proof. */
 static gs_status take_cap(prover_state *st, gs_table_proof *t, const gs_bcommit *c, unsigned tree) {
     const gs_shape *s = &st->s;
+    if (s->shared_trees && tree < GS_TREE_FRI) return GS_OK; /* the proof's shared tree holds it */
     return st->be->iface->cap(st->be, c, gs_table_cap(t, s, tree),
                               gs_cap_log(s, gs_tree_depth(s, tree)));
 }
@@ -167,6 +170,7 @@ static gs_status open_lde(prover_state *st, const gs_bcommit *c, const gs_buf *m
     const gs_shape *s = &st->s;
     GS_TRY(st->be->iface->gather(st->be, rows, m, gs_lde_leaf_width(s, cols),
                                  (size_t)1 << s->lde_depth, idx, n));
+    if (s->shared_trees) return GS_OK; /* the paths are the shared trees' */
     return open_paths(st, c, s->lde_depth, paths, idx, n);
 }
 
@@ -226,13 +230,31 @@ static gs_status check_main(prover_state *st, const gs_fp *trace) {
     return gs_air_check_boundaries(st->air, trace, log_n, st->pub, NULL, NULL);
 }
 
-/* Commits an LDE matrix m of `cols` columns (column stride N): one row a
- * leaf, or with coset leaves 2^lde_fold rows a leaf, which is the same
- * memory read as cols << lde_fold columns of 2^lde_depth rows. */
-static gs_status commit_lde(prover_state *st, gs_bcommit **c, const gs_buf *m, size_t cols) {
+void gs_prover_rowd_free(prover_state *st, unsigned tree) {
+    if (!st->rowd[tree]) return;
+    free(st->rowd[tree]);
+    st->rowd[tree] = NULL;
+    gs_mem_uncharge(st->mem, ((size_t)1 << st->s.lde_depth) * sizeof(gs_digest));
+}
+
+/* Commits the LDE matrix m of `cols` columns (column stride N) of tree
+ * `tree` (GS_TREE_TRACE, _CHUNK or _AUX): one row a leaf, or with coset
+ * leaves 2^lde_fold rows a leaf, which is the same memory read as cols <<
+ * lde_fold columns of 2^lde_depth rows. With shared trees the table's rows
+ * go into the proof's tree of that round (multi.c builds it): their digests
+ * into st->rowd[tree], on the host (the CPU backend only, for now). */
+static gs_status commit_lde(prover_state *st, unsigned tree, const gs_buf *m, size_t cols) {
     const gs_shape *s = &st->s;
-    return st->be->iface->commit(st->be, st->mem, c, s->hash, m, gs_lde_leaf_width(s, cols),
-                                 (size_t)1 << s->lde_depth, s->lde_depth);
+    size_t N = (size_t)1 << s->lde_depth;
+    if (s->shared_trees) {
+        if (st->be != gs_backend_cpu()) return GS_ERR_UNSUPPORTED;
+        gs_prover_rowd_free(st, tree);
+        if (!(st->rowd[tree] = malloc(N * sizeof(gs_digest)))) return GS_ERR_NOMEM;
+        gs_mem_charge(st->mem, N * sizeof(gs_digest));
+        return gs_merkle_row_digests(s->hash, st->rowd[tree], m->ptr, cols, N, s->lde_depth);
+    }
+    gs_bcommit **c = tree == GS_TREE_TRACE ? &st->trace_c : tree == GS_TREE_CHUNK ? &st->chunk_c : &st->aux_c;
+    return st->be->iface->commit(st->be, st->mem, c, s->hash, m, gs_lde_leaf_width(s, cols), N, s->lde_depth);
 }
 
 /* Main trace: interpolate, extend, commit. A bus table on a backend that
@@ -269,7 +291,7 @@ static gs_status commit_main(prover_state *st, gs_table_proof *t, const gs_fp *t
     }
     if (!keep) be->iface->free(be, &st->evals);
     if (st->lean) be->iface->free(be, &st->coeffs); /* made again for the out-of-domain values */
-    GS_TRY(commit_lde(st, &st->trace_c, &st->lde, s->cols));
+    GS_TRY(commit_lde(st, GS_TREE_TRACE, &st->lde, s->cols));
     return take_cap(st, t, st->trace_c, GS_TREE_TRACE);
 }
 
@@ -287,7 +309,7 @@ static gs_status round_aux(prover_state *st, gs_table_proof *t, const bus_challe
     if (st->evals.ptr) be->iface->free(be, &st->evals);
     GS_TRY(be->iface->interpolate(be, &st->aux, A3, s->log_n, 1));
     GS_TRY(be->iface->lde(be, &st->aux_lde, &st->aux, A3, s->log_n, s->log_blowup, shift));
-    GS_TRY(commit_lde(st, &st->aux_c, &st->aux_lde, A3));
+    GS_TRY(commit_lde(st, GS_TREE_AUX, &st->aux_lde, A3));
     return take_cap(st, t, st->aux_c, GS_TREE_AUX);
 }
 
@@ -354,7 +376,7 @@ static gs_status round_quotient(prover_state *st, gs_table_proof *t, const gs_ai
             r = be->iface->lde(be, &st->chunk_lde, &st->chunk_coeffs, 3 * s->chunks, s->log_n,
                                s->log_blowup, shift);
     }
-    if (r == GS_OK) r = commit_lde(st, &st->chunk_c, &st->chunk_lde, 3 * (size_t)s->chunks);
+    if (r == GS_OK) r = commit_lde(st, GS_TREE_CHUNK, &st->chunk_lde, 3 * (size_t)s->chunks);
     if (r == GS_OK) r = take_cap(st, t, st->chunk_c, GS_TREE_CHUNK);
     free(alpha_pows), free(bcols), free(brows), free(bvals);
     return r;
@@ -449,36 +471,47 @@ gs_status gs_prover_final_poly(gs_backend *be, gs_fp3 *out, size_t len, gs_buf *
     return r;
 }
 
-/* Everything after the main commitment, inside the table's transcript (the
- * statement's own for one table, the table's fork for many): aux trace and
- * bus sum (with buses), quotient, out-of-domain values, DEEP, FRI, grinding,
- * openings. */
-static gs_status chain_rounds(prover_state *st, gs_proof *p, gs_transcript *tr,
-                              const bus_challenges *bc, gs_prove_stats *ps) {
-    gs_backend *be = st->be;
+/* The parts of a table's chain after its main commitment (chain_rounds runs
+ * them in a row; with shared trees multi.c runs each for every table and
+ * builds the round's tree in between). */
+
+/* The aux round: the LogUp aux trace, its LDE and commitment (buses only). */
+static gs_status part_aux(prover_state *st, gs_table_proof *t, const bus_challenges *bc) {
+    return st->s.aux ? round_aux(st, t, bc, GS_FP_GENERATOR) : GS_OK;
+}
+
+/* Into the table's transcript: its aux commitment (the round's shared root
+ * when `root` is not NULL) and bus sum, then the composition challenge and
+ * the quotient's commitment. */
+static gs_status part_quotient(prover_state *st, gs_proof *p, gs_transcript *tr,
+                               const bus_challenges *bc, const gs_digest *root) {
     const gs_shape *s = &st->s;
-    const gs_air *air = st->air;
     gs_table_proof *t = &p->table;
-    gs_fp shift = GS_FP_GENERATOR;
-    size_t N = (size_t)1 << s->log_size;
-    double t1 = gs_prover_now();
-    uint64_t rows = (uint64_t)1 << s->log_n;
-    int64_t sp = gs_obs_begin(st->obs, "quotient", st->index, rows, s->cols);
     if (s->aux) {
-        GS_TRY(round_aux(st, t, bc, shift));
-        gs_cap_absorb(tr, "aux_root", gs_table_cap(t, s, GS_TREE_AUX), s->lde_cap);
+        gs_cap_absorb(tr, "aux_root", root ? root : gs_table_cap(t, s, GS_TREE_AUX), root ? 0 : s->lde_cap);
         gs_transcript_absorb_fp3(tr, "bus_sum", &t->bus_sum, 1);
     }
-    gs_fp3 alpha = gs_transcript_squeeze_fp3(tr, "alpha");
-    GS_TRY(round_quotient(st, t, air, p->pub, alpha, shift, bc));
-    gs_cap_absorb(tr, "chunk_root", gs_table_cap(t, s, GS_TREE_CHUNK), s->lde_cap);
-    gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
-    double t2 = gs_prover_now();
-    sp = gs_obs_begin(st->obs, "ood", st->index, rows, s->cols);
+    st->alpha = gs_transcript_squeeze_fp3(tr, "alpha");
+    return round_quotient(st, t, st->air, p->pub, st->alpha, GS_FP_GENERATOR, bc);
+}
+
+/* After the quotient's commitment (the round's shared root when `root` is
+ * not NULL) enters the transcript: the out-of-domain values, beta and the
+ * DEEP word (st->layers[0]; or with coset leaves folded once into
+ * st->layers[1]: *first = 1, *log_fri and *sh the word's domain). */
+static gs_status part_deep(prover_state *st, gs_proof *p, gs_transcript *tr, const gs_digest *root,
+                           double *t_ood, uint32_t *first, unsigned *log_fri, gs_fp *sh) {
+    gs_backend *be = st->be;
+    const gs_shape *s = &st->s;
+    gs_table_proof *t = &p->table;
+    gs_fp shift = GS_FP_GENERATOR;
+    uint64_t rows = (uint64_t)1 << s->log_n;
+    gs_cap_absorb(tr, "chunk_root", root ? root : gs_table_cap(t, s, GS_TREE_CHUNK), root ? 0 : s->lde_cap);
+    int64_t sp = gs_obs_begin(st->obs, "ood", st->index, rows, s->cols);
     gs_fp3 z = gs_draw_ood_point(tr, s, shift);
     gs_fp3 zw = gs_fp3_mul_fp(z, gs_fp_root_of_unity(s->log_n));
     GS_TRY(round_ood(st, t, z, zw));
-    if (gs_prover_debug_ood) gs_prover_debug_ood(air, p, t, alpha, z);
+    if (gs_prover_debug_ood) gs_prover_debug_ood(st->air, p, t, st->alpha, z);
     gs_transcript_absorb_fp3(tr, "ood_cur", t->ood_cur, s->cols);
     gs_transcript_absorb_fp3(tr, "ood_next", t->ood_next, s->cols);
     gs_transcript_absorb_fp3(tr, "ood_chunks", t->ood_chunks, s->chunks);
@@ -487,7 +520,7 @@ static gs_status chain_rounds(prover_state *st, gs_proof *p, gs_transcript *tr,
         gs_transcript_absorb_fp3(tr, "ood_aux_next", t->ood_aux_next, s->aux);
     }
     gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
-    double t3 = gs_prover_now();
+    *t_ood = gs_prover_now();
     sp = gs_obs_begin(st->obs, "deep", st->index, rows, s->cols);
     gs_fp3 beta = gs_transcript_squeeze_fp3(tr, "beta");
     size_t nbeta = 2 * (size_t)s->cols + s->chunks + 2 * (size_t)s->aux;
@@ -503,9 +536,7 @@ static gs_status chain_rounds(prover_state *st, gs_proof *p, gs_transcript *tr,
      * device for a lean table only (the device's separate kernels are
      * faster: fib 2^24 on the H200 0.12 s against 0.13 s). */
     int fused = s->fri_first == 1 && be->iface->deep_fold && (be == gs_backend_cpu() || st->lean);
-    uint32_t first = 0;
-    unsigned log_fri = s->log_size;
-    gs_fp sh = shift;
+    *first = 0, *log_fri = s->log_size, *sh = shift;
     gs_status r;
     if (fused) {
         unsigned a = gs_fri_folds(s, 0);
@@ -514,10 +545,10 @@ static gs_status chain_rounds(prover_state *st, gs_proof *p, gs_transcript *tr,
         if (r == GS_OK)
             r = be->iface->deep_fold(be, &st->layers[1], &st->lde, &st->chunk_lde,
                                      s->aux ? &st->aux_lde : NULL, &da, a, gamma);
-        first = 1, log_fri -= a;
-        for (unsigned i = 0; i < a; i++) sh = gs_fp_sqr(sh);
+        *first = 1, *log_fri -= a;
+        for (unsigned i = 0; i < a; i++) *sh = gs_fp_sqr(*sh);
     } else {
-        r = alloc_fp(st, &st->layers[0], 3 * N);
+        r = alloc_fp(st, &st->layers[0], 3 * ((size_t)1 << s->log_size));
         if (r == GS_OK)
             r = be->iface->deep(be, &st->layers[0], &st->lde, &st->chunk_lde,
                                 s->aux ? &st->aux_lde : NULL, &da);
@@ -525,19 +556,66 @@ static gs_status chain_rounds(prover_state *st, gs_proof *p, gs_transcript *tr,
     free(beta_pows);
     gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
     GS_TRY(r);
-    double t4 = gs_prover_now();
-    if (p->params.shared_fri) { /* the shared FRI (shared_fri.c) takes it from here */
-        /* One row of the DEEP word to the host: a synchronous gather, so that
-         * the word is complete (on a device, this lane's stream has run it)
-         * before another thread's lane reads it. */
+    if (p->params.shared_fri) {
+        /* The shared FRI (shared_fri.c) takes it from here. One row of the
+         * DEEP word to the host: a synchronous gather, so that the word is
+         * complete (on a device, this lane's stream has run it) before
+         * another thread's lane reads it. */
         size_t zero = 0;
         gs_fp row[3];
-        GS_TRY(be->iface->gather(be, row, &st->layers[0], 3, N, &zero, 1));
+        GS_TRY(be->iface->gather(be, row, &st->layers[0], 3, (size_t)1 << s->log_size, &zero, 1));
+    }
+    return GS_OK;
+}
+
+gs_status gs_prover_part(prover_state *st, gs_proof *p, gs_transcript *tr, const bus_challenges *bc,
+                         int part, const gs_digest *root, gs_prove_stats *ps) {
+    uint64_t rows = (uint64_t)1 << st->s.log_n;
+    double t0 = gs_prover_now(), t1 = 0;
+    int64_t sp = part < 2 ? gs_obs_begin(st->obs, "quotient", st->index, rows, st->s.cols) : -1;
+    gs_status r;
+    if (part == 0) r = part_aux(st, &p->table, bc);
+    else if (part == 1) r = part_quotient(st, p, tr, bc, root);
+    else {
+        uint32_t first;
+        unsigned log_fri;
+        gs_fp sh;
+        r = part_deep(st, p, tr, root, &t1, &first, &log_fri, &sh);
+        if (ps) ps->ood += t1 - t0, ps->deep += gs_prover_now() - t1;
+        return r;
+    }
+    if (sp >= 0) gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
+    if (ps) ps->quotient += gs_prover_now() - t0;
+    return r;
+}
+
+/* Everything after the main commitment, inside the table's transcript (the
+ * statement's own for one table, the table's fork for many): aux trace and
+ * bus sum (with buses), quotient, out-of-domain values, DEEP, FRI, grinding,
+ * openings. */
+static gs_status chain_rounds(prover_state *st, gs_proof *p, gs_transcript *tr,
+                              const bus_challenges *bc, gs_prove_stats *ps) {
+    gs_backend *be = st->be;
+    const gs_shape *s = &st->s;
+    gs_table_proof *t = &p->table;
+    double t1 = gs_prover_now();
+    uint64_t rows = (uint64_t)1 << s->log_n;
+    int64_t sp = gs_obs_begin(st->obs, "quotient", st->index, rows, s->cols);
+    GS_TRY(part_aux(st, t, bc));
+    GS_TRY(part_quotient(st, p, tr, bc, NULL));
+    gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
+    double t2 = gs_prover_now(), t3 = 0;
+    uint32_t first;
+    unsigned log_fri;
+    gs_fp sh;
+    GS_TRY(part_deep(st, p, tr, NULL, &t3, &first, &log_fri, &sh));
+    double t4 = gs_prover_now();
+    if (p->params.shared_fri) {
         if (ps) ps->quotient += t2 - t1, ps->ood += t3 - t2, ps->deep += t4 - t3;
         return GS_OK;
     }
     sp = gs_obs_begin(st->obs, "fri", st->index, rows, s->cols);
-    r = round_fri(st, t, tr, first, log_fri, sh);
+    gs_status r = round_fri(st, t, tr, first, log_fri, sh);
     gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
     GS_TRY(r);
     double t5 = gs_prover_now();

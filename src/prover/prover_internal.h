@@ -9,6 +9,7 @@
 #include "gstark/prover.h"
 #include "proof/shape.h"
 #include "backend/host_arena.h"
+#include "merkle/mixed.h"
 
 #include <stdatomic.h>
 
@@ -99,6 +100,9 @@ size_t gs_prover_shared_need(const gs_mem_estimate *est, uint32_t n, size_t fri_
                              size_t *held, size_t *extra);
 /* What the gate may admit: the budget less the inputs (after the check). */
 size_t gs_prover_gate_budget(const gs_prove_stats *ps);
+/* Shared trees: every table whole at once (est[i].total), the three trees
+ * of a largest LDE of 2^log_size rows and the FRI's own fri_bytes; saturating. */
+size_t gs_prover_trees_need(const gs_mem_estimate *est, uint32_t n, size_t fri_bytes, unsigned log_size);
 /* After the run (ps->peak_bytes set): budget_over_bytes, and the note in
  * obs for the report and the metrics (nothing if the check was not reached). */
 void gs_prover_budget_done(gs_prove_stats *ps, gs_obs *obs);
@@ -123,6 +127,11 @@ typedef struct {
     gs_buf evals; /* a bus table's uploaded trace, kept for logup_aux (keeps_evals backends) */
     gs_buf *layers; /* s.layers + 1 DEEP/FRI words */
     gs_bcommit *trace_c, *chunk_c, *aux_c, **layer_c;
+    /* Shared trees: the row digests of the trace, chunk and aux LDEs
+     * (indexed GS_TREE_*; 2^lde_depth each, charged to mem) until the
+     * round's tree is built from them; the composition challenge. */
+    gs_digest *rowd[3];
+    gs_fp3 alpha;
 } prover_state;
 
 /* The LogUp challenges shared by all tables of a statement. */
@@ -172,15 +181,29 @@ void gs_prover_state_free(prover_state *st);
 /* The openings of the table's trees at positions qs[0..s.queries): trace,
  * chunks, aux, and (a table with its own FRI) each FRI layer's leaf. */
 gs_status gs_prover_open_queries(prover_state *st, gs_table_proof *t, const size_t *qs);
+
+/* Shared trees (params.shared_fri = GS_SHARED_TREES; multi.c): a table's
+ * chain in three parts, the round's shared tree built between them. Part 0:
+ * the aux trace and its row digests (buses only). Part 1: `root` (the aux
+ * tree's) and the bus sum into the table's transcript, the composition
+ * challenge, the quotient and its row digests. Part 2: `root` (the chunk
+ * tree's) into the transcript, the out-of-domain values, beta, the DEEP
+ * word. The same transcript as chain_rounds with the table's own roots. */
+gs_status gs_prover_part(prover_state *st, gs_proof *p, gs_transcript *tr, const bus_challenges *bc,
+                         int part, const gs_digest *root, gs_prove_stats *ps);
+/* Frees st->rowd[tree] (and its charge); NULL is a no-op. */
+void gs_prover_rowd_free(prover_state *st, unsigned tree);
 /* The shared FRI (shared_fri.c) of a multi-table proof whose tables' chains
  * stopped after DEEP (each state holding its LDEs, trees and DEEP word in
  * layers[0]): absorbs chain[i] (table i's fork state after beta) in table
  * order into tr, combines the DEEP words along the plan, commits, folds,
  * grinds, draws the queries, fills mp->fri and opens every table at its
- * reduced positions. mem: the account of the FRI's own buffers. */
+ * reduced positions. mem: the account of the FRI's own buffers. trees: with
+ * shared trees the trace, chunk and aux trees (GS_TREE_* order; the aux one
+ * NULL without buses), whose roots and paths go into mp->fri; else NULL. */
 gs_status gs_prover_shared_fri(prover_state *st, uint32_t n, gs_multi_proof *mp, gs_transcript *tr,
                                const gs_digest *chain, const gs_fri_plan *f, run_backend *rb,
-                               gs_mem *mem, gs_prove_stats *ps);
+                               gs_mem *mem, gs_mixed_tree *const *trees, gs_prove_stats *ps);
 /* Commits the main trace again (gs_prover_round_trace) for a table whose
  * first commitment is in t: GS_ERR_INVALID_ARG unless it gives the same cap. */
 gs_status gs_prover_recommit_main(prover_state *st, gs_table_proof *t, const gs_fp *trace);

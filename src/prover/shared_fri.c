@@ -188,9 +188,25 @@ static void fri_run_free(fri_run *fr) {
     if (fr->own_be) be->iface->destroy(be);
 }
 
+/* The shared trees' roots and every query's path in each (position q mod
+ * 2^depth of a tree of that depth). */
+static gs_status trees_open(gs_shared_fri *sf, gs_mixed_tree *const *trees, const size_t *qs,
+                            size_t *qt, size_t Q) {
+    for (unsigned i = 0; i < 3; i++) {
+        if (!trees[i]) continue;
+        unsigned d = gs_mixed_depth(trees[i]);
+        sf->tree_roots[i] = gs_mixed_root(trees[i]);
+        sf->tree_depth[i] = d;
+        if (!(sf->tree_paths[i] = malloc((Q * d + 1) * sizeof(gs_digest)))) return GS_ERR_NOMEM;
+        for (size_t k = 0; k < Q; k++) qt[k] = qs[k] & (((size_t)1 << d) - 1);
+        GS_TRY(gs_mixed_open(trees[i], sf->tree_paths[i], qt, Q));
+    }
+    return GS_OK;
+}
+
 gs_status gs_prover_shared_fri(prover_state *st, uint32_t n, gs_multi_proof *mp, gs_transcript *tr,
                                const gs_digest *chain, const gs_fri_plan *f, run_backend *rb,
-                               gs_mem *mem, gs_prove_stats *ps) {
+                               gs_mem *mem, gs_mixed_tree *const *trees, gs_prove_stats *ps) {
     double t0 = gs_prover_now();
     for (uint32_t i = 0; i < n; i++) gs_transcript_absorb_digest(tr, "table_chain", &chain[i]);
     uint32_t *order = malloc(n * sizeof *order), *log_n = malloc(n * sizeof *log_n);
@@ -227,6 +243,7 @@ gs_status gs_prover_shared_fri(prover_state *st, uint32_t n, gs_multi_proof *mp,
         for (uint32_t k = 0; k < f->queries; k++) qt[k] = qs[k] & mask;
         r = gs_prover_open_queries(&st[i], &mp->tables[i].table, qt);
     }
+    if (r == GS_OK && trees) r = trees_open(sf, trees, qs, qt, f->queries);
     gs_obs_end(st[0].obs, sp, gs_mem_peak(mem));
     double t2 = gs_prover_now();
     if (ps) ps->fri += t1 - t0, ps->queries += t2 - t1;

@@ -11,6 +11,7 @@
 #include "gstark/poseidon2.h"
 #include "gstark/verifier.h"
 #include "proof/shape.h"
+#include "merkle/mixed.h"
 #include "verifier/fixed.h"
 
 static int fp_ok(const gs_fp *v, size_t n) {
@@ -80,21 +81,28 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s, 
     /* Coset leaves: layer 0 has no root (a file gives a zero one). */
     if (s->fri_first && t->fri_roots && !digest_is_zero(&t->fri_roots[0])) return GS_ERR_PROOF_FORMAT;
     if (!s->cap_height && t->caps) return GS_ERR_PROOF_FORMAT;
+    /* Shared trees: the table's rows are in the proof's trees, it has no
+     * roots of its own (and its path arrays are not read). */
+    if (s->shared_trees && (!digest_is_zero(&t->trace_root) || !digest_is_zero(&t->chunk_root) ||
+                            !digest_is_zero(&t->aux_root)))
+        return GS_ERR_PROOF_FORMAT;
+    int paths = !s->shared_trees;
     /* A table without interactions adds nothing to any bus: its LogUp part
      * must be empty (the sum exactly zero, in canonical form), or a forged
      * sum there could cancel other tables' imbalance. */
     if (!s->aux && (!fp3_zero_canonical(t->bus_sum) || !digest_is_zero(&t->aux_root) ||
                     t->ood_aux_cur || t->ood_aux_next || t->aux_rows || t->aux_paths))
         return GS_ERR_PROOF_FORMAT;
-    if (s->aux && (!t->ood_aux_cur || !t->ood_aux_next || !t->aux_rows || !t->aux_paths ||
+    if (s->aux && (!t->ood_aux_cur || !t->ood_aux_next || !t->aux_rows || (paths && !t->aux_paths) ||
                    !fp3_ok(&t->bus_sum, 1) || !fp3_ok(t->ood_aux_cur, s->aux) ||
                    !fp3_ok(t->ood_aux_next, s->aux) ||
                    !fp_ok(t->aux_rows, s->queries * gs_lde_leaf_width(s, 3 * (size_t)s->aux))))
         return GS_ERR_PROOF_FORMAT;
     size_t Q = s->queries;
     if ((p->num_public && !p->pub) || !t->ood_cur || !t->ood_next || !t->ood_chunks ||
-        (s->layers && !t->fri_roots) || (!shared_q && !t->final_poly) || !t->trace_rows || !t->trace_paths ||
-        !t->chunk_rows || !t->chunk_paths || (s->layers && (!t->fri_rows || !t->fri_paths)))
+        (s->layers && !t->fri_roots) || (!shared_q && !t->final_poly) || !t->trace_rows ||
+        (paths && !t->trace_paths) || !t->chunk_rows || (paths && !t->chunk_paths) ||
+        (s->layers && (!t->fri_rows || !t->fri_paths)))
         return GS_ERR_PROOF_FORMAT;
     if (!fp_ok(p->pub, p->num_public) || !fp3_ok(t->ood_cur, s->cols) ||
         !fp3_ok(t->ood_next, s->cols) || !fp3_ok(t->ood_chunks, s->chunks) ||
@@ -207,15 +215,19 @@ static gs_status table_value(const gs_proof *p, const gs_shape *s, const query_c
     size_t aw = gs_lde_leaf_width(s, 3 * (size_t)s->aux);
     const gs_fp *trow = t->trace_rows + k * tw, *crow = t->chunk_rows + k * cw;
     unsigned plen = s->lde_path_len, cl = s->lde_cap, d = s->lde_depth;
-    if (gs_merkle_verify_cap(s->hash, gs_table_cap(t, s, GS_TREE_TRACE), cl, d, leaf, trow, tw,
+    const gs_fp *arow = s->aux ? t->aux_rows + k * aw : NULL;
+    /* (With shared trees verify_shared checks the rows against the trees.) */
+    if (!s->shared_trees &&
+        gs_merkle_verify_cap(s->hash, gs_table_cap(t, s, GS_TREE_TRACE), cl, d, leaf, trow, tw,
                              t->trace_paths + k * plen) != GS_OK)
         return GS_ERR_PROOF_TRACE_PATH;
-    if (gs_merkle_verify_cap(s->hash, gs_table_cap(t, s, GS_TREE_CHUNK), cl, d, leaf, crow, cw,
+    if (!s->shared_trees &&
+        gs_merkle_verify_cap(s->hash, gs_table_cap(t, s, GS_TREE_CHUNK), cl, d, leaf, crow, cw,
                              t->chunk_paths + k * plen) != GS_OK)
         return GS_ERR_PROOF_CHUNK_PATH;
-    const gs_fp *arow = s->aux ? t->aux_rows + k * aw : NULL;
-    if (s->aux && gs_merkle_verify_cap(s->hash, gs_table_cap(t, s, GS_TREE_AUX), cl, d, leaf, arow,
-                                       aw, t->aux_paths + k * plen) != GS_OK)
+    if (!s->shared_trees && s->aux &&
+        gs_merkle_verify_cap(s->hash, gs_table_cap(t, s, GS_TREE_AUX), cl, d, leaf, arow, aw,
+                             t->aux_paths + k * plen) != GS_OK)
         return GS_ERR_PROOF_AUX_PATH;
     /* DEEP at each point i of the leaf: (S1(x) - K1) / (x - z) + (S2(x) - K2)
      * / (x - z w); column c's value there is the leaf's element c F + i. */
@@ -321,15 +333,17 @@ typedef struct {
  * qc's z, z w and beta powers (allocated here, with room for the gammas),
  * *alpha. */
 static gs_status chain_head(const gs_proof *p, const gs_shape *sp, gs_transcript *tr,
-                            query_ctx *qc, gs_fp3 *alpha) {
+                            const gs_digest *roots, query_ctx *qc, gs_fp3 *alpha) {
     gs_shape s = *sp;
     const gs_table_proof *t = &p->table;
     if (s.aux) {
-        gs_cap_absorb(tr, "aux_root", gs_table_cap(t, &s, GS_TREE_AUX), s.lde_cap);
+        if (roots) gs_transcript_absorb_digest(tr, "aux_root", &roots[GS_TREE_AUX]);
+        else gs_cap_absorb(tr, "aux_root", gs_table_cap(t, &s, GS_TREE_AUX), s.lde_cap);
         gs_transcript_absorb_fp3(tr, "bus_sum", &t->bus_sum, 1);
     }
     *alpha = gs_transcript_squeeze_fp3(tr, "alpha");
-    gs_cap_absorb(tr, "chunk_root", gs_table_cap(t, &s, GS_TREE_CHUNK), s.lde_cap);
+    if (roots) gs_transcript_absorb_digest(tr, "chunk_root", &roots[GS_TREE_CHUNK]);
+    else gs_cap_absorb(tr, "chunk_root", gs_table_cap(t, &s, GS_TREE_CHUNK), s.lde_cap);
     qc->z = gs_draw_ood_point(tr, &s, GS_FP_GENERATOR);
     qc->zw = gs_fp3_mul_fp(qc->z, gs_fp_root_of_unity(s.log_n));
     gs_transcript_absorb_fp3(tr, "ood_cur", t->ood_cur, s.cols);
@@ -357,7 +371,7 @@ static gs_status verify_chain(const gs_air *air, const gs_proof *p, const gs_sha
     query_ctx qc = {0};
     gs_fp3 alpha = gs_fp3_zero();
     size_t *qs = malloc((s.queries + 1) * sizeof *qs);
-    gs_status r = qs ? chain_head(p, &s, tr, &qc, &alpha) : GS_ERR_NOMEM;
+    gs_status r = qs ? chain_head(p, &s, tr, NULL, &qc, &alpha) : GS_ERR_NOMEM;
     if (r == GS_OK) {
         for (uint32_t l = 0; l < s.layers; l++) {
             if (l >= s.fri_first) /* coset leaves: layer 0 is not committed */
@@ -435,6 +449,53 @@ static gs_status shared_query(const gs_shared_fri *sf, const gs_fri_plan *f, con
     return GS_OK;
 }
 
+/* The shared trees' part against the tables' shapes: with shared trees each
+ * tree's depth is the implied one, its root and paths are there (none for an
+ * aux tree without buses) and canonical; without, the part is empty. */
+static int trees_ok(const gs_shared_fri *sf, const gs_shape *s, uint32_t n, const gs_fri_plan *f) {
+    for (unsigned i = 0; i < 3; i++) {
+        unsigned d = gs_shared_tree_depth(s, n, i);
+        if (sf->tree_depth[i] != d || !sf->tree_paths[i] != !d) return 0;
+        if (!d && !digest_is_zero(&sf->tree_roots[i])) return 0;
+        if (d && (!digests_ok(f->hash, &sf->tree_roots[i], 1) ||
+                  !digests_ok(f->hash, sf->tree_paths[i], (size_t)f->queries * d)))
+            return 0;
+    }
+    return 1;
+}
+
+/* Query k (position q of the largest domain) in the shared trees: each
+ * table's opened rows (at q mod its LDE size), hashed as leaves, and the
+ * query's path must give the tree's root. */
+static gs_status check_trees(const gs_multi_proof *mp, const gs_shape *s, size_t k, size_t q) {
+    static const gs_status err[3] = {GS_ERR_PROOF_TRACE_PATH, GS_ERR_PROOF_CHUNK_PATH,
+                                     GS_ERR_PROOF_AUX_PATH};
+    const gs_shared_fri *sf = mp->fri;
+    uint32_t n = mp->num_tables;
+    gs_digest *rowd = malloc(n * sizeof *rowd);
+    unsigned *log_rows = malloc(n * sizeof *log_rows);
+    gs_status r = rowd && log_rows ? GS_OK : GS_ERR_NOMEM;
+    for (unsigned tree = 0; r == GS_OK && tree < 3; tree++) {
+        unsigned d = sf->tree_depth[tree];
+        uint32_t m = 0;
+        for (uint32_t i = 0; d && i < n; i++) {
+            if (tree == GS_TREE_AUX && !s[i].aux) continue;
+            size_t w;
+            const gs_fp *rows = gs_tree_rows(&mp->tables[i].table, &s[i], tree, &w);
+            gs_merkle_leaf(s[i].hash, &rowd[m], rows + k * w, w);
+            log_rows[m++] = s[i].lde_depth;
+        }
+        if (!d) continue;
+        gs_digest root;
+        if (gs_mixed_root_of(s[0].hash, &root, q & (((size_t)1 << d) - 1), rowd, log_rows, m,
+                             sf->tree_paths[tree] + k * d) != GS_OK ||
+            memcmp(&root, &sf->tree_roots[tree], sizeof root) != 0)
+            r = err[tree];
+    }
+    free(rowd), free(log_rows);
+    return r;
+}
+
 /* A shared-FRI proof's chains (after the bus challenges; tr is the multi
  * transcript): every table's fork to beta and its out-of-domain checks,
  * the forks' states absorbed in table order, the shared FRI's transcript
@@ -457,7 +518,7 @@ static gs_status verify_shared(const gs_air *const *airs, uint32_t n, const gs_m
         gs_transcript fork;
         gs_transcript_fork(&fork, tr, i);
         gs_fp3 alpha = gs_fp3_zero();
-        r = chain_head(p, &s[i], &fork, &qc[i], &alpha);
+        r = chain_head(p, &s[i], &fork, s[i].shared_trees ? sf->tree_roots : NULL, &qc[i], &alpha);
         chain[i] = fork.state;
         if (r == GS_OK) r = check_ood(airs[i], p, &s[i], alpha, qc[i].z, bc);
         if (r == GS_OK) r = gs_fixed_check_ood(p, i, fixed, num_fixed, qc[i].z, qc[i].zw);
@@ -493,6 +554,7 @@ static gs_status verify_shared(const gs_air *const *airs, uint32_t n, const gs_m
             if (t->query_pos[k] != (qs[k] & mask)) r = GS_ERR_PROOF_QUERIES;
     }
     for (size_t k = 0; r == GS_OK && k < f->queries; k++) {
+        if (s[0].shared_trees) r = check_trees(mp, s, k, qs[k]);
         for (uint32_t i = 0; r == GS_OK && i < n; i++)
             r = table_value(&mp->tables[i], &s[i], &qc[i], k, qs[k] & (((size_t)1 << s[i].log_size) - 1),
                             &val[i]);
@@ -573,11 +635,13 @@ gs_status gs_verify_multi_fixed(const gs_air *const *airs, uint32_t n, const gs_
         gs_status w = gs_logup_check_widths(airs, n);
         if (w != GS_OK) r = w == GS_ERR_NOMEM ? w : GS_ERR_PROOF_STATEMENT;
     }
+    if (r == GS_OK && shared && !trees_ok(mp->fri, s, n, &plan)) r = GS_ERR_PROOF_FORMAT;
     if (r == GS_OK) r = gs_fixed_check_heights(mp->tables, fixed, num_fixed);
     gs_transcript tr;
     gs_transcript_init(&tr, (gs_hash_id)mp->params.hash, GS_TRANSCRIPT_DOMAIN_MULTI);
     if (r == GS_OK) gs_multi_statement_absorb(&tr, mp);
-    for (uint32_t i = 0; r == GS_OK && i < n; i++)
+    if (r == GS_OK && s[0].shared_trees) gs_transcript_absorb_digest(&tr, "trace_root", &mp->fri->tree_roots[GS_TREE_TRACE]);
+    for (uint32_t i = 0; r == GS_OK && !s[0].shared_trees && i < n; i++)
         gs_cap_absorb(&tr, "trace_root", gs_table_cap(&mp->tables[i].table, &s[i], GS_TREE_TRACE),
                       s[i].lde_cap);
     bus_challenges bc = {gs_fp3_zero(), gs_fp3_zero()};
