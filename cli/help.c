@@ -99,7 +99,7 @@ static void help_prove(FILE *f) {
             "  --shared-trees       synth, --elf: --shared-fri, and every table's trace, quotient\n"
             "                       and aux columns committed in one Merkle tree per round, so a\n"
             "                       query's path is sent once for all tables (smaller proofs;\n"
-            "                       CPU backend only for now; not with --cap-height)\n"
+            "                       not with --cap-height)\n"
             "  --coset-leaves       (the default) hash the 2^a LDE rows that FRI's first layer\n"
             "                       folds together into one leaf of the trace, aux and quotient\n"
             "                       trees, so the DEEP word is not committed (smaller, faster\n"

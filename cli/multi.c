@@ -110,10 +110,16 @@ int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs
         char need[32], budget[32];
         cli_size_str(need, sizeof need, st.mem_need_bytes);
         cli_size_str(budget, sizeof budget, st.mem_budget);
-        cli_err("--shared-fri: the tables keep their LDEs, trees and DEEP words until the shared "
-                "FRI's openings and need %s (%zu bytes, input traces included) at once, more than "
-                "the memory budget of %s (%zu bytes); nothing was proven (raise --mem-budget, or "
-                "prove without --shared-fri)", need, st.mem_need_bytes, budget, st.mem_budget);
+        if (par->shared_fri == GS_SHARED_TREES)
+            cli_err("--shared-trees: every table is held whole, with the shared trees, until the "
+                    "openings and needs %s (%zu bytes, input traces included) at once, more than "
+                    "the memory budget of %s (%zu bytes); nothing was proven (raise --mem-budget, "
+                    "or prove with --shared-fri alone)", need, st.mem_need_bytes, budget, st.mem_budget);
+        else
+            cli_err("--shared-fri: the tables keep their LDEs, trees and DEEP words until the shared "
+                    "FRI's openings and need %s (%zu bytes, input traces included) at once, more than "
+                    "the memory budget of %s (%zu bytes); nothing was proven (raise --mem-budget, or "
+                    "prove without --shared-fri)", need, st.mem_need_bytes, budget, st.mem_budget);
         rc = CLI_USAGE;
     } else if (s != GS_OK) {
         rc = cli_prove_failed(s, &st);

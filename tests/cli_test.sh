@@ -37,6 +37,16 @@ expect 0 "inspect fib without coset leaves" "$G" inspect "$D/fib0.proof"
 expect 0 "verify fib without coset leaves" "$G" verify "$D/fib0.proof"
 expect 1 "fib without coset leaves against the default's statement" "$G" verify "$D/fib0.proof" --statement "$("$G" inspect --json "$D/fib10.proof" | sed 's/.*"statement":"\([0-9a-f]*\)".*/\1/')"
 expect 2 "--coset-leaves with --shared-fri" "$G" prove --air synth --preset vm --shrink 12 "${fast[@]}" --coset-leaves --shared-fri -o "$D/x.proof"
+# One tree per round: smaller than the shared FRI alone, verifies, named by inspect; no caps.
+expect 0 "prove synth vm with one FRI" "$G" prove --air synth --preset vm --shrink 10 "${fast[@]}" --shared-fri -o "$D/vmf.proof"
+expect 0 "prove synth vm with shared trees" "$G" prove --air synth --preset vm --shrink 10 "${fast[@]}" --shared-trees -o "$D/vmt.proof"
+[ "$(wc -c <"$D/vmt.proof")" -lt "$(wc -c <"$D/vmf.proof")" ] || { echo "FAIL: shared trees are not smaller than the shared FRI"; fail=1; }
+expect 0 "verify the shared-trees proof" "$G" verify "$D/vmt.proof"
+expect 0 "inspect the shared-trees proof" "$G" inspect "$D/vmt.proof"
+grep -q "one tree per round" "$D/out" || { echo "FAIL: inspect does not name the shared trees"; fail=1; }
+expect 2 "--shared-trees with --cap-height" "$G" prove --air synth --preset vm --shrink 12 "${fast[@]}" --shared-trees --cap-height 2 -o "$D/x.proof"
+[ -e "$D/x.proof" ] && { echo "FAIL: a refused --shared-trees left a file"; fail=1; }
+expect 2 "--shared-trees on one table" "$G" prove --air fib --log-rows 6 "${fast[@]}" --shared-trees -o "$D/x.proof"
 expect 0 "prove mix" "$G" prove --air mix --cols 9 --degree 5 --blowup 4 --log-rows 5 "${fast[@]}" -o "$D/mix.proof"
 expect 0 "verify mix" "$G" verify "$D/mix.proof"
 expect 1 "verify mix asking for 128 bits" "$G" verify "$D/mix.proof" --min-security 128

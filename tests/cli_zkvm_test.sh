@@ -81,6 +81,13 @@ expect 0 "inspect the shared-FRI proof" "$G" inspect shared.proof
 has "$D/out" "one FRI for all tables" "inspect names the shared FRI"
 expect 1 "the shared-FRI proof against another program" "$G" verify shared.proof --elf exit3.elf
 expect 1 "the shared-FRI proof with another --input" "$G" verify shared.proof --elf echo.elf --input other.bin
+# One tree per round on top: smaller still, the same claim and rejections.
+expect 0 "prove echo's run with shared trees" "$G" prove --elf echo.elf --input in.bin --shared-trees -o trees.proof "${zk[@]}"
+check "the shared-trees proof is smaller" "$(wc -c <trees.proof)" -lt "$(wc -c <shared.proof)"
+expect 0 "verify the shared-trees proof" "$G" verify trees.proof --elf echo.elf
+cmp -s "$D/out" in.bin && echo "ok: the shared-trees proof gives the output" || { echo "FAIL: shared-trees output"; fail=1; }
+expect 1 "the shared-trees proof against another program" "$G" verify trees.proof --elf exit3.elf
+expect 1 "the shared-trees proof with another --input" "$G" verify trees.proof --elf echo.elf --input other.bin
 size=$(wc -c <run.proof)
 head -c $((size / 2)) run.proof >half.proof
 expect 1 "a truncated run's proof" "$G" verify half.proof --elf echo.elf

@@ -169,22 +169,23 @@ static void test_single(void) {
 }
 
 /* Multi-table statements: the same bytes on both backends at k = 1, 2, 4 (coset leaves in every other case).
- * shared: one FRI for all tables (params.shared_fri; the tables' DEEP words
- * are read by the shared FRI on another lane), caps 0 and 2; else caps 0..3. */
+ * shared = 1: one FRI for all tables (params.shared_fri; the tables' DEEP words
+ * are read by the shared FRI on another lane), caps 0 and 2; shared = 2: and
+ * one tree per round (the rows hashed on the host), cap 0; else caps 0..3. */
 static void test_multi(int shared) {
     static const struct {
         const char *name;
         unsigned shrink;
     } cases[] = {{"uniform", 12}, {"skew", 14}, {"vm", 12}, {"vm", 9}};
-    const char *what = shared ? "shared FRI" : "multi-table";
+    const char *what = shared == 2 ? "shared trees" : shared ? "shared FRI" : "multi-table";
     int n = 0;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         if (g_quick && cases[c].shrink < 10) continue;
         gs_multi_workload w = {0};
         CHECK(gs_synth_preset(&w, cases[c].name, cases[c].shrink, 3) == GS_OK);
         gs_params par = small_params(2);
-        par.cap_height = shared ? (uint32_t)(c % 2) * 2 : (uint32_t)c;
-        par.shared_fri = shared ? 1 : 0;
+        par.cap_height = shared == 2 ? 0 : shared ? (uint32_t)(c % 2) * 2 : (uint32_t)c;
+        par.shared_fri = (uint32_t)shared;
         par.coset_leaves = shared ? 0 : (uint32_t)(c % 2); /* not with a shared FRI */
         gs_prove_stats sc = {0};
         gs_prove_opts oc = opts_for(GS_BACKEND_CPU, &sc);
@@ -877,6 +878,7 @@ int main(int argc, char **argv) {
     test_single();
     test_multi(0);
     test_multi(1);
+    test_multi(2);
     test_poseidon2();
     test_wrong_witness();
     test_trace_check();

@@ -11,9 +11,9 @@
  * - every truncation and random byte flips rejected; positions out of range
  *   or exchanged rejected; a version-1/2 file's struct equals a fresh
  *   proof's; kinds and versions told apart;
- * - golden files that pin version 3 and the prover's output.
+ * - golden files that pin version 3 and the prover's output (shared trees too).
  *
- *   test_proof_format_v3 --regen             rewrite the two golden files
+ *   test_proof_format_v3 --regen             rewrite the three golden files (one with shared trees)
  *   test_proof_format_v3 --write-seeds DIR DIR_MULTI   small version 3 proofs (fuzz seeds) */
 #include <string.h>
 
@@ -32,6 +32,7 @@
 #endif
 #define GOLDEN_SINGLE GS_SOURCE_DIR "/tests/golden/fib_small_v3.proof"
 #define GOLDEN_MULTI GS_SOURCE_DIR "/tests/golden/multi_small_v3.proof"
+#define GOLDEN_TREES GS_SOURCE_DIR "/tests/golden/multi_small_trees_v3.proof" /* shared_fri = 2 */
 #define GOLDEN_V1 GS_SOURCE_DIR "/tests/golden/fib_small.proof"
 
 static gs_air *g_fib;
@@ -355,12 +356,17 @@ static void golden(const char *path, const uint8_t *b, size_t len, int regen) {
 static void test_golden(int regen) {
     gs_proof *p = prove_fib(6, GOLDEN_PARAMS);
     gs_multi_proof *mp = prove_multi(7, GOLDEN_PARAMS);
-    uint8_t *b = NULL, *m = NULL;
-    size_t lb = 0, lm = 0;
+    gs_params tp = GOLDEN_PARAMS;
+    tp.shared_fri = GS_SHARED_TREES;
+    gs_multi_proof *tmp = prove_multi(7, tp);
+    uint8_t *b = NULL, *m = NULL, *tb = NULL;
+    size_t lb = 0, lm = 0, lt = 0;
     CHECK(p && gs_proof_serialize(&b, &lb, p) == GS_OK);
     CHECK(mp && gs_multi_proof_serialize(&m, &lm, mp) == GS_OK);
+    CHECK(tmp && gs_multi_proof_serialize(&tb, &lt, tmp) == GS_OK);
     if (b) golden(GOLDEN_SINGLE, b, lb, regen);
     if (m) golden(GOLDEN_MULTI, m, lm, regen);
+    if (tb) golden(GOLDEN_TREES, tb, lt, regen);
     /* The files verify on their own. */
     gs_proof *q = NULL;
     gs_multi_proof *mq = NULL;
@@ -368,8 +374,12 @@ static void test_golden(int regen) {
     CHECK(m && gs_multi_proof_parse(&mq, m, lm) == GS_OK &&
           gs_verify_multi((const gs_air *const *)g_airs, MULTI_STMT_TABLES, mq, 0) == GS_OK);
     gs_proof_free(q), gs_multi_proof_free(mq);
-    free(b), free(m);
-    gs_proof_free(p), gs_multi_proof_free(mp);
+    mq = NULL;
+    CHECK(tb && gs_multi_proof_parse(&mq, tb, lt) == GS_OK &&
+          gs_verify_multi((const gs_air *const *)g_airs, MULTI_STMT_TABLES, mq, 0) == GS_OK);
+    gs_multi_proof_free(mq);
+    free(b), free(m), free(tb);
+    gs_proof_free(p), gs_multi_proof_free(mp), gs_multi_proof_free(tmp);
 }
 
 /* Fold by 2, 4 and 8; then the same with Merkle caps of height 2; then

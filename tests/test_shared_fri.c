@@ -602,22 +602,23 @@ static void test_manifest(void) {
     }
 }
 
-/* Fuzz seeds: the fuzzer's statement (multi_stmt.h), shared FRI, every
- * arity, cap heights 0 and 2. */
+/* Fuzz seeds: the fuzzer's statement (multi_stmt.h), every arity: shared
+ * FRI with cap heights 0 and 2, shared trees. */
 static int write_seeds(const char *dir) {
     gs_multi_workload w = {0};
     CHECK(multi_stmt_workload(&w, 7) == GS_OK);
-    for (uint32_t i = 0; i < 8; i++) {
+    for (uint32_t i = 0; i < 12; i++) { /* shared FRI with cap heights 0, 2; shared trees */
         gs_params par = MULTI_STMT_PARAMS;
-        par.log_arity = 1 + i % 4, par.cap_height = i < 4 ? 0 : 2, par.shared_fri = 1;
+        par.log_arity = 1 + i % 4, par.cap_height = i >= 4 && i < 8 ? 2 : 0;
+        par.shared_fri = i < 8 ? 1 : GS_SHARED_TREES;
         gs_multi_proof *mp = NULL;
         uint8_t *b = NULL;
         size_t l = 0;
         char path[4096];
         CHECK(prove_w(&mp, &w, &par, (run_cfg){1, 1, 0, 0}, NULL) == GS_OK);
         CHECK(mp && gs_multi_proof_serialize(&b, &l, mp) == GS_OK);
-        snprintf(path, sizeof path, "%s/seed_multi_shared_fri_%s%u.proof", dir, par.cap_height ? "cap2_" : "",
-                 par.log_arity);
+        snprintf(path, sizeof path, "%s/seed_multi_shared_%s_%s%u.proof", dir, i < 8 ? "fri" : "trees",
+                 par.cap_height ? "cap2_" : "", par.log_arity);
         CHECK(b && write_file(path, b, l));
         free(b);
         gs_multi_proof_free(mp);

@@ -16,7 +16,13 @@
  * root and phase B recomputes the main commitment (the same bytes: the root
  * is checked), so admitted bytes never exceed the budget and nothing waits
  * on memory held by a table that cannot run. The proof is the same either
- * way, for every k, budget and order. */
+ * way, for every k, budget and order.
+ *
+ * Shared trees (params.shared_fri = GS_SHARED_TREES): phase A as above,
+ * each table's rows hashed for the trace tree; then the chains in three
+ * phases (aux, quotient, out-of-domain values and DEEP: gs_prover_part),
+ * each round's tree built on this thread between them. Every table is held
+ * whole throughout, checked against the budget up front. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,17 +305,16 @@ static gs_status shared_trees_chains(sched *pl, gs_pool *pool, unsigned k, gs_tr
     gs_transcript_absorb_digest(tr, "trace_root", &root);
     bc->z = gs_transcript_squeeze_fp3(tr, "bus_z");
     bc->alpha = gs_transcript_squeeze_fp3(tr, "bus_alpha");
-    static const unsigned after[3] = {GS_TREE_AUX, GS_TREE_CHUNK, 0};
-    gs_digest roots[3] = {{{0}}};
-    for (int part = 0; part < 3; part++) {
-        pl->root = part ? &roots[after[part - 1]] : NULL;
-        GS_TRY(run_phase(pl, pool, k, 2 + part));
-        if (part == 2) break;
-        unsigned t = after[part];
-        GS_TRY(build_tree(&trees[t], pl->st, pl->n, t, run));
-        if (trees[t]) roots[t] = gs_mixed_root(trees[t]);
-    }
-    return GS_OK;
+    pl->root = NULL;
+    GS_TRY(run_phase(pl, pool, k, 2)); /* aux traces */
+    GS_TRY(build_tree(&trees[GS_TREE_AUX], pl->st, pl->n, GS_TREE_AUX, run));
+    gs_digest aux_root = gs_mixed_root(trees[GS_TREE_AUX]); /* zero without buses: not absorbed */
+    pl->root = &aux_root;
+    GS_TRY(run_phase(pl, pool, k, 3)); /* quotients */
+    GS_TRY(build_tree(&trees[GS_TREE_CHUNK], pl->st, pl->n, GS_TREE_CHUNK, run));
+    gs_digest chunk_root = gs_mixed_root(trees[GS_TREE_CHUNK]);
+    pl->root = &chunk_root;
+    return run_phase(pl, pool, k, 4); /* out-of-domain values, DEEP */
 }
 
 gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_table_input *tables,
@@ -343,11 +348,6 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
     gs_status r = mp && st && est && lean && order && ts && (chain || !shared) && (forks || !trees_mode)
                       ? gs_mem_new(&run, NULL)
                       : GS_ERR_NOMEM;
-    if (r == GS_OK && trees_mode && rb.cuda) {
-        gs_obs_warn(opts->obs, "shared trees (shared_fri = %u) run on the CPU backend only for now",
-                    GS_SHARED_TREES);
-        r = GS_ERR_UNSUPPORTED;
-    }
     if (r == GS_OK && shared) r = shared_plan(&plan, tables, n, params);
     if (r == GS_OK && !pv->pool) r = gs_pool_new(&pv->pool); /* once per context */
     if (r == GS_OK) {
@@ -452,7 +452,9 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
         gs_transcript forks = tr; /* as the chains forked it */
         gs_gate_acquire(gate, fri_bytes);
         r = shared_fri(st, n, mp, &tr, chain, &plan, &rb, run, trees_mode ? trees : NULL, ps);
-        if (r != GS_OK && rb.cuda && gs_status_is_device(r)) {
+        /* (With shared trees a device failure after the main commitments
+         * fails the proof: the chains' parts have no CPU fallback yet.) */
+        if (r != GS_OK && rb.cuda && gs_status_is_device(r) && !trees_mode) {
             tr = forks;
             r = shared_fri_on_cpu(st, n, mp, &tr, chain, &plan, &rb, run, ps, &bc, r);
         }

@@ -67,6 +67,9 @@ static double proof_bytes(const gs_params *p, const table_shape *t, uint32_t n, 
             total += q * 8.0 * (3u << plan.folds[l]) +
                      32 * nodes(q, gs_fri_plan_depth(&plan, l), plan.cap_log[l]);
         total += 24.0 * plan.final_len + 32.0 * (double)plan.cap_len + 4 * q;
+        /* Shared trees: one path per round for all tables (the aux tree
+         * counted always), at the largest LDE's depth. */
+        if (p->shared_fri == GS_SHARED_TREES) total += 3 * 32 * (nodes(q, plan.log_size, 0) + 1);
     }
     for (uint32_t i = 0; i < n; i++) {
         gs_shape s;
@@ -75,7 +78,7 @@ static double proof_bytes(const gs_params *p, const table_shape *t, uint32_t n, 
         double q = s.queries;
         total += q * (8.0 * t[i].cols + 24.0 * t[i].chunks + 24.0 * t[i].aux) * (1u << s.lde_fold);
         if (!p->shared_fri) total += 4 * q;
-        total += 32 * nodes(q, s.lde_depth, s.lde_cap) * (t[i].aux ? 3 : 2);
+        if (!s.shared_trees) total += 32 * nodes(q, s.lde_depth, s.lde_cap) * (t[i].aux ? 3 : 2);
         for (uint32_t l = s.fri_first; l < s.layers; l++) {
             unsigned d = gs_fri_depth(&s, l);
             total += q * 8.0 * (3u << gs_fri_folds(&s, l)) + 32 * nodes(q, d, gs_cap_log(&s, d));
