@@ -558,19 +558,21 @@ static void test_params(void) {
     gs_multi_workload_free(&w);
 }
 
-/* Batch manifests: params.shared_fri 0 or 1 on multi-table claims; the
- * claim's estimate then holds every table's retained bytes. */
+/* Batch manifests: params.shared_fri 0, 1 or 2 on multi-table claims; the
+ * claim's estimate then holds every table's retained bytes (with 2 every
+ * table whole and the trees). */
 static void test_manifest(void) {
     static const char ok[] =
         "{\"claims\": [{\"id\": \"s\", \"workload\": {\"air\": \"synth\", \"preset\": \"vm\", \"shrink\": 10}, "
         "\"params\": {\"shared_fri\": 1}}, {\"id\": \"p\", \"workload\": {\"air\": \"synth\", \"preset\": \"vm\", "
-        "\"shrink\": 10}}, {\"id\": \"c\", \"workload\": {\"air\": \"fib\", \"log_rows\": 6}, \"params\": {\"coset_leaves\": 0}}]}";
+        "\"shrink\": 10}}, {\"id\": \"c\", \"workload\": {\"air\": \"fib\", \"log_rows\": 6}, \"params\": {\"coset_leaves\": 0}}, "
+        "{\"id\": \"t\", \"workload\": {\"air\": \"synth\", \"preset\": \"vm\", \"shrink\": 10}, \"params\": {\"shared_fri\": 2}}]}";
     char err[256] = "";
     gs_manifest *m = NULL;
     CHECK(gs_manifest_parse(&m, ok, sizeof ok - 1, err, sizeof err) == GS_OK);
     if (m) {
         CHECK(m->claims[0].params.shared_fri == 1 && m->claims[1].params.shared_fri == 0);
-        CHECK(m->num_claims == 3 && m->claims[2].params.coset_leaves == 0); /* asked off */
+        CHECK(m->num_claims == 4 && m->claims[2].params.coset_leaves == 0); /* asked off */
         gs_params p = m->claims[1].params;
         p.shared_fri = 1;
         p.coset_leaves = 0; /* the default's coset leaves give way to a shared FRI */
@@ -578,13 +580,20 @@ static void test_manifest(void) {
         gs_claim_cost a, b;
         CHECK(gs_claim_estimate(&a, &m->claims[0]) == GS_OK && gs_claim_estimate(&b, &m->claims[1]) == GS_OK);
         CHECK(a.prove_bytes > b.prove_bytes && a.prove_lean_bytes == a.prove_bytes);
+        /* Shared trees: every table whole and the trees, more than the shared FRI's retained bytes. */
+        gs_claim_cost t;
+        p.shared_fri = GS_SHARED_TREES;
+        CHECK(!memcmp(&p, &m->claims[3].params, sizeof p));
+        CHECK(gs_claim_estimate(&t, &m->claims[3]) == GS_OK && t.prove_bytes > a.prove_bytes);
     }
     gs_manifest_free(m);
-    static const char *const bad[5][2] = {
+    static const char *const bad[6][2] = {
         {"{\"claims\": [{\"id\": \"f\", \"workload\": {\"air\": \"fib\", \"log_rows\": 4}, \"params\": {\"shared_fri\": 1}}]}",
          "one table"},
-        {"{\"claims\": [{\"id\": \"s\", \"workload\": {\"air\": \"synth\", \"preset\": \"vm\"}, \"params\": {\"shared_fri\": 2}}]}",
+        {"{\"claims\": [{\"id\": \"s\", \"workload\": {\"air\": \"synth\", \"preset\": \"vm\"}, \"params\": {\"shared_fri\": 3}}]}",
          "params.shared_fri"},
+        {"{\"claims\": [{\"id\": \"s\", \"workload\": {\"air\": \"synth\", \"preset\": \"vm\"}, \"params\": {\"shared_fri\": 2, \"cap_height\": 1}}]}",
+         "cap_height 1 and shared_fri 2"},
         {"{\"claims\": [{\"id\": \"s\", \"workload\": {\"air\": \"synth\", \"preset\": \"vm\"}, \"params\": {\"shared_fri\": true}}]}",
          "params.shared_fri"},
         /* coset leaves (the default) give way to a shared FRI, but not when asked for */
@@ -593,7 +602,7 @@ static void test_manifest(void) {
         {"{\"claims\": [{\"id\": \"f\", \"workload\": {\"air\": \"fib\", \"log_rows\": 4}, \"params\": {\"coset_leaves\": 2}}]}",
          "params.coset_leaves"},
     };
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         m = NULL;
         err[0] = 0;
         CHECK(gs_manifest_parse(&m, bad[i][0], strlen(bad[i][0]), err, sizeof err) == GS_ERR_MANIFEST && !m);

@@ -263,14 +263,17 @@ static gs_status parse_params(gs_manifest_pc *p, const cJSON *par, gs_claim *c) 
         const cJSON *ch = cJSON_GetObjectItemCaseSensitive(par, "cap_height");
         if (ch) GS_TRY(get_unsigned(p, ch, "params.cap_height", 0, GS_MAX_CAP_HEIGHT, &cap_height));
         const cJSON *sf = cJSON_GetObjectItemCaseSensitive(par, "shared_fri");
-        if (sf) GS_TRY(get_unsigned(p, sf, "params.shared_fri", 0, 1, &shared_fri));
+        if (sf) GS_TRY(get_unsigned(p, sf, "params.shared_fri", 0, GS_SHARED_TREES, &shared_fri));
         const cJSON *cl = cJSON_GetObjectItemCaseSensitive(par, "coset_leaves");
         if (cl) {
             GS_TRY(get_unsigned(p, cl, "params.coset_leaves", 0, 1, &coset));
             coset_given = 1;
         }
         if (shared_fri && coset && coset_given)
-            return gs_manifest_fail(p, "params: coset_leaves 1 and shared_fri 1 do not go together yet");
+            return gs_manifest_fail(p, "params: coset_leaves 1 and shared_fri %u do not go together yet", shared_fri);
+        if (shared_fri == GS_SHARED_TREES && cap_height)
+            return gs_manifest_fail(p, "params: cap_height %u and shared_fri 2 (one tree per round, sent as its root) do not go together",
+                                    cap_height);
         if (shared_fri) coset = 0; /* the default gives way to an explicit shared FRI */
         if (h) {
             const char *name = NULL;
