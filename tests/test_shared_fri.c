@@ -25,7 +25,7 @@
  * - a cheating prover (one wrong cell in one table, proven unchecked with a
  *   forged out-of-domain value) rejected at every arity x cap heights 0, 2 x
  *   both hashes;
- * - parameter errors: shared_fri = 2, the single-table prover, the version
+ * - parameter errors: shared_fri = 3, shared trees with a cap height, the single-table prover, the version
  *   1/2 writers; batch manifests.
  *
  *   test_shared_fri --write-seeds DIR   shared-FRI proofs of multi_stmt.h's
@@ -388,11 +388,16 @@ static void test_tamper(gs_hash_id hash) {
     CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_ERR_PROOF_PARAMS); /* the entries disagree */
     for (uint32_t i = 0; i < NT; i++) mp->tables[i].params.shared_fri = PAR.shared_fri;
     CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_OK);
-    /* The other sharing mode claimed over this one's arrays. */
+    /* The other sharing mode claimed over this one's arrays: a struct made
+     * for another shape, refused before any array is read (the tables'
+     * path arrays are there only without shared trees), and not written. */
     uint32_t other = PAR.shared_fri == 1 ? GS_SHARED_TREES : 1;
     mp->params.shared_fri = other;
     for (uint32_t i = 0; i < NT; i++) mp->tables[i].params.shared_fri = other;
-    CHECK(gs_verify_multi(airs, NT, mp, 0) != GS_OK);
+    CHECK(gs_verify_multi(airs, NT, mp, 0) == GS_ERR_PROOF_FORMAT);
+    uint8_t *ob = NULL;
+    size_t ol = 0;
+    CHECK(gs_multi_proof_serialize(&ob, &ol, mp) == GS_ERR_INVALID_ARG && !ob);
     mp->params.shared_fri = PAR.shared_fri;
     for (uint32_t i = 0; i < NT; i++) mp->tables[i].params.shared_fri = PAR.shared_fri;
     if (PAR.shared_fri == GS_SHARED_TREES) tamper_trees(mp, airs);

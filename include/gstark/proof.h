@@ -45,7 +45,7 @@ typedef struct gs_params {
      * "One FRI for many tables"): 0 (the default) runs a FRI, grinding and
      * queries per table, as before the choice existed; 1 combines every
      * table's DEEP word into one FRI with one grinding and one set of
-     * queries (gs_multi_proof.fri). Bound in the statement only when 1;
+     * queries (gs_multi_proof.fri). Bound in the statement only when not 0;
      * version 3 multi-table files only; gs_prove refuses it
      * (GS_ERR_INVALID_ARG: one table has nothing to share). 2
      * (GS_SHARED_TREES) shares the commitments too: every table's trace, its

@@ -282,7 +282,7 @@ static gs_status put_opening(wbuf *w, const tree_open *o, const uint32_t *pos, s
             }
             put_fps(w, row, o->width);
         }
-        for (size_t k = 0; k < Q; k++)
+        for (size_t k = 0; o->plen && k < Q; k++)
             memcpy(paths + k * o->plen, o->paths + k * o->pstride, o->plen * sizeof *paths);
         /* The levels below the cap: a path of plen digests, as in a tree of
          * that depth (the multipath looks only at the low plen bits). */
@@ -357,16 +357,8 @@ static int canonical(const gs_fp *v, uint64_t n) {
     return 1;
 }
 
-/* With Poseidon2, a digest is 4 canonical elements (gs_poseidon2_digest_from_bytes): a parsed
- * proof has one encoding, as its field elements have. */
-static int digests_ok(gs_hash_id hash, const gs_digest *d, uint64_t n) {
-    if (hash != GS_HASH_POSEIDON2) return 1;
-    for (uint64_t i = 0; i < n; i++) {
-        gs_poseidon2_digest e;
-        if (gs_poseidon2_digest_from_bytes(&e, &d[i]) != GS_OK) return 0;
-    }
-    return 1;
-}
+/* (Digests: gs_digests_ok, proof/shape.h. With Poseidon2 a digest is 4 canonical elements, so
+ * a parsed proof has one encoding, as its field elements have.) */
 
 static int digest_zero(const gs_digest *d) {
     static const gs_digest zero;
@@ -385,7 +377,7 @@ static int caps_ok(const gs_table_proof *t, const gs_shape *s, const gs_digest *
         return 0;
     for (uint32_t l = 0; fri_roots && l < s->layers; l++)
         if (!digest_zero(&fri_roots[l])) return 0;
-    return digests_ok(s->hash, t->caps, 2 * ((size_t)1 << s->lde_cap) + s->fri_cap_len);
+    return gs_digests_ok(s->hash, t->caps, 2 * ((size_t)1 << s->lde_cap) + s->fri_cap_len);
 }
 
 /* An array the format writes must exist when it has elements. */
@@ -409,6 +401,10 @@ static int struct_ok(const gs_proof *p, uint32_t version, gs_shape *s, size_t *d
         t->cap_height != s->cap_height)
         return 0;
     if (!caps_ok(t, s, t->fri_roots)) return 0;
+    /* Shared trees: no roots or paths of the table's own (the file has none). */
+    if (s->shared_trees && (t->trace_paths || t->chunk_paths || t->aux_paths || !digest_zero(&t->trace_root) ||
+                            !digest_zero(&t->chunk_root) || !digest_zero(&t->aux_root)))
+        return 0;
     counts c = counts_of(s);
     if (!PRESENT(t->ood_cur, s->cols) || !PRESENT(t->ood_next, s->cols) ||
         !PRESENT(t->ood_chunks, s->chunks) || !PRESENT(t->fri_roots, s->layers) ||
@@ -431,11 +427,11 @@ static int struct_ok(const gs_proof *p, uint32_t version, gs_shape *s, size_t *d
            canonical((const gs_fp *)t->ood_next, 3 * (uint64_t)s->cols) &&
            canonical((const gs_fp *)t->ood_chunks, 3 * (uint64_t)s->chunks) &&
            canonical((const gs_fp *)t->final_poly, 3 * (uint64_t)s->final_len) &&
-           digests_ok(s->hash, &t->trace_root, 1) && digests_ok(s->hash, &t->chunk_root, 1) &&
-           digests_ok(s->hash, t->fri_roots, s->layers) &&
-           digests_ok(s->hash, t->trace_paths, c.trace_paths) &&
-           digests_ok(s->hash, t->chunk_paths, c.chunk_paths) &&
-           digests_ok(s->hash, t->fri_paths, c.fri_paths) &&
+           gs_digests_ok(s->hash, &t->trace_root, 1) && gs_digests_ok(s->hash, &t->chunk_root, 1) &&
+           gs_digests_ok(s->hash, t->fri_roots, s->layers) &&
+           gs_digests_ok(s->hash, t->trace_paths, c.trace_paths) &&
+           gs_digests_ok(s->hash, t->chunk_paths, c.chunk_paths) &&
+           gs_digests_ok(s->hash, t->fri_paths, c.fri_paths) &&
            canonical(t->trace_rows, c.trace_rows) && canonical(t->chunk_rows, c.chunk_rows) &&
            canonical(t->fri_rows, c.fri_rows);
 }
@@ -449,11 +445,11 @@ static int logup_ok(const gs_table_proof *t, gs_shape *s) {
     if (!s->aux) return digest_zero(&t->aux_root) && t->bus_sum.c[0] == 0 && t->bus_sum.c[1] == 0 &&
                         t->bus_sum.c[2] == 0;
     counts c = counts_of(s);
-    if (!t->ood_aux_cur || !t->ood_aux_next || !t->aux_rows || !t->aux_paths) return 0;
+    if (!t->ood_aux_cur || !t->ood_aux_next || !t->aux_rows || (t->aux_paths == NULL) != s->shared_trees) return 0;
     return canonical(t->bus_sum.c, 3) && canonical(t->ood_aux_cur->c, 3 * (uint64_t)s->aux) &&
            canonical(t->ood_aux_next->c, 3 * (uint64_t)s->aux) && canonical(t->aux_rows, c.aux_rows) &&
-           digests_ok(s->hash, gs_table_cap(t, s, GS_TREE_AUX), cap_count(s, GS_TREE_AUX)) &&
-           digests_ok(s->hash, t->aux_paths, c.aux_paths);
+           gs_digests_ok(s->hash, gs_table_cap(t, s, GS_TREE_AUX), cap_count(s, GS_TREE_AUX)) &&
+           gs_digests_ok(s->hash, t->aux_paths, c.aux_paths);
 }
 
 /* ---- the shared FRI (params.shared_fri = 1) ---- */
@@ -494,8 +490,8 @@ static int fri_ok(const gs_shared_fri *sf, const gs_fri_plan *f) {
     for (uint32_t k = 0; k < f->queries; k++)
         if ((uint64_t)sf->query_pos[k] >> f->log_size) return 0;
     return canonical((const gs_fp *)sf->final_poly, 3 * (uint64_t)f->final_len) &&
-           canonical(sf->fri_rows, Q * f->row_len) && digests_ok(f->hash, sf->caps, f->cap_len) &&
-           digests_ok(f->hash, sf->fri_paths, Q * f->path_len);
+           canonical(sf->fri_rows, Q * f->row_len) && gs_digests_ok(f->hash, sf->caps, f->cap_len) &&
+           gs_digests_ok(f->hash, sf->fri_paths, Q * f->path_len);
 }
 
 /* A table of a shared-FRI file (its MTBL body after the statement): counts,
@@ -517,18 +513,6 @@ static gs_status put_shared_table(wbuf *w, const gs_table_proof *t, const gs_sha
 }
 
 /* ---- the shared trees (params.shared_fri = GS_SHARED_TREES) ---- */
-
-/* The trees' part of a struct can be written (and parses): each tree of
- * the depth the tables imply with its paths, or empty. */
-static int trees_ok(const gs_shared_fri *sf, const gs_shape *s, uint32_t n) {
-    for (unsigned i = 0; i < 3; i++) {
-        unsigned d = gs_shared_tree_depth(s, n, i);
-        if (sf->tree_depth[i] != d || !sf->tree_paths[i] != !d) return 0;
-        if (d && !digests_ok(s[0].hash, &sf->tree_roots[i], 1)) return 0;
-        if (!d && !digest_zero(&sf->tree_roots[i])) return 0;
-    }
-    return 1;
-}
 
 /* After the layers' openings: each shared tree's root and its batched
  * paths (gs_mixed_compress: the nodes for the queries' leaves). */
@@ -628,7 +612,7 @@ gs_status gs_multi_proof_serialize_as(uint8_t **out, size_t *len, const gs_multi
             !struct_ok(e, version, &s[i], &desc[i], sf) || !logup_ok(&e->table, &s[i]))
             st = GS_ERR_INVALID_ARG;
     }
-    if (st == GS_OK && sf && !trees_ok(sf, s, n)) st = GS_ERR_INVALID_ARG;
+    if (st == GS_OK && sf && !gs_shared_trees_ok(sf, s, n)) st = GS_ERR_INVALID_ARG;
     wbuf w = {NULL, 0, 0, 1};
     if (st == GS_OK) {
         put_bytes(&w, GS_PROOF_MAGIC, MAGIC_BYTES);
@@ -879,7 +863,7 @@ static gs_status get_opening(rd *r, const tree_open *o, const uint32_t *pos, siz
     if (st == GS_OK && !read_fps(r, rows, (uint64_t)nu * o->width)) st = GS_ERR_PROOF_FORMAT;
     size_t nn = st == GS_OK ? gs_mpath_count(uniq, nu, o->plen) : 0;
     if (st == GS_OK) st = get_digests(r, &nodes, nn);
-    if (st == GS_OK && !digests_ok(hash, nodes, nn)) st = GS_ERR_PROOF_FORMAT;
+    if (st == GS_OK && !gs_digests_ok(hash, nodes, nn)) st = GS_ERR_PROOF_FORMAT;
     if (st == GS_OK && !(hashes = malloc(nu * sizeof *hashes))) st = GS_ERR_NOMEM;
     for (size_t j = 0; st == GS_OK && j < nu; j++)
         gs_merkle_leaf(hash, &hashes[j], rows + j * o->width, o->width);
@@ -888,7 +872,7 @@ static gs_status get_opening(rd *r, const tree_open *o, const uint32_t *pos, siz
     for (size_t k = 0, j; st == GS_OK && k < Q; k++) {
         for (j = 0; uniq[j] != leaf[k]; j++) {} /* present: uniq holds every leaf */
         memcpy(o->rows + k * o->stride, rows + j * o->width, o->width * sizeof *rows);
-        memcpy(o->paths + k * o->pstride, paths + k * o->plen, o->plen * sizeof *paths);
+        if (o->plen) memcpy(o->paths + k * o->pstride, paths + k * o->plen, o->plen * sizeof *paths);
     }
     free(leaf), free(rows), free(hashes), free(nodes), free(paths);
     return st;
@@ -953,7 +937,7 @@ static gs_status alloc_caps(gs_table_proof *t, const gs_shape *s, const rd *r) {
 static int get_cap(rd *r, gs_table_proof *t, const gs_shape *s, unsigned tree) {
     gs_digest *d = gs_table_cap(t, s, tree);
     size_t n = cap_count(s, tree);
-    return d && n <= r->left / sizeof *d && get_bytes(r, d, n * sizeof *d) && digests_ok(s->hash, d, n);
+    return d && n <= r->left / sizeof *d && get_bytes(r, d, n * sizeof *d) && gs_digests_ok(s->hash, d, n);
 }
 
 /* What put_table_head wrote: counts (which, with the statement, give *s;
@@ -1148,15 +1132,16 @@ static gs_status parse_shared_openings(gs_proof *e, rd *r, gs_shape *s, const gs
                      (c.trace_paths + c.chunk_paths + c.aux_paths) * sizeof(gs_digest);
     if (bytes > *budget) return GS_ERR_PROOF_FORMAT;
     *budget -= bytes;
+    int paths = !s->shared_trees; /* with shared trees the paths are MFRI's */
     t->trace_rows = malloc(c.trace_rows * sizeof(gs_fp) + 1);
-    t->trace_paths = malloc(c.trace_paths * sizeof(gs_digest) + 1);
+    if (paths) t->trace_paths = malloc(c.trace_paths * sizeof(gs_digest) + 1);
     t->chunk_rows = malloc(c.chunk_rows * sizeof(gs_fp) + 1);
-    t->chunk_paths = malloc(c.chunk_paths * sizeof(gs_digest) + 1);
-    if (!t->trace_rows || !t->trace_paths || !t->chunk_rows || !t->chunk_paths) return GS_ERR_NOMEM;
+    if (paths) t->chunk_paths = malloc(c.chunk_paths * sizeof(gs_digest) + 1);
+    if (!t->trace_rows || !t->chunk_rows || (paths && (!t->trace_paths || !t->chunk_paths))) return GS_ERR_NOMEM;
     if (s->aux) {
         t->aux_rows = malloc(c.aux_rows * sizeof(gs_fp) + 1);
-        t->aux_paths = malloc(c.aux_paths * sizeof(gs_digest) + 1);
-        if (!t->aux_rows || !t->aux_paths) return GS_ERR_NOMEM;
+        if (paths) t->aux_paths = malloc(c.aux_paths * sizeof(gs_digest) + 1);
+        if (!t->aux_rows || (paths && !t->aux_paths)) return GS_ERR_NOMEM;
     }
     tree_open o[3 + 32];
     size_t n = trees_of(o, t, s);
@@ -1174,7 +1159,7 @@ static gs_status parse_fri(gs_shared_fri *sf, rd *r, const gs_fri_plan *f) {
     if (!get_count(r, &v, f->layers)) return GS_ERR_PROOF_FORMAT;
     sf->num_layers = v;
     GS_TRY(get_digests(r, &sf->caps, f->cap_len));
-    if (!digests_ok(f->hash, sf->caps, f->cap_len) || !get_count(r, &v, f->final_len))
+    if (!gs_digests_ok(f->hash, sf->caps, f->cap_len) || !get_count(r, &v, f->final_len))
         return GS_ERR_PROOF_FORMAT;
     sf->final_len = v;
     GS_TRY(get_fp3s(r, &sf->final_poly, f->final_len));
@@ -1221,16 +1206,16 @@ static gs_status parse_trees(gs_multi_proof *p, rd *r, const gs_shape *s) {
         leaves_of(qt, sf->query_pos, Q, d);
         size_t count = gs_mixed_count(qt, Q, d);
         if (!get_bytes(r, &sf->tree_roots[tree], sizeof(gs_digest)) ||
-            !digests_ok(s[0].hash, &sf->tree_roots[tree], 1))
+            !gs_digests_ok(s[0].hash, &sf->tree_roots[tree], 1))
             st = GS_ERR_PROOF_FORMAT;
         if (st == GS_OK) st = get_digests(r, &nodes, count);
-        if (st == GS_OK && !digests_ok(s[0].hash, nodes, count)) st = GS_ERR_PROOF_FORMAT;
+        if (st == GS_OK && !gs_digests_ok(s[0].hash, nodes, count)) st = GS_ERR_PROOF_FORMAT;
         if (st == GS_OK && !(sf->tree_paths[tree] = malloc((Q * d + 1) * sizeof(gs_digest)))) st = GS_ERR_NOMEM;
         if (st == GS_OK)
             st = gs_mixed_expand(s[0].hash, sf->tree_paths[tree], qt, Q, rowd, log_rows, m, nodes, count) == GS_OK
                      ? GS_OK
                      : GS_ERR_PROOF_FORMAT;
-        sf->tree_depth[tree] = d;
+        if (st == GS_OK) sf->tree_depth[tree] = d;
         free(nodes);
         nodes = NULL;
     }

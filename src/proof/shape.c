@@ -1,5 +1,9 @@
 #include "proof/shape.h"
 
+#include <string.h>
+
+#include "gstark/poseidon2.h"
+
 int gs_coset_pays(const gs_shape *s, uint32_t cols, uint32_t chunks) {
     unsigned a = gs_fri_folds(s, 0), d0 = s->log_size - a, lq = 0;
     while (((uint64_t)1 << lq) < s->queries) lq++;
@@ -218,4 +222,25 @@ unsigned gs_shared_tree_depth(const gs_shape *s, uint32_t n, unsigned tree) {
 const gs_fp *gs_tree_rows(const gs_table_proof *t, const gs_shape *s, unsigned tree, size_t *width) {
     *width = tree == GS_TREE_TRACE ? s->cols : 3 * (size_t)(tree == GS_TREE_CHUNK ? s->chunks : s->aux);
     return tree == GS_TREE_TRACE ? t->trace_rows : tree == GS_TREE_CHUNK ? t->chunk_rows : t->aux_rows;
+}
+
+int gs_digests_ok(gs_hash_id hash, const gs_digest *d, size_t n) {
+    for (size_t i = 0; hash == GS_HASH_POSEIDON2 && i < n; i++) {
+        gs_poseidon2_digest e;
+        if (gs_poseidon2_digest_from_bytes(&e, &d[i]) != GS_OK) return 0;
+    }
+    return 1;
+}
+
+int gs_shared_trees_ok(const gs_shared_fri *sf, const gs_shape *s, uint32_t n) {
+    static const gs_digest zero;
+    for (unsigned i = 0; i < 3; i++) {
+        unsigned d = gs_shared_tree_depth(s, n, i);
+        if (sf->tree_depth[i] != d || !sf->tree_paths[i] != !d) return 0;
+        if (!d && memcmp(&sf->tree_roots[i], &zero, sizeof zero) != 0) return 0;
+        if (d && (!gs_digests_ok(s[0].hash, &sf->tree_roots[i], 1) ||
+                  !gs_digests_ok(s[0].hash, sf->tree_paths[i], (size_t)sf->num_queries * d)))
+            return 0;
+    }
+    return 1;
 }

@@ -97,6 +97,14 @@ size_t gs_shape_cap_len(const gs_shape *s);
  * tables it holds (every table; the aux tree: those with buses); 0 for an
  * aux tree without buses, or without shared trees. */
 unsigned gs_shared_tree_depth(const gs_shape *s, uint32_t n, unsigned tree);
+/* Whether every digest of d[0..n) is a valid one for the hash (Poseidon2:
+ * canonical field elements; Keccak-256: any bytes). */
+int gs_digests_ok(gs_hash_id hash, const gs_digest *d, size_t n);
+/* The shared trees' part of a shared-FRI proof against its tables' shapes
+ * s[0..n) (aux set): with shared trees each tree of the depth the tables
+ * imply, its root and sf->num_queries paths there and valid; else (and for
+ * an aux tree without buses) depth 0, a zero root and no paths. */
+int gs_shared_trees_ok(const gs_shared_fri *sf, const gs_shape *s, uint32_t n);
 /* A table's opened rows of tree GS_TREE_TRACE, _CHUNK or _AUX (query k's at
  * + k * *width; one row a leaf: no coset leaves). */
 const gs_fp *gs_tree_rows(const gs_table_proof *t, const gs_shape *s, unsigned tree, size_t *width);

@@ -118,21 +118,23 @@ static gs_status table_alloc(gs_table_proof *t, const gs_shape *s) {
         t->fri_rows = calloc(Q * s->fri_row_len + 1, sizeof(gs_fp));
         t->fri_paths = calloc(Q * s->fri_path_len + 1, sizeof(gs_digest));
     }
+    /* With shared trees the paths are the shared FRI part's: none here. */
+    int paths = !s->shared_trees;
     t->trace_rows = calloc(Q * gs_lde_leaf_width(s, s->cols), sizeof(gs_fp));
-    t->trace_paths = calloc(Q * s->lde_path_len + 1, sizeof(gs_digest));
+    if (paths) t->trace_paths = calloc(Q * s->lde_path_len + 1, sizeof(gs_digest));
     t->chunk_rows = calloc(Q * gs_lde_leaf_width(s, 3 * (size_t)s->chunks), sizeof(gs_fp));
-    t->chunk_paths = calloc(Q * s->lde_path_len + 1, sizeof(gs_digest));
+    if (paths) t->chunk_paths = calloc(Q * s->lde_path_len + 1, sizeof(gs_digest));
     t->query_pos = calloc(Q, sizeof(uint32_t));
     t->aux_cols = s->aux;
     if (s->aux) {
         t->ood_aux_cur = calloc(s->aux, sizeof(gs_fp3));
         t->ood_aux_next = calloc(s->aux, sizeof(gs_fp3));
         t->aux_rows = calloc(Q * gs_lde_leaf_width(s, 3 * (size_t)s->aux), sizeof(gs_fp));
-        t->aux_paths = calloc(Q * s->lde_path_len + 1, sizeof(gs_digest));
-        if (!t->ood_aux_cur || !t->ood_aux_next || !t->aux_rows || !t->aux_paths) return GS_ERR_NOMEM;
+        if (paths) t->aux_paths = calloc(Q * s->lde_path_len + 1, sizeof(gs_digest));
+        if (!t->ood_aux_cur || !t->ood_aux_next || !t->aux_rows || (paths && !t->aux_paths)) return GS_ERR_NOMEM;
     }
-    if (!t->ood_cur || !t->ood_next || !t->ood_chunks || !t->trace_rows || !t->trace_paths ||
-        !t->chunk_rows || !t->chunk_paths || !t->query_pos ||
+    if (!t->ood_cur || !t->ood_next || !t->ood_chunks || !t->trace_rows || (paths && !t->trace_paths) ||
+        !t->chunk_rows || (paths && !t->chunk_paths) || !t->query_pos ||
         (own_fri && (!t->fri_roots || !t->final_poly || !t->fri_rows || !t->fri_paths)))
         return GS_ERR_NOMEM;
     return GS_OK;

@@ -24,16 +24,6 @@ static int fp3_ok(const gs_fp3 *v, size_t n) { return fp_ok((const gs_fp *)v, 3 
 
 static int fp3_zero_canonical(gs_fp3 v) { return v.c[0] == 0 && v.c[1] == 0 && v.c[2] == 0; }
 
-/* Poseidon2 digests are 4 canonical elements: one encoding per digest, as the parser
- * requires (Keccak-256 digests are any 32 bytes). */
-static int digests_ok(gs_hash_id hash, const gs_digest *d, size_t n) {
-    for (size_t i = 0; hash == GS_HASH_POSEIDON2 && i < n; i++) {
-        gs_poseidon2_digest e;
-        if (gs_poseidon2_digest_from_bytes(&e, &d[i]) != GS_OK) return 0;
-    }
-    return 1;
-}
-
 static int digest_is_zero(const gs_digest *d) {
     for (size_t i = 0; i < sizeof d->b; i++)
         if (d->b[i]) return 0;
@@ -74,7 +64,7 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s, 
      * struct per file), and every cap must be there. */
     if (s->cap_height && (!t->caps || !digest_is_zero(&t->trace_root) ||
                           !digest_is_zero(&t->chunk_root) || !digest_is_zero(&t->aux_root) ||
-                          !digests_ok(s->hash, t->caps, gs_shape_cap_len(s))))
+                          !gs_digests_ok(s->hash, t->caps, gs_shape_cap_len(s))))
         return GS_ERR_PROOF_FORMAT;
     for (uint32_t l = 0; s->cap_height && t->fri_roots && l < s->layers; l++)
         if (!digest_is_zero(&t->fri_roots[l])) return GS_ERR_PROOF_FORMAT;
@@ -84,9 +74,10 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s, 
     /* Shared trees: the table's rows are in the proof's trees, it has no
      * roots of its own (and its path arrays are not read). */
     if (s->shared_trees && (!digest_is_zero(&t->trace_root) || !digest_is_zero(&t->chunk_root) ||
-                            !digest_is_zero(&t->aux_root)))
+                            !digest_is_zero(&t->aux_root) || t->trace_paths || t->chunk_paths ||
+                            t->aux_paths))
         return GS_ERR_PROOF_FORMAT;
-    int paths = !s->shared_trees;
+    int paths = !s->shared_trees; /* required with a table's own trees, absent with shared ones */
     /* A table without interactions adds nothing to any bus: its LogUp part
      * must be empty (the sum exactly zero, in canonical form), or a forged
      * sum there could cancel other tables' imbalance. */
@@ -110,13 +101,13 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s, 
         !fp_ok(t->chunk_rows, Q * gs_lde_leaf_width(s, 3 * (size_t)s->chunks)) ||
         !fp_ok(t->fri_rows, Q * s->fri_row_len))
         return GS_ERR_PROOF_FORMAT;
-    if (!digests_ok(s->hash, &t->trace_root, 1) || !digests_ok(s->hash, &t->chunk_root, 1) ||
-        !digests_ok(s->hash, t->fri_roots, s->layers) ||
-        !digests_ok(s->hash, t->trace_paths, Q * s->lde_path_len) ||
-        !digests_ok(s->hash, t->chunk_paths, Q * s->lde_path_len) ||
-        !digests_ok(s->hash, t->fri_paths, Q * s->fri_path_len) ||
-        (s->aux && (!digests_ok(s->hash, &t->aux_root, 1) ||
-                    !digests_ok(s->hash, t->aux_paths, Q * s->lde_path_len))))
+    if (!gs_digests_ok(s->hash, &t->trace_root, 1) || !gs_digests_ok(s->hash, &t->chunk_root, 1) ||
+        !gs_digests_ok(s->hash, t->fri_roots, s->layers) ||
+        !gs_digests_ok(s->hash, t->trace_paths, Q * s->lde_path_len) ||
+        !gs_digests_ok(s->hash, t->chunk_paths, Q * s->lde_path_len) ||
+        !gs_digests_ok(s->hash, t->fri_paths, Q * s->fri_path_len) ||
+        (s->aux && (!gs_digests_ok(s->hash, &t->aux_root, 1) ||
+                    !gs_digests_ok(s->hash, t->aux_paths, Q * s->lde_path_len))))
         return GS_ERR_PROOF_FORMAT;
     return GS_OK;
 }
@@ -405,7 +396,7 @@ static int fri_shape_ok(const gs_shared_fri *sf, const gs_fri_plan *f) {
         !sf->final_poly || !sf->query_pos || (f->layers && (!sf->fri_rows || !sf->fri_paths)))
         return 0;
     return fp3_ok(sf->final_poly, f->final_len) && fp_ok(sf->fri_rows, Q * f->row_len) &&
-           digests_ok(f->hash, sf->caps, f->cap_len) && digests_ok(f->hash, sf->fri_paths, Q * f->path_len);
+           gs_digests_ok(f->hash, sf->caps, f->cap_len) && gs_digests_ok(f->hash, sf->fri_paths, Q * f->path_len);
 }
 
 /* The shared FRI for query k at position q (of the largest domain), given
@@ -447,21 +438,6 @@ static gs_status shared_query(const gs_shared_fri *sf, const gs_fri_plan *f, con
     for (uint32_t i = f->final_len; i-- > 0;) pv = gs_fp3_add(gs_fp3_mul(pv, xf), sf->final_poly[i]);
     if (!gs_fp3_eq(pv, acc)) return f->layers ? GS_ERR_PROOF_FRI_FINAL : GS_ERR_PROOF_DEEP;
     return GS_OK;
-}
-
-/* The shared trees' part against the tables' shapes: with shared trees each
- * tree's depth is the implied one, its root and paths are there (none for an
- * aux tree without buses) and canonical; without, the part is empty. */
-static int trees_ok(const gs_shared_fri *sf, const gs_shape *s, uint32_t n, const gs_fri_plan *f) {
-    for (unsigned i = 0; i < 3; i++) {
-        unsigned d = gs_shared_tree_depth(s, n, i);
-        if (sf->tree_depth[i] != d || !sf->tree_paths[i] != !d) return 0;
-        if (!d && !digest_is_zero(&sf->tree_roots[i])) return 0;
-        if (d && (!digests_ok(f->hash, &sf->tree_roots[i], 1) ||
-                  !digests_ok(f->hash, sf->tree_paths[i], (size_t)f->queries * d)))
-            return 0;
-    }
-    return 1;
 }
 
 /* Query k (position q of the largest domain) in the shared trees: each
@@ -635,7 +611,7 @@ gs_status gs_verify_multi_fixed(const gs_air *const *airs, uint32_t n, const gs_
         gs_status w = gs_logup_check_widths(airs, n);
         if (w != GS_OK) r = w == GS_ERR_NOMEM ? w : GS_ERR_PROOF_STATEMENT;
     }
-    if (r == GS_OK && shared && !trees_ok(mp->fri, s, n, &plan)) r = GS_ERR_PROOF_FORMAT;
+    if (r == GS_OK && shared && !gs_shared_trees_ok(mp->fri, s, n)) r = GS_ERR_PROOF_FORMAT;
     if (r == GS_OK) r = gs_fixed_check_heights(mp->tables, fixed, num_fixed);
     gs_transcript tr;
     gs_transcript_init(&tr, (gs_hash_id)mp->params.hash, GS_TRANSCRIPT_DOMAIN_MULTI);
