@@ -171,7 +171,8 @@ static void test_single(void) {
 /* Multi-table statements: the same bytes on both backends at k = 1, 2, 4 (coset leaves in every other case).
  * shared = 1: one FRI for all tables (params.shared_fri; the tables' DEEP words
  * are read by the shared FRI on another lane), caps 0 and 2; shared = 2: and
- * one tree per round (the rows hashed on the host), cap 0; else caps 0..3. */
+ * one tree per round (the rows' digests from the device, Keccak-256 and
+ * Poseidon2 in turn), cap 0; else caps 0..3. */
 static void test_multi(int shared) {
     static const struct {
         const char *name;
@@ -187,6 +188,7 @@ static void test_multi(int shared) {
         par.cap_height = shared == 2 ? 0 : shared ? (uint32_t)(c % 2) * 2 : (uint32_t)c;
         par.shared_fri = (uint32_t)shared;
         par.coset_leaves = shared ? 0 : (uint32_t)(c % 2); /* not with a shared FRI */
+        if (shared == 2 && c % 2) par.hash = GS_HASH_POSEIDON2; /* the device's Poseidon2 row digests */
         gs_prove_stats sc = {0};
         gs_prove_opts oc = opts_for(GS_BACKEND_CPU, &sc);
         blob ref;

@@ -136,6 +136,13 @@ typedef struct gs_backend_iface {
     /* Host copy of rows: out[k * cols + c] = m[c * col_stride + idx[k]]. */
     gs_status (*gather)(gs_backend *be, gs_fp *out, const gs_buf *m, size_t cols,
                         size_t col_stride, const size_t *idx, size_t n);
+    /* The leaf digests (gstark/merkle.h's, with `hash`) of the 2^log_rows
+     * rows of m (cols columns at stride col_stride) into the host array out
+     * (2^log_rows digests): what a tree of those rows has as its leaves,
+     * without the tree (shared trees, docs/protocol.md "One tree per round").
+     * May be NULL: the prover then hashes gathered rows on the host. */
+    gs_status (*row_digests)(gs_backend *be, gs_digest *out, const gs_buf *m, size_t cols,
+                             size_t col_stride, unsigned log_rows, gs_hash_id hash);
     /* The LogUp aux trace (3 * aux_cols columns of 2^log_n, see logup.h)
      * and the bus sum, from the trace: `evals` (the backend's copy of the
      * trace's evaluations, cols columns of 2^log_n) when not NULL, else the

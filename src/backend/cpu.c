@@ -119,6 +119,16 @@ static void cpu_commit_free(gs_backend *be, gs_bcommit *c) {
     free(c);
 }
 
+static gs_status cpu_row_digests(gs_backend *be, gs_digest *out, const gs_buf *m, size_t cols,
+                                 size_t col_stride, unsigned log_rows, gs_hash_id hash) {
+    (void)be;
+    if (cols == 0 || log_rows >= 8 * sizeof(size_t) || col_stride < ((size_t)1 << log_rows) ||
+        (cols - 1) > m->bytes / sizeof(gs_fp) / col_stride ||
+        ((cols - 1) * col_stride + ((size_t)1 << log_rows)) > m->bytes / sizeof(gs_fp))
+        return GS_ERR_INVALID_ARG;
+    return gs_merkle_row_digests(hash, out, m->ptr, cols, col_stride, log_rows);
+}
+
 static gs_status cpu_gather(gs_backend *be, gs_fp *out, const gs_buf *m, size_t cols,
                             size_t col_stride, const size_t *idx, size_t n) {
     (void)be;
@@ -699,6 +709,7 @@ static const gs_backend_iface cpu_iface = {
     .open = cpu_open,
     .commit_free = cpu_commit_free,
     .gather = cpu_gather,
+    .row_digests = cpu_row_digests,
     .logup_aux = cpu_logup_aux,
     .quotient = cpu_quotient,
     .eval_at = cpu_eval_at,

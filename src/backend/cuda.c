@@ -41,9 +41,11 @@
 #include "gstark/cuda.h"
 #include "gstark/cuda_merkle.h"
 #include "gstark/cuda_ntt.h"
+#include "gstark/cuda_poseidon2.h"
 #include "gstark/merkle.h"
 #include "gstark/ntt.h"
 #include "gstark/obs.h"
+#include "gstark/poseidon2.h"
 #include "transcript/transcript_internal.h"
 
 _Static_assert(GS_OBS_COPY_LANES == GS_DEVICE_MAX_LANES, "a lane's copy track follows the lanes");
@@ -811,6 +813,42 @@ static gs_status cuda_gather(gs_backend *be, gs_fp *out, const gs_buf *m, size_t
     return mark_end(c, t, gs_cuda_gather_rows(out, m->ptr, cols, col_stride, idx, n, c->stream));
 }
 
+/* Hashed on the device (Keccak-256's leaf kernel or Poseidon2's row hash)
+ * into a scratch of digests, downloaded through the stage; a matrix out of
+ * core is hashed on the host where it lies. */
+static gs_status cuda_row_digests(gs_backend *be, gs_digest *out, const gs_buf *m, size_t cols,
+                                  size_t col_stride, unsigned log_rows, gs_hash_id hash) {
+    cuda_ctx *c = ctx_of(be);
+    if (cols == 0 || log_rows > GS_CUDA_MERKLE_MAX_LOG_ROWS) return GS_ERR_INVALID_ARG;
+    size_t rows = (size_t)1 << log_rows, bytes = rows * sizeof(gs_digest);
+    if (col_stride < rows || (cols - 1) > m->bytes / sizeof(gs_fp) / col_stride ||
+        ((cols - 1) * col_stride + rows) > m->bytes / sizeof(gs_fp))
+        return GS_ERR_INVALID_ARG;
+    GS_TRY(use_lane(c));
+    if (m->host) {
+        GS_TRY(gs_cuda_stream_wait(c->stream));
+        return gs_merkle_row_digests(hash, out, m->ptr, cols, col_stride, log_rows);
+    }
+    GS_TRY(charge(c, NULL, bytes, "the rows' leaf digests"));
+    void *d = NULL;
+    gs_status s = gs_cuda_buf_alloc(&d, bytes, c->stream);
+    size_t t = s == GS_OK ? mark_start(c, "row digests") : SIZE_MAX;
+    if (s == GS_OK && hash == GS_HASH_POSEIDON2)
+        s = gs_cuda_poseidon2_hash_rows(d, m->ptr, rows, cols, 1, col_stride, c->stream);
+    else if (s == GS_OK)
+        s = gs_cuda_merkle_hash_leaves(d, m->ptr, cols, col_stride, log_rows, c->stream);
+    if (s == GS_OK) s = gs_cuda_stage_download(c->stage, out, d, bytes, c->stream);
+    if (t != SIZE_MAX) s = mark_end(c, t, s);
+    if (d) gs_cuda_buf_free(d, c->stream);
+    uncharge(c, NULL, bytes);
+    for (size_t i = 0; s == GS_OK && hash == GS_HASH_POSEIDON2 && i < rows; i++) {
+        gs_poseidon2_digest e; /* the device's elements to the digest's bytes */
+        memcpy(&e, &out[i], sizeof e);
+        gs_poseidon2_digest_to_bytes(&out[i], &e);
+    }
+    return s;
+}
+
 static gs_status cuda_logup_aux(gs_backend *be, gs_buf *aux, gs_fp3 *sigma, const gs_logup *L,
                                 const gs_air *air, const gs_fp *trace, const gs_buf *evals,
                                 unsigned log_n, const gs_fp *pub, gs_fp3 z, gs_fp3 alpha) {
@@ -983,6 +1021,7 @@ static const gs_backend_iface cuda_iface = {
     .open = cuda_open,
     .commit_free = cuda_commit_free,
     .gather = cuda_gather,
+    .row_digests = cuda_row_digests,
     .logup_aux = cuda_logup_aux,
     .quotient = cuda_quotient,
     .eval_at = cuda_eval_at,

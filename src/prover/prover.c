@@ -15,7 +15,6 @@
 #include "backend/backend.h"
 #include "cuda/device.h"
 #include "gstark/cuda.h"
-#include "gstark/merkle.h"
 #include "gstark/parallel.h"
 #include "gstark/prover.h"
 #include "proof/shape.h"
@@ -239,37 +238,12 @@ void gs_prover_rowd_free(prover_state *st, unsigned tree) {
     gs_mem_uncharge(st->mem, ((size_t)1 << st->s.lde_depth) * sizeof(gs_digest));
 }
 
-/* The leaf digests of the N = 2^lde_depth rows of the LDE matrix m (cols
- * columns of stride N) into out, on the host: from the matrix itself on the
- * CPU backend, else from its rows gathered to the host a block at a time
- * (the same digests; a device-side hashing is the faster way, not written
- * yet). */
-static gs_status row_digests(prover_state *st, gs_digest *out, const gs_buf *m, size_t cols) {
-    const gs_shape *s = &st->s;
-    size_t N = (size_t)1 << s->lde_depth;
-    if (st->be == gs_backend_cpu()) return gs_merkle_row_digests(s->hash, out, m->ptr, cols, N, s->lde_depth);
-    unsigned lb = s->lde_depth < 12 ? s->lde_depth : 12;
-    size_t B = (size_t)1 << lb;
-    size_t *idx = malloc(B * sizeof *idx);
-    gs_fp *rows = malloc(B * cols * sizeof *rows), *block = malloc(B * cols * sizeof *block);
-    gs_status r = idx && rows && block ? GS_OK : GS_ERR_NOMEM;
-    for (size_t b = 0; r == GS_OK && b < N; b += B) {
-        for (size_t k = 0; k < B; k++) idx[k] = b + k;
-        r = st->be->iface->gather(st->be, rows, m, cols, N, idx, B);
-        for (size_t k = 0; r == GS_OK && k < B; k++) /* row-major to columns of B */
-            for (size_t c = 0; c < cols; c++) block[c * B + k] = rows[k * cols + c];
-        if (r == GS_OK) r = gs_merkle_row_digests(s->hash, out + b, block, cols, B, lb);
-    }
-    free(idx), free(rows), free(block);
-    return r;
-}
-
 /* Commits the LDE matrix m of `cols` columns (column stride N) of tree
  * `tree` (GS_TREE_TRACE, _CHUNK or _AUX): one row a leaf, or with coset
  * leaves 2^lde_fold rows a leaf, which is the same memory read as cols <<
  * lde_fold columns of 2^lde_depth rows. With shared trees the table's rows
- * go into the proof's tree of that round (multi.c builds it): their digests
- * into st->rowd[tree]. */
+ * go into the proof's tree of that round (multi.c builds it): their leaf
+ * digests into st->rowd[tree] (the backend's row_digests). */
 static gs_status commit_lde(prover_state *st, unsigned tree, const gs_buf *m, size_t cols) {
     const gs_shape *s = &st->s;
     size_t N = (size_t)1 << s->lde_depth;
@@ -277,7 +251,8 @@ static gs_status commit_lde(prover_state *st, unsigned tree, const gs_buf *m, si
         gs_prover_rowd_free(st, tree);
         if (!(st->rowd[tree] = malloc(N * sizeof(gs_digest)))) return GS_ERR_NOMEM;
         gs_mem_charge(st->mem, N * sizeof(gs_digest));
-        return row_digests(st, st->rowd[tree], m, cols);
+        if (!st->be->iface->row_digests) return GS_ERR_UNSUPPORTED;
+        return st->be->iface->row_digests(st->be, st->rowd[tree], m, cols, N, s->lde_depth, s->hash);
     }
     gs_bcommit **c = tree == GS_TREE_TRACE ? &st->trace_c : tree == GS_TREE_CHUNK ? &st->chunk_c : &st->aux_c;
     return st->be->iface->commit(st->be, st->mem, c, s->hash, m, gs_lde_leaf_width(s, cols), N, s->lde_depth);
