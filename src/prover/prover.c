@@ -278,7 +278,7 @@ static gs_status commit_main(prover_state *st, gs_table_proof *t, const gs_fp *t
     if (keep || dev_check) GS_TRY(alloc_fp(st, &st->evals, s->cols * n));
     if (be->iface->extend) {
         gs_leaf_plan plan = {s->hash, gs_lde_leaf_width(s, s->cols), s->lde_depth};
-        /* (No leaf plan with shared trees: the rows are hashed on the host.) */
+        /* (No leaf plan with shared trees: no tree of the table's own; row_digests hashes the rows.) */
         GS_TRY(be->iface->extend(be, &st->coeffs, &st->lde, st->evals.ptr ? &st->evals : NULL, trace,
                                  s->cols, s->log_n, s->log_blowup, shift, s->shared_trees ? NULL : &plan));
     } else {
@@ -583,7 +583,7 @@ gs_status gs_prover_part(prover_state *st, gs_proof *p, gs_transcript *tr, const
         unsigned log_fri;
         gs_fp sh;
         r = part_deep(st, p, tr, root, &t1, &first, &log_fri, &sh);
-        if (ps) ps->ood += t1 - t0, ps->deep += gs_prover_now() - t1;
+        if (ps && r == GS_OK) ps->ood += t1 - t0, ps->deep += gs_prover_now() - t1;
         return r;
     }
     if (sp >= 0) gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
