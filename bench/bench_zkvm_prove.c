@@ -11,7 +11,7 @@
  *
  *   bench_zkvm_prove [--backend cpu|cuda] [--log-cycles L ...]
  *                    [--elf PROG.elf INPUT ...] [--quick] [--json]
- *                    [--threads N] [--trace-only [--reps R]] [--resident]
+ *                    [--threads N] [--trace-only [--reps R]] [--resident] [--shared-fri M]
  *
  * Default sizes 2^16 and 2^18 cycles (about: the programs' loop counts are
  * chosen for them); --log-cycles L (repeatable) picks others, up to 22;
@@ -28,7 +28,9 @@
  * allocated; without it each proof is gs_zkvm_prove, one-shot (its CUDA
  * context, pools and trace memory made and freed inside); with --trace-only
  * the tables are built in that prover's host memory, as a resident proof's
- * are (the first of the R runs allocates it). Prints the same table
+ * are (the first of the R runs allocates it). --shared-fri M: the proofs
+ * with gs_params.shared_fri = M (1: one FRI for the 13 tables, 2: and one
+ * Merkle tree per round; docs/protocol.md), coset leaves then off. Prints the same table
  * every run; never decides pass or fail. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -62,6 +64,7 @@ static uint8_t *slurp(const char *path, size_t *len) {
 
 static int trace_only, reps = 3;
 static gs_prover *g_pv; /* --resident */
+static uint32_t g_shared; /* --shared-fri */
 
 /* Trace generation alone: the best of `reps` runs (each phase from that run). */
 static void run_trace(const char *name, const char *size, gs_zkvm_program *p, const uint8_t *in,
@@ -128,6 +131,8 @@ static void run(const char *name, const char *size, gs_zkvm_program *p, const ui
     gs_zkvm_vm_free(vm);
 
     gs_params par = gs_params_default(GS_DEFAULT_SECURITY_BITS);
+    par.shared_fri = g_shared;
+    if (g_shared) par.coset_leaves = 0;
     gs_prove_stats st = {0};
     gs_prove_opts opts = {.backend = be, .stats = &st};
     gs_zkvm_proof *zp = NULL;
@@ -203,6 +208,9 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--trace-only")) trace_only = 1;
         else if (!strcmp(argv[i], "--resident")) resident = 1;
+        else if (!strcmp(argv[i], "--shared-fri") && i + 1 < argc && atoi(argv[i + 1]) >= 0 &&
+                 atoi(argv[i + 1]) <= (int)GS_SHARED_TREES)
+            g_shared = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc && atoi(argv[i + 1]) > 0) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc && atoi(argv[i + 1]) > 0)
             gs_threads_set((unsigned)atoi(argv[++i]));
@@ -211,7 +219,7 @@ int main(int argc, char **argv) {
         } else {
             fprintf(stderr, "usage: bench_zkvm_prove [--backend cpu|cuda] [--log-cycles L ...] "
                             "[--elf PROG.elf INPUT ...] [--quick] [--json] [--threads N] "
-                            "[--trace-only [--reps R]] [--resident]\n");
+                            "[--trace-only [--reps R]] [--resident] [--shared-fri 0|1|2]\n");
             return 2;
         }
     }
@@ -244,8 +252,9 @@ int main(int argc, char **argv) {
                 "replay s", "(seq s)", "memory s", "fills s", "trace s", "Mcyc/s", "cells/c");
         fprintf(stderr, "  (seq s: the replay's sequential pass, inside replay s)\n");
     } else {
-    fprintf(stderr, "bench_zkvm_prove: %s backend, %u threads, 128-bit conjectured, blowup 4%s\n",
+    fprintf(stderr, "bench_zkvm_prove: %s backend, %u threads, 128-bit conjectured, blowup 4%s%s\n",
             backend, gs_threads_get(),
+            g_shared == GS_SHARED_TREES ? ", shared FRI and trees" : g_shared ? ", shared FRI" : "",
             g_pv ? "; a resident prover: each statement once untimed, then timed" : "");
     fprintf(stderr, "%-14s %-5s %10s %9s %9s %9s %7s %11s %9s %9s %8s\n", "program", "be", "cycles",
             "exec s", "trace s", "prove s", "cells/c", "cpu cells/c", "Mcyc/s", "proof KB",
