@@ -479,8 +479,77 @@ static void test_bad_args(void) {
     shape_free(&s);
 }
 
+/* ---- levels below a skip, made again at opening ---- */
+
+typedef struct {
+    const shape *s;
+    int calls, fail; /* fail: the call that returns an error (0: none) */
+} fetch_ctx;
+
+static gs_status fetch_rows(void *p, uint32_t m, const size_t *rows, size_t count, gs_digest *out) {
+    fetch_ctx *c = p;
+    if (++c->calls == c->fail) return GS_ERR_IO;
+    if (m >= c->s->n) return GS_ERR_INVALID_ARG;
+    for (size_t i = 0; i < count; i++) {
+        if (rows[i] >> c->s->lr[m]) return GS_ERR_INVALID_ARG;
+        out[i] = c->s->rows[m][rows[i]];
+    }
+    return GS_OK;
+}
+
+/* Skips 0..5 over random shapes and both hashes: the same root as the full
+ * tree, fewer bytes, and gs_mixed_open_fetch's paths are the full tree's
+ * for random position sets (repeats too); gs_mixed_open refuses a skipping
+ * tree; a fetch error stops the opening; one fetch per matrix entering below
+ * the skip. */
+static void test_skip(void) {
+    int cases = 0;
+    for (int h = 0; h < 2; h++)
+        for (unsigned d = 0; d <= 9; d++)
+            for (unsigned skip = 1; skip <= 5; skip++) {
+                unsigned lr[MAXN];
+                uint32_t n = random_heights(lr, d, (int)(skip % 2));
+                shape s;
+                shape_init(&s, h ? GS_HASH_POSEIDON2 : GS_HASH_KECCAK256, lr, n);
+                gs_mixed_tree *full = build(&s), *t = NULL;
+                CHECK(gs_mixed_build_skip(&t, s.id, (const gs_digest *const *)s.rows, s.lr, s.n, skip) == GS_OK);
+                if (!full || !t) {
+                    gs_mixed_free(full), gs_mixed_free(t), shape_free(&s);
+                    continue;
+                }
+                gs_digest rt = gs_mixed_root(t);
+                CHECK(same(&rt, ref_root(&s)));
+                unsigned eff = skip < d ? skip : d;
+                CHECK(gs_mixed_tree_bytes_skip(d, skip) < gs_mixed_tree_bytes(d) || eff == 0);
+                size_t nq = 1 + gs_test_below(60), q[64];
+                for (size_t k = 0; k < nq; k++) q[k] = gs_test_below((size_t)1 << d);
+                if (nq > 2) q[nq - 1] = q[0]; /* a repeat */
+                gs_digest *a = malloc((nq * d + 1) * sizeof *a), *b = malloc((nq * d + 1) * sizeof *b);
+                CHECK(a && b);
+                fetch_ctx fc = {&s, 0, 0};
+                if (a && b) {
+                    CHECK(gs_mixed_open(full, a, q, nq) == GS_OK);
+                    CHECK(gs_mixed_open_fetch(t, b, q, nq, fetch_rows, &fc) == GS_OK);
+                    CHECK(!memcmp(a, b, nq * d * sizeof *a));
+                    int below = 0;
+                    for (uint32_t m = 0; m < n; m++) below += d - lr[m] < eff;
+                    CHECK(fc.calls == (eff ? below : 0));
+                    CHECK(eff == 0 || gs_mixed_open(t, b, q, nq) == GS_ERR_INVALID_ARG);
+                    fetch_ctx bad = {&s, 0, 1};
+                    CHECK(eff == 0 || gs_mixed_open_fetch(t, b, q, nq, fetch_rows, &bad) == GS_ERR_IO);
+                    CHECK(eff == 0 || gs_mixed_open_fetch(t, b, q, nq, NULL, NULL) == GS_ERR_INVALID_ARG);
+                }
+                free(a), free(b);
+                gs_mixed_free(full), gs_mixed_free(t), shape_free(&s);
+                cases++;
+            }
+    CHECK(gs_mixed_build_scratch(10, 0) == 0 && gs_mixed_build_scratch(10, 2) == 1536 * sizeof(gs_digest));
+    printf("skip: %d trees (skips 1..5, depths 0..9, both hashes): the full tree's root and paths\n", cases);
+}
+
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
+    test_skip();
     test_one_matrix();
     test_several();
     test_threads();

@@ -239,7 +239,10 @@ static void test_determinism(void) {
     CHECK(gs_fri_plan_make(&f, &PAR, h, NT) == GS_OK);
     size_t fri = gs_estimate_shared_fri(&f, GS_BACKEND_CPU);
     /* Shared trees hold every table whole, with the three trees and the FRI. */
-    if (PAR.shared_fri == GS_SHARED_TREES) held = whole + 3 * gs_mixed_tree_bytes(f.log_size), extra = fri;
+    if (PAR.shared_fri == GS_SHARED_TREES)
+        held = whole + 3 * gs_mixed_tree_bytes_skip(f.log_size, GS_SHARED_TREE_SKIP) +
+               gs_mixed_build_scratch(f.log_size, GS_SHARED_TREE_SKIP),
+        extra = fri;
     else if (fri > extra) extra = fri;
     size_t budget = inputs + held + extra, pub_need = 0;
     const gs_air *airs[NT];

@@ -32,8 +32,10 @@
 
 struct gs_mixed_tree {
     gs_hash_id id;
-    unsigned depth;
-    gs_digest *nodes; /* level l at gs_merkle_level_offset(depth, l) */
+    unsigned depth, skip;
+    gs_digest *nodes; /* level l >= skip at gs_merkle_level_offset(depth - skip, l - skip) */
+    uint32_t n;       /* the matrices' heights, for gs_mixed_open_fetch */
+    unsigned *log_rows;
 };
 
 size_t gs_mixed_bitrev(size_t j, unsigned bits) {
@@ -101,11 +103,19 @@ static size_t *leaves_of(const size_t *q, size_t nq, unsigned depth, size_t *nu)
 
 /* ---- the tree ---- */
 
-size_t gs_mixed_tree_bytes(unsigned depth) {
+size_t gs_mixed_tree_bytes_skip(unsigned depth, unsigned skip) {
     if (depth > GS_MIXED_MAX_DEPTH) return 0;
-    uint64_t n = ((uint64_t)2 << depth) - 1;
+    if (skip > depth) skip = depth;
+    uint64_t n = ((uint64_t)2 << (depth - skip)) - 1;
     if (n > (SIZE_MAX - sizeof(gs_mixed_tree)) / GS_DIGEST_BYTES) return 0; /* 32-bit hosts */
     return (size_t)n * GS_DIGEST_BYTES + sizeof(gs_mixed_tree);
+}
+
+size_t gs_mixed_tree_bytes(unsigned depth) { return gs_mixed_tree_bytes_skip(depth, 0); }
+
+size_t gs_mixed_build_scratch(unsigned depth, unsigned skip) {
+    if (depth > GS_MIXED_MAX_DEPTH || !skip || !depth) return 0;
+    return (((size_t)1 << depth) + ((size_t)1 << (depth - 1))) * GS_DIGEST_BYTES;
 }
 
 typedef struct {
@@ -113,11 +123,13 @@ typedef struct {
     const gs_digest *const *rows;
     const unsigned *log_rows;
     uint32_t n;
-    unsigned level; /* being written */
+    unsigned level; /* being written, into out, from below (level - 1) */
+    gs_digest *out;
+    const gs_digest *below;
 } build_ctx;
 
 static gs_digest *level_of(const gs_mixed_tree *t, unsigned l) {
-    return t->nodes + gs_merkle_level_offset(t->depth, l);
+    return t->nodes + gs_merkle_level_offset(t->depth - t->skip, l - t->skip);
 }
 
 /* Nodes [b, e) of c->level. */
@@ -125,8 +137,8 @@ static void build_range(void *p, size_t b, size_t e) {
     const build_ctx *c = p;
     gs_hash_id id = c->tree->id;
     unsigned l = c->level, lr = c->tree->depth - l;
-    gs_digest *out = level_of(c->tree, l);
-    if (l) pairs(id, out + b, level_of(c->tree, l - 1) + 2 * b, e - b);
+    gs_digest *out = c->out;
+    if (l) pairs(id, out + b, c->below + 2 * b, e - b);
     int fresh = l == 0;
     for (uint32_t t = 0; t < c->n; t++) {
         if (c->log_rows[t] != lr) continue;
@@ -146,35 +158,55 @@ static void build_range(void *p, size_t b, size_t e) {
     }
 }
 
-gs_status gs_mixed_build(gs_mixed_tree **out, gs_hash_id id, const gs_digest *const *rows,
-                         const unsigned *log_rows, uint32_t n) {
+gs_status gs_mixed_build_skip(gs_mixed_tree **out, gs_hash_id id, const gs_digest *const *rows,
+                              const unsigned *log_rows, uint32_t n, unsigned skip) {
     if (out) *out = NULL;
     int d = depth_of(log_rows, n);
-    if (!out || !rows || d < 0) return GS_ERR_INVALID_ARG;
+    if (!out || !rows || d < 0 || skip > GS_MIXED_MAX_SKIP) return GS_ERR_INVALID_ARG;
     for (uint32_t t = 0; t < n; t++)
         if (!rows[t]) return GS_ERR_INVALID_ARG;
-    if (!gs_mixed_tree_bytes((unsigned)d)) return GS_ERR_NOMEM;
-    gs_mixed_tree *t = malloc(sizeof *t);
-    if (!t) return GS_ERR_NOMEM;
-    t->id = id;
-    t->depth = (unsigned)d;
-    t->nodes = gs_pages_alloc((((size_t)2 << d) - 1) * sizeof(gs_digest));
-    if (!t->nodes) {
-        free(t);
+    if (skip > (unsigned)d) skip = (unsigned)d;
+    if (!gs_mixed_tree_bytes_skip((unsigned)d, skip)) return GS_ERR_NOMEM;
+    gs_mixed_tree *t = calloc(1, sizeof *t);
+    /* Levels below skip live in two scratch levels in turn (even ones in
+     * low[0], 2^d nodes; odd ones in low[1], 2^(d-1)). */
+    gs_digest *low[2] = {NULL, NULL};
+    if (t && skip) {
+        low[0] = malloc(((size_t)1 << d) * sizeof(gs_digest));
+        low[1] = malloc(((size_t)1 << (d - 1)) * sizeof(gs_digest));
+    }
+    if (t) {
+        t->id = id, t->depth = (unsigned)d, t->skip = skip, t->n = n;
+        t->log_rows = malloc(n * sizeof *t->log_rows);
+        t->nodes = gs_pages_alloc((((size_t)2 << (d - skip)) - 1) * sizeof(gs_digest));
+    }
+    if (!t || !t->log_rows || !t->nodes || (skip && (!low[0] || !low[1]))) {
+        free(low[0]), free(low[1]);
+        gs_mixed_free(t);
         return GS_ERR_NOMEM;
     }
+    memcpy(t->log_rows, log_rows, n * sizeof *log_rows);
     build_ctx c = {.tree = t, .rows = rows, .log_rows = log_rows, .n = n};
     for (unsigned l = 0; l <= t->depth; l++) {
         c.level = l;
+        c.below = c.out;
+        c.out = l < skip ? low[l & 1] : level_of(t, l);
         gs_parallel_for((size_t)1 << (t->depth - l), LEVEL_GRAIN, build_range, &c);
     }
+    free(low[0]), free(low[1]);
     *out = t;
     return GS_OK;
+}
+
+gs_status gs_mixed_build(gs_mixed_tree **out, gs_hash_id id, const gs_digest *const *rows,
+                         const unsigned *log_rows, uint32_t n) {
+    return gs_mixed_build_skip(out, id, rows, log_rows, n, 0);
 }
 
 void gs_mixed_free(gs_mixed_tree *t) {
     if (!t) return;
     gs_pages_free(t->nodes);
+    free(t->log_rows);
     free(t);
 }
 
@@ -190,13 +222,79 @@ gs_digest gs_mixed_root(const gs_mixed_tree *t) {
 }
 
 gs_status gs_mixed_open(const gs_mixed_tree *t, gs_digest *paths, const size_t *q, size_t nq) {
-    if (!t || !positions_ok(q, nq, t->depth) || (nq && t->depth && !paths)) return GS_ERR_INVALID_ARG;
+    if (!t || t->skip || !positions_ok(q, nq, t->depth) || (nq && t->depth && !paths))
+        return GS_ERR_INVALID_ARG;
     unsigned d = t->depth;
     for (size_t k = 0; k < nq; k++) {
         size_t p = gs_mixed_bitrev(q[k], d);
         for (unsigned l = 0; l < d; l++) paths[k * d + l] = level_of(t, l)[(p >> l) ^ 1];
     }
     return GS_OK;
+}
+
+/* The levels below the skip of block B (the 2^s leaves B 2^s ..) into blk
+ * (level l's 2^(s - l) nodes at blk + gs_merkle_level_offset(s, l)), from
+ * dig[t]: the entering matrices' digests of the blocks, block bi's at
+ * dig[t] + bi 2^(s - e), e the matrix's level. */
+static void low_block(const gs_mixed_tree *t, gs_digest *blk, gs_digest *const *dig, size_t bi) {
+    unsigned s = t->skip, D = t->depth;
+    for (unsigned l = 0; l < s; l++) {
+        gs_digest *lv = blk + gs_merkle_level_offset(s, l);
+        size_t w = (size_t)1 << (s - l);
+        for (size_t j = 0; j < w; j++) {
+            int fresh = l == 0;
+            if (l) {
+                const gs_digest *lo = blk + gs_merkle_level_offset(s, l - 1);
+                gs_hash_pair(t->id, &lv[j], &lo[2 * j], &lo[2 * j + 1]);
+            }
+            for (uint32_t m = 0; m < t->n; m++) {
+                if (D - t->log_rows[m] != l) continue;
+                const gs_digest *r = &dig[m][bi * w + j];
+                if (fresh) lv[j] = *r, fresh = 0;
+                else gs_hash_pair(t->id, &lv[j], &lv[j], r);
+            }
+        }
+    }
+}
+
+gs_status gs_mixed_open_fetch(const gs_mixed_tree *t, gs_digest *paths, const size_t *q, size_t nq,
+                              gs_mixed_fetch_fn fetch, void *ctx) {
+    if (t && !t->skip) return gs_mixed_open(t, paths, q, nq);
+    if (!t || !fetch || !positions_ok(q, nq, t->depth) || (nq && !paths)) return GS_ERR_INVALID_ARG;
+    unsigned s = t->skip, D = t->depth;
+    size_t nu = 0, *p = leaves_of(q, nq, D, &nu), nb = 0;
+    /* The distinct blocks (leaves >> s), ascending: uniq's prefixes. */
+    size_t *blocks = p ? malloc((nu + 1) * sizeof *blocks) : NULL;
+    for (size_t j = 0; blocks && j < nu; j++)
+        if (!nb || blocks[nb - 1] != p[nq + j] >> s) blocks[nb++] = p[nq + j] >> s;
+    gs_digest **dig = blocks ? calloc(t->n + 1, sizeof *dig) : NULL;
+    size_t *rows = dig ? malloc((nb << s) * sizeof *rows + 1) : NULL;
+    gs_digest *blk = rows ? malloc(((size_t)2 << s) * sizeof *blk) : NULL;
+    gs_status r = blk ? GS_OK : GS_ERR_NOMEM;
+    /* Each matrix entering below the skip: its rows in every block, one fetch. */
+    for (uint32_t m = 0; r == GS_OK && m < t->n; m++) {
+        unsigned lr = t->log_rows[m];
+        if (D - lr >= s) continue;
+        size_t w = (size_t)1 << (s - (D - lr));
+        for (size_t bi = 0; bi < nb; bi++)
+            for (size_t j = 0; j < w; j++) rows[bi * w + j] = gs_mixed_bitrev((blocks[bi] * w) + j, lr);
+        if (!(dig[m] = malloc(nb * w * sizeof(gs_digest) + 1))) r = GS_ERR_NOMEM;
+        if (r == GS_OK) r = fetch(ctx, m, rows, nb * w, dig[m]);
+    }
+    for (size_t bi = 0; r == GS_OK && bi < nb; bi++) {
+        low_block(t, blk, dig, bi);
+        for (size_t k = 0; k < nq; k++) {
+            if (p[k] >> s != blocks[bi]) continue;
+            for (unsigned l = 0; l < D; l++) {
+                size_t sib = (p[k] >> l) ^ 1;
+                paths[k * D + l] = l < s ? blk[gs_merkle_level_offset(s, l) + sib - (blocks[bi] << (s - l))]
+                                         : level_of(t, l)[sib];
+            }
+        }
+    }
+    for (uint32_t m = 0; dig && m < t->n; m++) free(dig[m]);
+    free(p), free(blocks), free(dig), free(rows), free(blk);
+    return r;
 }
 
 /* ---- verifying one query ---- */

@@ -37,6 +37,7 @@
 #include "gstark/status.h"
 
 #define GS_MIXED_MAX_DEPTH 40u
+#define GS_MIXED_MAX_SKIP 6u
 
 typedef struct gs_mixed_tree gs_mixed_tree;
 
@@ -51,16 +52,37 @@ size_t gs_mixed_bitrev(size_t j, unsigned bits);
 gs_status gs_mixed_build(gs_mixed_tree **out, gs_hash_id id, const gs_digest *const *rows,
                          const unsigned *log_rows, uint32_t n);
 void gs_mixed_free(gs_mixed_tree *t); /* NULL is a no-op */
+/* The same tree keeping only the levels skip..depth (skip <=
+ * GS_MIXED_MAX_SKIP, capped at the depth): 2^(depth - skip + 1) - 1 digests
+ * instead of 2^(depth + 1) - 1, the lower levels made again from the rows
+ * when a path is opened (gs_mixed_open_fetch). Same nodes, same root. The
+ * build holds gs_mixed_build_scratch bytes for the levels below the skip
+ * while it runs. */
+gs_status gs_mixed_build_skip(gs_mixed_tree **out, gs_hash_id id, const gs_digest *const *rows,
+                              const unsigned *log_rows, uint32_t n, unsigned skip);
 
-/* Bytes gs_mixed_build holds for a largest height of 2^depth rows. */
+/* Bytes gs_mixed_build holds for a largest height of 2^depth rows; the
+ * same with a skip, and the scratch of such a build (0 without a skip). */
 size_t gs_mixed_tree_bytes(unsigned depth);
+size_t gs_mixed_tree_bytes_skip(unsigned depth, unsigned skip);
+size_t gs_mixed_build_scratch(unsigned depth, unsigned skip);
 
 unsigned gs_mixed_depth(const gs_mixed_tree *t);
 gs_digest gs_mixed_root(const gs_mixed_tree *t);
 
 /* The paths of positions q[0..nq) (each < 2^depth): paths[k * depth + l] as
- * above. GS_ERR_INVALID_ARG for a position out of range (nothing written). */
+ * above. GS_ERR_INVALID_ARG for a position out of range (nothing written)
+ * or a tree built with a skip. */
 gs_status gs_mixed_open(const gs_mixed_tree *t, gs_digest *paths, const size_t *q, size_t nq);
+/* The same for any tree: the levels below its skip are made again from the
+ * row digests fetch gives: fetch(ctx, m, rows, count, out) writes the leaf
+ * digests of rows rows[0..count) of matrix m (its index among the build's
+ * matrices) to out[0..count); it is called once per matrix that enters
+ * below the skip, and its status stops the opening. */
+typedef gs_status (*gs_mixed_fetch_fn)(void *ctx, uint32_t m, const size_t *rows, size_t count,
+                                       gs_digest *out);
+gs_status gs_mixed_open_fetch(const gs_mixed_tree *t, gs_digest *paths, const size_t *q, size_t nq,
+                              gs_mixed_fetch_fn fetch, void *ctx);
 
 /* The root that one query's digests imply: rowd[t] is matrix t's row
  * digest at q mod 2^log_rows[t], path the query's depth siblings (depth =

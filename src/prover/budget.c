@@ -41,7 +41,8 @@ size_t gs_prover_shared_need(const gs_mem_estimate *est, uint32_t n, size_t fri_
 }
 
 size_t gs_prover_trees_need(const gs_mem_estimate *est, uint32_t n, size_t fri_bytes, unsigned log_size) {
-    size_t x = sat_add(fri_bytes, 3 * gs_mixed_tree_bytes(log_size));
+    size_t x = sat_add(fri_bytes, 3 * gs_mixed_tree_bytes_skip(log_size, GS_SHARED_TREE_SKIP) +
+                                      gs_mixed_build_scratch(log_size, GS_SHARED_TREE_SKIP));
     for (uint32_t i = 0; i < n; i++) x = sat_add(x, est[i].total);
     return x;
 }

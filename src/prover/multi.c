@@ -279,8 +279,13 @@ static gs_status build_tree(gs_mixed_tree **out, prover_state *st, uint32_t n, u
         if (!st[i].rowd[tree]) r = GS_ERR_INVALID_ARG; /* a part did not run */
         rows[m] = st[i].rowd[tree], log_rows[m++] = st[i].s.lde_depth;
     }
-    if (r == GS_OK && m) r = gs_mixed_build(out, st[0].s.hash, rows, log_rows, m);
-    if (r == GS_OK && *out) gs_mem_charge(run, gs_mixed_tree_bytes(gs_mixed_depth(*out)));
+    unsigned depth = 0;
+    for (uint32_t j = 0; j < m; j++) depth = log_rows[j] > depth ? log_rows[j] : depth;
+    size_t scratch = gs_mixed_build_scratch(depth, GS_SHARED_TREE_SKIP);
+    gs_mem_charge(run, scratch);
+    if (r == GS_OK && m) r = gs_mixed_build_skip(out, st[0].s.hash, rows, log_rows, m, GS_SHARED_TREE_SKIP);
+    gs_mem_uncharge(run, scratch);
+    if (r == GS_OK && *out) gs_mem_charge(run, gs_mixed_tree_bytes_skip(depth, GS_SHARED_TREE_SKIP));
     for (uint32_t i = 0; i < n; i++) gs_prover_rowd_free(&st[i], tree);
     free(rows), free(log_rows);
     return r;
@@ -289,7 +294,7 @@ static gs_status build_tree(gs_mixed_tree **out, prover_state *st, uint32_t n, u
 static void trees_free(gs_mixed_tree **trees, gs_mem *run) {
     for (unsigned i = 0; i < 3; i++) {
         if (!trees[i]) continue;
-        gs_mem_uncharge(run, gs_mixed_tree_bytes(gs_mixed_depth(trees[i])));
+        gs_mem_uncharge(run, gs_mixed_tree_bytes_skip(gs_mixed_depth(trees[i]), GS_SHARED_TREE_SKIP));
         gs_mixed_free(trees[i]);
         trees[i] = NULL;
     }
@@ -377,7 +382,9 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
     /* Shared trees: every table is held whole from its main commitment to the
      * shared FRI's openings (the rounds' trees need all of them), with the
      * three trees beside them. */
-    size_t tree_bytes = trees_mode ? 3 * gs_mixed_tree_bytes(plan.log_size) : 0;
+    size_t tree_bytes = trees_mode ? 3 * gs_mixed_tree_bytes_skip(plan.log_size, GS_SHARED_TREE_SKIP) +
+                                         gs_mixed_build_scratch(plan.log_size, GS_SHARED_TREE_SKIP)
+                                   : 0;
     size_t trees_need = trees_mode ? gs_prover_trees_need(est, n, fri_bytes, plan.log_size) : 0;
     if (r == GS_OK && trees_mode && gate_budget != GS_GATE_UNLIMITED && trees_need > gate_budget) {
         gs_obs_warn(opts->obs,

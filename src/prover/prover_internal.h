@@ -100,8 +100,13 @@ size_t gs_prover_shared_need(const gs_mem_estimate *est, uint32_t n, size_t fri_
                              size_t *held, size_t *extra);
 /* What the gate may admit: the budget less the inputs (after the check). */
 size_t gs_prover_gate_budget(const gs_prove_stats *ps);
+/* Shared trees: the levels of each round's tree below this one are not
+ * kept; an opening makes them again from the LDE rows (gs_mixed_open_fetch):
+ * the trees take an eighth of the memory. */
+#define GS_SHARED_TREE_SKIP 3u
 /* Shared trees: every table whole at once (est[i].total), the three trees
- * of a largest LDE of 2^log_size rows and the FRI's own fri_bytes; saturating. */
+ * of a largest LDE of 2^log_size rows (with one build's scratch) and the
+ * FRI's own fri_bytes; saturating. */
 size_t gs_prover_trees_need(const gs_mem_estimate *est, uint32_t n, size_t fri_bytes, unsigned log_size);
 /* After the run (ps->peak_bytes set): budget_over_bytes, and the note in
  * obs for the report and the metrics (nothing if the check was not reached). */

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gstark/merkle.h"
 #include "prover/prover_internal.h"
 
 #define HOST_CHUNK ((size_t)1 << 16) /* rows per gather when a device word comes to the host */
@@ -188,20 +189,49 @@ static void fri_run_free(fri_run *fr) {
     if (fr->own_be) be->iface->destroy(be);
 }
 
+/* What a shared tree's opening reads again below its skip: the rows of the
+ * tables it holds (table[m], in the build's order) from their LDEs. */
+typedef struct {
+    prover_state *st;
+    uint32_t table[GS_MAX_TABLES];
+    unsigned tree; /* GS_TREE_TRACE, _CHUNK or _AUX */
+} tree_rows;
+
+static gs_status fetch_rows(void *p, uint32_t m, const size_t *rows, size_t count, gs_digest *out) {
+    const tree_rows *tr = p;
+    prover_state *st = &tr->st[tr->table[m]];
+    const gs_shape *s = &st->s;
+    const gs_buf *buf = tr->tree == GS_TREE_TRACE ? &st->lde : tr->tree == GS_TREE_CHUNK ? &st->chunk_lde : &st->aux_lde;
+    size_t w = tr->tree == GS_TREE_TRACE ? s->cols : 3 * (size_t)(tr->tree == GS_TREE_CHUNK ? s->chunks : s->aux);
+    gs_fp *v = malloc((count * w + 1) * sizeof *v);
+    if (!v) return GS_ERR_NOMEM;
+    gs_status r = st->be->iface->gather(st->be, v, buf, w, (size_t)1 << s->lde_depth, rows, count);
+    for (size_t i = 0; r == GS_OK && i < count; i++) gs_merkle_leaf(s->hash, &out[i], v + i * w, w);
+    free(v);
+    return r;
+}
+
 /* The shared trees' roots and every query's path in each (position q mod
  * 2^depth of a tree of that depth). */
-static gs_status trees_open(gs_shared_fri *sf, gs_mixed_tree *const *trees, const size_t *qs,
-                            size_t *qt, size_t Q) {
-    for (unsigned i = 0; i < 3; i++) {
+static gs_status trees_open(gs_shared_fri *sf, prover_state *st, uint32_t n, gs_mixed_tree *const *trees,
+                            const size_t *qs, size_t *qt, size_t Q) {
+    tree_rows *tr = malloc(sizeof *tr);
+    gs_status r = tr ? GS_OK : GS_ERR_NOMEM;
+    for (unsigned i = 0; r == GS_OK && i < 3; i++) {
         if (!trees[i]) continue;
         unsigned d = gs_mixed_depth(trees[i]);
+        uint32_t m = 0;
+        tr->st = st, tr->tree = i;
+        for (uint32_t t = 0; t < n; t++) /* the build's order (multi.c's build_tree) */
+            if (i != GS_TREE_AUX || st[t].s.aux) tr->table[m++] = t;
         sf->tree_roots[i] = gs_mixed_root(trees[i]);
         sf->tree_depth[i] = d;
-        if (!(sf->tree_paths[i] = malloc((Q * d + 1) * sizeof(gs_digest)))) return GS_ERR_NOMEM;
-        for (size_t k = 0; k < Q; k++) qt[k] = qs[k] & (((size_t)1 << d) - 1);
-        GS_TRY(gs_mixed_open(trees[i], sf->tree_paths[i], qt, Q));
+        if (!(sf->tree_paths[i] = malloc((Q * d + 1) * sizeof(gs_digest)))) r = GS_ERR_NOMEM;
+        for (size_t k = 0; r == GS_OK && k < Q; k++) qt[k] = qs[k] & (((size_t)1 << d) - 1);
+        if (r == GS_OK) r = gs_mixed_open_fetch(trees[i], sf->tree_paths[i], qt, Q, fetch_rows, tr);
     }
-    return GS_OK;
+    free(tr);
+    return r;
 }
 
 gs_status gs_prover_shared_fri(prover_state *st, uint32_t n, gs_multi_proof *mp, gs_transcript *tr,
@@ -243,7 +273,7 @@ gs_status gs_prover_shared_fri(prover_state *st, uint32_t n, gs_multi_proof *mp,
         for (uint32_t k = 0; k < f->queries; k++) qt[k] = qs[k] & mask;
         r = gs_prover_open_queries(&st[i], &mp->tables[i].table, qt);
     }
-    if (r == GS_OK && trees) r = trees_open(sf, trees, qs, qt, f->queries);
+    if (r == GS_OK && trees) r = trees_open(sf, st, n, trees, qs, qt, f->queries);
     gs_obs_end(st[0].obs, sp, gs_mem_peak(mem));
     double t2 = gs_prover_now();
     if (ps) ps->fri += t1 - t0, ps->queries += t2 - t1;
