@@ -64,6 +64,9 @@ static void print_multi(const cli_loaded *L, int all) {
                "points\n", f->num_layers, f->final_len, f->num_queries, f->log_lde);
         printf("    commitments %zu, final polynomial %zu, openings and positions %zu, total %zu bytes\n",
                pt.commits, pt.final, pt.fri_q, pt.total);
+        if (f->tree_paths[0])
+            printf("    shared trees' paths: trace %zu, chunks %zu, aux %zu bytes (in the total; their "
+                   "roots in the commitments)\n", pt.trace_q, pt.chunk_q, pt.aux_q);
     }
     printf("  header and framing %zu bytes\n", L->bytes - sum);
     for (uint32_t i = 0; i < L->n; i++) {

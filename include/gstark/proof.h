@@ -275,7 +275,8 @@ typedef struct gs_proof_parts {
 gs_proof_parts gs_proof_table_parts(const gs_proof *p);
 /* The bytes the shared FRI takes in a version 3 file, by part: the layer
  * caps (commits), the final polynomial, and the openings with the query
- * positions (fri_q); zero when p has none. */
+ * positions (fri_q); with shared trees also their roots (in commits) and
+ * their batched paths (trace_q, chunk_q, aux_q); zero when p has none. */
 gs_proof_parts gs_multi_proof_fri_parts(const gs_multi_proof *p);
 
 /* 1 for a single-table proof file (version 1, or 3 with a HEAD section

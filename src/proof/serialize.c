@@ -671,17 +671,18 @@ gs_proof_parts gs_multi_proof_fri_parts(const gs_multi_proof *p) {
     size_t n = fri_trees_of(tr, p->fri, &f);
     o.fri_q = 4 * Q + 8; /* the positions and the nonce */
     for (size_t l = 0; l < n; l++) o.fri_q += opening_bytes(&tr[l], p->fri->query_pos, Q);
-    /* Shared trees: their roots are commitments, their nodes query bytes. */
-    size_t *qt = malloc((Q + 1) * sizeof *qt);
+    /* Shared trees: their roots are commitments, their nodes the trace,
+     * chunk and aux trees' query bytes. */
+    size_t *qt = malloc((Q + 1) * sizeof *qt), *tq[3] = {&o.trace_q, &o.chunk_q, &o.aux_q};
     for (unsigned i = 0; qt && i < 3; i++) {
         unsigned d = p->fri->tree_depth[i];
         if (!d || d > GS_MIXED_MAX_DEPTH || !p->fri->tree_paths[i]) continue;
         leaves_of(qt, p->fri->query_pos, Q, d);
         o.commits += GS_DIGEST_BYTES;
-        o.fri_q += gs_mixed_count(qt, Q, d) * GS_DIGEST_BYTES;
+        *tq[i] = gs_mixed_count(qt, Q, d) * GS_DIGEST_BYTES;
     }
     free(qt);
-    o.total = o.commits + o.final + o.fri_q;
+    o.total = o.commits + o.final + o.fri_q + o.trace_q + o.chunk_q + o.aux_q;
     return o;
 }
 
