@@ -254,7 +254,7 @@ static void test_determinism(void) {
     if (PAR.shared_fri == GS_SHARED_TREES)
         held = whole + 3 * gs_mixed_tree_bytes_skip(f.log_size, GS_SHARED_TREE_SKIP) +
                gs_mixed_build_scratch(f.log_size, GS_SHARED_TREE_SKIP),
-        extra = fri;
+        extra = fri; /* (the rule written out, not gs_prover_trees_bytes: the test checks it) */
     else if (fri > extra) extra = fri;
     size_t budget = inputs + held + extra, pub_need = 0;
     const gs_air *airs[NT];

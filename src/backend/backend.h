@@ -31,6 +31,13 @@ typedef struct gs_buf {
     int host;
 } gs_buf;
 
+/* Whether `rows` rows of `cols` columns (cols >= 1) at stride col_stride lie in m. */
+static inline int gs_rows_fit(const gs_buf *m, size_t cols, size_t col_stride, size_t rows) {
+    size_t elems = m->bytes / sizeof(gs_fp);
+    return cols >= 1 && col_stride >= rows && cols - 1 <= elems / col_stride &&
+           (cols - 1) * col_stride + rows <= elems;
+}
+
 /* Whether copy's ranges lie in dst and src (n >= 1; see gs_backend_iface.copy). */
 static inline int gs_copy_fits(const gs_buf *dst, size_t dst_off, const gs_buf *src, size_t src_off,
                                size_t n, unsigned log_step) {
@@ -140,7 +147,7 @@ typedef struct gs_backend_iface {
      * rows of m (cols columns at stride col_stride) into the host array out
      * (2^log_rows digests): what a tree of those rows has as its leaves,
      * without the tree (shared trees, docs/protocol.md "One tree per round").
-     * May be NULL: the prover then hashes gathered rows on the host. */
+     * May be NULL: shared trees are then GS_ERR_UNSUPPORTED on the backend. */
     gs_status (*row_digests)(gs_backend *be, gs_digest *out, const gs_buf *m, size_t cols,
                              size_t col_stride, unsigned log_rows, gs_hash_id hash);
     /* The LogUp aux trace (3 * aux_cols columns of 2^log_n, see logup.h)

@@ -122,9 +122,7 @@ static void cpu_commit_free(gs_backend *be, gs_bcommit *c) {
 static gs_status cpu_row_digests(gs_backend *be, gs_digest *out, const gs_buf *m, size_t cols,
                                  size_t col_stride, unsigned log_rows, gs_hash_id hash) {
     (void)be;
-    if (cols == 0 || log_rows >= 8 * sizeof(size_t) || col_stride < ((size_t)1 << log_rows) ||
-        (cols - 1) > m->bytes / sizeof(gs_fp) / col_stride ||
-        ((cols - 1) * col_stride + ((size_t)1 << log_rows)) > m->bytes / sizeof(gs_fp))
+    if (log_rows >= 8 * sizeof(size_t) || !gs_rows_fit(m, cols, col_stride, (size_t)1 << log_rows))
         return GS_ERR_INVALID_ARG;
     return gs_merkle_row_digests(hash, out, m->ptr, cols, col_stride, log_rows);
 }

@@ -819,11 +819,9 @@ static gs_status cuda_gather(gs_backend *be, gs_fp *out, const gs_buf *m, size_t
 static gs_status cuda_row_digests(gs_backend *be, gs_digest *out, const gs_buf *m, size_t cols,
                                   size_t col_stride, unsigned log_rows, gs_hash_id hash) {
     cuda_ctx *c = ctx_of(be);
-    if (cols == 0 || log_rows > GS_CUDA_MERKLE_MAX_LOG_ROWS) return GS_ERR_INVALID_ARG;
+    if (log_rows > GS_CUDA_MERKLE_MAX_LOG_ROWS) return GS_ERR_INVALID_ARG;
     size_t rows = (size_t)1 << log_rows, bytes = rows * sizeof(gs_digest);
-    if (col_stride < rows || (cols - 1) > m->bytes / sizeof(gs_fp) / col_stride ||
-        ((cols - 1) * col_stride + rows) > m->bytes / sizeof(gs_fp))
-        return GS_ERR_INVALID_ARG;
+    if (!gs_rows_fit(m, cols, col_stride, rows)) return GS_ERR_INVALID_ARG;
     GS_TRY(use_lane(c));
     if (m->host) {
         GS_TRY(gs_cuda_stream_wait(c->stream));

@@ -162,6 +162,19 @@ static void pairs(const build_ctx *c, gs_digest *out, const gs_digest *in, size_
     gs_hash_many(c->id, out, (const uint8_t *)in, 2 * GS_DIGEST_BYTES, 2 * GS_DIGEST_BYTES, n);
 }
 
+/* The leaf digests of rows [row0, row0 + c->tile) into out: Poseidon2 from
+ * the columns, Keccak-256 from the rows gathered into buf (a tile of
+ * c->rowbytes rows; with `prefetch` the next tile is requested on the way). */
+static void hash_tile(const build_ctx *c, uint8_t *buf, gs_digest *out, size_t row0, int prefetch) {
+    if (c->id == GS_HASH_POSEIDON2) {
+        gs_poseidon2_hash_rows((gs_poseidon2_digest *)(void *)out, c->m + row0, c->tile, c->cols, 1, c->stride);
+        p2_to_bytes(out, c->tile);
+        return;
+    }
+    gather(buf, c, row0, c->tile, prefetch);
+    gs_hash_many(c->id, out, buf, c->rowbytes, c->rowbytes, c->tile);
+}
+
 /* Nodes [b, e) of level `level` (stored) from their children in level - 1. */
 static void reduce(const build_ctx *c, unsigned level, size_t b, size_t e) {
     pairs(c, gs_merkle_level(c->tree, level) + b, gs_merkle_level(c->tree, level - 1) + 2 * b, e - b);
@@ -190,15 +203,8 @@ static void build_subtrees(void *p, size_t b, size_t e) {
     for (size_t s = b; s < e; s++) {
         size_t row0 = s << c->h;
         gs_digest *leaves = sub_level(c, scratch, s, 0);
-        for (size_t r = 0; p2 && c->m && r < rows; r += c->tile) {
-            gs_poseidon2_hash_rows((gs_poseidon2_digest *)(void *)(leaves + r), c->m + row0 + r, c->tile,
-                                   c->cols, 1, c->stride);
-            p2_to_bytes(leaves + r, c->tile);
-        }
-        for (size_t r = 0; buf && r < rows; r += c->tile) {
-            gather(buf, c, row0 + r, c->tile, r + c->tile < rows || s + 1 < e);
-            gs_hash_many(c->id, leaves + r, buf, c->rowbytes, c->rowbytes, c->tile);
-        }
+        for (size_t r = 0; c->m && r < rows; r += c->tile)
+            hash_tile(c, buf, leaves + r, row0 + r, r + c->tile < rows || s + 1 < e);
         for (unsigned l = 1; l <= c->h; l++)
             pairs(c, sub_level(c, scratch, s, l), sub_level(c, scratch, s, l - 1), (size_t)1 << (c->h - l));
     }
@@ -216,16 +222,21 @@ static unsigned floor_log2(size_t x) {
     return l;
 }
 
+/* Rows per gathered tile (log2): ~TILE_BYTES of rows, 64..512 rows, never
+ * more than the 2^log_rows there are. */
+static unsigned tile_log(size_t rowbytes, unsigned log_rows) {
+    size_t t = TILE_BYTES / rowbytes;
+    unsigned l = t ? floor_log2(t) : 0;
+    if (l < 6) l = 6;
+    if (l > 9) l = 9;
+    return l > log_rows ? log_rows : l;
+}
+
 static gs_status build(build_ctx *c) {
     unsigned d = c->depth;
     unsigned log_tile = 0, h;
     if (c->m) {
-        /* Tile: ~TILE_BYTES of rows, 64..512 rows, never more than the tree. */
-        size_t t = TILE_BYTES / c->rowbytes;
-        log_tile = t ? floor_log2(t) : 0;
-        if (log_tile < 6) log_tile = 6;
-        if (log_tile > 9) log_tile = 9;
-        if (log_tile > d) log_tile = d;
+        log_tile = tile_log(c->rowbytes, d);
         /* Subtree: ~SUBTREE_BYTES of input (or of leaf digests), at most
          * 2^14 leaves (512 KiB of digests), at least one tile. */
         size_t sub = SUBTREE_BYTES / c->rowbytes;
@@ -260,18 +271,7 @@ static void hash_tiles(void *p, size_t b, size_t e) {
         atomic_store(&c->nomem, 1);
         return;
     }
-    for (size_t t = b; t < e; t++) {
-        size_t row0 = t * c->tile;
-        gs_digest *out = c->row_out + row0;
-        if (p2) {
-            gs_poseidon2_hash_rows((gs_poseidon2_digest *)(void *)out, c->m + row0, c->tile, c->cols, 1,
-                                   c->stride);
-            p2_to_bytes(out, c->tile);
-        } else {
-            gather(buf, c, row0, c->tile, t + 1 < e);
-            gs_hash_many(c->id, out, buf, c->rowbytes, c->rowbytes, c->tile);
-        }
-    }
+    for (size_t t = b; t < e; t++) hash_tile(c, buf, c->row_out + t * c->tile, t * c->tile, t + 1 < e);
     free(buf);
 }
 
@@ -283,11 +283,7 @@ gs_status gs_merkle_row_digests(gs_hash_id id, gs_digest *out, const gs_fp *m, s
     build_ctx c = {.id = id, .m = m, .cols = cols, .stride = col_stride, .rowbytes = cols * 8,
                    .row_out = out};
     atomic_init(&c.nomem, 0);
-    size_t t = TILE_BYTES / c.rowbytes;
-    unsigned log_tile = t ? floor_log2(t) : 0;
-    if (log_tile < 6) log_tile = 6;
-    if (log_tile > 9) log_tile = 9;
-    if (log_tile > log_rows) log_tile = log_rows;
+    unsigned log_tile = tile_log(c.rowbytes, log_rows);
     c.tile = (size_t)1 << log_tile;
     gs_parallel_for((size_t)1 << (log_rows - log_tile), 1, hash_tiles, &c);
     return atomic_load(&c.nomem) ? GS_ERR_NOMEM : GS_OK;

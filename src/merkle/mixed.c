@@ -232,27 +232,24 @@ gs_status gs_mixed_open(const gs_mixed_tree *t, gs_digest *paths, const size_t *
     return GS_OK;
 }
 
-/* The levels below the skip of block B (the 2^s leaves B 2^s ..) into blk
- * (level l's 2^(s - l) nodes at blk + gs_merkle_level_offset(s, l)), from
- * dig[t]: the entering matrices' digests of the blocks, block bi's at
- * dig[t] + bi 2^(s - e), e the matrix's level. */
-static void low_block(const gs_mixed_tree *t, gs_digest *blk, gs_digest *const *dig, size_t bi) {
+/* The levels below the skip of block bi into blk (level l's 2^(s - l)
+ * nodes at blk + gs_merkle_level_offset(s, l)), from dig[m]: the entering
+ * matrices' digests of the blocks, block bi's at dig[m] + bi 2^(s - e), e
+ * the matrix's level; one (room for a digest per matrix) is scratch. */
+static void low_block(const gs_mixed_tree *t, gs_digest *blk, gs_digest *const *dig, size_t bi,
+                      gs_digest *one) {
     unsigned s = t->skip, D = t->depth;
     for (unsigned l = 0; l < s; l++) {
         gs_digest *lv = blk + gs_merkle_level_offset(s, l);
         size_t w = (size_t)1 << (s - l);
         for (size_t j = 0; j < w; j++) {
-            int fresh = l == 0;
             if (l) {
                 const gs_digest *lo = blk + gs_merkle_level_offset(s, l - 1);
                 gs_hash_pair(t->id, &lv[j], &lo[2 * j], &lo[2 * j + 1]);
             }
-            for (uint32_t m = 0; m < t->n; m++) {
-                if (D - t->log_rows[m] != l) continue;
-                const gs_digest *r = &dig[m][bi * w + j];
-                if (fresh) lv[j] = *r, fresh = 0;
-                else gs_hash_pair(t->id, &lv[j], &lv[j], r);
-            }
+            for (uint32_t m = 0; m < t->n; m++)
+                if (D - t->log_rows[m] == l) one[m] = dig[m][bi * w + j];
+            fold_rows(t->id, &lv[j], l == 0, one, t->log_rows, t->n, D - l);
         }
     }
 }
@@ -270,7 +267,8 @@ gs_status gs_mixed_open_fetch(const gs_mixed_tree *t, gs_digest *paths, const si
     gs_digest **dig = blocks ? calloc(t->n + 1, sizeof *dig) : NULL;
     size_t *rows = dig ? malloc((nb << s) * sizeof *rows + 1) : NULL;
     gs_digest *blk = rows ? malloc(((size_t)2 << s) * sizeof *blk) : NULL;
-    gs_status r = blk ? GS_OK : GS_ERR_NOMEM;
+    gs_digest *one = blk ? malloc(t->n * sizeof *one) : NULL;
+    gs_status r = one ? GS_OK : GS_ERR_NOMEM;
     /* Each matrix entering below the skip: its rows in every block, one fetch. */
     for (uint32_t m = 0; r == GS_OK && m < t->n; m++) {
         unsigned lr = t->log_rows[m];
@@ -282,7 +280,7 @@ gs_status gs_mixed_open_fetch(const gs_mixed_tree *t, gs_digest *paths, const si
         if (r == GS_OK) r = fetch(ctx, m, rows, nb * w, dig[m]);
     }
     for (size_t bi = 0; r == GS_OK && bi < nb; bi++) {
-        low_block(t, blk, dig, bi);
+        low_block(t, blk, dig, bi, one);
         for (size_t k = 0; k < nq; k++) {
             if (p[k] >> s != blocks[bi]) continue;
             for (unsigned l = 0; l < D; l++) {
@@ -293,7 +291,7 @@ gs_status gs_mixed_open_fetch(const gs_mixed_tree *t, gs_digest *paths, const si
         }
     }
     for (uint32_t m = 0; dig && m < t->n; m++) free(dig[m]);
-    free(p), free(blocks), free(dig), free(rows), free(blk);
+    free(p), free(blocks), free(dig), free(rows), free(blk), free(one);
     return r;
 }
 

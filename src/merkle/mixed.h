@@ -86,9 +86,10 @@ gs_status gs_mixed_open_fetch(const gs_mixed_tree *t, gs_digest *paths, const si
 
 /* The root that one query's digests imply: rowd[t] is matrix t's row
  * digest at q mod 2^log_rows[t], path the query's depth siblings (depth =
- * the largest log_rows, which must be reached by some t). Into *root;
- * GS_ERR_INVALID_ARG for bad shapes (q out of range, no matrix of the full
- * height, a log_rows above the depth). The caller compares the root. */
+ * the largest log_rows: the caller passes the matrices the tree was built
+ * from). Into *root; GS_ERR_INVALID_ARG for bad shapes (n = 0, a NULL
+ * array, a log_rows above GS_MIXED_MAX_DEPTH, q >= 2^depth). The caller
+ * compares the root. */
 gs_status gs_mixed_root_of(gs_hash_id id, gs_digest *root, size_t q, const gs_digest *rowd,
                            const unsigned *log_rows, uint32_t n, const gs_digest *path);
 

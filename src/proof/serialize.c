@@ -1196,9 +1196,9 @@ static gs_status parse_trees(gs_multi_proof *p, rd *r, const gs_shape *s) {
         unsigned d = gs_shared_tree_depth(s, n, tree);
         if (!d) continue;
         uint32_t m = 0, j = 0;
-        for (uint32_t i = 0; i < n; i++) m += tree != GS_TREE_AUX || s[i].aux;
+        for (uint32_t i = 0; i < n; i++) m += gs_shared_tree_holds(&s[i], tree);
         for (uint32_t i = 0; i < n; i++) { /* query k's digests at rowd + k m */
-            if (tree == GS_TREE_AUX && !s[i].aux) continue;
+            if (!gs_shared_tree_holds(&s[i], tree)) continue;
             size_t w;
             const gs_fp *rows = gs_tree_rows(&p->tables[i].table, &s[i], tree, &w);
             for (size_t k = 0; k < Q; k++) gs_merkle_leaf(s[i].hash, &rowd[k * m + j], rows + k * w, w);

@@ -215,12 +215,12 @@ void gs_fri_join_order(uint32_t *order, const uint32_t *log_n, uint32_t n) {
 unsigned gs_shared_tree_depth(const gs_shape *s, uint32_t n, unsigned tree) {
     unsigned d = 0;
     for (uint32_t i = 0; s[0].shared_trees && i < n; i++)
-        if ((tree != GS_TREE_AUX || s[i].aux) && s[i].lde_depth > d) d = s[i].lde_depth;
+        if (gs_shared_tree_holds(&s[i], tree) && s[i].lde_depth > d) d = s[i].lde_depth;
     return d;
 }
 
 const gs_fp *gs_tree_rows(const gs_table_proof *t, const gs_shape *s, unsigned tree, size_t *width) {
-    *width = tree == GS_TREE_TRACE ? s->cols : 3 * (size_t)(tree == GS_TREE_CHUNK ? s->chunks : s->aux);
+    *width = gs_tree_width(s, tree);
     return tree == GS_TREE_TRACE ? t->trace_rows : tree == GS_TREE_CHUNK ? t->chunk_rows : t->aux_rows;
 }
 

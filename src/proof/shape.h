@@ -92,6 +92,15 @@ static inline size_t gs_lde_leaf_width(const gs_shape *s, size_t cols) { return 
 unsigned gs_tree_depth(const gs_shape *s, unsigned tree);
 size_t gs_shape_cap_len(const gs_shape *s);
 
+/* Shared trees: whether a table (its shape, aux set) has a matrix in the
+ * proof's tree GS_TREE_TRACE, _CHUNK or _AUX (the aux tree: tables with
+ * buses), and that matrix's width (one row a leaf: no coset leaves). */
+static inline int gs_shared_tree_holds(const gs_shape *s, unsigned tree) {
+    return tree != GS_TREE_AUX || s->aux != 0;
+}
+static inline size_t gs_tree_width(const gs_shape *s, unsigned tree) {
+    return tree == GS_TREE_TRACE ? s->cols : 3 * (size_t)(tree == GS_TREE_CHUNK ? s->chunks : s->aux);
+}
 /* Shared trees (s[0..n) the tables' shapes, with aux set): the depth of the
  * proof's tree GS_TREE_TRACE, _CHUNK or _AUX, the largest LDE depth among the
  * tables it holds (every table; the aux tree: those with buses); 0 for an

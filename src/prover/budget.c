@@ -40,9 +40,13 @@ size_t gs_prover_shared_need(const gs_mem_estimate *est, uint32_t n, size_t fri_
     return sat_add(h, x);
 }
 
+size_t gs_prover_trees_bytes(unsigned log_size) {
+    return 3 * gs_mixed_tree_bytes_skip(log_size, GS_SHARED_TREE_SKIP) +
+           gs_mixed_build_scratch(log_size, GS_SHARED_TREE_SKIP);
+}
+
 size_t gs_prover_trees_need(const gs_mem_estimate *est, uint32_t n, size_t fri_bytes, unsigned log_size) {
-    size_t x = sat_add(fri_bytes, 3 * gs_mixed_tree_bytes_skip(log_size, GS_SHARED_TREE_SKIP) +
-                                      gs_mixed_build_scratch(log_size, GS_SHARED_TREE_SKIP));
+    size_t x = sat_add(fri_bytes, gs_prover_trees_bytes(log_size));
     for (uint32_t i = 0; i < n; i++) x = sat_add(x, est[i].total);
     return x;
 }

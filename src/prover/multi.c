@@ -273,14 +273,14 @@ static gs_status build_tree(gs_mixed_tree **out, prover_state *st, uint32_t n, u
     const gs_digest **rows = malloc(n * sizeof *rows);
     unsigned *log_rows = malloc(n * sizeof *log_rows);
     uint32_t m = 0;
+    unsigned depth = 0;
     gs_status r = rows && log_rows ? GS_OK : GS_ERR_NOMEM;
     for (uint32_t i = 0; r == GS_OK && i < n; i++) {
-        if (tree == GS_TREE_AUX && !st[i].s.aux) continue;
+        if (!gs_shared_tree_holds(&st[i].s, tree)) continue;
         if (!st[i].rowd[tree]) r = GS_ERR_INVALID_ARG; /* a part did not run */
         rows[m] = st[i].rowd[tree], log_rows[m++] = st[i].s.lde_depth;
+        if (st[i].s.lde_depth > depth) depth = st[i].s.lde_depth;
     }
-    unsigned depth = 0;
-    for (uint32_t j = 0; j < m; j++) depth = log_rows[j] > depth ? log_rows[j] : depth;
     size_t scratch = gs_mixed_build_scratch(depth, GS_SHARED_TREE_SKIP);
     gs_mem_charge(run, scratch);
     if (r == GS_OK && m) r = gs_mixed_build_skip(out, st[0].s.hash, rows, log_rows, m, GS_SHARED_TREE_SKIP);
@@ -382,9 +382,7 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
     /* Shared trees: every table is held whole from its main commitment to the
      * shared FRI's openings (the rounds' trees need all of them), with the
      * three trees beside them. */
-    size_t tree_bytes = trees_mode ? 3 * gs_mixed_tree_bytes_skip(plan.log_size, GS_SHARED_TREE_SKIP) +
-                                         gs_mixed_build_scratch(plan.log_size, GS_SHARED_TREE_SKIP)
-                                   : 0;
+    size_t tree_bytes = trees_mode ? gs_prover_trees_bytes(plan.log_size) : 0;
     size_t trees_need = trees_mode ? gs_prover_trees_need(est, n, fri_bytes, plan.log_size) : 0;
     if (r == GS_OK && trees_mode && gate_budget != GS_GATE_UNLIMITED && trees_need > gate_budget) {
         gs_obs_warn(opts->obs,

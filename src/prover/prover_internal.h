@@ -104,9 +104,10 @@ size_t gs_prover_gate_budget(const gs_prove_stats *ps);
  * kept; an opening makes them again from the LDE rows (gs_mixed_open_fetch):
  * the trees take an eighth of the memory. */
 #define GS_SHARED_TREE_SKIP 3u
-/* Shared trees: every table whole at once (est[i].total), the three trees
- * of a largest LDE of 2^log_size rows (with one build's scratch) and the
- * FRI's own fri_bytes; saturating. */
+/* Shared trees: the three trees of a largest LDE of 2^log_size rows with one
+ * build's scratch; and with every table whole at once (est[i].total) and
+ * the FRI's own fri_bytes (saturating). */
+size_t gs_prover_trees_bytes(unsigned log_size);
 size_t gs_prover_trees_need(const gs_mem_estimate *est, uint32_t n, size_t fri_bytes, unsigned log_size);
 /* After the run (ps->peak_bytes set): budget_over_bytes, and the note in
  * obs for the report and the metrics (nothing if the check was not reached). */

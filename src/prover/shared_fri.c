@@ -202,7 +202,7 @@ static gs_status fetch_rows(void *p, uint32_t m, const size_t *rows, size_t coun
     prover_state *st = &tr->st[tr->table[m]];
     const gs_shape *s = &st->s;
     const gs_buf *buf = tr->tree == GS_TREE_TRACE ? &st->lde : tr->tree == GS_TREE_CHUNK ? &st->chunk_lde : &st->aux_lde;
-    size_t w = tr->tree == GS_TREE_TRACE ? s->cols : 3 * (size_t)(tr->tree == GS_TREE_CHUNK ? s->chunks : s->aux);
+    size_t w = gs_tree_width(s, tr->tree);
     gs_fp *v = malloc((count * w + 1) * sizeof *v);
     if (!v) return GS_ERR_NOMEM;
     gs_status r = st->be->iface->gather(st->be, v, buf, w, (size_t)1 << s->lde_depth, rows, count);
@@ -223,7 +223,7 @@ static gs_status trees_open(gs_shared_fri *sf, prover_state *st, uint32_t n, gs_
         uint32_t m = 0;
         tr->st = st, tr->tree = i;
         for (uint32_t t = 0; t < n; t++) /* the build's order (multi.c's build_tree) */
-            if (i != GS_TREE_AUX || st[t].s.aux) tr->table[m++] = t;
+            if (gs_shared_tree_holds(&st[t].s, i)) tr->table[m++] = t;
         sf->tree_roots[i] = gs_mixed_root(trees[i]);
         sf->tree_depth[i] = d;
         if (!(sf->tree_paths[i] = malloc((Q * d + 1) * sizeof(gs_digest)))) r = GS_ERR_NOMEM;

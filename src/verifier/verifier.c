@@ -455,7 +455,7 @@ static gs_status check_trees(const gs_multi_proof *mp, const gs_shape *s, size_t
         unsigned d = sf->tree_depth[tree];
         uint32_t m = 0;
         for (uint32_t i = 0; d && i < n; i++) {
-            if (tree == GS_TREE_AUX && !s[i].aux) continue;
+            if (!gs_shared_tree_holds(&s[i], tree)) continue;
             size_t w;
             const gs_fp *rows = gs_tree_rows(&mp->tables[i].table, &s[i], tree, &w);
             gs_merkle_leaf(s[i].hash, &rowd[m], rows + k * w, w);
