@@ -4,7 +4,8 @@
  * the row count, a matrix not 16-byte aligned), large ones (2^22 x 8,
  * 2^21 x 64), every Keccak code form, device Keccak-256 of single messages of
  * every length against gs_keccak256, leaf hashing alone, streams and
- * recommit, argument errors, injected allocation failures and a leak check.
+ * recommit, argument errors, injected allocation failures and a leak check;
+ * mixed-height trees (src/cuda/mixed.h) node for node the host's, both hashes.
  * Exits GS_TEST_SKIP (77) where no device exists; CTest reports a skip.
  *
  *   test_cuda_merkle [--seed N] [--quick]   (--quick: log_rows <= 14, no large shapes) */
@@ -13,10 +14,12 @@
 #include <string.h>
 
 #include "cuda/device.h"
+#include "cuda/mixed.h"
 #include "gstark/cuda.h"
 #include "gstark/cuda_merkle.h"
 #include "gstark/hash.h"
 #include "gstark/merkle.h"
+#include "merkle/mixed.h"
 #include "test_util.h"
 
 static const char *g_what = ""; /* the case being run, for failure messages */
@@ -642,6 +645,90 @@ static void test_alloc_failures(void) {
     matrix_free(&m);
 }
 
+/* ---- mixed trees: gs_cuda_mixed_build node for node gs_mixed_build_skip's ---- */
+
+/* One shape (n matrices of 2^lr[t] random canonical digests) with hash id
+ * and skip: every kept node of the device's tree equals the host's. */
+static void mixed_case(gs_hash_id id, const unsigned *lr, uint32_t n, unsigned skip) {
+    unsigned depth = 0;
+    for (uint32_t t = 0; t < n; t++)
+        if (lr[t] > depth) depth = lr[t];
+    if (skip > depth) skip = depth;
+    snprintf(g_what_buf, sizeof g_what_buf, "mixed %s, %u matrices, depth %u, skip %u",
+             gs_hash_name(id), n, depth, skip);
+    g_what = g_what_buf;
+    gs_digest *h[16];
+    void *d[16];
+    const void *dc[16];
+    CHECK(n <= 16);
+    for (uint32_t t = 0; t < n; t++) {
+        size_t rows = (size_t)1 << lr[t];
+        h[t] = malloc(rows * sizeof(gs_digest));
+        CHECK(h[t] != NULL);
+        for (size_t i = 0; i < rows * 4; i++) {
+            gs_fp v = gs_test_fp(); /* canonical: a Poseidon2 digest's elements */
+            memcpy(h[t][i / 4].b + 8 * (i % 4), &v, 8);
+        }
+        CHECK_OK(gs_cuda_merkle_dev_alloc(&d[t], rows * sizeof(gs_digest)));
+        CHECK_OK(gs_cuda_merkle_dev_copy(d[t], h[t], rows * sizeof(gs_digest)));
+        dc[t] = d[t];
+    }
+    gs_mixed_tree *ht = NULL;
+    CHECK_OK(gs_mixed_build_skip(&ht, id, (const gs_digest *const *)h, lr, n, skip));
+    size_t count = ((size_t)2 << (depth - skip)) - 1;
+    void *nodes = NULL, *scratch = NULL;
+    CHECK_OK(gs_cuda_merkle_dev_alloc(&nodes, count * sizeof(gs_digest)));
+    if (skip) CHECK_OK(gs_cuda_merkle_dev_alloc(&scratch, ((size_t)3 << (depth - 1)) * sizeof(gs_digest)));
+    CHECK_OK(gs_cuda_mixed_build(id, nodes, scratch, dc, lr, n, skip, NULL));
+    gs_digest *got = malloc(count * sizeof *got);
+    CHECK(got != NULL);
+    CHECK_OK(gs_cuda_merkle_dev_copy(got, nodes, count * sizeof *got));
+    const gs_digest *want = gs_mixed_nodes(ht);
+    size_t bad = 0;
+    for (size_t i = 0; want && i < count; i++) bad += memcmp(&got[i], &want[i], sizeof *got) != 0;
+    if (bad) fprintf(stderr, "[%s] %zu of %zu nodes differ\n", g_what, bad, count);
+    CHECK(want && bad == 0);
+    g_cases++;
+    free(got);
+    gs_mixed_free(ht);
+    gs_cuda_merkle_dev_free(nodes), gs_cuda_merkle_dev_free(scratch);
+    for (uint32_t t = 0; t < n; t++) gs_cuda_merkle_dev_free(d[t]), free(h[t]);
+}
+
+static void test_mixed(int quick) {
+    static const struct {
+        uint32_t n;
+        unsigned lr[8];
+    } shapes[] = {
+        {1, {0}},           {1, {9}},        {2, {4, 4}},         {4, {6, 3, 6, 1}},
+        {6, {10, 9, 9, 7, 2, 0}}, {3, {2, 5, 5}}, {5, {18, 17, 15, 12, 17}}, {8, {22, 21, 18, 18, 16, 14, 12, 10}},
+    };
+    static const unsigned skips[] = {0, 1, 3, 6};
+    size_t before = g_cases;
+    for (size_t c = 0; c < sizeof shapes / sizeof shapes[0]; c++) {
+        if (quick && shapes[c].lr[0] > 16) continue;
+        for (int h = 0; h < 2; h++)
+            for (size_t k = 0; k < sizeof skips / sizeof skips[0]; k++) {
+                if (shapes[c].lr[0] > 16 && k % 2) continue; /* the CPU reference's time */
+                mixed_case(h ? GS_HASH_POSEIDON2 : GS_HASH_KECCAK256, shapes[c].lr, shapes[c].n, skips[k]);
+            }
+    }
+    /* Arguments: a bad hash, no matrices, a NULL row array, a skip above the depth or without scratch. */
+    unsigned lr[2] = {3, 2};
+    void *d = NULL, *nodes = NULL;
+    CHECK_OK(gs_cuda_merkle_dev_alloc(&d, 8 * sizeof(gs_digest)));
+    CHECK_OK(gs_cuda_merkle_dev_alloc(&nodes, 15 * sizeof(gs_digest)));
+    const void *rows[2] = {d, d}, *holes[2] = {d, NULL};
+    CHECK(gs_cuda_mixed_build((gs_hash_id)2, nodes, NULL, rows, lr, 2, 0, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_mixed_build(GS_HASH_KECCAK256, nodes, NULL, rows, lr, 0, 0, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_mixed_build(GS_HASH_KECCAK256, nodes, NULL, holes, lr, 2, 0, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_mixed_build(GS_HASH_KECCAK256, nodes, nodes, rows, lr, 2, 4, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_mixed_build(GS_HASH_KECCAK256, nodes, NULL, rows, lr, 2, 1, NULL) == GS_ERR_INVALID_ARG);
+    CHECK_OK(gs_cuda_mixed_build(GS_HASH_KECCAK256, nodes, NULL, rows, lr, 2, 0, NULL));
+    gs_cuda_merkle_dev_free(d), gs_cuda_merkle_dev_free(nodes);
+    printf("mixed trees: %zu shapes, device nodes equal the host's\n", g_cases - before);
+}
+
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
     int quick = 0;
@@ -665,6 +752,7 @@ int main(int argc, char **argv) {
     test_absorb();
     test_streams();
     test_alloc_failures();
+    test_mixed(quick);
     if (!quick) test_large();
     printf("%zu shapes compared, %zu paths\n", g_cases, g_paths_checked);
     return gs_test_done();

@@ -21,6 +21,7 @@
 #include "gstark/proof.h"
 #include "gstark/status.h"
 #include "gstark/transcript.h"
+#include "merkle/mixed.h"
 
 typedef struct gs_buf {
     void *ptr;    /* backend-specific (host memory on the CPU backend) */
@@ -144,12 +145,23 @@ typedef struct gs_backend_iface {
     gs_status (*gather)(gs_backend *be, gs_fp *out, const gs_buf *m, size_t cols,
                         size_t col_stride, const size_t *idx, size_t n);
     /* The leaf digests (gstark/merkle.h's, with `hash`) of the 2^log_rows
-     * rows of m (cols columns at stride col_stride) into the host array out
-     * (2^log_rows digests): what a tree of those rows has as its leaves,
-     * without the tree (shared trees, docs/protocol.md "One tree per round").
-     * May be NULL: shared trees are then GS_ERR_UNSUPPORTED on the backend. */
-    gs_status (*row_digests)(gs_backend *be, gs_digest *out, const gs_buf *m, size_t cols,
+     * rows of m (cols columns at stride col_stride) into out, a buffer of
+     * this backend of at least 2^log_rows digests (32 bytes each, in their
+     * byte form): what a tree of those rows has as its leaves, without the
+     * tree (shared trees, docs/protocol.md "One tree per round"). May be
+     * NULL: shared trees are then GS_ERR_UNSUPPORTED on the backend. */
+    gs_status (*row_digests)(gs_backend *be, gs_buf *out, const gs_buf *m, size_t cols,
                              size_t col_stride, unsigned log_rows, gs_hash_id hash);
+    /* The shared tree (merkle/mixed.h) of n matrices from their row digests
+     * (row_digests' buffers: rowd[t] of 2^log_rows[t] digests), keeping
+     * the levels skip and up (gs_mixed_build_skip's tree, node for node),
+     * into *out on the host. A buffer with `host` set is host memory (a
+     * table on another backend, or one out of core); every other one is
+     * this backend's. Host memory the build borrows is charged to acct.
+     * Required with row_digests. */
+    gs_status (*mixed_build)(gs_backend *be, gs_mem *acct, gs_mixed_tree **out,
+                             gs_hash_id hash, const gs_buf *const *rowd, const unsigned *log_rows,
+                             uint32_t n, unsigned skip);
     /* The LogUp aux trace (3 * aux_cols columns of 2^log_n, see logup.h)
      * and the bus sum, from the trace: `evals` (the backend's copy of the
      * trace's evaluations, cols columns of 2^log_n) when not NULL, else the

@@ -119,12 +119,34 @@ static void cpu_commit_free(gs_backend *be, gs_bcommit *c) {
     free(c);
 }
 
-static gs_status cpu_row_digests(gs_backend *be, gs_digest *out, const gs_buf *m, size_t cols,
+static gs_status cpu_row_digests(gs_backend *be, gs_buf *out, const gs_buf *m, size_t cols,
                                  size_t col_stride, unsigned log_rows, gs_hash_id hash) {
     (void)be;
-    if (log_rows >= 8 * sizeof(size_t) || !gs_rows_fit(m, cols, col_stride, (size_t)1 << log_rows))
+    if (log_rows >= 8 * sizeof(size_t) || !gs_rows_fit(m, cols, col_stride, (size_t)1 << log_rows) ||
+        out->bytes >> log_rows < sizeof(gs_digest))
         return GS_ERR_INVALID_ARG;
-    return gs_merkle_row_digests(hash, out, m->ptr, cols, col_stride, log_rows);
+    return gs_merkle_row_digests(hash, out->ptr, m->ptr, cols, col_stride, log_rows);
+}
+
+/* Every buffer is host memory here, this backend's or not. */
+static gs_status cpu_mixed_build(gs_backend *be, gs_mem *acct, gs_mixed_tree **out, gs_hash_id hash,
+                                 const gs_buf *const *rowd, const unsigned *log_rows, uint32_t n,
+                                 unsigned skip) {
+    (void)be;
+    const gs_digest **rows = malloc((n ? n : 1) * sizeof *rows);
+    if (!rows) return GS_ERR_NOMEM;
+    unsigned depth = 0;
+    for (uint32_t t = 0; t < n; t++) {
+        int fits = log_rows[t] <= GS_MIXED_MAX_DEPTH && rowd[t]->bytes >> log_rows[t] >= sizeof(gs_digest);
+        rows[t] = fits ? rowd[t]->ptr : NULL; /* NULL: the build refuses */
+        if (log_rows[t] > depth) depth = log_rows[t];
+    }
+    size_t scratch = gs_mixed_build_scratch(depth, skip);
+    gs_mem_charge(acct, scratch);
+    gs_status r = gs_mixed_build_skip(out, hash, rows, log_rows, n, skip);
+    gs_mem_uncharge(acct, scratch);
+    free(rows);
+    return r;
 }
 
 static gs_status cpu_gather(gs_backend *be, gs_fp *out, const gs_buf *m, size_t cols,
@@ -708,6 +730,7 @@ static const gs_backend_iface cpu_iface = {
     .commit_free = cpu_commit_free,
     .gather = cpu_gather,
     .row_digests = cpu_row_digests,
+    .mixed_build = cpu_mixed_build,
     .logup_aux = cpu_logup_aux,
     .quotient = cpu_quotient,
     .eval_at = cpu_eval_at,

@@ -36,6 +36,7 @@
 #include "backend/backend.h"
 #include "backend/device.h"
 #include "cuda/device.h"
+#include "cuda/mixed.h"
 #include "cuda/quotient.h"
 #include "cuda/stages.h"
 #include "gstark/cuda.h"
@@ -813,37 +814,120 @@ static gs_status cuda_gather(gs_backend *be, gs_fp *out, const gs_buf *m, size_t
     return mark_end(c, t, gs_cuda_gather_rows(out, m->ptr, cols, col_stride, idx, n, c->stream));
 }
 
-/* Hashed on the device (Keccak-256's leaf kernel or Poseidon2's row hash)
- * into a scratch of digests, downloaded through the stage; a matrix out of
- * core is hashed on the host where it lies. */
-static gs_status cuda_row_digests(gs_backend *be, gs_digest *out, const gs_buf *m, size_t cols,
+/* The row digests of m on the device (Keccak-256's leaf kernel or
+ * Poseidon2's row hash), straight into out when it is device memory, else
+ * into a scratch downloaded through the stage; a matrix out of core is
+ * hashed on the host where it lies (and uploaded into a device out). The
+ * device's Poseidon2 digests are canonical elements: their bytes are the
+ * digests' byte form as they are. Returns once the digests are written. */
+static gs_status cuda_row_digests(gs_backend *be, gs_buf *out, const gs_buf *m, size_t cols,
                                   size_t col_stride, unsigned log_rows, gs_hash_id hash) {
     cuda_ctx *c = ctx_of(be);
     if (log_rows > GS_CUDA_MERKLE_MAX_LOG_ROWS) return GS_ERR_INVALID_ARG;
     size_t rows = (size_t)1 << log_rows, bytes = rows * sizeof(gs_digest);
-    if (!gs_rows_fit(m, cols, col_stride, rows)) return GS_ERR_INVALID_ARG;
+    if (!gs_rows_fit(m, cols, col_stride, rows) || out->bytes < bytes) return GS_ERR_INVALID_ARG;
     GS_TRY(use_lane(c));
     if (m->host) {
         GS_TRY(gs_cuda_stream_wait(c->stream));
-        return gs_merkle_row_digests(hash, out, m->ptr, cols, col_stride, log_rows);
+        if (out->host) return gs_merkle_row_digests(hash, out->ptr, m->ptr, cols, col_stride, log_rows);
+        gs_digest *h = malloc(bytes);
+        gs_status s = h ? gs_merkle_row_digests(hash, h, m->ptr, cols, col_stride, log_rows) : GS_ERR_NOMEM;
+        if (s == GS_OK) s = gs_cuda_stage_upload(c->stage, out->ptr, h, bytes, c->stream);
+        free(h);
+        return s;
     }
-    GS_TRY(charge(c, NULL, bytes, "the rows' leaf digests"));
-    void *d = NULL;
-    gs_status s = gs_cuda_buf_alloc(&d, bytes, c->stream);
-    size_t t = s == GS_OK ? mark_start(c, "row digests") : SIZE_MAX;
-    if (s == GS_OK && hash == GS_HASH_POSEIDON2)
-        s = gs_cuda_poseidon2_hash_rows(d, m->ptr, rows, cols, 1, col_stride, c->stream);
-    else if (s == GS_OK)
-        s = gs_cuda_merkle_hash_leaves(d, m->ptr, cols, col_stride, log_rows, c->stream);
-    if (s == GS_OK) s = gs_cuda_stage_download(c->stage, out, d, bytes, c->stream);
-    if (t != SIZE_MAX) s = mark_end(c, t, s);
-    if (d) gs_cuda_buf_free(d, c->stream);
-    uncharge(c, NULL, bytes);
-    for (size_t i = 0; s == GS_OK && hash == GS_HASH_POSEIDON2 && i < rows; i++) {
-        gs_poseidon2_digest e; /* the device's elements to the digest's bytes */
-        memcpy(&e, &out[i], sizeof e);
-        gs_poseidon2_digest_to_bytes(&out[i], &e);
+    void *d = out->host ? NULL : out->ptr;
+    if (out->host) {
+        GS_TRY(charge(c, NULL, bytes, "the rows' leaf digests"));
+        gs_status s = gs_cuda_buf_alloc(&d, bytes, c->stream);
+        if (s != GS_OK) {
+            uncharge(c, NULL, bytes);
+            return s;
+        }
     }
+    size_t t = mark_start(c, "row digests");
+    gs_status s = hash == GS_HASH_POSEIDON2
+                      ? gs_cuda_poseidon2_hash_rows(d, m->ptr, rows, cols, 1, col_stride, c->stream)
+                      : gs_cuda_merkle_hash_leaves(d, m->ptr, cols, col_stride, log_rows, c->stream);
+    if (s == GS_OK && out->host) s = gs_cuda_stage_download(c->stage, out->ptr, d, bytes, c->stream);
+    /* Done before the round's tree reads them, maybe on another lane's stream. */
+    else if (s == GS_OK) s = gs_cuda_stream_wait(c->stream);
+    s = mark_end(c, t, s);
+    if (out->host) {
+        gs_cuda_buf_free(d, c->stream);
+        uncharge(c, NULL, bytes);
+    }
+    return s;
+}
+
+/* The shared tree on the device: the digests out of core (or another
+ * backend's) uploaded into scratch, the levels below the skip in scratch,
+ * the kept levels downloaded into the host tree. Where the device budget
+ * has not room for that, the host builds it from the digests (the device's
+ * downloaded), the same nodes. */
+static gs_status cuda_mixed_build(gs_backend *be, gs_mem *acct, gs_mixed_tree **out, gs_hash_id hash,
+                                  const gs_buf *const *rowd, const unsigned *log_rows, uint32_t n,
+                                  unsigned skip) {
+    cuda_ctx *c = ctx_of(be);
+    *out = NULL;
+    if (!n) return GS_ERR_INVALID_ARG;
+    unsigned depth = 0;
+    size_t up = 0; /* device bytes for the host digests */
+    for (uint32_t t = 0; t < n; t++) {
+        if (log_rows[t] > GS_CUDA_MERKLE_MAX_LOG_ROWS || rowd[t]->bytes >> log_rows[t] < sizeof(gs_digest))
+            return GS_ERR_INVALID_ARG;
+        if (log_rows[t] > depth) depth = log_rows[t];
+        if (rowd[t]->host) up += sizeof(gs_digest) << log_rows[t];
+    }
+    GS_TRY(use_lane(c));
+    gs_mixed_tree *tree = NULL;
+    GS_TRY(gs_mixed_alloc(&tree, hash, log_rows, n, skip));
+    skip = gs_mixed_skip(tree);
+    size_t nodes = ((((size_t)2) << (depth - skip)) - 1) * sizeof(gs_digest);
+    size_t low = skip ? (((size_t)3) << (depth - 1)) * sizeof(gs_digest) : 0;
+    size_t need = nodes + low + up;
+    /* the digests' addresses: on the device, or host copies of the device's */
+    const void **rows = calloc(n, sizeof *rows);
+    gs_digest **copies = calloc(n, sizeof *copies);
+    gs_status s = rows && copies ? GS_OK : GS_ERR_NOMEM;
+    if (s == GS_OK && gs_mem_try_charge(c->dev_acct, need, c->budget)) {
+        size_t t = mark_start(c, "mixed tree");
+        void *d = NULL;
+        s = gs_cuda_buf_alloc(&d, need, c->stream);
+        char *p = (char *)d + nodes + low;
+        for (uint32_t i = 0; s == GS_OK && i < n; i++) {
+            rows[i] = rowd[i]->ptr;
+            if (!rowd[i]->host) continue;
+            size_t b = sizeof(gs_digest) << log_rows[i];
+            s = gs_cuda_stage_upload(c->stage, p, rowd[i]->ptr, b, c->stream);
+            rows[i] = p, p += b;
+        }
+        if (s == GS_OK)
+            s = gs_cuda_mixed_build(hash, d, low ? (char *)d + nodes : NULL, rows, log_rows, n, skip, c->stream);
+        if (s == GS_OK) s = gs_cuda_stage_download(c->stage, gs_mixed_nodes(tree), d, nodes, c->stream);
+        s = mark_end(c, t, s);
+        if (d) gs_cuda_buf_free(d, c->stream);
+        gs_mem_uncharge(c->dev_acct, need);
+    } else if (s == GS_OK) { /* no room on the device: on the host */
+        gs_mixed_free(tree);
+        tree = NULL;
+        size_t held = gs_mixed_build_scratch(depth, skip);
+        for (uint32_t i = 0; s == GS_OK && i < n; i++) {
+            rows[i] = rowd[i]->ptr;
+            if (rowd[i]->host) continue;
+            size_t b = sizeof(gs_digest) << log_rows[i];
+            if (!(copies[i] = malloc(b))) s = GS_ERR_NOMEM;
+            else s = gs_cuda_stage_download(c->stage, copies[i], rowd[i]->ptr, b, c->stream);
+            rows[i] = copies[i], held += copies[i] ? b : 0;
+        }
+        gs_mem_charge(acct, held);
+        if (s == GS_OK) s = gs_mixed_build_skip(&tree, hash, (const gs_digest *const *)rows, log_rows, n, skip);
+        gs_mem_uncharge(acct, held);
+    }
+    for (uint32_t i = 0; copies && i < n; i++) free(copies[i]);
+    free(copies), free(rows);
+    if (s != GS_OK) gs_mixed_free(tree);
+    else *out = tree;
     return s;
 }
 
@@ -1020,6 +1104,7 @@ static const gs_backend_iface cuda_iface = {
     .commit_free = cuda_commit_free,
     .gather = cuda_gather,
     .row_digests = cuda_row_digests,
+    .mixed_build = cuda_mixed_build,
     .logup_aux = cuda_logup_aux,
     .quotient = cuda_quotient,
     .eval_at = cuda_eval_at,

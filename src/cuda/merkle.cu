@@ -48,7 +48,13 @@
  * gs_cuda_poseidon2_compress_many per level (level l - 1 into level l,
  * disjoint ranges). A digest's 4 little-endian u64 elements are its bytes.
  * Cost per row: max(1, ceil(cols / 8)) width-12 permutations for the leaf and
- * ~1 width-8 permutation for the node above it. */
+ * ~1 width-8 permutation for the node above it.
+ *
+ * Mixed trees (src/cuda/mixed.h, gs_cuda_mixed_build): the shared trees of a
+ * multi-table proof from the tables' row digests, per level one level_kernel
+ * (or Poseidon2 compress) launch for the pairs and one fold_kernel launch per
+ * matrix entering there, all on one stream: one permutation per node and
+ * per entering row, ~2 launches per level. */
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -59,6 +65,7 @@
 #include "cuda/cuda_util.cuh"
 #include "cuda/device.h"
 #include "cuda/keccak.cuh"
+#include "cuda/mixed.h"
 #include "gstark/cuda_merkle.h"
 #include "gstark/cuda_poseidon2.h"
 
@@ -205,6 +212,30 @@ level_kernel(uint64_t *__restrict__ out, const uint64_t *__restrict__ in, uint32
     dst[1] = make_ulonglong2(d[2], d[3]);
 }
 
+/* A mixed tree's matrix entering a level of n = 2^lr nodes (src/cuda/mixed.h):
+ * node j = fresh ? rows[bitrev(j)] : H(node j || rows[bitrev(j)]), in place. */
+template <int V>
+__global__ void __launch_bounds__(LEVEL_THREADS)
+fold_kernel(uint64_t *__restrict__ level, const uint64_t *__restrict__ rows, uint32_t n, unsigned lr,
+            int fresh) {
+    const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= n) return;
+    const size_t r = lr ? __brev(j) >> (32 - lr) : 0;
+    const ulonglong2 *row = reinterpret_cast<const ulonglong2 *>(rows) + 2 * r;
+    ulonglong2 *node = reinterpret_cast<ulonglong2 *>(level) + 2 * (size_t)j;
+    if (fresh) {
+        node[0] = __ldg(row), node[1] = __ldg(row + 1);
+        return;
+    }
+    uint64_t msg[8], d[4];
+    const ulonglong2 v[4] = {node[0], node[1], __ldg(row), __ldg(row + 1)};
+#pragma unroll
+    for (int i = 0; i < 4; i++) msg[2 * i] = v[i].x, msg[2 * i + 1] = v[i].y;
+    hash64<V>(d, msg);
+    node[0] = make_ulonglong2(d[0], d[1]);
+    node[1] = make_ulonglong2(d[2], d[3]);
+}
+
 /* Levels first .. depth (level first has <= TAIL_THREADS nodes, one thread
  * each; blockDim.x = that count). */
 template <int V>
@@ -299,13 +330,14 @@ struct kernel_set {
     void (*msg)(uint64_t *, const uint8_t *, size_t, size_t);
     void (*absorb)(uint64_t *, const uint64_t *, size_t, size_t, uint32_t, unsigned);
     void (*finish)(uint64_t *, const uint64_t *, uint32_t, unsigned);
+    void (*fold)(uint64_t *, const uint64_t *, uint32_t, unsigned, int);
     const char *name;
 };
 
 template <int V>
 kernel_set make_set(const char *name) {
-    return kernel_set{leaf_kernel<V>, level_kernel<V>,  tail_kernel<V>, msg_kernel<V>,
-                      absorb_kernel<V>, finish_kernel<V>, name};
+    return kernel_set{leaf_kernel<V>,   level_kernel<V>,  tail_kernel<V>, msg_kernel<V>,
+                      absorb_kernel<V>, finish_kernel<V>, fold_kernel<V>, name};
 }
 
 const kernel_set g_sets[GS_CUDA_KECCAK_VARIANTS] = {
@@ -935,4 +967,54 @@ extern "C" gs_status gs_cuda_merkle_event_elapsed(double *ms, void *start, void 
 
 extern "C" void gs_cuda_merkle_event_destroy(void *event) {
     if (event) (void)cudaEventDestroy((cudaEvent_t)event);
+}
+
+/* ---- mixed trees (src/cuda/mixed.h) ---- */
+
+extern "C" gs_status gs_cuda_mixed_build(gs_hash_id id, void *d_nodes, void *d_scratch,
+                                         const void *const *d_rows, const unsigned *log_rows,
+                                         uint32_t n, unsigned skip, void *stream) {
+    if (id != GS_HASH_KECCAK256 && id != GS_HASH_POSEIDON2) return GS_ERR_INVALID_ARG;
+    if (!d_nodes || !d_rows || !log_rows || n == 0) return GS_ERR_INVALID_ARG;
+    unsigned depth = 0;
+    for (uint32_t t = 0; t < n; t++) {
+        if (!d_rows[t] || log_rows[t] > GS_CUDA_MERKLE_MAX_LOG_ROWS) return GS_ERR_INVALID_ARG;
+        if (log_rows[t] > depth) depth = log_rows[t];
+    }
+    if (skip > depth || (skip && !d_scratch)) return GS_ERR_INVALID_ARG;
+    cudaStream_t s = (cudaStream_t)stream;
+    const kernel_set &k = current_set();
+    uint64_t *nodes = static_cast<uint64_t *>(d_nodes), *scratch = static_cast<uint64_t *>(d_scratch);
+    /* Below the skip, level l in scratch (even levels at 0, odd ones after 2^depth digests). */
+    const uint64_t *below = NULL;
+    for (unsigned l = 0; l <= depth; l++) {
+        const unsigned lr = depth - l;
+        const uint32_t count = 1u << lr;
+        uint64_t *out = l < skip ? scratch + (l & 1 ? 4 * ((size_t)1 << depth) : 0)
+                                 : nodes + 4 * level_offset(depth - skip, l - skip);
+        if (l && id == GS_HASH_POSEIDON2) {
+            GS_TRY(gs_cuda_poseidon2_compress_many(reinterpret_cast<gs_poseidon2_digest *>(out),
+                                                   reinterpret_cast<const gs_poseidon2_digest *>(below),
+                                                   count, stream));
+        } else if (l) {
+            const unsigned threads = count < LEVEL_THREADS ? count : LEVEL_THREADS;
+            k.level<<<blocks_for(count, threads), threads, 0, s>>>(out, below, count);
+            GS_TRY(check_launch("mixed tree level kernel launch"));
+        }
+        int fresh = l == 0;
+        for (uint32_t t = 0; t < n; t++) {
+            if (log_rows[t] != lr) continue;
+            const uint64_t *rows = static_cast<const uint64_t *>(d_rows[t]);
+            if (id == GS_HASH_POSEIDON2) {
+                GS_TRY(gs_cuda_poseidon2_fold(out, rows, lr, fresh, stream));
+            } else {
+                const unsigned threads = count < LEVEL_THREADS ? count : LEVEL_THREADS;
+                k.fold<<<blocks_for(count, threads), threads, 0, s>>>(out, rows, count, lr, fresh);
+                GS_TRY(check_launch("mixed tree fold kernel launch"));
+            }
+            fresh = 0;
+        }
+        below = out;
+    }
+    return GS_OK;
 }

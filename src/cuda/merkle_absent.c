@@ -1,6 +1,8 @@
 /* Built instead of src/cuda/merkle.cu when CUDA is not compiled in: every
  * entry point of gstark/cuda_merkle.h reports GS_ERR_NO_DEVICE (or does
- * nothing); the tree sizes are inline arithmetic in the header. */
+ * nothing), and so does src/cuda/mixed.h's; the tree sizes are inline
+ * arithmetic in the header. */
+#include "cuda/mixed.h"
 #include "gstark/cuda_merkle.h"
 
 gs_status gs_cuda_merkle_commit(gs_cuda_tree **out, const uint64_t *d_m, size_t cols,
@@ -159,3 +161,11 @@ gs_status gs_cuda_merkle_event_elapsed(double *ms, void *start, void *stop) {
 }
 
 void gs_cuda_merkle_event_destroy(void *event) { (void)event; }
+
+gs_status gs_cuda_mixed_build(gs_hash_id id, void *d_nodes, void *d_scratch,
+                              const void *const *d_rows, const unsigned *log_rows, uint32_t n,
+                              unsigned skip, void *stream) {
+    (void)id, (void)d_nodes, (void)d_scratch, (void)d_rows, (void)log_rows, (void)n, (void)skip,
+        (void)stream;
+    return GS_ERR_NO_DEVICE;
+}

@@ -12,6 +12,8 @@
  *                      4-element digest. Column-major rows (row_stride 1) make each warp load
  *                      256 contiguous bytes per element.
  *   compress_kernel    thread i: width-8 permutation of digests 2i, 2i+1, plus feed-forward.
+ *   fold_kernel        thread i: the same of node i and row bitrev(i) of a matrix entering
+ *                      a mixed tree's level (src/cuda/mixed.h), in place.
  *   permute_kernel<W>  thread i permutes state i in place.
  * Cost: a width-12 permutation is 8 * 12 + 22 = 118 S-boxes of 4 products each plus 22 * 12
  * products for the internal matrix (~736 64-bit modular products, each a 64 x 64 -> 128-bit
@@ -22,6 +24,7 @@
 #include <stdint.h>
 
 #include "cuda/cuda_util.cuh"
+#include "cuda/mixed.h"
 #include "gstark/cuda_poseidon2.h"
 #include "gstark/field.h"
 #include "hash/poseidon2_consts.h"
@@ -82,6 +85,29 @@ compress_kernel(uint64_t *__restrict__ out, const uint64_t *__restrict__ in, siz
     p2d_permute(s, 8, c_rc8_ext, c_rc8_int, c_diag8);
 #pragma unroll
     for (unsigned k = 0; k < 4; k++) out[4 * i + k] = gs_fp_add(s[k], x[k]);
+}
+
+/* Thread i: level[i] = fresh ? rows[r] : compress(level[i], rows[r]), r = bitrev(i, lr)
+ * (a mixed tree's matrix entering a level, src/cuda/mixed.h). */
+__global__ void __launch_bounds__(P2_THREADS)
+fold_kernel(uint64_t *__restrict__ level, const uint64_t *__restrict__ rows, uint32_t n, unsigned lr,
+            int fresh) {
+    const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const size_t r = lr ? __brev(i) >> (32 - lr) : 0;
+    uint64_t s[8], x[4];
+#pragma unroll
+    for (unsigned k = 0; k < 4; k++) s[4 + k] = rows[4 * r + k];
+    if (fresh) {
+#pragma unroll
+        for (unsigned k = 0; k < 4; k++) level[4 * (size_t)i + k] = s[4 + k];
+        return;
+    }
+#pragma unroll
+    for (unsigned k = 0; k < 4; k++) x[k] = s[k] = level[4 * (size_t)i + k];
+    p2d_permute(s, 8, c_rc8_ext, c_rc8_int, c_diag8);
+#pragma unroll
+    for (unsigned k = 0; k < 4; k++) level[4 * (size_t)i + k] = gs_fp_add(s[k], x[k]);
 }
 
 template <unsigned W>
@@ -162,6 +188,14 @@ extern "C" gs_status gs_cuda_poseidon2_compress_many(gs_poseidon2_digest *d_out,
     GS_TRY(check_ptr(d_in));
     compress_kernel<<<blocks, P2_THREADS, 0, (cudaStream_t)stream>>>(d_out[0].v, d_in[0].v, n);
     return gs_cuda_launched("poseidon2 compress kernel launch");
+}
+
+extern "C" gs_status gs_cuda_poseidon2_fold(uint64_t *d_level, const uint64_t *d_rows, unsigned log_rows,
+                                            int fresh, void *stream) {
+    if (!d_level || !d_rows || log_rows > 30) return GS_ERR_INVALID_ARG;
+    const uint32_t n = 1u << log_rows;
+    fold_kernel<<<blocks_for(n), P2_THREADS, 0, (cudaStream_t)stream>>>(d_level, d_rows, n, log_rows, fresh);
+    return gs_cuda_launched("poseidon2 fold kernel launch");
 }
 
 extern "C" gs_status gs_cuda_poseidon2_permute_many(uint64_t *d_st, unsigned width, size_t n,

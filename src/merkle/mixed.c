@@ -158,34 +158,53 @@ static void build_range(void *p, size_t b, size_t e) {
     }
 }
 
-gs_status gs_mixed_build_skip(gs_mixed_tree **out, gs_hash_id id, const gs_digest *const *rows,
-                              const unsigned *log_rows, uint32_t n, unsigned skip) {
+gs_status gs_mixed_alloc(gs_mixed_tree **out, gs_hash_id id, const unsigned *log_rows, uint32_t n,
+                         unsigned skip) {
     if (out) *out = NULL;
     int d = depth_of(log_rows, n);
-    if (!out || !rows || d < 0 || skip > GS_MIXED_MAX_SKIP) return GS_ERR_INVALID_ARG;
-    for (uint32_t t = 0; t < n; t++)
-        if (!rows[t]) return GS_ERR_INVALID_ARG;
+    if (!out || d < 0 || skip > GS_MIXED_MAX_SKIP) return GS_ERR_INVALID_ARG;
     if (skip > (unsigned)d) skip = (unsigned)d;
     if (!gs_mixed_tree_bytes_skip((unsigned)d, skip)) return GS_ERR_NOMEM;
     gs_mixed_tree *t = calloc(1, sizeof *t);
-    /* Levels below skip live in two scratch levels in turn (even ones in
-     * low[0], 2^d nodes; odd ones in low[1], 2^(d-1)). */
-    gs_digest *low[2] = {NULL, NULL};
-    if (t && skip) {
-        low[0] = malloc(((size_t)1 << d) * sizeof(gs_digest));
-        low[1] = malloc(((size_t)1 << (d - 1)) * sizeof(gs_digest));
-    }
     if (t) {
         t->id = id, t->depth = (unsigned)d, t->skip = skip, t->n = n;
         t->log_rows = malloc(n * sizeof *t->log_rows);
         t->nodes = gs_pages_alloc((((size_t)2 << (d - skip)) - 1) * sizeof(gs_digest));
     }
-    if (!t || !t->log_rows || !t->nodes || (skip && (!low[0] || !low[1]))) {
-        free(low[0]), free(low[1]);
+    if (!t || !t->log_rows || !t->nodes) {
         gs_mixed_free(t);
         return GS_ERR_NOMEM;
     }
     memcpy(t->log_rows, log_rows, n * sizeof *log_rows);
+    *out = t;
+    return GS_OK;
+}
+
+gs_digest *gs_mixed_nodes(gs_mixed_tree *t) { return t ? t->nodes : NULL; }
+
+unsigned gs_mixed_skip(const gs_mixed_tree *t) { return t ? t->skip : 0; }
+
+gs_status gs_mixed_build_skip(gs_mixed_tree **out, gs_hash_id id, const gs_digest *const *rows,
+                              const unsigned *log_rows, uint32_t n, unsigned skip) {
+    if (out) *out = NULL;
+    if (!out || !rows) return GS_ERR_INVALID_ARG;
+    for (uint32_t t = 0; log_rows && t < n; t++)
+        if (!rows[t]) return GS_ERR_INVALID_ARG;
+    gs_mixed_tree *t = NULL;
+    GS_TRY(gs_mixed_alloc(&t, id, log_rows, n, skip));
+    skip = t->skip;
+    /* Levels below skip live in two scratch levels in turn (even ones in
+     * low[0], 2^d nodes; odd ones in low[1], 2^(d-1)). */
+    gs_digest *low[2] = {NULL, NULL};
+    if (skip) {
+        low[0] = malloc(((size_t)1 << t->depth) * sizeof(gs_digest));
+        low[1] = malloc(((size_t)1 << (t->depth - 1)) * sizeof(gs_digest));
+        if (!low[0] || !low[1]) {
+            free(low[0]), free(low[1]);
+            gs_mixed_free(t);
+            return GS_ERR_NOMEM;
+        }
+    }
     build_ctx c = {.tree = t, .rows = rows, .log_rows = log_rows, .n = n};
     for (unsigned l = 0; l <= t->depth; l++) {
         c.level = l;

@@ -61,6 +61,19 @@ void gs_mixed_free(gs_mixed_tree *t); /* NULL is a no-op */
 gs_status gs_mixed_build_skip(gs_mixed_tree **out, gs_hash_id id, const gs_digest *const *rows,
                               const unsigned *log_rows, uint32_t n, unsigned skip);
 
+/* A tree of that shape (levels skip..depth kept, as gs_mixed_build_skip
+ * keeps them) whose nodes another builder fills (the CUDA backend builds on
+ * the device and copies them in): gs_mixed_nodes gives the 2^(depth - skip
+ * + 1) - 1 digests, level l at gs_merkle_level_offset(depth - skip, l -
+ * skip) (merkle/merkle_internal.h), zero until written. Same errors as the
+ * build. */
+gs_status gs_mixed_alloc(gs_mixed_tree **out, gs_hash_id id, const unsigned *log_rows, uint32_t n,
+                         unsigned skip);
+gs_digest *gs_mixed_nodes(gs_mixed_tree *t);
+/* The levels below the skip a tree of that shape keeps none of (the
+ * skip, capped at the depth): what a builder writes from level skip up. */
+unsigned gs_mixed_skip(const gs_mixed_tree *t);
+
 /* Bytes gs_mixed_build holds for a largest height of 2^depth rows; the
  * same with a skip, and the scratch of such a build (0 without a skip). */
 size_t gs_mixed_tree_bytes(unsigned depth);

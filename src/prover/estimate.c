@@ -49,6 +49,13 @@ gs_status gs_estimate_table(gs_mem_estimate *out, const gs_air *air, unsigned lo
     return GS_OK;
 }
 
+/* What committing an LDE of `cols` leaf columns holds: its tree, or with
+ * shared trees its 2^lde_depth row digests. */
+static size_t commit_bytes(const gs_shape *s, size_t cols, int cpu) {
+    if (s->shared_trees) return sizeof(gs_digest) << s->lde_depth;
+    return tree_bytes(s->lde_depth, cols, cpu);
+}
+
 static gs_status shared_on(size_t *out, const gs_air *const *airs, const unsigned *log_n, uint32_t n,
                            const gs_params *params, gs_backend_kind kind) {
     uint32_t *h = calloc(n, sizeof *h);
@@ -110,17 +117,20 @@ gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned
     size_t n = (size_t)1 << s.log_n, N = (size_t)1 << s.log_size, fp = sizeof(gs_fp);
     int cpu = kind == GS_BACKEND_CPU;
     /* The trace, aux and chunk trees: 2^lde_depth leaves of lde_fold-wide
-     * rows (with coset leaves), else one a row. */
-    unsigned d = s.lde_depth, f = s.lde_fold;
-    size_t C = s.cols, K = s.chunks, tree = tree_bytes(d, C << f, cpu);
+     * rows (with coset leaves), else one a row; with shared trees the
+     * table's row digests instead (held until the round's tree is built, on
+     * the device with CUDA; the shared trees are the proof's, in
+     * gs_prover_trees_need). */
+    unsigned f = s.lde_fold;
+    size_t C = s.cols, K = s.chunks, tree = commit_bytes(&s, C << f, cpu);
     /* Coefficients, LDE and tree; on the device a bus table's evaluations
      * too (kept for the aux trace), and any table's until its trace check,
      * done before the tree. */
     size_t evals = C * n * fp, main_held = C * n * fp + C * N * fp + tree + (!cpu && A ? evals : 0);
     size_t before_tree = C * n * fp + C * N * fp + (cpu ? 0 : evals);
     out->main_commit = main_held > before_tree ? main_held : before_tree;
-    size_t aux_coeffs = 3 * A * n * fp, aux_held = A ? 3 * A * N * fp + tree_bytes(d, 3 * A << f, cpu) : 0;
-    size_t chunk_coeffs = 3 * K * n * fp, chunk_held = 3 * K * N * fp + tree_bytes(d, 3 * K << f, cpu);
+    size_t aux_coeffs = 3 * A * n * fp, aux_held = A ? 3 * A * N * fp + commit_bytes(&s, 3 * A << f, cpu) : 0;
+    size_t chunk_coeffs = 3 * K * n * fp, chunk_held = 3 * K * N * fp + commit_bytes(&s, 3 * K << f, cpu);
     size_t quot = 3 * N * fp;
     size_t at_quotient = main_held + aux_coeffs + aux_held + chunk_coeffs +
                          (quot > chunk_held ? quot : chunk_held);

@@ -268,26 +268,32 @@ static gs_status shared_fri_on_cpu(prover_state *st, uint32_t n, gs_multi_proof 
 
 /* Shared trees: the round's tree (GS_TREE_TRACE, _CHUNK or _AUX) from the
  * tables' row digests, which go; *out stays NULL for an aux round without
- * buses. Charged to run. */
+ * buses. Built through the backend of a table on the device if there is
+ * one (they share the device: CUDA builds it where the digests are), the
+ * digests of tables on the CPU then handed over as host memory; the tree is
+ * charged to run. */
 static gs_status build_tree(gs_mixed_tree **out, prover_state *st, uint32_t n, unsigned tree, gs_mem *run) {
-    const gs_digest **rows = malloc(n * sizeof *rows);
+    const gs_buf **rows = malloc(n * sizeof *rows);
+    gs_buf *views = malloc(n * sizeof *views);
     unsigned *log_rows = malloc(n * sizeof *log_rows);
+    gs_backend *be = st[0].be;
+    for (uint32_t i = 0; i < n; i++)
+        if (st[i].be != gs_backend_cpu()) be = st[i].be;
     uint32_t m = 0;
-    unsigned depth = 0;
-    gs_status r = rows && log_rows ? GS_OK : GS_ERR_NOMEM;
+    gs_status r = rows && views && log_rows ? GS_OK : GS_ERR_NOMEM;
     for (uint32_t i = 0; r == GS_OK && i < n; i++) {
         if (!gs_shared_tree_holds(&st[i].s, tree)) continue;
-        if (!st[i].rowd[tree]) r = GS_ERR_INVALID_ARG; /* a part did not run */
-        rows[m] = st[i].rowd[tree], log_rows[m++] = st[i].s.lde_depth;
-        if (st[i].s.lde_depth > depth) depth = st[i].s.lde_depth;
+        if (!st[i].rowd[tree].ptr) r = GS_ERR_INVALID_ARG; /* a part did not run */
+        views[m] = st[i].rowd[tree];
+        if (st[i].be == gs_backend_cpu()) views[m].host = 1;
+        rows[m] = &views[m], log_rows[m] = st[i].s.lde_depth;
+        m++;
     }
-    size_t scratch = gs_mixed_build_scratch(depth, GS_SHARED_TREE_SKIP);
-    gs_mem_charge(run, scratch);
-    if (r == GS_OK && m) r = gs_mixed_build_skip(out, st[0].s.hash, rows, log_rows, m, GS_SHARED_TREE_SKIP);
-    gs_mem_uncharge(run, scratch);
-    if (r == GS_OK && *out) gs_mem_charge(run, gs_mixed_tree_bytes_skip(depth, GS_SHARED_TREE_SKIP));
+    if (r == GS_OK && m && !be->iface->mixed_build) r = GS_ERR_UNSUPPORTED;
+    if (r == GS_OK && m) r = be->iface->mixed_build(be, run, out, st[0].s.hash, rows, log_rows, m, GS_SHARED_TREE_SKIP);
+    if (r == GS_OK && *out) gs_mem_charge(run, gs_mixed_tree_bytes_skip(gs_mixed_depth(*out), GS_SHARED_TREE_SKIP));
     for (uint32_t i = 0; i < n; i++) gs_prover_rowd_free(&st[i], tree);
-    free(rows), free(log_rows);
+    free(rows), free(views), free(log_rows);
     return r;
 }
 

@@ -232,10 +232,7 @@ static gs_status check_main(prover_state *st, const gs_fp *trace) {
 }
 
 void gs_prover_rowd_free(prover_state *st, unsigned tree) {
-    if (!st->rowd[tree]) return;
-    free(st->rowd[tree]);
-    st->rowd[tree] = NULL;
-    gs_mem_uncharge(st->mem, ((size_t)1 << st->s.lde_depth) * sizeof(gs_digest));
+    if (st->rowd[tree].ptr) st->be->iface->free(st->be, &st->rowd[tree]);
 }
 
 /* Commits the LDE matrix m of `cols` columns (column stride N) of tree
@@ -249,10 +246,9 @@ static gs_status commit_lde(prover_state *st, unsigned tree, const gs_buf *m, si
     size_t N = (size_t)1 << s->lde_depth;
     if (s->shared_trees) {
         gs_prover_rowd_free(st, tree);
-        if (!(st->rowd[tree] = malloc(N * sizeof(gs_digest)))) return GS_ERR_NOMEM;
-        gs_mem_charge(st->mem, N * sizeof(gs_digest));
         if (!st->be->iface->row_digests) return GS_ERR_UNSUPPORTED;
-        return st->be->iface->row_digests(st->be, st->rowd[tree], m, cols, N, s->lde_depth, s->hash);
+        GS_TRY(st->be->iface->alloc(st->be, st->mem, &st->rowd[tree], N * sizeof(gs_digest)));
+        return st->be->iface->row_digests(st->be, &st->rowd[tree], m, cols, N, s->lde_depth, s->hash);
     }
     gs_bcommit **c = tree == GS_TREE_TRACE ? &st->trace_c : tree == GS_TREE_CHUNK ? &st->chunk_c : &st->aux_c;
     return st->be->iface->commit(st->be, st->mem, c, s->hash, m, gs_lde_leaf_width(s, cols), N, s->lde_depth);

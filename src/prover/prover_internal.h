@@ -134,9 +134,10 @@ typedef struct {
     gs_buf *layers; /* s.layers + 1 DEEP/FRI words */
     gs_bcommit *trace_c, *chunk_c, *aux_c, **layer_c;
     /* Shared trees: the row digests of the trace, chunk and aux LDEs
-     * (indexed GS_TREE_*; 2^lde_depth each, charged to mem) until the
-     * round's tree is built from them; the composition challenge. */
-    gs_digest *rowd[3];
+     * (indexed GS_TREE_*; 2^lde_depth each, the backend's buffers, on the
+     * device with CUDA) until the round's tree is built from them; the
+     * composition challenge. */
+    gs_buf rowd[3];
     gs_fp3 alpha;
 } prover_state;
 
@@ -197,7 +198,7 @@ gs_status gs_prover_open_queries(prover_state *st, gs_table_proof *t, const size
  * word. The same transcript as chain_rounds with the table's own roots. */
 gs_status gs_prover_part(prover_state *st, gs_proof *p, gs_transcript *tr, const bus_challenges *bc,
                          int part, const gs_digest *root, gs_prove_stats *ps);
-/* Frees st->rowd[tree] (and its charge); NULL is a no-op. */
+/* Frees st->rowd[tree]; none is a no-op. */
 void gs_prover_rowd_free(prover_state *st, unsigned tree);
 /* The shared FRI (shared_fri.c) of a multi-table proof whose tables' chains
  * stopped after DEEP (each state holding its LDEs, trees and DEEP word in
