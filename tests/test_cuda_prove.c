@@ -19,6 +19,7 @@
 #include "backend/backend.h"
 #include "backend/device.h"
 #include "cuda/device.h"
+#include "merkle/mixed.h"
 #include "proof/shape.h"
 #include "gstark/cuda.h"
 #include "gstark/gstark.h"
@@ -739,6 +740,82 @@ static void test_pieces(void) {
  * the CPU's, the table went lean, and the device peak is within the lean
  * estimate; the same statement with room to spare keeps the separate
  * kernels and peaks higher. */
+/* The backend's mixed_build (shared trees): every kept node equal to the host
+ * build's, for both hashes, with one matrix's digests in host memory (a table on
+ * the CPU): on the device, and under a device budget that holds the digests but
+ * not the tree (then on the host). Nothing left allocated. */
+static void test_mixed_build(void) {
+    static const unsigned lr[3] = {9, 8, 9};
+    const unsigned skip = 3, depth = 9;
+    gs_digest *h[3];
+    for (int t = 0; t < 3; t++) {
+        h[t] = malloc(sizeof(gs_digest) << lr[t]);
+        CHECK(h[t] != NULL);
+        for (size_t i = 0; h[t] && i < ((size_t)4 << lr[t]); i++) {
+            gs_fp v = gs_test_fp();
+            memcpy(h[t][i / 4].b + 8 * (i % 4), &v, 8);
+        }
+    }
+    size_t count = ((size_t)2 << (depth - skip)) - 1, digests = (sizeof(gs_digest) << 9) * 2;
+    long live0 = gs_cuda_live_allocations();
+    int n = 0;
+    for (int hi = 0; hi < 2; hi++) {
+        gs_hash_id id = hi ? GS_HASH_POSEIDON2 : GS_HASH_KECCAK256;
+        gs_mixed_tree *ref = NULL;
+        CHECK(gs_mixed_build_skip(&ref, id, (const gs_digest *const *)h, lr, 3, skip) == GS_OK);
+        for (int b = 0; b < 2; b++) {
+            /* unlimited; then room for the two device digest buffers and less than the build needs */
+            size_t budget = b ? digests + 4096 : 0;
+            gs_device *d = NULL;
+            gs_backend *be = NULL;
+            CHECK(gs_device_open(&d, GS_DEVICE_CUDA, 0, 1, budget, 0) == GS_OK);
+            CHECK(d && gs_device_bind(d, 0) == GS_OK);
+            if (d) gs_device_begin(d);
+            CHECK(d && gs_device_backend_new(&be, d, -1) == GS_OK);
+            if (!be) {
+                gs_device_close(d);
+                continue;
+            }
+            gs_buf bufs[3] = {{0}};
+            const gs_buf *rows[3];
+            for (int t = 0; t < 3; t++) {
+                size_t bytes = sizeof(gs_digest) << lr[t];
+                if (t == 1) { /* a table on the CPU: host memory */
+                    bufs[t].ptr = h[t], bufs[t].bytes = bytes, bufs[t].host = 1;
+                } else {
+                    CHECK(be->iface->alloc(be, NULL, &bufs[t], bytes) == GS_OK && !bufs[t].host);
+                    CHECK(be->iface->upload(be, &bufs[t], h[t], bytes) == GS_OK);
+                }
+                rows[t] = &bufs[t];
+            }
+            gs_mixed_tree *got = NULL;
+            gs_status s = be->iface->mixed_build(be, NULL, &got, id, rows, lr, 3, skip);
+            if (s != GS_OK) fprintf(stderr, "mixed_build %s budget %zu: %s (%s)\n", gs_hash_name(id), budget, gs_status_str(s), gs_cuda_last_error());
+            CHECK(s == GS_OK && got && gs_mixed_depth(got) == depth && gs_mixed_skip(got) == skip);
+            CHECK(got && ref && !memcmp(gs_mixed_nodes(got), gs_mixed_nodes(ref), count * sizeof(gs_digest)));
+            gs_mixed_free(got);
+            for (int t = 0; t < 3; t++)
+                if (t != 1) be->iface->free(be, &bufs[t]);
+            be->iface->destroy(be);
+            /* made on the device (its operation in the busy log) only when the budget had room */
+            gs_device_op *ops = NULL;
+            size_t nops = 0, on_device = 0;
+            CHECK(gs_device_ops(d, &ops, &nops) == GS_OK);
+            for (size_t k = 0; k < nops; k++) on_device += !strcmp(ops[k].op, "mixed tree");
+            free(ops);
+            CHECK(on_device == (b ? 0u : 1u));
+            if (b) CHECK(gs_device_peak(d) <= budget);
+            gs_device_close(d);
+            n++;
+        }
+        gs_mixed_free(ref);
+    }
+    CHECK(gs_cuda_live_allocations() == live0);
+    for (int t = 0; t < 3; t++) free(h[t]);
+    printf("mixed_build: %d builds (Keccak-256, Poseidon2; on the device, and on the host under a "
+           "tight budget) equal the host's\n", n);
+}
+
 static void test_lean(void) {
     printf("lean tables on the device...\n");
     gs_workload w = {0};
@@ -890,6 +967,7 @@ int main(int argc, char **argv) {
     test_multi(0);
     test_multi(1);
     test_multi(2);
+    test_mixed_build();
     test_poseidon2();
     test_wrong_witness();
     test_trace_check();
