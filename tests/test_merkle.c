@@ -345,7 +345,8 @@ static void test_skip(void) {
             }
     /* The CPU backend's rule: narrow matrices keep an eighth, wide ones all. */
     CHECK(gs_merkle_skip_for(2, 20) == 3 && gs_merkle_skip_for(3, 20) == 3 &&
-          gs_merkle_skip_for(24, 20) == 1 && gs_merkle_skip_for(32, 20) == 0);
+          gs_merkle_skip_for(24, 20) == 3 && gs_merkle_skip_for(31, 20) == 3 &&
+          gs_merkle_skip_for(32, 20) == 0);
     /* Small trees keep every level (caps read stored levels). */
     CHECK(gs_merkle_skip_for(2, GS_MERKLE_SKIP_MIN_LOG_ROWS - 1) == 0 &&
           gs_merkle_skip_for(2, GS_MERKLE_SKIP_MIN_LOG_ROWS) == 3);

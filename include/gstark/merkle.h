@@ -45,11 +45,11 @@ gs_status gs_merkle_commit(gs_merkle_tree **out, gs_hash_id id, const gs_fp *m, 
  * rows when a path is opened (gs_merkle_open_rows). Same nodes, same root. */
 #define GS_MERKLE_MAX_SKIP 6u
 /* The skip both backends commit with for a matrix of `cols` columns and
- * 2^log_rows rows: while a kept level costs more than a quarter of the rows
- * it covers (64 / 2^skip bytes a row against 8 cols), up to 3. A narrow
- * matrix (2 or 3 columns) keeps an eighth of its tree, a FRI layer of
- * 8-point leaves (24 columns) half, a trace of 32 columns or more all of it;
- * an opening then hashes at most 8 rows again. A tree of fewer than
+ * 2^log_rows rows: 3 for a matrix of fewer than 32 columns (less than 256
+ * bytes a row; the kept levels, 8 bytes a row, are at most an eighth of it),
+ * else 0 (a tree of 64 bytes a row is at most a quarter of such a matrix, and
+ * the device hashes the leaves of such matrices as it extends them, which
+ * needs every level). An opening then hashes at most 8 rows again. A tree of fewer than
  * 2^GS_MERKLE_SKIP_MIN_LOG_ROWS leaves keeps every level, so every level at
  * or above depth - (GS_MERKLE_SKIP_MIN_LOG_ROWS - 3) of any tree is stored. */
 #define GS_MERKLE_SKIP_MIN_LOG_ROWS 16u

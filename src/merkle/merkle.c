@@ -73,10 +73,7 @@ size_t gs_merkle_tree_bytes_skip(unsigned log_rows, unsigned skip) {
 size_t gs_merkle_tree_bytes(unsigned log_rows) { return gs_merkle_tree_bytes_skip(log_rows, 0); }
 
 unsigned gs_merkle_skip_for(size_t cols, unsigned log_rows) {
-    unsigned skip = 0;
-    if (log_rows < GS_MERKLE_SKIP_MIN_LOG_ROWS) return 0;
-    while (skip < 3 && ((size_t)64 >> skip) * 4 > cols * 8) skip++;
-    return skip;
+    return log_rows >= GS_MERKLE_SKIP_MIN_LOG_ROWS && cols < 32 ? 3 : 0;
 }
 
 static gs_status tree_new(gs_merkle_tree **out, gs_hash_id id, unsigned log_rows, unsigned skip) {
