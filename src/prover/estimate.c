@@ -130,7 +130,9 @@ gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned
     size_t before_tree = C * n * fp + C * N * fp + (cpu ? 0 : evals);
     out->main_commit = main_held > before_tree ? main_held : before_tree;
     size_t aux_coeffs = 3 * A * n * fp, aux_held = A ? 3 * A * N * fp + commit_bytes(&s, 3 * A << f, cpu) : 0;
-    size_t chunk_coeffs = 3 * K * n * fp, chunk_held = 3 * K * N * fp + commit_bytes(&s, 3 * K << f, cpu);
+    /* (one chunk: its values are the quotient's, its value at z the
+     * composition's: no coefficients) */
+    size_t chunk_coeffs = K > 1 ? 3 * K * n * fp : 0, chunk_held = 3 * K * N * fp + commit_bytes(&s, 3 * K << f, cpu);
     size_t quot = 3 * N * fp;
     size_t at_quotient = main_held + aux_coeffs + aux_held + chunk_coeffs +
                          (quot > chunk_held ? quot : chunk_held);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "air/ood.h"
 #include "backend/backend.h"
 #include "cuda/device.h"
 #include "gstark/cuda.h"
@@ -349,18 +350,10 @@ static gs_status round_quotient(prover_state *st, gs_table_proof *t, const gs_ai
     if (r == GS_OK && s->chunks == 1) {
         /* One chunk: the quotient itself, of degree < n (for a trace that
          * satisfies the AIR), so its values are its chunk's LDE as they are,
-         * and its values at every 2^blowup-th point, the coset shift <w_n>,
-         * give its n coefficients: an interpolation of n points instead of
-         * one of N and an LDE. The same coefficients and values as the
-         * general path below. */
-        r = alloc_fp(st, &st->chunk_coeffs, 3 * n);
-        for (uint32_t i = 0; r == GS_OK && i < 3; i++)
-            r = be->iface->copy(be, &st->chunk_coeffs, i * n, &st->quot, i * N, n, s->log_blowup);
-        if (r == GS_OK) r = be->iface->interpolate(be, &st->chunk_coeffs, 3, s->log_n, shift);
-        if (r == GS_OK) {
-            st->chunk_lde = st->quot;
-            st->quot = (gs_buf){0};
-        }
+         * the same values as the general path below, and its value at z is
+         * the composition there (round_ood): no coefficients needed. */
+        st->chunk_lde = st->quot;
+        st->quot = (gs_buf){0};
     } else {
         if (r == GS_OK) r = be->iface->interpolate(be, &st->quot, 3, s->log_size - log_step, shift);
         /* Chunk j's component i: coefficients [j n, (j + 1) n) of component i. */
@@ -389,7 +382,8 @@ static void fp3_columns(gs_fp3 *out, const gs_fp3 *parts, uint32_t n) {
                                                      gs_fp3_mul(w2, parts[3 * j + 2])));
 }
 
-/* Chunks at z, aux columns at z and z w, trace columns at z and z w. Each
+/* Chunks at z, aux columns at z and z w, trace columns at z and z w (a
+ * single chunk last: the composition of those values). Each
  * set of coefficients is freed once its values are taken (DEEP and FRI
  * need only the LDEs), so a lean table's main coefficients, interpolated
  * again from the trace here, are held only with the LDEs and trees. */
@@ -400,8 +394,9 @@ static gs_status round_ood(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp3
     size_t most = s->chunks > s->aux ? s->chunks : s->aux;
     gs_fp3 *parts = malloc(3 * most * sizeof *parts);
     if (!parts) return GS_ERR_NOMEM;
-    gs_status r = be->iface->eval_at(be, parts, &st->chunk_coeffs, 3 * s->chunks, n, z);
-    if (r == GS_OK) fp3_columns(t->ood_chunks, parts, s->chunks);
+    gs_status r = GS_OK;
+    if (s->chunks > 1) r = be->iface->eval_at(be, parts, &st->chunk_coeffs, 3 * s->chunks, n, z);
+    if (r == GS_OK && s->chunks > 1) fp3_columns(t->ood_chunks, parts, s->chunks);
     if (r == GS_OK && s->aux) r = be->iface->eval_at(be, parts, &st->aux, 3 * s->aux, n, z);
     if (r == GS_OK && s->aux) fp3_columns(t->ood_aux_cur, parts, s->aux);
     if (r == GS_OK && s->aux) r = be->iface->eval_at(be, parts, &st->aux, 3 * s->aux, n, zw);
@@ -418,7 +413,13 @@ static gs_status round_ood(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp3
     GS_TRY(be->iface->eval_at(be, t->ood_cur, &st->coeffs, s->cols, n, z));
     GS_TRY(be->iface->eval_at(be, t->ood_next, &st->coeffs, s->cols, n, zw));
     be->iface->free(be, &st->coeffs);
-    return GS_OK;
+    if (s->chunks > 1) return GS_OK;
+    /* One chunk: Q(z) = the composition at z (air/ood.h), what the verifier
+     * checks it against; for a trace that satisfies the AIR the same value
+     * as Q's interpolant at z. */
+    gs_ood_values v = {t->ood_cur, t->ood_next, t->ood_aux_cur, t->ood_aux_next, t->bus_sum,
+                       st->bus_z, st->bus_alpha};
+    return gs_air_ood_composition(st->air, s->log_n, st->pub, &v, st->alpha, z, &t->ood_chunks[0]);
 }
 
 /* FRI from layer `first` (0, or 1 when deep_fold made layer 1), whose word
@@ -490,6 +491,7 @@ static gs_status part_quotient(prover_state *st, gs_proof *p, gs_transcript *tr,
         gs_transcript_absorb_fp3(tr, "bus_sum", &t->bus_sum, 1);
     }
     st->alpha = gs_transcript_squeeze_fp3(tr, "alpha");
+    st->bus_z = bc ? bc->z : gs_fp3_zero(), st->bus_alpha = bc ? bc->alpha : gs_fp3_zero();
     return round_quotient(st, t, st->air, p->pub, st->alpha, GS_FP_GENERATOR, bc);
 }
 

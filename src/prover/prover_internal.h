@@ -139,6 +139,7 @@ typedef struct {
      * composition challenge. */
     gs_buf rowd[3];
     gs_fp3 alpha;
+    gs_fp3 bus_z, bus_alpha; /* the statement's LogUp challenges (zero without buses) */
 } prover_state;
 
 /* The LogUp challenges shared by all tables of a statement. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "air/logup.h"
+#include "air/ood.h"
 #include "gstark/merkle.h"
 #include "gstark/poseidon2.h"
 #include "gstark/verifier.h"
@@ -112,79 +113,24 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s, 
     return GS_OK;
 }
 
-/* The composition at z from the constraints, against sum_j z^(j n) Q_j(z). */
+/* The statement's LogUp challenges (a table without buses may have none). */
 typedef struct {
     gs_fp3 z, alpha;
 } bus_challenges;
 
-/* The LogUp constraints at z, weighted by alpha^k from `a` on and divided by
- * their vanishing polynomials; a is advanced past them. */
-static gs_status logup_at_z(const gs_air *air, const gs_proof *p, const gs_shape *s,
-                            const bus_challenges *bc, gs_fp3 alpha, gs_fp3 *a, gs_fp3 z,
-                            gs_fp3 zn, gs_fp3 *total) {
-    const gs_table_proof *t = &p->table;
-    gs_logup L;
-    GS_TRY(gs_logup_layout(&L, air));
-    gs_fp3 *outs = malloc((L.n_outs + 1) * sizeof *outs), *grp = malloc((L.n_groups + 1) * sizeof *grp);
-    gs_fp3 bp[GS_AIR_MAX_TUPLE + 1], tr, fi, la;
-    gs_status r = outs && grp ? GS_OK : GS_ERR_NOMEM;
-    if (r == GS_OK) r = gs_air_eval_inter_ext(air, outs, t->ood_cur, p->pub);
-    if (r == GS_OK) {
-        gs_fp3_powers(bp, bc->alpha, GS_AIR_MAX_TUPLE + 1);
-        gs_logup_constraints(&L, air, grp, &tr, &fi, &la, outs, t->ood_aux_cur, t->ood_aux_next,
-                             bc->z, bp, t->bus_sum);
-        gs_fp3 one = gs_fp3_one();
-        gs_fp3 wl = gs_fp3_from_fp(gs_fp_pow(gs_fp_root_of_unity(s->log_n), ((uint64_t)1 << s->log_n) - 1));
-        gs_fp3 zinv = gs_fp3_inv(gs_fp3_sub(zn, one)), g = gs_fp3_zero();
-        for (uint32_t k = 0; k < L.n_groups; k++) g = gs_fp3_add(g, gs_fp3_mul(*a, grp[k])), *a = gs_fp3_mul(*a, alpha);
-        gs_fp3 v = gs_fp3_mul(g, zinv);
-        v = gs_fp3_add(v, gs_fp3_mul(gs_fp3_mul(*a, tr), gs_fp3_mul(gs_fp3_sub(z, wl), zinv)));
-        *a = gs_fp3_mul(*a, alpha);
-        v = gs_fp3_add(v, gs_fp3_mul(gs_fp3_mul(*a, fi), gs_fp3_inv(gs_fp3_sub(z, one))));
-        *a = gs_fp3_mul(*a, alpha);
-        v = gs_fp3_add(v, gs_fp3_mul(gs_fp3_mul(*a, la), gs_fp3_inv(gs_fp3_sub(z, wl))));
-        *a = gs_fp3_mul(*a, alpha);
-        *total = gs_fp3_add(*total, v);
-    }
-    free(outs), free(grp);
-    gs_logup_free(&L);
-    return r;
-}
-
+/* The composition at z from the constraints (air/ood.h), against sum_j
+ * z^(j n) Q_j(z). */
 static gs_status check_ood(const gs_air *air, const gs_proof *p, const gs_shape *s, gs_fp3 alpha,
                            gs_fp3 z, const bus_challenges *bc) {
     const gs_table_proof *t = &p->table;
-    uint32_t nt = gs_air_num_transitions(air), nb = gs_air_num_boundaries(air);
-    gs_fp3 *c = malloc((nt + 1) * sizeof *c);
-    gs_fp *bv = malloc((nb + 1) * sizeof *bv);
-    gs_status r = c && bv ? GS_OK : GS_ERR_NOMEM;
-    if (r == GS_OK) r = gs_air_eval_ext(air, c, t->ood_cur, t->ood_next, p->pub);
-    if (r == GS_OK) r = gs_air_boundary_values(air, bv, p->pub);
-    if (r == GS_OK) {
-        gs_fp wn = gs_fp_root_of_unity(s->log_n);
-        gs_fp3 zn = gs_fp3_pow(z, (uint64_t)1 << s->log_n), one = gs_fp3_one();
-        gs_fp3 a = one, trans = gs_fp3_zero(), total = gs_fp3_zero();
-        for (uint32_t k = 0; k < nt; k++) trans = gs_fp3_add(trans, gs_fp3_mul(a, c[k])), a = gs_fp3_mul(a, alpha);
-        /* (z - w^(n-1)) / (z^n - 1); z^n != 1 by the draw rule. */
-        gs_fp3 num = gs_fp3_sub(z, gs_fp3_from_fp(gs_fp_pow(wn, ((uint64_t)1 << s->log_n) - 1)));
-        total = gs_fp3_mul(trans, gs_fp3_mul(num, gs_fp3_inv(gs_fp3_sub(zn, one))));
-        for (uint32_t i = 0; i < nb; i++) {
-            uint32_t col;
-            uint64_t row;
-            gs_air_boundary_at(air, i, s->log_n, &col, &row); /* checked in check_shape */
-            gs_fp3 v = gs_fp3_sub(t->ood_cur[col], gs_fp3_from_fp(bv[i]));
-            gs_fp3 d = gs_fp3_sub(z, gs_fp3_from_fp(gs_fp_pow(wn, row)));
-            total = gs_fp3_add(total, gs_fp3_mul(gs_fp3_mul(a, v), gs_fp3_inv(d)));
-            a = gs_fp3_mul(a, alpha);
-        }
-        if (s->aux) r = logup_at_z(air, p, s, bc, alpha, &a, z, zn, &total);
-        gs_fp3 chunks = gs_fp3_zero(), zjn = one;
-        for (uint32_t j = 0; j < s->chunks; j++)
-            chunks = gs_fp3_add(chunks, gs_fp3_mul(zjn, t->ood_chunks[j])), zjn = gs_fp3_mul(zjn, zn);
-        if (r == GS_OK && !gs_fp3_eq(total, chunks)) r = GS_ERR_PROOF_OOD;
-    }
-    free(c), free(bv);
-    return r;
+    gs_ood_values v = {t->ood_cur, t->ood_next, t->ood_aux_cur, t->ood_aux_next, t->bus_sum,
+                       bc ? bc->z : gs_fp3_zero(), bc ? bc->alpha : gs_fp3_zero()};
+    gs_fp3 total, chunks = gs_fp3_zero(), zjn = gs_fp3_one();
+    GS_TRY(gs_air_ood_composition(air, s->log_n, p->pub, &v, alpha, z, &total));
+    gs_fp3 zn = gs_fp3_pow(z, (uint64_t)1 << s->log_n);
+    for (uint32_t j = 0; j < s->chunks; j++)
+        chunks = gs_fp3_add(chunks, gs_fp3_mul(zjn, t->ood_chunks[j])), zjn = gs_fp3_mul(zjn, zn);
+    return gs_fp3_eq(total, chunks) ? GS_OK : GS_ERR_PROOF_OOD;
 }
 
 typedef struct {
