@@ -118,10 +118,7 @@ static uint8_t *map_block(size_t len) {
     } else {
         void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m == MAP_FAILED) return NULL;
-        base = m;
-#ifdef MADV_HUGEPAGE
-        (void)madvise(base, len, MADV_HUGEPAGE);
-#endif
+        base = m; /* (no MADV_HUGEPAGE: pages.h) */
         size_t filled = fill(base, len);
         C.reused += filled;
         C.fresh += len - filled;

@@ -15,10 +15,13 @@
  * a cached block at least as large (split: the rest stays cached), or else
  * fresh pages with the cached blocks moved over them, largest first (mremap
  * moves their page tables: only what they do not cover is ever faulted).
- * Fresh pages are advised as transparent huge pages (MADV_HUGEPAGE, where
- * the kernel's setting is "madvise" or "always"): a fault then maps 2 MiB,
- * not 4 KiB (fib 2^23 on the CPU: 509k faults -> 37k, docs/benchmarks.md,
- * 2026-12-04); the kernel still zeroes every byte once.
+ * Fresh pages are not advised as transparent huge pages (MADV_HUGEPAGE):
+ * the kernel's own policy decides. Advised, fib 2^23 on the CPU faulted
+ * 36k times instead of 410k, yet its system time went from 0.75-0.95 s to
+ * 7.7-10.6 s on the 2-core dev machine on 2026-12-05 (a day after it had
+ * saved a fifth: docs/benchmarks.md, 2026-12-04 and 2026-12-05): how much a
+ * fresh huge page costs depends on the machine's state, a 4 KiB page's
+ * much less.
  * Its contents are stale, not zero: no caller may rely on fresh pages
  * being zero (built with -DGS_PAGES_POISON, every block is filled with
  * 0xA5 to check that).
