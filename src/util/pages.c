@@ -29,7 +29,8 @@ static struct {
     block slot[GS_PAGES_CACHE_SLOTS];
     size_t n, live, cached, high;
     uint64_t fresh, reused;
-} C = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    int huge; /* GS_HUGE_PAGES=1: fresh blocks advised MADV_HUGEPAGE; -1 until read */
+} C = {.lock = PTHREAD_MUTEX_INITIALIZER, .huge = -1};
 
 /* Callers hold C.lock. */
 static block take(size_t i) {
@@ -118,7 +119,14 @@ static uint8_t *map_block(size_t len) {
     } else {
         void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m == MAP_FAILED) return NULL;
-        base = m; /* (no MADV_HUGEPAGE: pages.h) */
+        base = m;
+        if (C.huge < 0) {
+            const char *e = getenv("GS_HUGE_PAGES");
+            C.huge = e && !strcmp(e, "1");
+        }
+#ifdef MADV_HUGEPAGE
+        if (C.huge) (void)madvise(base, len, MADV_HUGEPAGE);
+#endif
         size_t filled = fill(base, len);
         C.reused += filled;
         C.fresh += len - filled;

@@ -15,8 +15,8 @@
  * a cached block at least as large (split: the rest stays cached), or else
  * fresh pages with the cached blocks moved over them, largest first (mremap
  * moves their page tables: only what they do not cover is ever faulted).
- * Fresh pages are not advised as transparent huge pages (MADV_HUGEPAGE):
- * the kernel's own policy decides. Advised, fib 2^23 on the CPU faulted
+ * Fresh pages are not advised as transparent huge pages (MADV_HUGEPAGE)
+ * unless GS_HUGE_PAGES=1 (docs/knobs.md): the kernel's own policy decides. Advised, fib 2^23 on the CPU faulted
  * 36k times instead of 410k, yet its system time went from 0.75-0.95 s to
  * 7.7-10.6 s on the 2-core dev machine on 2026-12-05 (a day after it had
  * saved a fifth: docs/benchmarks.md, 2026-12-04 and 2026-12-05): how much a
