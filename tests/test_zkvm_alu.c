@@ -1,7 +1,10 @@
-/* The zkVM's ALU chip (src/zkvm/air_alu.c) with the range and byte tables
- * (src/zkvm/air_lookup.c): a requester table sends (op, a, b, c) on the ALU
- * bus, the chip receives them, and the statement is proven and verified
- * (the fixed columns checked against the tables the verifier builds).
+/* The zkVM's ALU chip (src/zkvm/air_alu.c) and add chip (src/zkvm/air_add.c),
+ * each with the range and byte tables (src/zkvm/air_lookup.c): a requester
+ * table sends (op, a, b, c) on the ALU bus, the chip receives them, and the
+ * statement is proven and verified (the fixed columns checked against the
+ * tables the verifier builds). Each test below runs on both chips, with the
+ * ops each handles (the ALU chip all eight of ADD..EQ, the add chip ADD, SUB
+ * and EQ), then each chip's own hand edits:
  *  - every op on edge-value pairs and on random requests, c from the C
  *    arithmetic here (not the chip's);
  *  - requests for other ops are ignored; an empty request list and padding
@@ -18,8 +21,9 @@
 #include "zkvm_chip_test.h"
 #include "zkvm/zk_air.h"
 
-/* The chip's layout (src/zkvm/air_alu.c), for the hand edits. */
+/* The chips' layouts (src/zkvm/air_alu.c, air_add.c), for the hand edits. */
 enum { A_SEL = 0, A_A = 8, A_C = 20, A_DLO = 21, A_DHI = 22, A_CARRY = 23, A_SA = 24, A_R = 16 };
+enum { D_SEL = 0, D_A = 3, D_B = 4, D_C = 5, D_DLO = 6, D_DHI = 7, D_CARRY = 8, D_INV = 9 };
 
 static uint32_t ref_alu(uint32_t op, uint32_t a, uint32_t b) {
     switch (op) {
@@ -40,7 +44,13 @@ typedef struct stmt {
     zk_lookups *lk;
 } stmt;
 
-static gs_air *g_airs[4]; /* requester, alu, range, byte */
+static gs_air *g_airs[4]; /* requester, the chip under test, range, byte */
+/* The chip under test: its fill and the ops it handles. */
+static gs_status (*g_fill)(zk_table *, const zk_alu_req *, size_t, zk_lookups *);
+static int g_add_chip;
+static int handles(uint32_t op) {
+    return g_add_chip ? op == ZK_ALU_ADD || op == ZK_ALU_SUB || op == ZK_ALU_EQ : op >= ZK_ALU_ADD && op <= ZK_ALU_EQ;
+}
 static gs_fp *g_range_fixed, *g_byte_fixed; /* the verifier's columns */
 
 static void stmt_free(stmt *s) {
@@ -58,7 +68,7 @@ static void stmt_fill(stmt *s, const zk_alu_req *sent, size_t ns, const zk_alu_r
         const uint32_t v[5] = {sent[i].op, sent[i].a, sent[i].b, sent[i].c, 1};
         for (uint32_t k = 0; k < 5; k++) zk_col(&s->req, k)[i] = v[k];
     }
-    CHECK(zk_alu_fill(&s->alu, all, na, s->lk) == GS_OK);
+    CHECK(g_fill(&s->alu, all, na, s->lk) == GS_OK);
     zk_lookups *again = malloc(sizeof *again); /* the fill counts exactly the rows' lookups */
     memset(again, 0, sizeof *again);
     zkt_recount(again, g_airs[1], &s->alu);
@@ -122,7 +132,7 @@ static void test_edges(void) {
     size_t n = 0;
     zk_alu_req *r = malloc(8 * N_EDGES * N_EDGES * sizeof *r);
     for (uint32_t op = ZK_ALU_ADD; op <= ZK_ALU_EQ; op++)
-        for (size_t i = 0; i < N_EDGES; i++)
+        for (size_t i = 0; i < N_EDGES && handles(op); i++)
             for (size_t j = 0; j < N_EDGES; j++)
                 r[n] = (zk_alu_req){op, EDGES[i], EDGES[j], ref_alu(op, EDGES[i], EDGES[j])}, n++;
     /* a few outcomes the edges must include */
@@ -157,8 +167,8 @@ static void test_random(void) {
                                        : ZK_ALU_EQ + 1 + (uint32_t)gs_test_below(ZK_ALU_NUM_OPS - 1 - ZK_ALU_EQ);
         uint32_t a = rand_u32();
         uint32_t b = gs_test_below(4) == 0 ? a : rand_u32();
-        all[i] = (zk_alu_req){op, a, b, op <= ZK_ALU_EQ ? ref_alu(op, a, b) : 0xdeadbeef};
-        if (op <= ZK_ALU_EQ) sent[ns++] = all[i];
+        all[i] = (zk_alu_req){op, a, b, handles(op) ? ref_alu(op, a, b) : 0xdeadbeef};
+        if (handles(op)) sent[ns++] = all[i];
     }
     stmt s;
     stmt_fill(&s, sent, ns, all, na);
@@ -183,7 +193,7 @@ static void test_empty_and_padding(void) {
     CHECK(gs_air_check_trace(g_airs[1], s.alu.cols, s.alu.log_n, NULL, NULL, NULL) == GS_OK);
     CHECK(stmt_prove(&s) == GS_OK);
     stmt_free(&s);
-    zk_alu_req one = {ZK_ALU_SLT, 0x80000000, 0, 1};
+    zk_alu_req one = g_add_chip ? (zk_alu_req){ZK_ALU_SUB, 0, 1, 0xffffffff} : (zk_alu_req){ZK_ALU_SLT, 0x80000000, 0, 1};
     CHECK(prove_reqs(&one, 1, &one, 1) == GS_OK);
 }
 
@@ -196,17 +206,21 @@ static void test_wrong_c(void) {
         {ZK_ALU_AND, 0xffffffff, 0x1234, 0x1234}, {ZK_ALU_SLT, 5, 5, 0},
         {ZK_ALU_SLTU, 0, 0xffffffff, 1},        {ZK_ALU_EQ, 7, 7, 1},
     };
-    size_t nb = sizeof base / sizeof base[0];
-    for (size_t k = 0; k < nb; k++) CHECK_EQ_U64(base[k].c, ref_alu(base[k].op, base[k].a, base[k].b));
-    CHECK(prove_reqs(base, nb, base, nb) == GS_OK);
+    zk_alu_req mine[sizeof base / sizeof base[0]];
+    size_t nb = 0;
+    for (size_t k = 0; k < sizeof base / sizeof base[0]; k++)
+        if (handles(base[k].op)) mine[nb++] = base[k];
+    for (size_t k = 0; k < nb; k++) CHECK_EQ_U64(mine[k].c, ref_alu(mine[k].op, mine[k].a, mine[k].b));
+    CHECK(prove_reqs(mine, nb, mine, nb) == GS_OK);
     for (size_t k = 0; k < nb; k++) {
         zk_alu_req bad[sizeof base / sizeof base[0]];
-        memcpy(bad, base, sizeof base);
+        memcpy(bad, mine, nb * sizeof *mine);
         bad[k].c += 1;
         gs_status r = prove_reqs(bad, nb, bad, nb);
-        if (r != GS_ERR_BUS_UNBALANCED) fprintf(stderr, "wrong c, op %u: %s\n", base[k].op, gs_status_str(r));
+        if (r != GS_ERR_BUS_UNBALANCED) fprintf(stderr, "wrong c, op %u: %s\n", mine[k].op, gs_status_str(r));
         CHECK(r == GS_ERR_BUS_UNBALANCED);
     }
+    if (g_add_chip) return;
     /* SLT answered as SLTU: -1 < 1 signed, not unsigned */
     zk_alu_req slt = {ZK_ALU_SLT, 0xffffffff, 1, ref_alu(ZK_ALU_SLTU, 0xffffffff, 1)};
     CHECK(slt.c != ref_alu(ZK_ALU_SLT, slt.a, slt.b));
@@ -247,6 +261,27 @@ static uint64_t failing(stmt *s) {
 
 static void set(stmt *s, uint32_t col, gs_fp v) { zk_col(&s->alu, col)[0] = v; }
 
+/* The statement of one edit: the requester claims e->claim, the chip is
+ * filled honestly (its trace satisfies the constraints until edited). */
+static void edit_begin(stmt *s, const edit *e) {
+    CHECK_EQ_U64(e->req.c, ref_alu(e->req.op, e->req.a, e->req.b));
+    zk_alu_req claimed = e->req;
+    claimed.c = e->claim;
+    stmt_fill(s, &claimed, 1, &e->req, 1);
+    CHECK(gs_air_check_trace(g_airs[1], s->alu.cols, s->alu.log_n, NULL, NULL, NULL) == GS_OK);
+}
+
+/* After the edit: the lookup counts the edited trace makes, then the proof,
+ * which must fail as e->want says. */
+static void edit_end(stmt *s, const edit *e) {
+    memset(s->lk, 0, sizeof *s->lk);
+    zkt_recount(s->lk, g_airs[1], &s->alu);
+    gs_status r = stmt_prove(s);
+    if (r != e->want) fprintf(stderr, "%s chip, %s: %s\n", g_add_chip ? "add" : "alu", e->what, gs_status_str(r));
+    CHECK(r == e->want);
+    stmt_free(s);
+}
+
 static void test_hand_edits(void) {
     static const edit cases[] = {
         {"ADD c+1, d fixed", {ZK_ALU_ADD, 0xffffffff, 1, 0}, 1, E_C_AND_D, GS_ERR_AIR_UNSATISFIED},
@@ -275,12 +310,8 @@ static void test_hand_edits(void) {
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const edit *e = &cases[k];
-        CHECK_EQ_U64(e->req.c, ref_alu(e->req.op, e->req.a, e->req.b));
-        zk_alu_req claimed = e->req;
-        claimed.c = e->claim;
         stmt s;
-        stmt_fill(&s, &claimed, 1, &e->req, 1);
-        CHECK(gs_air_check_trace(g_airs[1], s.alu.cols, s.alu.log_n, NULL, NULL, NULL) == GS_OK);
+        edit_begin(&s, e);
         uint32_t a = e->req.a, b = e->req.b;
         switch (e->kind) {
         case E_C_AND_D: /* c and its limbs say the claim; the range counts follow */
@@ -326,12 +357,7 @@ static void test_hand_edits(void) {
             break;
         }
         }
-        memset(s.lk, 0, sizeof *s.lk);
-        zkt_recount(s.lk, g_airs[1], &s.alu);
-        gs_status r = stmt_prove(&s);
-        if (r != e->want) fprintf(stderr, "%s: %s\n", e->what, gs_status_str(r));
-        CHECK(r == e->want);
-        stmt_free(&s);
+        edit_end(&s, e);
     }
     /* the R limbs and c of an XOR moved together: the byte lookup objects */
     zk_alu_req x = {ZK_ALU_XOR, 0xff, 0x0f, 0xf0}, xc = x;
@@ -346,10 +372,62 @@ static void test_hand_edits(void) {
     stmt_free(&s);
 }
 
+/* The add chip's hand edits (its layout: D_*). */
+enum { CON_ADD_BOOL_CARRY = 4 }; /* src/zkvm/air_add.c's order */
+
+static void test_add_hand_edits(void) {
+    static const edit cases[] = {
+        {"ADD c+1, d fixed", {ZK_ALU_ADD, 0xffffffff, 1, 0}, 1, E_C_AND_D, GS_ERR_AIR_UNSATISFIED},
+        {"ADD carry flipped", {ZK_ALU_ADD, 0xffffffff, 1, 0}, 0, E_CARRY, GS_ERR_AIR_UNSATISFIED},
+        {"SUB c+1, d fixed", {ZK_ALU_SUB, 3, 5, 0xfffffffe}, 0xffffffff, E_C_AND_D, GS_ERR_AIR_UNSATISFIED},
+        {"SUB borrow flipped", {ZK_ALU_SUB, 3, 5, 0xfffffffe}, 0xfffffffe, E_CARRY, GS_ERR_AIR_UNSATISFIED},
+        {"ADD c alone changed", {ZK_ALU_ADD, 7, 8, 15}, 16, E_C_ONLY, GS_ERR_AIR_UNSATISFIED},
+        {"EQ 1 for unequal", {ZK_ALU_EQ, 1, 2, 0}, 1, E_C_ONLY, GS_ERR_AIR_UNSATISFIED},
+        {"EQ 0 for equal", {ZK_ALU_EQ, 9, 9, 1}, 0, E_C_ONLY, GS_ERR_AIR_UNSATISFIED},
+        {"two selectors", {ZK_ALU_ADD, 1, 2, 3}, 3, E_SEL2, GS_ERR_AIR_UNSATISFIED},
+        /* a carry that is a field element other than 0 and 1 satisfies the
+         * relation with any claimed c in range: only its booleanity stops it */
+        {"ADD carry a field element", {ZK_ALU_ADD, 0xffffffff, 1, 0}, 1, E_CARRY_FIELD, GS_ERR_AIR_UNSATISFIED},
+        /* c = a + b without the wrap, carry 0: the relations hold, the limb
+         * d_hi = 2^16 is no 16-bit value and the range lookup objects */
+        {"ADD without the wrap", {ZK_ALU_ADD, 0xffffffff, 1, 0}, 0, E_LIMBS, GS_ERR_BUS_UNBALANCED},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const edit *e = &cases[k];
+        stmt s;
+        edit_begin(&s, e);
+        uint32_t a = e->req.a, b = e->req.b;
+        switch (e->kind) {
+        case E_C_AND_D:
+            set(&s, D_C, e->claim), set(&s, D_DLO, e->claim & 0xffff), set(&s, D_DHI, e->claim >> 16);
+            break;
+        case E_CARRY: set(&s, D_CARRY, 1 - zk_col(&s.alu, D_CARRY)[0]); break;
+        case E_C_ONLY: set(&s, D_C, e->claim); break;
+        case E_SEL2: set(&s, D_SEL + 1, 1); break;
+        case E_CARRY_FIELD: {
+            gs_fp k = gs_fp_sub(gs_fp_add(a, b), e->claim);
+            set(&s, D_CARRY, gs_fp_mul(k, gs_fp_inv((gs_fp)1 << 32)));
+            set(&s, D_C, e->claim), set(&s, D_DLO, e->claim & 0xffff), set(&s, D_DHI, e->claim >> 16);
+            CHECK_EQ_U64(failing(&s), 1ull << CON_ADD_BOOL_CARRY);
+            break;
+        }
+        case E_LIMBS: { /* c = D = a + b = 2^32: d_lo 0, d_hi 2^16, carry 0 */
+            gs_fp sum = gs_fp_add(a, b);
+            set(&s, D_C, sum), set(&s, D_DLO, 0), set(&s, D_DHI, (gs_fp)1 << 16), set(&s, D_CARRY, 0);
+            zk_col(&s.req, 3)[0] = sum; /* the requester claims it too */
+            CHECK(gs_air_check_trace(g_airs[1], s.alu.cols, s.alu.log_n, NULL, NULL, NULL) == GS_OK);
+            break;
+        }
+        }
+        edit_end(&s, e);
+    }
+}
+
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
     g_airs[0] = zkt_requester_air("alu-requester", ZK_BUS_ALU, 4);
     g_airs[1] = zk_alu_air();
+    g_fill = zk_alu_fill;
     g_airs[2] = zk_range_air();
     g_airs[3] = zk_byte_air();
     for (int i = 0; i < 4; i++) CHECK(g_airs[i] != NULL);
@@ -365,6 +443,20 @@ int main(int argc, char **argv) {
     test_random();
     test_wrong_c();
     test_hand_edits();
+    /* the add chip: the same tests on its ops, then its own edits */
+    gs_air_free(g_airs[1]);
+    g_airs[1] = zk_add_air(), g_fill = zk_add_fill, g_add_chip = 1;
+    CHECK(g_airs[1] != NULL);
+    if (g_airs[1]) {
+        printf("add: %u columns, degree %u, %u interactions\n", gs_air_num_cols(g_airs[1]),
+               gs_air_max_degree(g_airs[1]), gs_air_num_interactions(g_airs[1]));
+        CHECK(gs_air_check_degree(g_airs[1], 2) == GS_OK);
+        test_empty_and_padding();
+        test_edges();
+        test_random();
+        test_wrong_c();
+        test_add_hand_edits();
+    }
     printf("%d proofs, %.1f s proving\n", g_proofs, g_prove_s);
     free(r0.cols), free(b0.cols);
     for (int i = 0; i < 4; i++) gs_air_free(g_airs[i]);

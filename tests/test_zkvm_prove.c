@@ -539,7 +539,7 @@ static void tamper_last_row(zk_table *t, gs_fp **pubs, void *ctx) {
         pubs[ZK_T_IMAGE][ZK_IMAGE_PUB_END + 5] = 77;
         return;
     }
-    /* 2 + 2 = 5: the add's result and the exit code forged, the ALU chip's
+    /* 2 + 2 = 5: the add's result and the exit code forged, the add chip's
      * row for (ADD, 2, 2, 4) dropped, and the last row receiving the forged
      * (ADD, 2, 2, 5) with f_alu = -1 (its b and c negated to match). */
     uint64_t radd = n, rcall = n;
@@ -557,15 +557,15 @@ static void tamper_last_row(zk_table *t, gs_fp **pubs, void *ctx) {
     pubs[ZK_T_CPU][ZK_PUB_EXIT_CODE] = 5;
     *tab_cell(t, ZK_T_IMAGE, 4, 10) = 5;
     pubs[ZK_T_IMAGE][ZK_IMAGE_PUB_END + 10] = 5;
-    /* The ALU chip's columns (src/zkvm/air_alu.c): 0 the ADD selector, 8 and
-     * 12 the low bytes of a and b; its result 4 range-checked as the limbs
-     * 4 and 0 (the range table's multiplicities, column 1, rows 4 and 0). */
-    zk_table *alu = &t[ZK_T_ALU];
-    uint64_t an = (uint64_t)1 << alu->log_n, dropped = 0;
+    /* The add chip's columns (src/zkvm/air_add.c): 0 the ADD selector, 3 and
+     * 4 a and b; its result 4 range-checked as the limbs 4 and 0 (the range
+     * table's multiplicities, column 1, rows 4 and 0). */
+    zk_table *add = &t[ZK_T_ADD];
+    uint64_t an = (uint64_t)1 << add->log_n, dropped = 0;
     for (uint64_t r = 0; r < an && !dropped; r++)
-        if (*tab_cell(t, ZK_T_ALU, 0, r) == 1 && *tab_cell(t, ZK_T_ALU, 8, r) == 2 &&
-            *tab_cell(t, ZK_T_ALU, 12, r) == 2) {
-            for (unsigned c = 0; c < alu->num_cols; c++) *tab_cell(t, ZK_T_ALU, c, r) = 0;
+        if (*tab_cell(t, ZK_T_ADD, 0, r) == 1 && *tab_cell(t, ZK_T_ADD, 3, r) == 2 &&
+            *tab_cell(t, ZK_T_ADD, 4, r) == 2) {
+            for (unsigned c = 0; c < add->num_cols; c++) *tab_cell(t, ZK_T_ADD, c, r) = 0;
             dropped = 1;
         }
     CHECK(dropped);

@@ -225,22 +225,16 @@ static void alu_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
 #undef SET
 
 gs_status zk_alu_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
-    size_t rows = 0;
-    for (size_t i = 0; i < n; i++) rows += handled(req[i].op);
-    gs_status s = zk_table_alloc(out, C_NUM, rows + 1); /* the last row is padding */
-    if (s != GS_OK) return s;
-    zk_alu_req *mine = NULL; /* the handled requests, when others are mixed in */
-    if (rows != n) {
-        if (!(mine = malloc((rows ? rows : 1) * sizeof *mine))) {
-            free(out->cols), out->cols = NULL;
-            return GS_ERR_NOMEM;
-        }
-        for (size_t i = 0, r = 0; i < n; i++)
-            if (handled(req[i].op)) mine[r++] = req[i];
+    const zk_alu_req *mine;
+    zk_alu_req *tmp;
+    size_t rows;
+    gs_status s = zk_select_reqs(req, n, handled, &mine, &rows, &tmp);
+    if (s == GS_OK) s = zk_table_alloc(out, C_NUM, rows + 1); /* the last row is padding */
+    if (s == GS_OK) {
+        alu_job j = {.req = mine};
+        for (uint32_t k = 0; k < C_NUM; k++) j.col[k] = zk_col(out, k);
+        zk_parallel_lookups(rows, ZK_FILL_GRAIN, lk, alu_rows, &j);
     }
-    alu_job j = {.req = mine ? mine : req};
-    for (uint32_t k = 0; k < C_NUM; k++) j.col[k] = zk_col(out, k);
-    zk_parallel_lookups(rows, ZK_FILL_GRAIN, lk, alu_rows, &j);
-    free(mine);
-    return GS_OK;
+    free(tmp);
+    return s;
 }

@@ -135,3 +135,16 @@ void zk_inv_in_place(gs_fp *x, size_t n) {
         }
     }
 }
+
+gs_status zk_select_reqs(const zk_alu_req *req, size_t n, int (*handled)(uint32_t op),
+                         const zk_alu_req **mine, size_t *m, zk_alu_req **tmp) {
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) k += handled(req[i].op) != 0;
+    *m = k, *tmp = NULL, *mine = req;
+    if (k == n) return GS_OK;
+    if (!(*tmp = malloc((k ? k : 1) * sizeof **tmp))) return GS_ERR_NOMEM;
+    for (size_t i = 0, r = 0; i < n; i++)
+        if (handled(req[i].op)) (*tmp)[r++] = req[i];
+    *mine = *tmp;
+    return GS_OK;
+}

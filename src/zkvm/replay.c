@@ -26,8 +26,8 @@
 #include "zkvm/zk_cpu.h"
 
 const char *const zk_table_names[ZK_T_NUM] = {
-    "zkvm-cpu", "zkvm-program", "zkvm-image", "zkvm-fresh", "zkvm-alu", "zkvm-shift", "zkvm-mul",
-    "zkvm-div", "zkvm-ls", "zkvm-io", "zkvm-stream", "zkvm-range", "zkvm-byte"};
+    "zkvm-cpu", "zkvm-program", "zkvm-image", "zkvm-fresh", "zkvm-add", "zkvm-alu", "zkvm-shift",
+    "zkvm-mul", "zkvm-div", "zkvm-ls", "zkvm-io", "zkvm-stream", "zkvm-range", "zkvm-byte"};
 
 static double now_s(void) {
     struct timespec ts;
@@ -60,8 +60,9 @@ static uint32_t load_ref(uint32_t op, uint32_t addr, uint32_t word) {
 }
 
 /* The ALU chips, by op (ZK_ALU_*): each gets its own request array. */
-enum { CH_ALU, CH_SHIFT, CH_MUL, CH_DIV, CH_NUM };
+enum { CH_ADD, CH_ALU, CH_SHIFT, CH_MUL, CH_DIV, CH_NUM };
 static unsigned chip_of(uint32_t op) {
+    if (op == ZK_ALU_ADD || op == ZK_ALU_SUB || op == ZK_ALU_EQ) return CH_ADD;
     return op <= ZK_ALU_EQ ? CH_ALU : op <= ZK_ALU_SRA ? CH_SHIFT : op <= ZK_ALU_MULHU ? CH_MUL : CH_DIV;
 }
 
@@ -431,6 +432,7 @@ gs_status zk_build_tables(zk_run_tables *rt, const gs_zkvm_program *p, const zk_
         goto out;                                                                           \
     }
     FILL(ZK_T_PROG, zk_prog_fill(&rt->t[ZK_T_PROG], p, rp.counts));
+    FILL(ZK_T_ADD, zk_add_fill(&rt->t[ZK_T_ADD], rp.chip[CH_ADD], rp.n_chip[CH_ADD], rp.lk));
     FILL(ZK_T_ALU, zk_alu_fill(&rt->t[ZK_T_ALU], rp.chip[CH_ALU], rp.n_chip[CH_ALU], rp.lk));
     FILL(ZK_T_SHIFT, zk_shift_fill(&rt->t[ZK_T_SHIFT], rp.chip[CH_SHIFT], rp.n_chip[CH_SHIFT], rp.lk));
     FILL(ZK_T_MUL, zk_mul_fill(&rt->t[ZK_T_MUL], rp.chip[CH_MUL], rp.n_chip[CH_MUL], rp.lk));

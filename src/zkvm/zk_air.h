@@ -164,6 +164,12 @@ typedef struct zk_alu_req {
     uint32_t op, a, b, c;
 } zk_alu_req;
 
+/* The requests whose op `handled` accepts, in order, into *mine, and their
+ * count into *m: req itself when it holds only those, else a copy in *tmp,
+ * which the caller frees (NULL when req serves). GS_ERR_NOMEM. */
+gs_status zk_select_reqs(const zk_alu_req *req, size_t n, int (*handled)(uint32_t op),
+                         const zk_alu_req **mine, size_t *m, zk_alu_req **tmp);
+
 typedef struct zk_ls_req {
     uint32_t op, base, imm, val, res;
     uint64_t clk;
@@ -218,7 +224,9 @@ gs_air *zk_byte_air(void);
 gs_status zk_byte_fill(zk_table *out, const zk_lookups *lk);
 
 /* ALU chips: each handles a set of ops and ignores requests for others. */
-gs_air *zk_alu_air(void); /* ADD SUB XOR OR AND SLT SLTU EQ (src/zkvm/air_alu.c) */
+gs_air *zk_add_air(void); /* ADD SUB EQ (src/zkvm/air_add.c): what the zkVM routes them to */
+gs_status zk_add_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk);
+gs_air *zk_alu_air(void); /* ADD SUB XOR OR AND SLT SLTU EQ (src/zkvm/air_alu.c); the zkVM sends it XOR OR AND SLT SLTU */
 gs_status zk_alu_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk);
 gs_air *zk_shift_air(void); /* SLL SRL SRA (src/zkvm/air_muldiv.c) */
 gs_status zk_shift_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk);

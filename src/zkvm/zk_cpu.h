@@ -145,8 +145,8 @@ gs_status zk_fresh_fill(zk_table *out, const zk_image *im, const zk_fresh_word *
 
 /* The tables of a run's statement, in order (src/zkvm/prove.c). */
 enum {
-    ZK_T_CPU, ZK_T_PROG, ZK_T_IMAGE, ZK_T_FRESH, ZK_T_ALU, ZK_T_SHIFT, ZK_T_MUL, ZK_T_DIV, ZK_T_LS,
-    ZK_T_IO, ZK_T_STREAM, ZK_T_RANGE, ZK_T_BYTE, ZK_T_NUM
+    ZK_T_CPU, ZK_T_PROG, ZK_T_IMAGE, ZK_T_FRESH, ZK_T_ADD, ZK_T_ALU, ZK_T_SHIFT, ZK_T_MUL, ZK_T_DIV,
+    ZK_T_LS, ZK_T_IO, ZK_T_STREAM, ZK_T_RANGE, ZK_T_BYTE, ZK_T_NUM
 };
 
 /* For the soundness tests: gs_zkvm_prove with a hook that edits the tables
