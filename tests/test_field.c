@@ -116,6 +116,22 @@ static gs_fp3 ref_fp3_mul(gs_fp3 a, gs_fp3 b) {
 
 static int fp3_eq(gs_fp3 a, gs_fp3 b) { return gs_fp3_eq(a, b); }
 
+/* Components at the edges (the host product sums up to five 128-bit
+ * products before it reduces: the largest sums come from p - 1 and 2^64 -
+ * 2^32 style values), every component drawn from them. */
+static void test_fp3_edges(void) {
+    static const gs_fp E[] = {0, 1, 2, GS_FP_P - 1, GS_FP_P - 2, 0xFFFFFFFFull, 0x100000000ull,
+                              0x7FFFFFFFFFFFFFFFull, 0x8000000000000000ull, GS_FP_P - 0x100000000ull};
+    const size_t ne = sizeof E / sizeof E[0];
+    for (int i = 0; i < 20000; i++) {
+        gs_fp3 a = gs_fp3_make(E[gs_test_below(ne)], E[gs_test_below(ne)], E[gs_test_below(ne)]);
+        gs_fp3 b = gs_fp3_make(E[gs_test_below(ne)], E[gs_test_below(ne)], E[gs_test_below(ne)]);
+        CHECK(gs_fp3_eq(gs_fp3_mul(a, b), ref_fp3_mul(a, b)));
+    }
+    gs_fp3 m = gs_fp3_make(GS_FP_P - 1, GS_FP_P - 1, GS_FP_P - 1);
+    CHECK(gs_fp3_eq(gs_fp3_mul(m, m), ref_fp3_mul(m, m)));
+}
+
 static void test_fp3(void) {
     gs_fp3 zero = gs_fp3_zero(), one = gs_fp3_one();
     gs_fp3 w = gs_fp3_make(0, 1, 0);
@@ -204,6 +220,7 @@ int main(int argc, char **argv) {
     test_pow_inv();
     test_group_structure();
     test_fp3();
+    test_fp3_edges();
     test_batch_inv();
     return gs_test_done();
 }

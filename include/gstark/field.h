@@ -158,7 +158,40 @@ GS_HD gs_fp3 gs_fp3_neg(gs_fp3 a) {
     return gs_fp3_make(gs_fp_neg(a.c[0]), gs_fp_neg(a.c[1]), gs_fp_neg(a.c[2]));
 }
 
+#if !defined(__CUDA_ARCH__)
+/* Host: a sum of 128-bit products kept as acc + top 2^128 (top counts the
+ * carries out of 128 bits) and reduced once: 2^128 = -2^32 (mod p), so the
+ * sum is reduce128(acc) - top 2^32, top 2^32 < p. The same canonical value
+ * as reducing every product (test_field compares them). */
+typedef struct {
+    unsigned __int128 acc;
+    uint64_t top;
+} gs_fp_acc_;
+
+GS_HD void gs_fp_acc_add_(gs_fp_acc_ *s, unsigned __int128 x) {
+    s->acc += x;
+    s->top += s->acc < x;
+}
+
+GS_HD gs_fp gs_fp_acc_done_(gs_fp_acc_ s) {
+    return gs_fp_sub(gs_fp_reduce128((uint64_t)(s.acc >> 64), (uint64_t)s.acc), s.top << 32);
+}
+#endif
+
 GS_HD gs_fp3 gs_fp3_mul(gs_fp3 a, gs_fp3 b) {
+#if !defined(__CUDA_ARCH__)
+    typedef unsigned __int128 u128;
+    u128 p00 = (u128)a.c[0] * b.c[0], p11 = (u128)a.c[1] * b.c[1], p22 = (u128)a.c[2] * b.c[2];
+    u128 p12 = (u128)a.c[1] * b.c[2], p21 = (u128)a.c[2] * b.c[1];
+    u128 p01 = (u128)a.c[0] * b.c[1], p10 = (u128)a.c[1] * b.c[0];
+    u128 p02 = (u128)a.c[0] * b.c[2], p20 = (u128)a.c[2] * b.c[0];
+    /* w^3 = 2: c0 = a0b0 + 2 (a1b2 + a2b1), c1 = a0b1 + a1b0 + 2 a2b2, c2 = a0b2 + a2b0 + a1b1 */
+    gs_fp_acc_ s0 = {p00, 0}, s1 = {p01, 0}, s2 = {p02, 0};
+    gs_fp_acc_add_(&s0, p12), gs_fp_acc_add_(&s0, p12), gs_fp_acc_add_(&s0, p21), gs_fp_acc_add_(&s0, p21);
+    gs_fp_acc_add_(&s1, p10), gs_fp_acc_add_(&s1, p22), gs_fp_acc_add_(&s1, p22);
+    gs_fp_acc_add_(&s2, p20), gs_fp_acc_add_(&s2, p11);
+    return gs_fp3_make(gs_fp_acc_done_(s0), gs_fp_acc_done_(s1), gs_fp_acc_done_(s2));
+#else
     gs_fp a0b0 = gs_fp_mul(a.c[0], b.c[0]), a1b1 = gs_fp_mul(a.c[1], b.c[1]);
     gs_fp a2b2 = gs_fp_mul(a.c[2], b.c[2]);
     gs_fp a1b2_a2b1 = gs_fp_add(gs_fp_mul(a.c[1], b.c[2]), gs_fp_mul(a.c[2], b.c[1]));
@@ -167,6 +200,7 @@ GS_HD gs_fp3 gs_fp3_mul(gs_fp3 a, gs_fp3 b) {
     return gs_fp3_make(gs_fp_add(a0b0, gs_fp_double(a1b2_a2b1)),
                        gs_fp_add(a0b1_a1b0, gs_fp_double(a2b2)),
                        gs_fp_add(a0b2_a2b0, a1b1));
+#endif
 }
 
 GS_HD gs_fp3 gs_fp3_sqr(gs_fp3 a) { return gs_fp3_mul(a, a); }
