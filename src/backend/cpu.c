@@ -180,6 +180,26 @@ typedef struct {
 
 /* Batch inverse of count Fp values with no zeros (x is never in the trace
  * domain on the coset), Montgomery's trick. */
+/* out[r] = sum_k w[k] v[k stride + r] for r < count (w in Fp3, v in Fp):
+ * each component's 128-bit products summed unreduced in la (3 count
+ * accumulators) and reduced once (field.h's gs_fp_acc_): the same values
+ * as reducing and adding every product. */
+static void lazy_sum(gs_fp3 *out, gs_fp_acc_ *la, const gs_fp3 *w, const gs_fp *v, size_t stride,
+                     size_t nk, size_t count) {
+    for (size_t i = 0; i < 3 * count; i++) la[i] = (gs_fp_acc_){0, 0};
+    for (size_t k = 0; k < nk; k++) {
+        const gs_fp *vk = v + k * stride;
+        for (int c = 0; c < 3; c++) {
+            uint64_t wc = w[k].c[c];
+            gs_fp_acc_ *lc = la + (size_t)c * count;
+            for (size_t r = 0; r < count; r++) gs_fp_acc_add_(&lc[r], (unsigned __int128)wc * vk[r]);
+        }
+    }
+    for (size_t r = 0; r < count; r++)
+        out[r] = gs_fp3_make(gs_fp_acc_done_(la[r]), gs_fp_acc_done_(la[count + r]),
+                             gs_fp_acc_done_(la[2 * count + r]));
+}
+
 static void inv_block(gs_fp *v, gs_fp *tmp, size_t count) {
     gs_fp acc = 1;
     for (size_t r = 0; r < count; r++) tmp[r] = acc, acc = gs_fp_mul(acc, v[r]);
@@ -245,7 +265,8 @@ static void quot_range(void *arg, size_t b, size_t e) {
     gs_fp *cons = malloc(((size_t)nt + 1) * BLOCK * sizeof *cons);
     gs_fp *x = malloc(BLOCK * sizeof *x), *d = malloc(BLOCK * sizeof *d), *tmp = malloc(BLOCK * sizeof *tmp);
     gs_fp3 *acc = malloc(BLOCK * sizeof *acc), *gacc = malloc(BLOCK * sizeof *gacc);
-    if (!scratch || !cons || !x || !d || !tmp || !acc || !gacc) {
+    gs_fp_acc_ *la = malloc(3 * BLOCK * sizeof *la);
+    if (!scratch || !cons || !x || !d || !tmp || !acc || !gacc || !la) {
         atomic_store(&q->err, GS_ERR_NOMEM);
         goto done;
     }
@@ -259,13 +280,9 @@ static void quot_range(void *arg, size_t b, size_t e) {
         }
         gs_fp xi = gs_fp_mul(a->shift, gs_fp_pow(q->wN, start));
         for (size_t r = 0; r < count; r++) x[r] = xi, xi = gs_fp_mul(xi, q->wN);
-        /* Transitions: sum_k alpha^k C_k * (x - w^(n-1)) / (x^n - 1). */
-        for (size_t r = 0; r < count; r++) acc[r] = gs_fp3_zero();
-        for (uint32_t k = 0; k < nt; k++) {
-            gs_fp3 al = a->alpha_pows[k];
-            const gs_fp *ck = cons + (size_t)k * count;
-            for (size_t r = 0; r < count; r++) acc[r] = gs_fp3_add(acc[r], gs_fp3_mul_fp(al, ck[r]));
-        }
+        /* Transitions: sum_k alpha^k C_k * (x - w^(n-1)) / (x^n - 1), the
+         * sum's products added unreduced (lazy_sum). */
+        lazy_sum(acc, la, a->alpha_pows, cons, count, nt, count);
         for (size_t r = 0; r < count; r++) {
             gs_fp f = gs_fp_mul(gs_fp_sub(x[r], q->wlast), q->zinv[(start + r) & (B - 1)]);
             acc[r] = gs_fp3_mul_fp(acc[r], f);
@@ -297,7 +314,7 @@ static void quot_range(void *arg, size_t b, size_t e) {
             for (int c = 0; c < 3; c++) q->out[(size_t)c * n_out + ((start + r) >> a->log_step)] = acc[r].c[c];
     }
 done:
-    free(scratch), free(cons), free(x), free(d), free(tmp), free(acc), free(gacc);
+    free(scratch), free(cons), free(x), free(d), free(tmp), free(acc), free(gacc), free(la);
 }
 
 static gs_status cpu_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
@@ -430,11 +447,12 @@ typedef struct {
 typedef struct {
     gs_fp3 *s1, *s2, *d1, *d2, *tmp;
     gs_fp *x, *n1, *n2, *ftmp;
+    gs_fp_acc_ *la; /* 3 BLOCK, for lazy_sum */
 } deep_scratch;
 
 static void deep_scratch_free(deep_scratch *w) {
     free(w->s1), free(w->s2), free(w->d1), free(w->d2), free(w->tmp);
-    free(w->x), free(w->n1), free(w->n2), free(w->ftmp);
+    free(w->x), free(w->n1), free(w->n2), free(w->ftmp), free(w->la);
 }
 
 static int deep_scratch_new(deep_scratch *w) {
@@ -442,8 +460,8 @@ static int deep_scratch_new(deep_scratch *w) {
                         malloc(BLOCK * sizeof(gs_fp3)), malloc(BLOCK * sizeof(gs_fp3)),
                         malloc(BLOCK * sizeof(gs_fp3)), malloc(BLOCK * sizeof(gs_fp)),
                         malloc(BLOCK * sizeof(gs_fp)), malloc(BLOCK * sizeof(gs_fp)),
-                        malloc(BLOCK * sizeof(gs_fp))};
-    if (w->s1 && w->s2 && w->d1 && w->d2 && w->tmp && w->x && w->n1 && w->n2 && w->ftmp) return 1;
+                        malloc(BLOCK * sizeof(gs_fp)), malloc(3 * BLOCK * sizeof(gs_fp_acc_))};
+    if (w->s1 && w->s2 && w->d1 && w->d2 && w->tmp && w->x && w->n1 && w->n2 && w->ftmp && w->la) return 1;
     deep_scratch_free(w);
     return 0;
 }
@@ -472,12 +490,7 @@ static void deep_block(const deep_ctx *q, deep_scratch *w, gs_fp xi, size_t star
     }
     /* sum_c beta^(C+c) t_c = beta^C sum_c beta^c t_c: one pass over the
      * columns serves both sums. */
-    for (size_t r = 0; r < count; r++) tmp[r] = gs_fp3_zero();
-    for (uint32_t c = 0; c < a->cols; c++) {
-        const gs_fp *col = q->trace + (size_t)c * q->N + start;
-        gs_fp3 b1 = a->beta_pows[c];
-        for (size_t r = 0; r < count; r++) tmp[r] = gs_fp3_add(tmp[r], gs_fp3_mul_fp(b1, col[r]));
-    }
+    lazy_sum(tmp, w->la, a->beta_pows, q->trace + start, q->N, a->cols, count);
     gs_fp3 bC = a->beta_pows[a->cols];
     for (size_t r = 0; r < count; r++) {
         s1[r] = gs_fp3_add(s1[r], tmp[r]);
