@@ -23,7 +23,7 @@
 
 /* The chips' layouts (src/zkvm/air_alu.c, air_add.c), for the hand edits. */
 enum { A_SEL = 0, A_A = 8, A_C = 20, A_DLO = 21, A_DHI = 22, A_CARRY = 23, A_SA = 24, A_R = 16 };
-enum { D_SEL = 0, D_A = 3, D_B = 4, D_C = 5, D_DLO = 6, D_DHI = 7, D_CARRY = 8, D_INV = 9 };
+enum { D_SEL = 0, D_A = 3, D_B = 4, D_DLO = 5, D_DHI = 6, D_T = 7 }; /* the add chip's c is D */
 
 static uint32_t ref_alu(uint32_t op, uint32_t a, uint32_t b) {
     switch (op) {
@@ -381,7 +381,9 @@ static void test_add_hand_edits(void) {
         {"ADD carry flipped", {ZK_ALU_ADD, 0xffffffff, 1, 0}, 0, E_CARRY, GS_ERR_AIR_UNSATISFIED},
         {"SUB c+1, d fixed", {ZK_ALU_SUB, 3, 5, 0xfffffffe}, 0xffffffff, E_C_AND_D, GS_ERR_AIR_UNSATISFIED},
         {"SUB borrow flipped", {ZK_ALU_SUB, 3, 5, 0xfffffffe}, 0xfffffffe, E_CARRY, GS_ERR_AIR_UNSATISFIED},
-        {"ADD c alone changed", {ZK_ALU_ADD, 7, 8, 15}, 16, E_C_ONLY, GS_ERR_AIR_UNSATISFIED},
+        {"ADD c changed", {ZK_ALU_ADD, 7, 8, 15}, 16, E_C_ONLY, GS_ERR_AIR_UNSATISFIED},
+        /* EQ's D is not range-checked: a = b forces D = 1, a != b D = 0 */
+        {"EQ 2^16 for equal", {ZK_ALU_EQ, 4, 4, 1}, 65536, E_C_ONLY, GS_ERR_AIR_UNSATISFIED},
         {"EQ 1 for unequal", {ZK_ALU_EQ, 1, 2, 0}, 1, E_C_ONLY, GS_ERR_AIR_UNSATISFIED},
         {"EQ 0 for equal", {ZK_ALU_EQ, 9, 9, 1}, 0, E_C_ONLY, GS_ERR_AIR_UNSATISFIED},
         {"two selectors", {ZK_ALU_ADD, 1, 2, 3}, 3, E_SEL2, GS_ERR_AIR_UNSATISFIED},
@@ -398,22 +400,20 @@ static void test_add_hand_edits(void) {
         edit_begin(&s, e);
         uint32_t a = e->req.a, b = e->req.b;
         switch (e->kind) {
-        case E_C_AND_D:
-            set(&s, D_C, e->claim), set(&s, D_DLO, e->claim & 0xffff), set(&s, D_DHI, e->claim >> 16);
-            break;
-        case E_CARRY: set(&s, D_CARRY, 1 - zk_col(&s.alu, D_CARRY)[0]); break;
-        case E_C_ONLY: set(&s, D_C, e->claim); break;
+        case E_C_AND_D: /* c is D: its limbs say the claim; the range counts follow */
+        case E_C_ONLY: set(&s, D_DLO, e->claim & 0xffff), set(&s, D_DHI, e->claim >> 16); break;
+        case E_CARRY: set(&s, D_T, 1 - zk_col(&s.alu, D_T)[0]); break;
         case E_SEL2: set(&s, D_SEL + 1, 1); break;
         case E_CARRY_FIELD: {
             gs_fp k = gs_fp_sub(gs_fp_add(a, b), e->claim);
-            set(&s, D_CARRY, gs_fp_mul(k, gs_fp_inv((gs_fp)1 << 32)));
-            set(&s, D_C, e->claim), set(&s, D_DLO, e->claim & 0xffff), set(&s, D_DHI, e->claim >> 16);
+            set(&s, D_T, gs_fp_mul(k, gs_fp_inv((gs_fp)1 << 32)));
+            set(&s, D_DLO, e->claim & 0xffff), set(&s, D_DHI, e->claim >> 16);
             CHECK_EQ_U64(failing(&s), 1ull << CON_ADD_BOOL_CARRY);
             break;
         }
         case E_LIMBS: { /* c = D = a + b = 2^32: d_lo 0, d_hi 2^16, carry 0 */
             gs_fp sum = gs_fp_add(a, b);
-            set(&s, D_C, sum), set(&s, D_DLO, 0), set(&s, D_DHI, (gs_fp)1 << 16), set(&s, D_CARRY, 0);
+            set(&s, D_DLO, 0), set(&s, D_DHI, (gs_fp)1 << 16), set(&s, D_T, 0);
             zk_col(&s.req, 3)[0] = sum; /* the requester claims it too */
             CHECK(gs_air_check_trace(g_airs[1], s.alu.cols, s.alu.log_n, NULL, NULL, NULL) == GS_OK);
             break;
