@@ -178,8 +178,6 @@ typedef struct {
     atomic_int err;        /* a gs_status; any worker may set it */
 } quot_ctx;
 
-/* Batch inverse of count Fp values with no zeros (x is never in the trace
- * domain on the coset), Montgomery's trick. */
 /* out[r] = sum_k w[k] v[k stride + r] for r < count (w in Fp3, v in Fp):
  * each component's 128-bit products summed unreduced in la (3 count
  * accumulators) and reduced once (field.h's gs_fp_acc_): the same values
@@ -200,6 +198,8 @@ static void lazy_sum(gs_fp3 *out, gs_fp_acc_ *la, const gs_fp3 *w, const gs_fp *
                              gs_fp_acc_done_(la[2 * count + r]));
 }
 
+/* Batch inverse of count Fp values with no zeros (x is never in the trace
+ * domain on the coset), Montgomery's trick. */
 static void inv_block(gs_fp *v, gs_fp *tmp, size_t count) {
     gs_fp acc = 1;
     for (size_t r = 0; r < count; r++) tmp[r] = acc, acc = gs_fp_mul(acc, v[r]);
