@@ -50,7 +50,8 @@ static int run(char **argv, double *wall, struct rusage *ru) {
 static int touch(size_t bytes) {
     unsigned char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return 1;
-    for (size_t i = 0; i < bytes; i += 4096) p[i] = 1;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    for (size_t i = 0; i < bytes; i += page) p[i] = 1;
     return 0;
 }
 
