@@ -91,14 +91,10 @@ gs_air *zk_add_air(void) {
 /* The chip computes c itself from (op, a, b), as the ALU chip does: its
  * trace always satisfies the constraints, and a request whose c is wrong
  * leaves the ALU bus unbalanced. */
-typedef struct {
-    const zk_alu_req *req;
-    gs_fp *col[C_NUM];
-} add_job;
-
 static void add_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
-    const add_job *j = ctx;
-    gs_fp *const *col = j->col;
+    const zk_chip_job *j = ctx;
+    gs_fp *col[C_NUM];
+    for (uint32_t k = 0; k < C_NUM; k++) col[k] = zk_col(j->out, k);
     for (size_t r = begin; r < end; r++) {
         uint32_t op = j->req[r].op, a = j->req[r].a, b = j->req[r].b;
         col[C_A][r] = a, col[C_B][r] = b;
@@ -115,20 +111,9 @@ static void add_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
         zk_range16(lk, d), zk_range16(lk, d >> 16);
     }
     /* EQ: 1 / (a - b), or 0; a carry or borrow (0 or 1) is its own inverse */
-    zk_inv_in_place(j->col[C_T] + begin, end - begin);
+    zk_inv_in_place(col[C_T] + begin, end - begin);
 }
 
 gs_status zk_add_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
-    const zk_alu_req *mine;
-    zk_alu_req *tmp;
-    size_t rows;
-    gs_status s = zk_select_reqs(req, n, handled, &mine, &rows, &tmp);
-    if (s == GS_OK) s = zk_table_alloc(out, C_NUM, rows + 1); /* the last row is padding */
-    if (s == GS_OK) {
-        add_job j = {.req = mine};
-        for (uint32_t k = 0; k < C_NUM; k++) j.col[k] = zk_col(out, k);
-        zk_parallel_lookups(rows, ZK_FILL_GRAIN, lk, add_rows, &j);
-    }
-    free(tmp);
-    return s;
+    return zk_chip_fill(out, C_NUM, req, n, handled, 0, lk, add_rows);
 }

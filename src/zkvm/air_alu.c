@@ -166,11 +166,6 @@ gs_air *zk_alu_air(void) {
  * the constraints, and a request whose c is wrong leaves the ALU bus
  * unbalanced. Rows are filled in parallel parts (zk_parallel_lookups); EQ's
  * inverses are batched per part. */
-typedef struct {
-    const zk_alu_req *req;
-    gs_fp *col[C_NUM];
-} alu_job;
-
 /* The table is fresh zero pages (zk_table_alloc): zeros are not written, so
  * a column that stays 0 costs no page faults. */
 static inline void set_nz(gs_fp *cell, gs_fp v) {
@@ -179,8 +174,9 @@ static inline void set_nz(gs_fp *cell, gs_fp v) {
 #define SET(c, v) set_nz(&col[c][r], (v))
 
 static void alu_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
-    const alu_job *j = ctx;
-    gs_fp *const *col = j->col;
+    const zk_chip_job *j = ctx;
+    gs_fp *col[C_NUM];
+    for (uint32_t k = 0; k < C_NUM; k++) col[k] = zk_col(j->out, k);
     for (size_t r = begin; r < end; r++) {
         uint32_t op = j->req[r].op, a = j->req[r].a, b = j->req[r].b;
         uint32_t c = zk_alu_ref(op, a, b), d = 0, carry = 0;
@@ -219,22 +215,11 @@ static void alu_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
         }
         SET(C_CARRY, carry);
     }
-    zk_inv_in_place(j->col[C_INV] + begin, end - begin); /* EQ: 1 / (a - b), or 0 */
+    zk_inv_in_place(col[C_INV] + begin, end - begin); /* EQ: 1 / (a - b), or 0 */
 }
 
 #undef SET
 
 gs_status zk_alu_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
-    const zk_alu_req *mine;
-    zk_alu_req *tmp;
-    size_t rows;
-    gs_status s = zk_select_reqs(req, n, handled, &mine, &rows, &tmp);
-    if (s == GS_OK) s = zk_table_alloc(out, C_NUM, rows + 1); /* the last row is padding */
-    if (s == GS_OK) {
-        alu_job j = {.req = mine};
-        for (uint32_t k = 0; k < C_NUM; k++) j.col[k] = zk_col(out, k);
-        zk_parallel_lookups(rows, ZK_FILL_GRAIN, lk, alu_rows, &j);
-    }
-    free(tmp);
-    return s;
+    return zk_chip_fill(out, C_NUM, req, n, handled, 0, lk, alu_rows);
 }

@@ -99,44 +99,9 @@ static void look_signed_word(zk_lookups *lk, uint32_t v) {
     look(lk, (v >> 16) & 0x7fffu);
     look(lk, ((v >> 16) & 0x7fffu) + 0x8000u);
 }
-static size_t count_ops(const zk_alu_req *req, size_t n, uint32_t lo, uint32_t hi) {
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) m += req[i].op >= lo && req[i].op <= hi;
-    return m;
-}
-/* The m requests for ops [lo, hi], in order: req itself when it holds only
- * those, else a copy in *tmp (left NULL when out of memory). */
-static const zk_alu_req *only_ops(const zk_alu_req *req, size_t n, uint32_t lo, uint32_t hi,
-                                  size_t m, zk_alu_req **tmp) {
-    *tmp = NULL;
-    if (m == n) return req;
-    if (!(*tmp = malloc((m ? m : 1) * sizeof **tmp))) return NULL;
-    for (size_t i = 0, r = 0; i < n; i++)
-        if (req[i].op >= lo && req[i].op <= hi) (*tmp)[r++] = req[i];
-    return *tmp;
-}
-/* Rows [begin, end) of a chip table: requests below m, padding above. */
-typedef struct {
-    zk_table *out;
-    const zk_alu_req *req;
-    size_t m;
-} chip_job;
-typedef void (*chip_rows_fn)(void *ctx, size_t begin, size_t end, zk_lookups *lk);
-static gs_status chip_fill(zk_table *out, uint32_t cols, const zk_alu_req *req, size_t n,
-                           uint32_t lo, uint32_t hi, int all_rows, zk_lookups *lk, chip_rows_fn fn) {
-    size_t m = count_ops(req, n, lo, hi);
-    gs_status s = zk_table_alloc(out, cols, (uint64_t)m + 1); /* the last row is padding */
-    if (s != GS_OK) return s;
-    zk_alu_req *tmp;
-    chip_job j = {out, only_ops(req, n, lo, hi, m, &tmp), m};
-    if (m != n && !tmp) {
-        free(out->cols), out->cols = NULL;
-        return GS_ERR_NOMEM;
-    }
-    zk_parallel_lookups(all_rows ? (size_t)1 << out->log_n : m, ZK_FILL_GRAIN, lk, fn, &j);
-    free(tmp);
-    return GS_OK;
-}
+static int is_shift(uint32_t op) { return op >= ZK_ALU_SLL && op <= ZK_ALU_SRA; }
+static int is_mul(uint32_t op) { return op >= ZK_ALU_MUL && op <= ZK_ALU_MULHU; }
+static int is_div(uint32_t op) { return op >= ZK_ALU_DIV && op <= ZK_ALU_REMU; }
 
 /* ======================= shifts: SLL SRL SRA =======================
  * sh = b mod 32 from b = sh + 32 (q0 + 2^16 q1), sh = sum s_i 2^i (s_i
@@ -210,7 +175,7 @@ gs_air *zk_shift_air(void) {
 }
 
 static void shift_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
-    const chip_job *j = ctx;
+    const zk_chip_job *j = ctx;
     zk_table *out = j->out;
     for (size_t row = begin; row < end; row++) {
         if (row >= j->m) { /* padding: 0 * 2^0 = 0, e = 0 */
@@ -252,7 +217,7 @@ static void shift_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
 }
 
 gs_status zk_shift_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
-    return chip_fill(out, SH_NCOLS, req, n, ZK_ALU_SLL, ZK_ALU_SRA, 1, lk, shift_rows);
+    return zk_chip_fill(out, SH_NCOLS, req, n, is_shift, 1, lk, shift_rows);
 }
 
 /* ================ multiply: MUL MULH MULHSU MULHU ================
@@ -315,7 +280,7 @@ gs_air *zk_mul_air(void) {
 }
 
 static void mul_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
-    const chip_job *j = ctx;
+    const zk_chip_job *j = ctx;
     zk_table *out = j->out;
     for (size_t row = begin; row < end; row++) { /* padding rows stay all zero */
         uint32_t op = j->req[row].op, a = j->req[row].a, b = j->req[row].b;
@@ -353,7 +318,7 @@ static void mul_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
 }
 
 gs_status zk_mul_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
-    return chip_fill(out, MU_NCOLS, req, n, ZK_ALU_MUL, ZK_ALU_MULHU, 0, lk, mul_rows);
+    return zk_chip_fill(out, MU_NCOLS, req, n, is_mul, 0, lk, mul_rows);
 }
 
 /* ================ divide: DIV DIVU REM REMU ================
@@ -479,7 +444,7 @@ static void div_row(zk_table *out, size_t row, uint32_t op, uint32_t a, uint32_t
 }
 
 static void div_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
-    const chip_job *j = ctx;
+    const zk_chip_job *j = ctx;
     for (size_t row = begin; row < end; row++)
         if (row < j->m) div_row(j->out, row, j->req[row].op, j->req[row].a, j->req[row].b, lk);
         else div_row(j->out, row, 0, 0, 0, NULL);
@@ -487,5 +452,5 @@ static void div_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
 }
 
 gs_status zk_div_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
-    return chip_fill(out, DV_NCOLS, req, n, ZK_ALU_DIV, ZK_ALU_REMU, 1, lk, div_rows);
+    return zk_chip_fill(out, DV_NCOLS, req, n, is_div, 1, lk, div_rows);
 }

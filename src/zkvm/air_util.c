@@ -136,15 +136,21 @@ void zk_inv_in_place(gs_fp *x, size_t n) {
     }
 }
 
-gs_status zk_select_reqs(const zk_alu_req *req, size_t n, int (*handled)(uint32_t op),
-                         const zk_alu_req **mine, size_t *m, zk_alu_req **tmp) {
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) k += handled(req[i].op) != 0;
-    *m = k, *tmp = NULL, *mine = req;
-    if (k == n) return GS_OK;
-    if (!(*tmp = malloc((k ? k : 1) * sizeof **tmp))) return GS_ERR_NOMEM;
-    for (size_t i = 0, r = 0; i < n; i++)
-        if (handled(req[i].op)) (*tmp)[r++] = req[i];
-    *mine = *tmp;
-    return GS_OK;
+gs_status zk_chip_fill(zk_table *out, uint32_t cols, const zk_alu_req *req, size_t n,
+                       int (*handled)(uint32_t op), int all_rows, zk_lookups *lk, zk_part_fn fn) {
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) m += handled(req[i].op) != 0;
+    zk_alu_req *tmp = NULL; /* the handled requests, when others are mixed in */
+    if (m != n) {
+        if (!(tmp = malloc((m ? m : 1) * sizeof *tmp))) return GS_ERR_NOMEM;
+        for (size_t i = 0, r = 0; i < n; i++)
+            if (handled(req[i].op)) tmp[r++] = req[i];
+    }
+    gs_status s = zk_table_alloc(out, cols, (uint64_t)m + 1); /* the last row is padding */
+    if (s == GS_OK) {
+        zk_chip_job j = {out, tmp ? tmp : req, m};
+        zk_parallel_lookups(all_rows ? (size_t)1 << out->log_n : m, ZK_FILL_GRAIN, lk, fn, &j);
+    }
+    free(tmp);
+    return s;
 }

@@ -164,11 +164,18 @@ typedef struct zk_alu_req {
     uint32_t op, a, b, c;
 } zk_alu_req;
 
-/* The requests whose op `handled` accepts, in order, into *mine, and their
- * count into *m: req itself when it holds only those, else a copy in *tmp,
- * which the caller frees (NULL when req serves). GS_ERR_NOMEM. */
-gs_status zk_select_reqs(const zk_alu_req *req, size_t n, int (*handled)(uint32_t op),
-                         const zk_alu_req **mine, size_t *m, zk_alu_req **tmp);
+/* An ALU-bus chip's fill (the add, ALU, shift, mul and div chips): a table
+ * of `cols` columns and m + 1 rows (the last row padding), m the requests
+ * whose op `handled` accepts, and fn run over its rows by
+ * zk_parallel_lookups with a zk_chip_job: rows [0, m), or every row with
+ * all_rows (fn writes the padding rows' witness itself). GS_ERR_NOMEM. */
+typedef struct zk_chip_job {
+    zk_table *out;
+    const zk_alu_req *req; /* the m handled requests, in order */
+    size_t m;
+} zk_chip_job;
+gs_status zk_chip_fill(zk_table *out, uint32_t cols, const zk_alu_req *req, size_t n,
+                       int (*handled)(uint32_t op), int all_rows, zk_lookups *lk, zk_part_fn fn);
 
 typedef struct zk_ls_req {
     uint32_t op, base, imm, val, res;
