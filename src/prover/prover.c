@@ -395,8 +395,10 @@ static gs_status round_ood(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp3
     gs_fp3 *parts = malloc(3 * most * sizeof *parts);
     if (!parts) return GS_ERR_NOMEM;
     gs_status r = GS_OK;
-    if (s->chunks > 1) r = be->iface->eval_at(be, parts, &st->chunk_coeffs, 3 * s->chunks, n, z);
-    if (r == GS_OK && s->chunks > 1) fp3_columns(t->ood_chunks, parts, s->chunks);
+    if (s->chunks > 1) { /* one chunk: at the end, from the columns' values */
+        r = be->iface->eval_at(be, parts, &st->chunk_coeffs, 3 * s->chunks, n, z);
+        if (r == GS_OK) fp3_columns(t->ood_chunks, parts, s->chunks);
+    }
     if (r == GS_OK && s->aux) r = be->iface->eval_at(be, parts, &st->aux, 3 * s->aux, n, z);
     if (r == GS_OK && s->aux) fp3_columns(t->ood_aux_cur, parts, s->aux);
     if (r == GS_OK && s->aux) r = be->iface->eval_at(be, parts, &st->aux, 3 * s->aux, n, zw);
