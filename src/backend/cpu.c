@@ -371,9 +371,9 @@ static gs_status cpu_logup_aux(gs_backend *be, gs_buf *aux, gs_fp3 *sigma, const
  * All columns are evaluated at the same point: by blocks of coefficients,
  * each block's powers x^i built once (from x^start) into a small table that
  * serves every column, each column's block a dot product: three Fp products
- * per coefficient (added unreduced, one reduction per block and component)
- * instead of a full Fp3 product in Horner, and no table as
- * long as the trace (192 MiB at 2^23 rows). The blocks' sums are exact, so
+ * per coefficient (lazy_sum: added unreduced, one reduction per block and
+ * component) instead of a full Fp3 product in Horner, and no table as long
+ * as the trace (192 MiB at 2^23 rows). The blocks' sums are exact, so
  * adding them up in any order gives the same value. */
 
 #define EVAL_BLOCK 4096
@@ -397,15 +397,9 @@ static void eval_range(void *arg, size_t b, size_t e) {
         size_t start = blk * EVAL_BLOCK, count = c->len - start < EVAL_BLOCK ? c->len - start : EVAL_BLOCK;
         gs_fp3 p = gs_fp3_pow(c->x, start);
         for (size_t r = 0; r < count; r++) pw[r] = p, p = gs_fp3_mul(p, c->x);
-        for (size_t col = 0; col < c->cols; col++) { /* the products added unreduced (lazy_sum) */
-            const gs_fp *q = c->coeffs + col * c->len + start;
-            gs_fp_acc_ s0 = {0, 0}, s1 = {0, 0}, s2 = {0, 0};
-            for (size_t r = 0; r < count; r++) {
-                gs_fp_acc_add_(&s0, (unsigned __int128)pw[r].c[0] * q[r]);
-                gs_fp_acc_add_(&s1, (unsigned __int128)pw[r].c[1] * q[r]);
-                gs_fp_acc_add_(&s2, (unsigned __int128)pw[r].c[2] * q[r]);
-            }
-            c->partial[blk * c->cols + col] = gs_fp3_make(gs_fp_acc_done_(s0), gs_fp_acc_done_(s1), gs_fp_acc_done_(s2));
+        for (size_t col = 0; col < c->cols; col++) { /* one dot product: lazy_sum of one row */
+            gs_fp_acc_ la[3];
+            lazy_sum(&c->partial[blk * c->cols + col], la, pw, c->coeffs + col * c->len + start, 1, count, 1);
         }
     }
     free(pw);
