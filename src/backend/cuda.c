@@ -884,7 +884,7 @@ static gs_status cuda_mixed_build(gs_backend *be, gs_mem *acct, gs_mixed_tree **
     GS_TRY(gs_mixed_alloc(&tree, hash, log_rows, n, skip));
     skip = gs_mixed_skip(tree);
     size_t nodes = ((((size_t)2) << (depth - skip)) - 1) * sizeof(gs_digest);
-    size_t low = skip ? (((size_t)3) << (depth - 1)) * sizeof(gs_digest) : 0;
+    size_t low = gs_mixed_build_scratch(depth, skip); /* the levels below the skip */
     size_t need = nodes + low + up;
     /* the digests' addresses: on the device, or host copies of the device's */
     const void **rows = calloc(n, sizeof *rows);
@@ -908,21 +908,26 @@ static gs_status cuda_mixed_build(gs_backend *be, gs_mem *acct, gs_mixed_tree **
         s = mark_end(c, t, s);
         if (d) gs_cuda_buf_free(d, c->stream);
         gs_mem_uncharge(c->dev_acct, need);
-    } else if (s == GS_OK) { /* no room on the device: on the host */
+    } else if (s == GS_OK) { /* no room on the device: the CPU backend's build, on host copies */
         gs_mixed_free(tree);
         tree = NULL;
-        size_t held = gs_mixed_build_scratch(depth, skip);
+        gs_buf *views = calloc(n, sizeof *views);
+        const gs_buf **vp = calloc(n, sizeof *vp);
+        size_t held = 0;
+        if (!views || !vp) s = GS_ERR_NOMEM;
         for (uint32_t i = 0; s == GS_OK && i < n; i++) {
-            rows[i] = rowd[i]->ptr;
+            views[i] = *rowd[i], vp[i] = &views[i];
             if (rowd[i]->host) continue;
             size_t b = sizeof(gs_digest) << log_rows[i];
             if (!(copies[i] = malloc(b))) s = GS_ERR_NOMEM;
             else s = gs_cuda_stage_download(c->stage, copies[i], rowd[i]->ptr, b, c->stream);
-            rows[i] = copies[i], held += copies[i] ? b : 0;
+            views[i] = (gs_buf){copies[i], b, NULL, 1}, held += copies[i] ? b : 0;
         }
         gs_mem_charge(acct, held);
-        if (s == GS_OK) s = gs_mixed_build_skip(&tree, hash, (const gs_digest *const *)rows, log_rows, n, skip);
+        gs_backend *cpu = gs_backend_cpu();
+        if (s == GS_OK) s = cpu->iface->mixed_build(cpu, acct, &tree, hash, vp, log_rows, n, skip);
         gs_mem_uncharge(acct, held);
+        free(views), free(vp);
     }
     for (uint32_t i = 0; copies && i < n; i++) free(copies[i]);
     free(copies), free(rows);
