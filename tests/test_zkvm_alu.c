@@ -1,10 +1,9 @@
-/* The zkVM's ALU chip (src/zkvm/air_alu.c) and add chip (src/zkvm/air_add.c),
- * each with the range and byte tables (src/zkvm/air_lookup.c): a requester
- * table sends (op, a, b, c) on the ALU bus, the chip receives them, and the
- * statement is proven and verified (the fixed columns checked against the
- * tables the verifier builds). Each test below runs on both chips, with the
- * ops each handles (the ALU chip all eight of ADD..EQ, the add chip ADD, SUB
- * and EQ), then each chip's own hand edits:
+/* The zkVM's ALU chip (src/zkvm/air_alu.c) with the range and byte tables
+ * (src/zkvm/air_lookup.c): a requester table sends (op, a, b, c) on the ALU
+ * bus, the chip receives them, and the statement is proven and verified
+ * (the fixed columns checked against the tables the verifier builds), for
+ * all eight ops ADD..EQ it handles (a run sends it only XOR, OR, AND, SLT
+ * and SLTU: the CPU row does the others, tests/test_zkvm_cpu.c):
  *  - every op on edge-value pairs and on random requests, c from the C
  *    arithmetic here (not the chip's);
  *  - requests for other ops are ignored; an empty request list and padding
@@ -21,9 +20,8 @@
 #include "zkvm_chip_test.h"
 #include "zkvm/zk_air.h"
 
-/* The chips' layouts (src/zkvm/air_alu.c, air_add.c), for the hand edits. */
+/* The chip's layout (src/zkvm/air_alu.c), for the hand edits. */
 enum { A_SEL = 0, A_A = 8, A_C = 20, A_DLO = 21, A_DHI = 22, A_CARRY = 23, A_SA = 24, A_R = 16 };
-enum { D_SEL = 0, D_A = 3, D_B = 4, D_DLO = 5, D_DHI = 6, D_T = 7 }; /* the add chip's c is D */
 
 static uint32_t ref_alu(uint32_t op, uint32_t a, uint32_t b) {
     switch (op) {
@@ -45,12 +43,7 @@ typedef struct stmt {
 } stmt;
 
 static gs_air *g_airs[4]; /* requester, the chip under test, range, byte */
-/* The chip under test: its fill and the ops it handles. */
-static gs_status (*g_fill)(zk_table *, const zk_alu_req *, size_t, zk_lookups *);
-static int g_add_chip;
-static int handles(uint32_t op) {
-    return g_add_chip ? op == ZK_ALU_ADD || op == ZK_ALU_SUB || op == ZK_ALU_EQ : op >= ZK_ALU_ADD && op <= ZK_ALU_EQ;
-}
+static int handles(uint32_t op) { return op >= ZK_ALU_ADD && op <= ZK_ALU_EQ; }
 static gs_fp *g_range_fixed, *g_byte_fixed; /* the verifier's columns */
 
 static void stmt_free(stmt *s) {
@@ -68,7 +61,7 @@ static void stmt_fill(stmt *s, const zk_alu_req *sent, size_t ns, const zk_alu_r
         const uint32_t v[5] = {sent[i].op, sent[i].a, sent[i].b, sent[i].c, 1};
         for (uint32_t k = 0; k < 5; k++) zk_col(&s->req, k)[i] = v[k];
     }
-    CHECK(g_fill(&s->alu, all, na, s->lk) == GS_OK);
+    CHECK(zk_alu_fill(&s->alu, all, na, s->lk) == GS_OK);
     zk_lookups *again = malloc(sizeof *again); /* the fill counts exactly the rows' lookups */
     memset(again, 0, sizeof *again);
     zkt_recount(again, g_airs[1], &s->alu);
@@ -193,7 +186,7 @@ static void test_empty_and_padding(void) {
     CHECK(gs_air_check_trace(g_airs[1], s.alu.cols, s.alu.log_n, NULL, NULL, NULL) == GS_OK);
     CHECK(stmt_prove(&s) == GS_OK);
     stmt_free(&s);
-    zk_alu_req one = g_add_chip ? (zk_alu_req){ZK_ALU_SUB, 0, 1, 0xffffffff} : (zk_alu_req){ZK_ALU_SLT, 0x80000000, 0, 1};
+    zk_alu_req one = {ZK_ALU_SLT, 0x80000000, 0, 1};
     CHECK(prove_reqs(&one, 1, &one, 1) == GS_OK);
 }
 
@@ -220,7 +213,6 @@ static void test_wrong_c(void) {
         if (r != GS_ERR_BUS_UNBALANCED) fprintf(stderr, "wrong c, op %u: %s\n", mine[k].op, gs_status_str(r));
         CHECK(r == GS_ERR_BUS_UNBALANCED);
     }
-    if (g_add_chip) return;
     /* SLT answered as SLTU: -1 < 1 signed, not unsigned */
     zk_alu_req slt = {ZK_ALU_SLT, 0xffffffff, 1, ref_alu(ZK_ALU_SLTU, 0xffffffff, 1)};
     CHECK(slt.c != ref_alu(ZK_ALU_SLT, slt.a, slt.b));
@@ -277,7 +269,7 @@ static void edit_end(stmt *s, const edit *e) {
     memset(s->lk, 0, sizeof *s->lk);
     zkt_recount(s->lk, g_airs[1], &s->alu);
     gs_status r = stmt_prove(s);
-    if (r != e->want) fprintf(stderr, "%s chip, %s: %s\n", g_add_chip ? "add" : "alu", e->what, gs_status_str(r));
+    if (r != e->want) fprintf(stderr, "%s: %s\n", e->what, gs_status_str(r));
     CHECK(r == e->want);
     stmt_free(s);
 }
@@ -372,62 +364,10 @@ static void test_hand_edits(void) {
     stmt_free(&s);
 }
 
-/* The add chip's hand edits (its layout: D_*). */
-enum { CON_ADD_BOOL_CARRY = 4 }; /* src/zkvm/air_add.c's order */
-
-static void test_add_hand_edits(void) {
-    static const edit cases[] = {
-        {"ADD c+1, d fixed", {ZK_ALU_ADD, 0xffffffff, 1, 0}, 1, E_C_AND_D, GS_ERR_AIR_UNSATISFIED},
-        {"ADD carry flipped", {ZK_ALU_ADD, 0xffffffff, 1, 0}, 0, E_CARRY, GS_ERR_AIR_UNSATISFIED},
-        {"SUB c+1, d fixed", {ZK_ALU_SUB, 3, 5, 0xfffffffe}, 0xffffffff, E_C_AND_D, GS_ERR_AIR_UNSATISFIED},
-        {"SUB borrow flipped", {ZK_ALU_SUB, 3, 5, 0xfffffffe}, 0xfffffffe, E_CARRY, GS_ERR_AIR_UNSATISFIED},
-        {"ADD c changed", {ZK_ALU_ADD, 7, 8, 15}, 16, E_C_ONLY, GS_ERR_AIR_UNSATISFIED},
-        /* EQ's D is not range-checked: a = b forces D = 1, a != b D = 0 */
-        {"EQ 2^16 for equal", {ZK_ALU_EQ, 4, 4, 1}, 65536, E_C_ONLY, GS_ERR_AIR_UNSATISFIED},
-        {"EQ 1 for unequal", {ZK_ALU_EQ, 1, 2, 0}, 1, E_C_ONLY, GS_ERR_AIR_UNSATISFIED},
-        {"EQ 0 for equal", {ZK_ALU_EQ, 9, 9, 1}, 0, E_C_ONLY, GS_ERR_AIR_UNSATISFIED},
-        {"two selectors", {ZK_ALU_ADD, 1, 2, 3}, 3, E_SEL2, GS_ERR_AIR_UNSATISFIED},
-        /* a carry that is a field element other than 0 and 1 satisfies the
-         * relation with any claimed c in range: only its booleanity stops it */
-        {"ADD carry a field element", {ZK_ALU_ADD, 0xffffffff, 1, 0}, 1, E_CARRY_FIELD, GS_ERR_AIR_UNSATISFIED},
-        /* c = a + b without the wrap, carry 0: the relations hold, the limb
-         * d_hi = 2^16 is no 16-bit value and the range lookup objects */
-        {"ADD without the wrap", {ZK_ALU_ADD, 0xffffffff, 1, 0}, 0, E_LIMBS, GS_ERR_BUS_UNBALANCED},
-    };
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        const edit *e = &cases[k];
-        stmt s;
-        edit_begin(&s, e);
-        uint32_t a = e->req.a, b = e->req.b;
-        switch (e->kind) {
-        case E_C_AND_D: /* c is D: its limbs say the claim; the range counts follow */
-        case E_C_ONLY: set(&s, D_DLO, e->claim & 0xffff), set(&s, D_DHI, e->claim >> 16); break;
-        case E_CARRY: set(&s, D_T, 1 - zk_col(&s.alu, D_T)[0]); break;
-        case E_SEL2: set(&s, D_SEL + 1, 1); break;
-        case E_CARRY_FIELD: {
-            gs_fp k = gs_fp_sub(gs_fp_add(a, b), e->claim);
-            set(&s, D_T, gs_fp_mul(k, gs_fp_inv((gs_fp)1 << 32)));
-            set(&s, D_DLO, e->claim & 0xffff), set(&s, D_DHI, e->claim >> 16);
-            CHECK_EQ_U64(failing(&s), 1ull << CON_ADD_BOOL_CARRY);
-            break;
-        }
-        case E_LIMBS: { /* c = D = a + b = 2^32: d_lo 0, d_hi 2^16, carry 0 */
-            gs_fp sum = gs_fp_add(a, b);
-            set(&s, D_DLO, 0), set(&s, D_DHI, (gs_fp)1 << 16), set(&s, D_T, 0);
-            zk_col(&s.req, 3)[0] = sum; /* the requester claims it too */
-            CHECK(gs_air_check_trace(g_airs[1], s.alu.cols, s.alu.log_n, NULL, NULL, NULL) == GS_OK);
-            break;
-        }
-        }
-        edit_end(&s, e);
-    }
-}
-
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
     g_airs[0] = zkt_requester_air("alu-requester", ZK_BUS_ALU, 4);
     g_airs[1] = zk_alu_air();
-    g_fill = zk_alu_fill;
     g_airs[2] = zk_range_air();
     g_airs[3] = zk_byte_air();
     for (int i = 0; i < 4; i++) CHECK(g_airs[i] != NULL);
@@ -443,20 +383,6 @@ int main(int argc, char **argv) {
     test_random();
     test_wrong_c();
     test_hand_edits();
-    /* the add chip: the same tests on its ops, then its own edits */
-    gs_air_free(g_airs[1]);
-    g_airs[1] = zk_add_air(), g_fill = zk_add_fill, g_add_chip = 1;
-    CHECK(g_airs[1] != NULL);
-    if (g_airs[1]) {
-        printf("add: %u columns, degree %u, %u interactions\n", gs_air_num_cols(g_airs[1]),
-               gs_air_max_degree(g_airs[1]), gs_air_num_interactions(g_airs[1]));
-        CHECK(gs_air_check_degree(g_airs[1], 2) == GS_OK);
-        test_empty_and_padding();
-        test_edges();
-        test_random();
-        test_wrong_c();
-        test_add_hand_edits();
-    }
     printf("%d proofs, %.1f s proving\n", g_proofs, g_prove_s);
     free(r0.cols), free(b0.cols);
     for (int i = 0; i < 4; i++) gs_air_free(g_airs[i]);

@@ -368,8 +368,8 @@ static void tamper(zk_table *t, gs_fp **pubs, void *ctx) {
     zk_table *cpu = &t[ZK_T_CPU];
     uint64_t n = (uint64_t)1 << cpu->log_n, r;
     switch (ch->kind) {
-    case CH_REG: /* an ALU result written to rd, one more */
-        r = row_with(t, ZK_FB_ALUI);
+    case CH_REG: /* an add's result written to rd, one more */
+        r = row_with(t, ZK_FB_ADD);
         *cpu_cell(t, CPU_C, r) = gs_fp_add(*cpu_cell(t, CPU_C, r), 1);
         break;
     case CH_MEM_FINAL: { /* the image's last data word: another final value */
@@ -389,10 +389,10 @@ static void tamper(zk_table *t, gs_fp **pubs, void *ctx) {
             else memmove(col + 4, col + 3, (n - 4) * sizeof *col);
         }
         break;
-    case CH_BRANCH: /* a branch's compare result and direction flipped */
-        r = row_with(t, ZK_FB_BRANCH);
-        *cpu_cell(t, CPU_R, r) = 1 - *cpu_cell(t, CPU_R, r);
-        *cpu_cell(t, CPU_TAKEN, r) = 1 - *cpu_cell(t, CPU_TAKEN, r);
+    case CH_BRANCH: /* a branch's compare result, and so its direction, flipped */
+        r = row_with(t, ZK_FB_BEQ);
+        if (!r) r = row_with(t, ZK_FB_BRANCH);
+        *cpu_cell(t, CPU_C, r) = 1 - *cpu_cell(t, CPU_C, r);
         break;
     case CH_EXIT:
         pubs[ZK_T_CPU][ZK_PUB_EXIT_CODE] ^= 1;
@@ -510,6 +510,10 @@ static void test_cheats(void) {
     gs_zkvm_program_free(p);
 }
 
+/* The image table's final value and timestamp columns (air_mem.c: I_FVAL,
+ * I_FTS) and the program table's multiplicity (after its fixed columns). */
+enum { IMG_FVAL = 4, IMG_FTS = 5, PROG_MULT = ZK_PROG_FIXED };
+
 /* ---- the CPU table's last row: balanced forgeries through its interactions ---- */
 
 /* The last row is padding that no transition reaches; before its flags were
@@ -522,69 +526,100 @@ static gs_fp *tab_cell(zk_table *t, unsigned tab, unsigned col, uint64_t row) {
     return &t[tab].cols[((size_t)col << t[tab].log_n) + row];
 }
 
+/* The range and byte tables' multiplicities recounted from every other
+ * table's rows (through the AIRs' own interactions), after an edit. */
+static void recount_lookups(zk_table *t, gs_fp **pubs) {
+    gs_air *(*const make[ZK_T_NUM])(void) = {
+        [ZK_T_CPU] = zk_cpu_air, [ZK_T_PROG] = zk_prog_air, [ZK_T_IMAGE] = zk_image_air,
+        [ZK_T_FRESH] = zk_fresh_air, [ZK_T_ALU] = zk_alu_air, [ZK_T_SHIFT] = zk_shift_air,
+        [ZK_T_MUL] = zk_mul_air, [ZK_T_DIV] = zk_div_air, [ZK_T_LS] = zk_ls_air,
+        [ZK_T_IO] = zk_io_air, [ZK_T_STREAM] = zk_stream_air};
+    zk_lookups *lk = calloc(1, sizeof *lk);
+    CHECK(lk != NULL);
+    if (!lk) return;
+    for (unsigned k = 0; k < ZK_T_NUM; k++) {
+        if (!make[k]) continue;
+        gs_air *air = make[k]();
+        CHECK(air != NULL);
+        if (!air) continue;
+        CHECK(zk_each_interaction(air, t[k].cols, t[k].log_n, pubs[k], zkt_count, lk) == GS_OK);
+        gs_air_free(air);
+    }
+    zk_table r, b; /* the counts' columns: range 1, byte 5..8 */
+    CHECK(zk_range_fill(&r, lk) == GS_OK && zk_byte_fill(&b, lk) == GS_OK);
+    size_t rn = (size_t)1 << r.log_n, bn = (size_t)1 << b.log_n;
+    memcpy(zk_col(&t[ZK_T_RANGE], 1), zk_col(&r, 1), rn * sizeof(gs_fp));
+    memcpy(zk_col(&t[ZK_T_BYTE], 5), zk_col(&b, 5), 4 * bn * sizeof(gs_fp));
+    free(r.cols), free(b.cols), free(lk);
+}
+
+/* The gap limbs of a register access at ts whose previous access was at
+ * ts_prev (the previous timestamp is ts - 1 - (lo + 2^16 hi)). */
+static void set_gap(zk_table *t, unsigned lo_col, uint64_t row, gs_fp ts, gs_fp ts_prev) {
+    gs_fp d = ts - ts_prev - 1;
+    *tab_cell(t, ZK_T_CPU, lo_col, row) = d & 0xffff;
+    *tab_cell(t, ZK_T_CPU, lo_col + 1, row) = d >> 16;
+}
+
 static void tamper_last_row(zk_table *t, gs_fp **pubs, void *ctx) {
     int kind = *(const int *)ctx;
-    zk_table *cpu = &t[ZK_T_CPU], *rg = &t[ZK_T_RANGE];
+    zk_table *cpu = &t[ZK_T_CPU];
     uint64_t n = (uint64_t)1 << cpu->log_n, last = n - 1;
     if (kind == LR_WRITE) { /* a write of x5 = 77 after the run: a forged end register */
-        gs_fp clk = *tab_cell(t, ZK_T_CPU, CPU_CLK, last);
+        gs_fp clk = *tab_cell(t, ZK_T_CPU, CPU_CLK, last), ts = gs_fp_add(gs_fp_mul(4, clk), 3);
         *tab_cell(t, ZK_T_CPU, CPU_F0 + ZK_FB_WR, last) = 1;
         *tab_cell(t, ZK_T_CPU, CPU_RD, last) = 5;
         *tab_cell(t, ZK_T_CPU, CPU_D_PREV, last) = *tab_cell(t, ZK_T_IMAGE, 4, 5);
-        *tab_cell(t, ZK_T_CPU, CPU_D_TS, last) = *tab_cell(t, ZK_T_IMAGE, 5, 5);
+        set_gap(t, CPU_D_LO, last, ts, *tab_cell(t, ZK_T_IMAGE, 5, 5));
         *tab_cell(t, ZK_T_CPU, CPU_C, last) = 77;
-        rg->cols[((size_t)1 << rg->log_n) + 0] += 2; /* its gap limbs, both 0 */
         *tab_cell(t, ZK_T_IMAGE, 4, 5) = 77;
-        *tab_cell(t, ZK_T_IMAGE, 5, 5) = gs_fp_add(gs_fp_mul(4, clk), 3);
+        *tab_cell(t, ZK_T_IMAGE, 5, 5) = ts;
         pubs[ZK_T_IMAGE][ZK_IMAGE_PUB_END + 5] = 77;
+        recount_lookups(t, pubs);
         return;
     }
-    /* 2 + 2 = 5: the add's result and the exit code forged, the add chip's
-     * row for (ADD, 2, 2, 4) dropped, and the last row receiving the forged
-     * (ADD, 2, 2, 5) with f_alu = -1 (its b and c negated to match). */
-    uint64_t radd = n, rcall = n;
+    /* 2 ^ 7 = 4: the xor's result and the exit code forged, the ALU chip's
+     * row for (XOR, 2, 7, 5) dropped, and the last row receiving the forged
+     * (XOR, 2, 7, 4) with f_alu = -1. */
+    uint64_t rxor = n, rcall = n;
     for (uint64_t r = 0; r < n; r++) {
         if (*tab_cell(t, ZK_T_CPU, CPU_ACTIVE, r) != 1) continue;
-        if (*tab_cell(t, ZK_T_CPU, CPU_F0 + ZK_FB_ALU, r) == 1) radd = r;
-        if (*tab_cell(t, ZK_T_CPU, CPU_F0 + ZK_FB_ECALL, r) == 1) rcall = r;
+        if (*tab_cell(t, ZK_T_CPU, CPU_F0 + ZK_FB_ALU, r) == 1) rxor = r;
+        if (*tab_cell(t, ZK_T_CPU, CPU_E_EXIT, r) == 1) rcall = r;
     }
-    CHECK(radd < n && rcall < n);
-    if (radd >= n || rcall >= n) return;
-    *tab_cell(t, ZK_T_CPU, CPU_C, radd) = 5;
-    *tab_cell(t, ZK_T_CPU, CPU_B, rcall) = 5;
-    *tab_cell(t, ZK_T_CPU, CPU_D_PREV, rcall) = 5;
-    *tab_cell(t, ZK_T_CPU, CPU_C, rcall) = 5;
-    pubs[ZK_T_CPU][ZK_PUB_EXIT_CODE] = 5;
-    *tab_cell(t, ZK_T_IMAGE, 4, 10) = 5;
-    pubs[ZK_T_IMAGE][ZK_IMAGE_PUB_END + 10] = 5;
-    /* The add chip's columns (src/zkvm/air_add.c): 0 the ADD selector, 3 and
-     * 4 a and b; its result 4 range-checked as the limbs 4 and 0 (the range
-     * table's multiplicities, column 1, rows 4 and 0). */
-    zk_table *add = &t[ZK_T_ADD];
-    uint64_t an = (uint64_t)1 << add->log_n, dropped = 0;
+    CHECK(rxor < n && rcall < n);
+    if (rxor >= n || rcall >= n) return;
+    *tab_cell(t, ZK_T_CPU, CPU_C, rxor) = 4;
+    *tab_cell(t, ZK_T_CPU, CPU_B, rcall) = 4;
+    *tab_cell(t, ZK_T_CPU, CPU_D_PREV, rcall) = 4;
+    *tab_cell(t, ZK_T_CPU, CPU_C, rcall) = 4;
+    pubs[ZK_T_CPU][ZK_PUB_EXIT_CODE] = 4;
+    *tab_cell(t, ZK_T_IMAGE, 4, 10) = 4;
+    pubs[ZK_T_IMAGE][ZK_IMAGE_PUB_END + 10] = 4;
+    /* the ALU chip's row: c is its column 20 (src/zkvm/air_alu.c) */
+    zk_table *alu = &t[ZK_T_ALU];
+    uint64_t an = (uint64_t)1 << alu->log_n, dropped = 0;
     for (uint64_t r = 0; r < an && !dropped; r++)
-        if (*tab_cell(t, ZK_T_ADD, 0, r) == 1 && *tab_cell(t, ZK_T_ADD, 3, r) == 2 &&
-            *tab_cell(t, ZK_T_ADD, 4, r) == 2) {
-            for (unsigned c = 0; c < add->num_cols; c++) *tab_cell(t, ZK_T_ADD, c, r) = 0;
+        if (*tab_cell(t, ZK_T_ALU, 20, r) == 5) {
+            for (unsigned c = 0; c < alu->num_cols; c++) *tab_cell(t, ZK_T_ALU, c, r) = 0;
             dropped = 1;
         }
     CHECK(dropped);
-    rg->cols[((size_t)1 << rg->log_n) + 4] -= 1; /* the dropped row's range checks */
-    rg->cols[((size_t)1 << rg->log_n) + 0] -= 1;
     *tab_cell(t, ZK_T_CPU, CPU_F0 + ZK_FB_ALU, last) = gs_fp_neg(1);
-    *tab_cell(t, ZK_T_CPU, CPU_OP, last) = ZK_ALU_ADD;
+    *tab_cell(t, ZK_T_CPU, CPU_OP, last) = ZK_ALU_XOR;
     *tab_cell(t, ZK_T_CPU, CPU_A, last) = 2;
-    *tab_cell(t, ZK_T_CPU, CPU_B, last) = gs_fp_neg(2);
-    *tab_cell(t, ZK_T_CPU, CPU_C, last) = gs_fp_neg(5);
+    *tab_cell(t, ZK_T_CPU, CPU_B, last) = 7;
+    *tab_cell(t, ZK_T_CPU, CPU_C, last) = 4;
+    recount_lookups(t, pubs);
 }
 
-/* li x5, 2; li x6, 2; add x10, x5, x6; exit(x10): each forgery refused by
+/* li x5, 2; li x6, 7; xor x10, x5, x6; exit(x10): each forgery refused by
  * the checked prover, and its unchecked proof rejected. */
 static void test_last_row(void) {
     code_t c = {0};
     li(&c, 5, 2);
-    li(&c, 6, 2);
-    emit(&c, A_ADD(10, 5, 6));
+    li(&c, 6, 7);
+    emit(&c, A_XOR(10, 5, 6));
     li(&c, 17, GS_ZKVM_SYS_EXIT);
     emit(&c, A_ECALL);
     gs_zkvm_program *p = program(&c, NULL, 0, 0);
@@ -614,11 +649,126 @@ static void test_last_row(void) {
     gs_zkvm_program_free(p);
 }
 
+/* ---- the CPU row's own arithmetic: add, addi, sub, beq and bne ---- */
+
+/* li x5, 0xffffffff; li x6, 1; add x7, x5, x6; sub x8, x6, x5;
+ * beq x5, x6, +4; bne x5, x5, +4; exit(0). The branches' targets are their
+ * next slots, so a forged compare leaves the pc rule satisfied and only the
+ * compare's own constraints can refuse it; x7 and x8 are not read again, so
+ * a forged result needs only its final image value and end public. */
+enum { AR_PC_ADD = TEXT + 16, AR_PC_SUB = TEXT + 20, AR_PC_BEQ = TEXT + 24, AR_PC_BNE = TEXT + 28 };
+enum { AR_ADD_C, AR_ADD_CARRY, AR_SUB_BORROW, AR_CARRY_FIELD, AR_NO_WRAP, AR_BEQ_EQUAL, AR_BNE_UNEQUAL, AR_NUM };
+static const struct {
+    const char *what;
+    gs_status want; /* from the checked prover */
+} arith_edits[AR_NUM] = {
+    {"add: c + 1 with its limbs", GS_ERR_AIR_UNSATISFIED},
+    {"add: the carry flipped", GS_ERR_AIR_UNSATISFIED},
+    {"sub: the borrow flipped", GS_ERR_AIR_UNSATISFIED},
+    /* a carry that is a field element other than 0 and 1 satisfies the
+     * relation with any c in range: only its booleanity stops it */
+    {"add: any c, the carry a field element", GS_ERR_AIR_UNSATISFIED},
+    /* c = 2^32 without the wrap, carry 0: the relation holds, the high limb
+     * 2^16 is no 16-bit value and the range lookup objects */
+    {"add: 2^32 without the wrap", GS_ERR_BUS_UNBALANCED},
+    {"beq: unequal operands claimed equal", GS_ERR_AIR_UNSATISFIED},
+    {"bne: equal operands claimed unequal", GS_ERR_AIR_UNSATISFIED},
+};
+
+static uint64_t row_at_pc(zk_table *t, gs_fp pc) {
+    uint64_t n = (uint64_t)1 << t[ZK_T_CPU].log_n;
+    for (uint64_t r = 0; r < n; r++)
+        if (*cpu_cell(t, CPU_ACTIVE, r) == 1 && *cpu_cell(t, CPU_PC, r) == pc) return r;
+    CHECK(0);
+    return 0;
+}
+
+/* rd's value forged to v on row r: its write, its final value and end public. */
+static void forge_rd(zk_table *t, gs_fp **pubs, uint64_t r, gs_fp v) {
+    uint64_t rd = *cpu_cell(t, CPU_RD, r);
+    *cpu_cell(t, CPU_C, r) = v;
+    *cpu_cell(t, CPU_CH, r) = v >> 16;
+    *tab_cell(t, ZK_T_IMAGE, IMG_FVAL, rd) = v;
+    pubs[ZK_T_IMAGE][ZK_IMAGE_PUB_END + rd] = v;
+}
+
+static void tamper_arith(zk_table *t, gs_fp **pubs, void *ctx) {
+    const int kind = *(const int *)ctx;
+    const gs_fp two32 = (gs_fp)1 << 32;
+    uint64_t r;
+    switch (kind) {
+    case AR_ADD_C: /* 0xffffffff + 1 = 1 */
+        forge_rd(t, pubs, row_at_pc(t, AR_PC_ADD), 1);
+        break;
+    case AR_ADD_CARRY:
+        r = row_at_pc(t, AR_PC_ADD);
+        *cpu_cell(t, CPU_T, r) = 1 - *cpu_cell(t, CPU_T, r);
+        break;
+    case AR_SUB_BORROW:
+        r = row_at_pc(t, AR_PC_SUB);
+        *cpu_cell(t, CPU_T, r) = 1 - *cpu_cell(t, CPU_T, r);
+        break;
+    case AR_CARRY_FIELD: /* c = 5, carry = (a + b - c) / 2^32 in Fp */
+        r = row_at_pc(t, AR_PC_ADD);
+        forge_rd(t, pubs, r, 5);
+        *cpu_cell(t, CPU_T, r) = gs_fp_mul(gs_fp_sub(two32, 5), gs_fp_inv(two32));
+        break;
+    case AR_NO_WRAP:
+        r = row_at_pc(t, AR_PC_ADD);
+        forge_rd(t, pubs, r, two32);
+        *cpu_cell(t, CPU_T, r) = 0;
+        break;
+    case AR_BEQ_EQUAL: /* 0xffffffff = 1, with T = 0: (a - b) T = 1 - c holds */
+        r = row_at_pc(t, AR_PC_BEQ);
+        *cpu_cell(t, CPU_C, r) = 1;
+        *cpu_cell(t, CPU_T, r) = 0;
+        break;
+    case AR_BNE_UNEQUAL: /* x5 != x5: c = 0, whatever T */
+        r = row_at_pc(t, AR_PC_BNE);
+        *cpu_cell(t, CPU_C, r) = 0;
+        *cpu_cell(t, CPU_T, r) = 1;
+        break;
+    }
+    recount_lookups(t, pubs);
+}
+
+static void test_cpu_arith(void) {
+    code_t c = {0};
+    li(&c, 5, 0xffffffffu);
+    li(&c, 6, 1);
+    emit(&c, A_ADD(7, 5, 6));
+    emit(&c, A_SUB(8, 6, 5));
+    emit(&c, A_BEQ(5, 6, 4));
+    emit(&c, A_BNE(5, 5, 4));
+    exit_with(&c, 0);
+    gs_zkvm_program *p = program(&c, NULL, 0, 0);
+    CHECK(p != NULL);
+    if (!p) return;
+    gs_zkvm_proof_free(prove_and_check(p, "cpu arithmetic"));
+    gs_params par = zkt_params();
+    for (int kind = 0; kind < AR_NUM; kind++) {
+        char msg[400];
+        gs_zkvm_proof *zp = NULL;
+        gs_prove_opts checked = {0}, unchecked = {.skip_check = 1};
+        gs_status s = zk_prove_tampered(&zp, p, NULL, 0, NULL, 0, &par, &checked, tamper_arith, &kind, msg,
+                                        sizeof msg);
+        if (s != arith_edits[kind].want)
+            fprintf(stderr, "%s: the checked prover gave %s\n", arith_edits[kind].what, gs_status_str(s));
+        CHECK(s == arith_edits[kind].want);
+        CHECK(zp == NULL);
+        s = zk_prove_tampered(&zp, p, NULL, 0, NULL, 0, &par, &unchecked, tamper_arith, &kind, msg, sizeof msg);
+        CHECK(s == GS_OK);
+        if (s != GS_OK) continue;
+        s = gs_zkvm_verify(NULL, p, zp, 80, msg, sizeof msg);
+        if (s == GS_OK) fprintf(stderr, "%s: accepted\n", arith_edits[kind].what);
+        CHECK(s != GS_OK);
+        gs_zkvm_proof_free(zp);
+    }
+    gs_zkvm_program_free(p);
+}
+
 /* ---- a segment ending just past the text ---- */
 
-/* The image table's final value and timestamp columns (air_mem.c: I_FVAL,
- * I_FTS) and the program table's multiplicity (after its fixed columns). */
-enum { IMG_FVAL = 4, IMG_FTS = 5, PROG_MULT = ZK_PROG_FIXED };
 
 /* Program: addi x5, x0, 1; jal x1, +4 (two words: the jal's target is
  * text_hi, where the executor faults). The honest proof is of the addi
@@ -628,21 +778,20 @@ enum { IMG_FVAL = 4, IMG_FTS = 5, PROG_MULT = ZK_PROG_FIXED };
  * (Found by review, 2026-12-04: the verifier took an end pc of text_hi.) */
 static void tamper_jump_past_text(zk_table *t, gs_fp **pubs, void *ctx) {
     (void)ctx;
-    const uint64_t r = 1;
+    const uint64_t r = 1, n = (uint64_t)1 << t[ZK_T_CPU].log_n;
     const gs_fp hi = TEXT + 8;
     gs_fp x0_ts = *tab_cell(t, ZK_T_IMAGE, IMG_FTS, 0), x1_ts = *tab_cell(t, ZK_T_IMAGE, IMG_FTS, 1);
     gs_fp x1_v = *tab_cell(t, ZK_T_IMAGE, IMG_FVAL, 1), clk = *tab_cell(t, ZK_T_CPU, CPU_CLK, r);
     gs_fp ts_a = 4 * clk, ts_b = 4 * clk + 1, ts_d = 4 * clk + 3;
-    gs_fp da = ts_a - x0_ts - 1, db = ts_b - ts_a - 1, dd = ts_d - x1_ts - 1;
-    static const unsigned cols[] = {CPU_ACTIVE, CPU_PC, CPU_RD, CPU_IMM, CPU_F0 + ZK_FB_JAL,
-                                    CPU_F0 + ZK_FB_WR, CPU_C, CPU_A_TS, CPU_A_LO, CPU_A_HI, CPU_B_TS,
-                                    CPU_B_LO, CPU_B_HI, CPU_D_PREV, CPU_D_TS, CPU_D_LO, CPU_D_HI};
-    const gs_fp vals[] = {1, TEXT + 4, 1, 4, 1, 1, hi, x0_ts, da & 0xffff, da >> 16, ts_a,
-                          db & 0xffff, db >> 16, x1_v, x1_ts, dd & 0xffff, dd >> 16};
+    /* jal x1 to text_hi: x0 + imm with imm the target */
+    static const unsigned cols[] = {CPU_ACTIVE, CPU_PC, CPU_RD, CPU_IMM, CPU_F0 + ZK_FB_JUMP,
+                                    CPU_F0 + ZK_FB_WR, CPU_C, CPU_D_PREV};
+    const gs_fp vals[] = {1, TEXT + 4, 1, hi, 1, 1, hi, x1_v};
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) *tab_cell(t, ZK_T_CPU, cols[i], r) = vals[i];
-    gs_fp *m = t[ZK_T_RANGE].cols + ((size_t)1 << t[ZK_T_RANGE].log_n); /* the range counts */
-    const gs_fp limbs[6] = {da & 0xffff, da >> 16, db & 0xffff, db >> 16, dd & 0xffff, dd >> 16};
-    for (int i = 0; i < 6; i++) m[limbs[i]] += 1;
+    set_gap(t, CPU_A_LO, r, ts_a, x0_ts);
+    set_gap(t, CPU_B_LO, r, ts_b, ts_a);
+    set_gap(t, CPU_D_LO, r, ts_d, x1_ts);
+    for (uint64_t k = r + 1; k < n; k++) *tab_cell(t, ZK_T_CPU, CPU_PC, k) = hi; /* where it leads */
     *tab_cell(t, ZK_T_PROG, PROG_MULT, 1) += 1;
     *tab_cell(t, ZK_T_IMAGE, IMG_FTS, 0) = ts_b;
     *tab_cell(t, ZK_T_IMAGE, IMG_FVAL, 1) = hi;
@@ -650,6 +799,7 @@ static void tamper_jump_past_text(zk_table *t, gs_fp **pubs, void *ctx) {
     pubs[ZK_T_IMAGE][ZK_IMAGE_PUB_END + 1] = hi;
     pubs[ZK_T_CPU][ZK_PUB_CYCLES] = 2;
     pubs[ZK_T_CPU][ZK_PUB_END_PC] = hi;
+    recount_lookups(t, pubs);
 }
 
 static void test_jump_past_text(void) {
@@ -872,6 +1022,7 @@ int main(int argc, char **argv) {
     test_io();
     test_cheats();
     test_last_row();
+    test_cpu_arith();
     test_jump_past_text();
     test_segments();
     test_alu_ops();

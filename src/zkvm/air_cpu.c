@@ -66,14 +66,16 @@ void zk_prog_row(zk_prog_row_t *r, const gs_zkvm_program *p, uint32_t slot) {
     int writes = 1;
     if (op == ZK_LUI) {
         r->flags = ZK_F_LUI, r->imm = (uint32_t)d.imm;
-    } else if (op == ZK_JAL) {
-        r->flags = ZK_F_JAL, r->imm = gs_zkvm_jump_target(w, pc) - pc;
+    } else if (op == ZK_JAL) { /* to x0 + the target */
+        r->flags = ZK_F_JUMP, r->rs1 = 0, r->imm = gs_zkvm_jump_target(w, pc);
     } else if (op == ZK_JALR) {
-        r->flags = ZK_F_JALR, r->imm = (uint32_t)d.imm;
+        r->flags = ZK_F_JUMP, r->imm = (uint32_t)d.imm;
+    } else if (op == ZK_FENCE) { /* a jump to the next slot */
+        r->flags = ZK_F_JUMP, r->rs1 = 0, r->imm = pc + 4, writes = 0;
     } else if (op >= ZK_BEQ && op <= ZK_BGEU) {
         int neg;
         r->op = branch_alu(op, &neg);
-        r->flags = ZK_F_BRANCH | (neg ? ZK_F_NEG : 0u);
+        r->flags = (r->op == ZK_ALU_EQ ? ZK_F_BEQ : ZK_F_BRANCH) | (neg ? ZK_F_NEG : 0u);
         r->imm = gs_zkvm_jump_target(w, pc) - pc;
         writes = 0;
     } else if (op >= ZK_LB && op <= ZK_LHU) {
@@ -83,12 +85,15 @@ void zk_prog_row(zk_prog_row_t *r, const gs_zkvm_program *p, uint32_t slot) {
         r->op = (uint32_t)(ZK_LS_SB + (op - ZK_SB)), r->flags = ZK_F_STORE;
         r->imm = (uint32_t)d.imm;
         writes = 0;
-    } else if (op >= ZK_ADDI && op <= ZK_SRAI) {
-        r->op = alu_of(op), r->flags = ZK_F_ALUI, r->imm = (uint32_t)d.imm;
-    } else if (op >= ZK_ADD && op <= ZK_REMU) {
-        r->op = alu_of(op), r->flags = ZK_F_ALU;
-    } else if (op == ZK_FENCE) {
-        r->flags = ZK_F_NOP, writes = 0;
+    } else if ((op >= ZK_ADDI && op <= ZK_SRAI) || (op >= ZK_ADD && op <= ZK_REMU)) {
+        /* the immediate form reads x0 as rs2, the register form has imm 0:
+         * the second operand is b + imm in both */
+        if (op <= ZK_SRAI) r->rs2 = 0, r->imm = (uint32_t)d.imm;
+        else r->imm = 0;
+        r->op = alu_of(op);
+        if (r->op == ZK_ALU_ADD) r->flags = ZK_F_ADD;
+        else if (r->op == ZK_ALU_SUB) r->flags = ZK_F_ADD | ZK_F_NEG;
+        else r->flags = ZK_F_ALU;
     } else if (op == ZK_ECALL) {
         /* reads a7 (the call) and a0, writes a0 (the exit code back for exit) */
         r->flags = ZK_F_ECALL, r->rs1 = 17, r->rs2 = 10, r->rd = 10;
@@ -96,10 +101,10 @@ void zk_prog_row(zk_prog_row_t *r, const gs_zkvm_program *p, uint32_t slot) {
     if (writes && r->rd != 0) r->flags |= ZK_F_WR;
 }
 
-/* imm as the field element the constraints use: jumps and branches add it
- * to the pc as a signed offset, everything else is a 32-bit value. */
+/* imm as the field element the constraints use: branches add it to the pc
+ * as a signed offset, everything else is a 32-bit value. */
 gs_fp zk_prog_imm_fp(const zk_prog_row_t *r) {
-    if (r->flags & (ZK_F_JAL | ZK_F_BRANCH)) {
+    if (r->flags & (ZK_F_BRANCH | ZK_F_BEQ)) {
         int32_t off = (int32_t)r->imm;
         return off < 0 ? gs_fp_neg(gs_fp_from_u64((uint64_t)(-(int64_t)off)))
                        : gs_fp_from_u64((uint64_t)off);
@@ -155,25 +160,31 @@ gs_air *zk_cpu_air(void) {
 #define SUB(x, y) gs_air_sub(a, (x), (y))
 #define MUL(x, y) gs_air_mul(a, (x), (y))
 #define F(bit) COL(CPU_F0 + (bit))
-    gs_expr one = K(1), active = COL(CPU_ACTIVE);
-    gs_expr f_alu = F(ZK_FB_ALU), f_alui = F(ZK_FB_ALUI), f_load = F(ZK_FB_LOAD),
-            f_store = F(ZK_FB_STORE), f_branch = F(ZK_FB_BRANCH), f_jal = F(ZK_FB_JAL),
-            f_jalr = F(ZK_FB_JALR), f_lui = F(ZK_FB_LUI), f_ecall = F(ZK_FB_ECALL),
-            f_nop = F(ZK_FB_NOP), f_wr = F(ZK_FB_WR), f_neg = F(ZK_FB_NEG);
+    gs_expr one = K(1), four = K(4), two32 = K((uint64_t)1 << 32), active = COL(CPU_ACTIVE);
+    gs_expr f_alu = F(ZK_FB_ALU), f_add = F(ZK_FB_ADD), f_load = F(ZK_FB_LOAD),
+            f_store = F(ZK_FB_STORE), f_branch = F(ZK_FB_BRANCH), f_beq = F(ZK_FB_BEQ),
+            f_jump = F(ZK_FB_JUMP), f_lui = F(ZK_FB_LUI), f_wr = F(ZK_FB_WR), f_neg = F(ZK_FB_NEG);
+    gs_expr e_exit = COL(CPU_E_EXIT), e_read = COL(CPU_E_READ), e_write = COL(CPU_E_WRITE);
     gs_expr pc = COL(CPU_PC), imm = COL(CPU_IMM), clk = COL(CPU_CLK);
-    gs_expr va = COL(CPU_A), vb = COL(CPU_B), vc = COL(CPU_C), vr = COL(CPU_R), taken = COL(CPU_TAKEN);
+    gs_expr va = COL(CPU_A), vb = COL(CPU_B), vc = COL(CPU_C), ch = COL(CPU_CH), t = COL(CPU_T);
 
-    /* Booleans; the kind flags are one-hot on active rows and all zero on
-     * padding rows; the other flags are zero on padding rows. */
+    /* Booleans: the flag columns and the three system calls. The kinds
+     * (the calls standing for ECALL) sum to active, so at most one is set
+     * and padding rows have none; WR and NEG are zero on padding rows. The
+     * fetched flags word is made of them. */
     gs_air_transition(a, MUL(active, SUB(active, one)));
-    gs_expr kinds = GS_EXPR_INVALID, flags = K(0);
-    for (unsigned k = 0; k < ZK_F_COUNT; k++) {
+    gs_expr e_sum = ADD(e_exit, ADD(e_read, e_write));
+    gs_expr kinds = e_sum, flags = MUL(K((uint64_t)1 << ZK_FB_ECALL), e_sum);
+    for (unsigned k = 0; k < ZK_F_COLS; k++) {
         gs_expr f = F(k);
         gs_air_transition(a, MUL(f, SUB(f, one)));
-        if (k < ZK_F_KINDS) kinds = kinds == GS_EXPR_INVALID ? f : ADD(kinds, f);
-        else gs_air_transition(a, MUL(f, SUB(one, active)));
+        if (k == ZK_FB_WR || k == ZK_FB_NEG) gs_air_transition(a, MUL(f, SUB(one, active)));
+        else kinds = ADD(kinds, f);
         flags = ADD(flags, MUL(K((uint64_t)1 << k), f));
     }
+    gs_air_transition(a, MUL(e_exit, SUB(e_exit, one)));
+    gs_air_transition(a, MUL(e_read, SUB(e_read, one)));
+    gs_air_transition(a, MUL(e_write, SUB(e_write, one)));
     gs_air_transition(a, SUB(kinds, active));
 
     /* Fetch: the row's instruction is the program's at its pc. */
@@ -193,7 +204,7 @@ gs_air *zk_cpu_air(void) {
      * the table is made, is pinned to 0 there, so the row sends and receives
      * nothing. (Unpinned, f_alu = -1 on it received a forged ALU tuple and
      * f_wr wrote any register after the run: found 2026-12-04.) */
-    for (unsigned k = 0; k < ZK_F_COUNT; k++) gs_air_boundary(a, CPU_F0 + k, -1, K(0));
+    for (unsigned k = 0; k < ZK_F_COLS; k++) gs_air_boundary(a, CPU_F0 + k, -1, K(0));
     gs_air_boundary(a, CPU_E_EXIT, -1, K(0));
     gs_air_boundary(a, CPU_E_READ, -1, K(0));
     gs_air_boundary(a, CPU_E_WRITE, -1, K(0));
@@ -202,21 +213,15 @@ gs_air *zk_cpu_air(void) {
     /* last: 1 on the last active row (an active row followed by padding). */
     gs_expr last = SUB(active, NXT(CPU_ACTIVE));
 
-    /* System calls: an ecall is exit, read or write (one of three
-     * booleans, by a7: 93, 63, 64). An exit is followed by a padding row,
-     * and the last active row is an exit exactly when the public EXITED is
-     * 1 (the verifier requires it boolean): a run that exited ends exactly
-     * at its exit, a segment that stopped on its cycle limit has none. The
-     * exit reads a0 (the exit code); the last active row's clk is the cycle
-     * count at the end. */
-    gs_expr e_exit = COL(CPU_E_EXIT), e_read = COL(CPU_E_READ), e_write = COL(CPU_E_WRITE);
-    gs_air_transition(a, MUL(e_exit, SUB(e_exit, one)));
-    gs_air_transition(a, MUL(e_read, SUB(e_read, one)));
-    gs_air_transition(a, MUL(e_write, SUB(e_write, one)));
-    gs_air_transition(a, SUB(f_ecall, ADD(e_exit, ADD(e_read, e_write))));
-    gs_expr call = ADD(MUL(K(GS_ZKVM_SYS_EXIT), e_exit),
-                       ADD(MUL(K(GS_ZKVM_SYS_READ), e_read), MUL(K(GS_ZKVM_SYS_WRITE), e_write)));
-    gs_air_transition(a, MUL(f_ecall, SUB(va, call)));
+    /* System calls: an ecall is exit, read or write (by a7: 93, 63, 64).
+     * An exit is followed by a padding row, and the last active row is an
+     * exit exactly when the public EXITED is 1 (the verifier requires it
+     * boolean): a run that exited ends exactly at its exit, a segment that
+     * stopped on its cycle limit has none. The exit reads a0 (the exit
+     * code); the last active row's clk is the cycle count at the end. */
+    gs_air_transition(a, ADD(MUL(e_exit, SUB(va, K(GS_ZKVM_SYS_EXIT))),
+                             ADD(MUL(e_read, SUB(va, K(GS_ZKVM_SYS_READ))),
+                                 MUL(e_write, SUB(va, K(GS_ZKVM_SYS_WRITE))))));
     gs_air_transition(a, MUL(last, SUB(gs_air_public(a, ZK_PUB_EXITED), e_exit)));
     gs_air_transition(a, MUL(e_exit, NXT(CPU_ACTIVE)));
     gs_air_transition(a, MUL(e_exit, SUB(vb, gs_air_public(a, ZK_PUB_EXIT_CODE))));
@@ -226,41 +231,49 @@ gs_air *zk_cpu_air(void) {
     gs_expr io[4] = {va, vb, vc, clk};
     gs_air_send(a, ZK_BUS_IO, io, 4, ADD(e_read, e_write));
 
-    /* The next pc. Sequential kinds go to pc + 4; a branch to pc + imm when
-     * taken (taken = r, or 1 - r for the negated compares); jal to pc + imm;
-     * jalr to (a + imm) with bit 0 cleared, mod 2^32: a + imm = npc + low +
-     * 2^32 carry, low and carry booleans (a and imm are below 2^32, so the
-     * sum is an integer below 2^33 and npc, which the next row fetches from
-     * the program, i.e. a multiple of 4 below 2^24, is determined). */
-    gs_air_transition(a, SUB(taken, ADD(vr, MUL(f_neg, SUB(one, MUL(K(2), vr))))));
-    gs_expr jl = COL(CPU_J_LOW), jc = COL(CPU_J_CARRY);
-    gs_air_transition(a, MUL(jl, SUB(jl, one)));
-    gs_air_transition(a, MUL(jc, SUB(jc, one)));
-    gs_expr seq = ADD(ADD(ADD(f_alu, f_alui), ADD(f_load, f_store)), ADD(ADD(f_lui, f_nop), f_ecall));
-    gs_expr four = K(4);
-    gs_expr npc = MUL(seq, ADD(pc, four));
-    npc = ADD(npc, MUL(f_branch, ADD(ADD(pc, four), MUL(taken, SUB(imm, four)))));
-    npc = ADD(npc, MUL(f_jal, ADD(pc, imm)));
-    npc = ADD(npc, MUL(f_jalr, SUB(ADD(va, imm), ADD(jl, MUL(K((uint64_t)1 << 32), jc)))));
-    gs_air_transition(a, MUL(NXT(CPU_ACTIVE), SUB(NXT(CPU_PC), npc)));
-    /* The end state's pc: where the last active row leads (an exit: its pc
-     * + 4). Nothing fetches it here; the next segment's first row does. */
+    /* The next row's pc, by the current row's kind (padding rows: none).
+     * Sequential kinds go to pc + 4; a branch to pc + imm when taken (taken
+     * = c, the compare, or 1 - c under NEG); a jump to a + imm with bit 0
+     * cleared, mod 2^32: a + imm = pc' + T + 2^32 CH, T and CH booleans (a
+     * and imm are below 2^32, so the sum is an integer below 2^33 and pc',
+     * which the next row fetches from the program, i.e. a multiple of 4
+     * below 2^24, is determined). After the last active row comes a
+     * padding row whose pc is where the run leads: the public END_PC.
+     * Nothing fetches it here; the next segment's first row does. */
+    gs_expr taken = ADD(vc, MUL(f_neg, SUB(one, MUL(K(2), vc))));
+    gs_expr seq = ADD(ADD(ADD(f_alu, f_add), ADD(f_load, f_store)), ADD(f_lui, e_sum));
+    gs_expr npc = NXT(CPU_PC);
+    gs_expr pc_rule = MUL(seq, SUB(npc, ADD(pc, four)));
+    pc_rule = ADD(pc_rule, MUL(ADD(f_branch, f_beq), SUB(npc, ADD(ADD(pc, four), MUL(taken, SUB(imm, four))))));
+    pc_rule = ADD(pc_rule, MUL(f_jump, SUB(npc, SUB(ADD(va, imm), ADD(t, MUL(two32, ch))))));
+    gs_air_transition(a, pc_rule);
+    gs_air_transition(a, MUL(ADD(f_add, f_jump), MUL(t, SUB(t, one))));
+    gs_air_transition(a, MUL(f_jump, MUL(ch, SUB(ch, one))));
     gs_air_transition(a, MUL(last, SUB(npc, gs_air_public(a, ZK_PUB_END_PC))));
 
-    /* The value written to rd (f_wr): lui the immediate, jal/jalr the
-     * return address, exit a0 unchanged; ALU results, loaded values and
-     * read/write counts are the chips' (they range-check what they
-     * produce). */
+    /* The value c: lui the immediate, jumps the return address, exit a0
+     * unchanged; add, addi and sub here: a +- (b + imm) with the carry or
+     * borrow T and c range-checked as two 16-bit limbs (c - 2^16 CH and
+     * CH), so c is the sum mod 2^32 (both operands are below 2^32 and one
+     * of b and imm is 0); beq/bne's compare: c = [a = b] through T = 1 /
+     * (a - b). ALU results and compares, loaded values and read/write counts
+     * are the chips' (they range-check what they produce). */
     gs_air_transition(a, MUL(f_lui, SUB(vc, imm)));
-    gs_air_transition(a, MUL(ADD(f_jal, f_jalr), SUB(vc, ADD(pc, four))));
+    gs_air_transition(a, MUL(f_jump, SUB(vc, ADD(pc, four))));
     gs_air_transition(a, MUL(e_exit, SUB(vc, vb)));
+    gs_expr op2 = ADD(vb, imm), sign = SUB(one, MUL(K(2), f_neg));
+    gs_air_transition(a, MUL(f_add, SUB(SUB(vc, va), MUL(sign, SUB(op2, MUL(two32, t))))));
+    gs_expr c_lo = SUB(vc, MUL(K(1u << 16), ch));
+    gs_air_send(a, ZK_BUS_RANGE, &c_lo, 1, f_add);
+    gs_air_send(a, ZK_BUS_RANGE, &ch, 1, f_add);
+    gs_expr a_b = SUB(va, vb);
+    gs_air_transition(a, MUL(f_beq, MUL(vc, a_b)));
+    gs_air_transition(a, MUL(f_beq, SUB(MUL(a_b, t), SUB(one, vc))));
 
-    /* ALU requests: (op, a, b or imm, c) for ALU kinds, (op, a, b, r) for
-     * branches (r boolean: the chips' compares give 0 or 1). */
-    gs_expr alu_b = ADD(MUL(ADD(f_alu, f_branch), vb), MUL(f_alui, imm));
-    gs_expr alu_c = ADD(MUL(ADD(f_alu, f_alui), vc), MUL(f_branch, vr));
-    gs_expr alu[4] = {COL(CPU_OP), va, alu_b, alu_c};
-    gs_air_send(a, ZK_BUS_ALU, alu, 4, ADD(ADD(f_alu, f_alui), f_branch));
+    /* ALU requests: (op, a, b + imm, c) for the ALU kind, (op, a, b, c)
+     * for the chips' branches (the chips' compares give 0 or 1). */
+    gs_expr alu[4] = {COL(CPU_OP), va, ADD(vb, MUL(f_alu, imm)), vc};
+    gs_air_send(a, ZK_BUS_ALU, alu, 4, ADD(f_alu, f_branch));
 
     /* Loads and stores: (op, base, imm, val, res, clk). */
     gs_expr ls[6] = {COL(CPU_OP), va, imm, MUL(f_store, vb), MUL(f_load, vc), clk};
@@ -268,26 +281,25 @@ gs_air *zk_cpu_air(void) {
 
     /* Registers: rs1 at 4 clk + 0, rs2 at + 1 (every active row reads both;
      * the program names x0 for a format without them), rd at + 3 (f_wr:
-     * never x0, so x0 stays 0). Each access receives the previous tuple with
-     * ts_prev < ts (ts - ts_prev - 1 as two 16-bit limbs) and sends the new
-     * one; registers are writable (w = 1). */
+     * never x0, so x0 stays 0). Each access receives the previous tuple,
+     * whose timestamp is ts - 1 - (lo + 2^16 hi) with lo and hi
+     * range-checked, so below ts, and sends the new one; registers are
+     * writable (w = 1). */
     struct {
-        unsigned reg, val_prev, val, ts, lo, hi, slot;
+        unsigned reg, val_prev, val, lo, hi, slot;
         gs_expr mult;
     } acc[3] = {
-        {CPU_RS1, CPU_A, CPU_A, CPU_A_TS, CPU_A_LO, CPU_A_HI, ZK_TS_RS1, active},
-        {CPU_RS2, CPU_B, CPU_B, CPU_B_TS, CPU_B_LO, CPU_B_HI, ZK_TS_RS2, active},
-        {CPU_RD, CPU_D_PREV, CPU_C, CPU_D_TS, CPU_D_LO, CPU_D_HI, ZK_TS_RD, f_wr},
+        {CPU_RS1, CPU_A, CPU_A, CPU_A_LO, CPU_A_HI, ZK_TS_RS1, active},
+        {CPU_RS2, CPU_B, CPU_B, CPU_B_LO, CPU_B_HI, ZK_TS_RS2, active},
+        {CPU_RD, CPU_D_PREV, CPU_C, CPU_D_LO, CPU_D_HI, ZK_TS_RD, f_wr},
     };
     for (unsigned i = 0; i < 3; i++) {
         gs_expr ts = ADD(MUL(K(4), clk), K(acc[i].slot));
-        gs_expr diff = SUB(SUB(ts, COL(acc[i].ts)), one);
-        gs_expr limbs = ADD(COL(acc[i].lo), MUL(K(1u << 16), COL(acc[i].hi)));
-        gs_air_transition(a, MUL(acc[i].mult, SUB(diff, limbs)));
         gs_expr lo = COL(acc[i].lo), hi = COL(acc[i].hi);
+        gs_expr ts_prev = SUB(SUB(ts, one), ADD(lo, MUL(K(1u << 16), hi)));
         gs_air_send(a, ZK_BUS_RANGE, &lo, 1, acc[i].mult);
         gs_air_send(a, ZK_BUS_RANGE, &hi, 1, acc[i].mult);
-        gs_expr prev[4] = {COL(acc[i].reg), COL(acc[i].val_prev), COL(acc[i].ts), one};
+        gs_expr prev[4] = {COL(acc[i].reg), COL(acc[i].val_prev), ts_prev, one};
         gs_expr next[4] = {COL(acc[i].reg), COL(acc[i].val), ts, one};
         gs_air_receive(a, ZK_BUS_MEM, prev, 4, acc[i].mult);
         gs_air_send(a, ZK_BUS_MEM, next, 4, acc[i].mult);
@@ -308,7 +320,8 @@ gs_air *zk_cpu_air(void) {
 
 /* One row's values, every column (zeros included), column c at v[c * s];
  * the memory replay (registers' values and last access times) is the
- * caller's: the row carries what it needs. */
+ * caller's: the row carries what it needs. T holds a - b for beq/bne:
+ * zk_cpu_set_rows inverts it. */
 static void cpu_row_values(gs_fp *v, size_t s, const zk_cpu_row_t *r) {
 #define V(c) v[(size_t)(c) * s]
     const uint32_t f = r->prog.flags;
@@ -320,57 +333,72 @@ static void cpu_row_values(gs_fp *v, size_t s, const zk_cpu_row_t *r) {
     V(CPU_RS1) = r->prog.rs1;
     V(CPU_RS2) = r->prog.rs2;
     V(CPU_IMM) = zk_prog_imm_fp(&r->prog);
-    for (unsigned k = 0; k < ZK_F_COUNT; k++) V(CPU_F0 + k) = (f >> k) & 1u;
+    for (unsigned k = 0; k < ZK_F_COLS; k++) V(CPU_F0 + k) = (f >> k) & 1u;
     V(CPU_A) = r->a;
     V(CPU_B) = r->b;
     V(CPU_C) = r->c;
-    V(CPU_R) = r->r;
-    V(CPU_TAKEN) = (f & ZK_F_NEG) ? 1u - r->r : r->r; /* NEG: branches only */
+    V(CPU_CH) = 0;
+    V(CPU_T) = 0;
+    if (f & ZK_F_ADD) {
+        uint64_t op2 = (uint64_t)r->b + r->prog.imm; /* one of them is 0 */
+        V(CPU_CH) = r->c >> 16;
+        V(CPU_T) = (f & ZK_F_NEG) ? r->a < op2 : (r->a + op2) >> 32;
+    } else if (f & ZK_F_BEQ) {
+        V(CPU_T) = gs_fp_sub(r->a, r->b);
+    } else if (f & ZK_F_JUMP) {
+        uint64_t sum = (uint64_t)r->a + r->prog.imm;
+        V(CPU_T) = sum & 1, V(CPU_CH) = sum >> 32;
+    }
     uint64_t ts = 4 * r->clk;
-    V(CPU_A_TS) = gs_fp_from_u64(r->a_ts);
     V(CPU_A_LO) = (ts + ZK_TS_RS1 - r->a_ts - 1) & 0xffff;
     V(CPU_A_HI) = gs_fp_from_u64((ts + ZK_TS_RS1 - r->a_ts - 1) >> 16);
-    V(CPU_B_TS) = gs_fp_from_u64(r->b_ts);
     V(CPU_B_LO) = (ts + ZK_TS_RS2 - r->b_ts - 1) & 0xffff;
     V(CPU_B_HI) = gs_fp_from_u64((ts + ZK_TS_RS2 - r->b_ts - 1) >> 16);
-    const int wr = (f & ZK_F_WR) != 0, ecall = (f & ZK_F_ECALL) != 0, jalr = (f & ZK_F_JALR) != 0;
+    const int wr = (f & ZK_F_WR) != 0, ecall = (f & ZK_F_ECALL) != 0;
     V(CPU_D_PREV) = wr ? r->d_prev : 0;
-    V(CPU_D_TS) = wr ? gs_fp_from_u64(r->d_ts) : 0;
     V(CPU_D_LO) = wr ? (ts + ZK_TS_RD - r->d_ts - 1) & 0xffff : 0;
     V(CPU_D_HI) = wr ? gs_fp_from_u64((ts + ZK_TS_RD - r->d_ts - 1) >> 16) : 0;
     V(CPU_E_EXIT) = ecall && r->a == GS_ZKVM_SYS_EXIT;
     V(CPU_E_READ) = ecall && r->a == GS_ZKVM_SYS_READ;
     V(CPU_E_WRITE) = ecall && r->a == GS_ZKVM_SYS_WRITE;
-    uint64_t sum = (uint64_t)r->a + r->prog.imm;
-    V(CPU_J_LOW) = jalr ? sum & 1 : 0;
-    V(CPU_J_CARRY) = jalr ? sum >> 32 : 0;
+#undef V
 }
 
 /* Rows are built in a small block (L1-sized) laid out column by column and
  * copied out a column run at a time, so each column gets a contiguous run
  * instead of one scattered store per row and column. A run of zeros is not
  * written: the table is fresh zero pages (zk_table_alloc), and a column that
- * stays 0 (the flags of kinds a program never runs, the ecall and jalr
- * columns) then costs no page faults at all. */
+ * stays 0 (the flags of kinds a program never runs, the ecall columns) then
+ * costs no page faults at all. */
 #define ROW_BLOCK 32u
 
 void zk_cpu_set_rows(zk_table *t, uint64_t first, const zk_cpu_row_t *rows, size_t m) {
     size_t n = (size_t)1 << t->log_n;
     gs_fp v[CPU_COLS][ROW_BLOCK];
+    int beq = 0;
     for (size_t b = 0; b < m; b += ROW_BLOCK) {
         size_t k_end = m - b < ROW_BLOCK ? m - b : ROW_BLOCK;
-        for (size_t k = 0; k < k_end; k++) cpu_row_values(&v[0][k], ROW_BLOCK, &rows[b + k]);
+        for (size_t k = 0; k < k_end; k++) {
+            cpu_row_values(&v[0][k], ROW_BLOCK, &rows[b + k]);
+            beq |= (rows[b + k].prog.flags & ZK_F_BEQ) != 0;
+        }
         for (size_t c = 0; c < CPU_COLS; c++) {
             gs_fp any = 0;
             for (size_t k = 0; k < k_end; k++) any |= v[c][k];
             if (any) memcpy(t->cols + c * n + first + b, v[c], k_end * sizeof(gs_fp));
         }
     }
+    /* beq/bne: 1 / (a - b), or 0, a few inversions for all m rows; the
+     * carries and jump bits (0 or 1) are their own inverses */
+    if (beq) zk_inv_in_place(t->cols + (size_t)CPU_T * n + first, m);
 }
 
-/* Padding rows: the clock runs on, every other column is 0. */
-void zk_cpu_set_padding(zk_table *t, uint64_t clk0, uint64_t begin, uint64_t end) {
+/* Padding rows: the clock runs on, the pc stays where the run leads,
+ * every other column is 0. */
+void zk_cpu_set_padding(zk_table *t, uint64_t clk0, uint32_t end_pc, uint64_t begin, uint64_t end) {
     size_t n = (size_t)1 << t->log_n;
-    for (uint64_t i = begin; i < end; i++)
+    for (uint64_t i = begin; i < end; i++) {
         t->cols[(size_t)CPU_CLK * n + i] = gs_fp_from_u64(clk0 + i + 1);
+        t->cols[(size_t)CPU_PC * n + i] = end_pc;
+    }
 }

@@ -43,7 +43,6 @@ static gs_status airs_make(gs_air **airs) {
     airs[ZK_T_PROG] = zk_prog_air();
     airs[ZK_T_IMAGE] = zk_image_air();
     airs[ZK_T_FRESH] = zk_fresh_air();
-    airs[ZK_T_ADD] = zk_add_air();
     airs[ZK_T_ALU] = zk_alu_air();
     airs[ZK_T_SHIFT] = zk_shift_air();
     airs[ZK_T_MUL] = zk_mul_air();

@@ -26,7 +26,7 @@
 #include "zkvm/zk_cpu.h"
 
 const char *const zk_table_names[ZK_T_NUM] = {
-    "zkvm-cpu", "zkvm-program", "zkvm-image", "zkvm-fresh", "zkvm-add", "zkvm-alu", "zkvm-shift",
+    "zkvm-cpu", "zkvm-program", "zkvm-image", "zkvm-fresh", "zkvm-alu", "zkvm-shift",
     "zkvm-mul", "zkvm-div", "zkvm-ls", "zkvm-io", "zkvm-stream", "zkvm-range", "zkvm-byte"};
 
 static double now_s(void) {
@@ -59,17 +59,17 @@ static uint32_t load_ref(uint32_t op, uint32_t addr, uint32_t word) {
     }
 }
 
-/* The ALU chips, by op (ZK_ALU_*): each gets its own request array. */
-enum { CH_ADD, CH_ALU, CH_SHIFT, CH_MUL, CH_DIV, CH_NUM };
+/* The ALU chips, by op (ZK_ALU_*): each gets its own request array. (Add,
+ * sub and equality are the CPU row's: nothing sends them.) */
+enum { CH_ALU, CH_SHIFT, CH_MUL, CH_DIV, CH_NUM };
 static unsigned chip_of(uint32_t op) {
-    if (op == ZK_ALU_ADD || op == ZK_ALU_SUB || op == ZK_ALU_EQ) return CH_ADD;
     return op <= ZK_ALU_EQ ? CH_ALU : op <= ZK_ALU_SRA ? CH_SHIFT : op <= ZK_ALU_MULHU ? CH_MUL : CH_DIV;
 }
 
 #define MEM_WORDS (GS_ZKVM_MEM_TOP / 4)
 #define N_CELLS (ZK_CURSOR_ADDR + ZK_NUM_STREAMS) /* registers and cursors */
 #define CHUNK ((uint64_t)1 << 13)               /* steps per replay chunk */
-#define ROWS_AT_ONCE 64u                          /* CPU rows built, then written */
+#define ROWS_AT_ONCE 256u                         /* CPU rows built, then written */
 
 /* Where a chunk of steps starts: the registers and where its requests go. */
 typedef struct {
@@ -175,7 +175,7 @@ static gs_status replay_state(replay *rp, const gs_zkvm_program *p, const gs_zkv
         rp->counts[slot]++;
         rp->x_ts[pr->rs1] = ts + ZK_TS_RS1;
         rp->x_ts[pr->rs2] = ts + ZK_TS_RS2;
-        if (f & (ZK_F_ALU | ZK_F_ALUI | ZK_F_BRANCH)) {
+        if (f & (ZK_F_ALU | ZK_F_BRANCH)) {
             rp->n_chip[chip_of(pr->op)]++;
         } else if (f & (ZK_F_LOAD | ZK_F_STORE)) {
             uint32_t w = (rp->x[pr->rs1] + pr->imm) & ~3u;
@@ -235,15 +235,14 @@ static void replay_chunk(const rows_job *j, size_t c, zk_lookups *lk) {
             gap_lookups(lk, ts + ZK_TS_RS1 - r->a_ts - 1);
             r->b = x[r->prog.rs2], r->b_ts = x_ts[r->prog.rs2], x_ts[r->prog.rs2] = ts + ZK_TS_RS2;
             gap_lookups(lk, ts + ZK_TS_RS2 - r->b_ts - 1);
-            if (f & (ZK_F_ALU | ZK_F_ALUI)) {
-                uint32_t bv = (f & ZK_F_ALU) ? r->b : r->prog.imm;
+            if (f & (ZK_F_ALU | ZK_F_BRANCH)) {
+                uint32_t bv = r->b + ((f & ZK_F_ALU) ? r->prog.imm : 0); /* b + imm: one is 0 */
                 r->c = zk_alu_ref(r->prog.op, r->a, bv);
                 unsigned ch = chip_of(r->prog.op);
                 rp->chip[ch][nc[ch]++] = (zk_alu_req){r->prog.op, r->a, bv, r->c};
-            } else if (f & ZK_F_BRANCH) {
-                r->r = zk_alu_ref(r->prog.op, r->a, r->b);
-                unsigned ch = chip_of(r->prog.op);
-                rp->chip[ch][nc[ch]++] = (zk_alu_req){r->prog.op, r->a, r->b, r->r};
+            } else if (f & (ZK_F_ADD | ZK_F_BEQ)) { /* in the row: add, addi, sub, beq, bne */
+                r->c = zk_alu_ref(r->prog.op, r->a, (f & ZK_F_ADD) ? r->b + r->prog.imm : r->b);
+                if (f & ZK_F_ADD) zk_range16(lk, r->c & 0xffff), zk_range16(lk, r->c >> 16);
             } else if (f & (ZK_F_LOAD | ZK_F_STORE)) {
                 uint32_t addr = r->a + r->prog.imm, w = addr & ~3u;
                 zk_ls_req *q = &rp->ls[nls++];
@@ -256,7 +255,7 @@ static void replay_chunk(const rows_job *j, size_t c, zk_lookups *lk) {
                 else q->val = r->b;
             } else if (f & ZK_F_LUI) {
                 r->c = r->prog.imm;
-            } else if (f & (ZK_F_JAL | ZK_F_JALR)) {
+            } else if (f & ZK_F_JUMP) {
                 r->c = r->prog.pc + 4;
             } else if (f & ZK_F_ECALL) {
                 if (r->a == GS_ZKVM_SYS_EXIT) {
@@ -287,16 +286,17 @@ static void replay_chunks(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
 typedef struct {
     zk_table *cpu;
     uint64_t clk0, first;
+    uint32_t end_pc;
 } pad_job;
 
 static void pad_rows(void *ctx, size_t begin, size_t end) {
     const pad_job *j = ctx;
-    zk_cpu_set_padding(j->cpu, j->clk0, j->first + begin, j->first + end);
+    zk_cpu_set_padding(j->cpu, j->clk0, j->end_pc, j->first + begin, j->first + end);
 }
 
 /* Replays the trace into the CPU rows and the chips' requests. */
 static gs_status replay_run(replay *rp, zk_table *cpu, const gs_zkvm_program *p, const zk_image *im,
-                            const gs_zkvm_state *start, const gs_zkvm_trace *tr,
+                            const gs_zkvm_state *start, uint32_t end_pc, const gs_zkvm_trace *tr,
                             const uint8_t *input, uint64_t in_len, double *state_s, char *msg,
                             size_t cap) {
     const uint64_t n = tr->n_steps, chunks = (n + CHUNK - 1) / CHUNK;
@@ -342,7 +342,7 @@ static gs_status replay_run(replay *rp, zk_table *cpu, const gs_zkvm_program *p,
     }
     rows_job j = {.rp = rp, .tr = tr, .cpu = cpu, .n = n, .bad = bad, .bad_c = bad_c};
     zk_parallel_lookups((size_t)chunks, 1, rp->lk, replay_chunks, &j);
-    pad_job pj = {cpu, rp->clk0, n};
+    pad_job pj = {cpu, rp->clk0, n, end_pc};
     gs_parallel_for(((size_t)1 << cpu->log_n) - n, 1u << 15, pad_rows, &pj);
     gs_status s = GS_OK;
     for (uint64_t c = 0; c < chunks && s == GS_OK; c++)
@@ -415,7 +415,8 @@ gs_status zk_build_tables(zk_run_tables *rt, const gs_zkvm_program *p, const zk_
     double t0 = now_s(), t1 = t0, t2 = t0, state_s = 0;
     replay rp;
     memset(&rp, 0, sizeof rp);
-    gs_status s = replay_run(&rp, &rt->t[ZK_T_CPU], p, im, start, tr, input, in_len, &state_s, msg, cap);
+    gs_status s = replay_run(&rp, &rt->t[ZK_T_CPU], p, im, start, gs_zkvm_vm_pc(vm), tr, input, in_len,
+                             &state_s, msg, cap);
     t1 = now_s();
     if (s == GS_OK) s = memory_tables(rt, &rp, im, start, vm, msg, cap);
     t2 = now_s();
@@ -432,7 +433,6 @@ gs_status zk_build_tables(zk_run_tables *rt, const gs_zkvm_program *p, const zk_
         goto out;                                                                           \
     }
     FILL(ZK_T_PROG, zk_prog_fill(&rt->t[ZK_T_PROG], p, rp.counts));
-    FILL(ZK_T_ADD, zk_add_fill(&rt->t[ZK_T_ADD], rp.chip[CH_ADD], rp.n_chip[CH_ADD], rp.lk));
     FILL(ZK_T_ALU, zk_alu_fill(&rt->t[ZK_T_ALU], rp.chip[CH_ALU], rp.n_chip[CH_ALU], rp.lk));
     FILL(ZK_T_SHIFT, zk_shift_fill(&rt->t[ZK_T_SHIFT], rp.chip[CH_SHIFT], rp.n_chip[CH_SHIFT], rp.lk));
     FILL(ZK_T_MUL, zk_mul_fill(&rt->t[ZK_T_MUL], rp.chip[CH_MUL], rp.n_chip[CH_MUL], rp.lk));

@@ -164,7 +164,7 @@ typedef struct zk_alu_req {
     uint32_t op, a, b, c;
 } zk_alu_req;
 
-/* An ALU-bus chip's fill (the add, ALU, shift, mul and div chips): a table
+/* An ALU-bus chip's fill (the ALU, shift, mul and div chips): a table
  * of `cols` columns and m + 1 rows (the last row padding), m the requests
  * whose op `handled` accepts, and fn run over its rows by
  * zk_parallel_lookups with a zk_chip_job: rows [0, m), or every row with
@@ -231,8 +231,6 @@ gs_air *zk_byte_air(void);
 gs_status zk_byte_fill(zk_table *out, const zk_lookups *lk);
 
 /* ALU chips: each handles a set of ops and ignores requests for others. */
-gs_air *zk_add_air(void); /* ADD SUB EQ (src/zkvm/air_add.c): what the zkVM routes them to */
-gs_status zk_add_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk);
 gs_air *zk_alu_air(void); /* ADD SUB XOR OR AND SLT SLTU EQ (src/zkvm/air_alu.c); the zkVM sends it XOR OR AND SLT SLTU */
 gs_status zk_alu_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk);
 gs_air *zk_shift_air(void); /* SLL SRL SRA (src/zkvm/air_muldiv.c) */

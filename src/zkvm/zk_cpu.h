@@ -7,32 +7,37 @@
 #include "zkvm/zk_air.h"
 #include "zkvm/zkvm_int.h"
 
-/* The flags word of a program row: one bit per column of the CPU table.
- * The first ZK_F_KINDS bits are the instruction's kind (exactly one is set
- * on an executable slot), then WR (writes rd, never x0) and NEG (a branch
- * taken when the compare gives 0). */
+/* The flags word of a program row: one bit per kind, then WR (writes rd,
+ * never x0) and NEG (a branch taken when the compare gives 0; an add-kind
+ * row: subtract), then ECALL. Exactly one kind bit is set on an executable
+ * slot. The kinds: ALU (an op of the ALU chips, register or immediate
+ * form: b + imm, the form's other operand being x0 or 0), ADD (add, addi,
+ * sub: done in the CPU row), LOAD, STORE, BRANCH (blt, bge, bltu, bgeu: the
+ * compare by the ALU chip), BEQ (beq, bne: the compare in the CPU row),
+ * JUMP (jal, jalr and fence: to a + imm with bit 0 cleared, jal and fence
+ * with rs1 = x0 and the target in imm), LUI (lui, auipc) and ECALL. Every
+ * bit below ZK_F_COLS is a CPU column; ECALL's is the three system-call
+ * columns, which sum to it. */
 enum {
-    ZK_FB_ALU, ZK_FB_ALUI, ZK_FB_LOAD, ZK_FB_STORE, ZK_FB_BRANCH, ZK_FB_JAL, ZK_FB_JALR,
-    ZK_FB_LUI, ZK_FB_ECALL, ZK_FB_NOP, ZK_FB_WR, ZK_FB_NEG
+    ZK_FB_ALU, ZK_FB_ADD, ZK_FB_LOAD, ZK_FB_STORE, ZK_FB_BRANCH, ZK_FB_BEQ, ZK_FB_JUMP, ZK_FB_LUI,
+    ZK_FB_WR, ZK_FB_NEG, ZK_FB_ECALL
 };
-#define ZK_F_KINDS 10u
-#define ZK_F_COUNT 12u
+#define ZK_F_COLS 10u /* bits with a CPU column each (the kinds but ECALL, WR, NEG) */
 #define ZK_F_ALU (1u << ZK_FB_ALU)
-#define ZK_F_ALUI (1u << ZK_FB_ALUI)
+#define ZK_F_ADD (1u << ZK_FB_ADD)
 #define ZK_F_LOAD (1u << ZK_FB_LOAD)
 #define ZK_F_STORE (1u << ZK_FB_STORE)
 #define ZK_F_BRANCH (1u << ZK_FB_BRANCH)
-#define ZK_F_JAL (1u << ZK_FB_JAL)
-#define ZK_F_JALR (1u << ZK_FB_JALR)
+#define ZK_F_BEQ (1u << ZK_FB_BEQ)
+#define ZK_F_JUMP (1u << ZK_FB_JUMP)
 #define ZK_F_LUI (1u << ZK_FB_LUI)
-#define ZK_F_ECALL (1u << ZK_FB_ECALL)
-#define ZK_F_NOP (1u << ZK_FB_NOP)
 #define ZK_F_WR (1u << ZK_FB_WR)
 #define ZK_F_NEG (1u << ZK_FB_NEG)
+#define ZK_F_ECALL (1u << ZK_FB_ECALL)
 
-/* A program row: op is the ALU op (ALU kinds and branches) or the LS op
- * (loads, stores), else 0; imm as a u32 (jumps and branches: the signed
- * byte offset to the target). */
+/* A program row: op is the ALU op (ALU kinds, add kinds and branches) or
+ * the LS op (loads, stores), else 0; imm as a u32 (branches: the signed
+ * byte offset to the target; jal and fence: the target). */
 typedef struct zk_prog_row_t {
     uint32_t pc, op, rd, rs1, rs2, imm, flags;
 } zk_prog_row_t;
@@ -67,15 +72,16 @@ enum {
  * far below the field's modulus. */
 #define ZK_MAX_START_CLK ((uint64_t)1 << 48)
 
-/* The CPU table's columns. The flags f_k are the bits of the program's flags word, in the
- * order of ZK_F_* (zk_cpu.h). */
+/* The CPU table's columns (docs/zkvm.md, "The CPU table"). The flags f_k
+ * are the bits k < ZK_F_COLS of the program's flags word; CH and T hold what
+ * the row's kind needs: an add's result's high limb and its carry (or
+ * borrow), beq/bne's inverse of a - b (T), a jump's carry and low bit. The
+ * register accesses' previous timestamps are ts - 1 - (lo + 2^16 hi). */
 enum {
     CPU_CLK, CPU_ACTIVE, CPU_PC, CPU_OP, CPU_RD, CPU_RS1, CPU_RS2, CPU_IMM,
-    CPU_F0, /* ... CPU_F0 + ZK_F_COUNT - 1 */
-    CPU_A = CPU_F0 + ZK_F_COUNT, CPU_B, CPU_C, CPU_R, CPU_TAKEN,
-    CPU_A_TS, CPU_A_LO, CPU_A_HI, CPU_B_TS, CPU_B_LO, CPU_B_HI,
-    CPU_D_PREV, CPU_D_TS, CPU_D_LO, CPU_D_HI,
-    CPU_J_LOW, CPU_J_CARRY,
+    CPU_F0, /* ... CPU_F0 + ZK_F_COLS - 1 */
+    CPU_A = CPU_F0 + ZK_F_COLS, CPU_B, CPU_C, CPU_CH, CPU_T,
+    CPU_A_LO, CPU_A_HI, CPU_B_LO, CPU_B_HI, CPU_D_PREV, CPU_D_LO, CPU_D_HI,
     CPU_E_EXIT, CPU_E_READ, CPU_E_WRITE,
     CPU_COLS
 };
@@ -83,7 +89,7 @@ enum {
 typedef struct zk_cpu_row_t {
     zk_prog_row_t prog;
     uint64_t clk;
-    uint32_t a, b, c, r;
+    uint32_t a, b, c; /* c: the value written to rd, or the compare of a branch */
     uint64_t a_ts, b_ts;
     uint32_t d_prev;
     uint64_t d_ts;
@@ -93,9 +99,10 @@ gs_air *zk_cpu_air(void);
 uint32_t zk_cpu_num_cols(void);
 /* Rows first .. first + m - 1 (active rows: clk, active = 1, ...). */
 void zk_cpu_set_rows(zk_table *t, uint64_t first, const zk_cpu_row_t *rows, size_t m);
-/* Padding rows [begin, end): clk = clk0 + row + 1, every other column 0
- * (the table comes zeroed from zk_table_alloc). */
-void zk_cpu_set_padding(zk_table *t, uint64_t clk0, uint64_t begin, uint64_t end);
+/* Padding rows [begin, end): clk = clk0 + row + 1, pc = end_pc (where
+ * the last active row leads), every other column 0 (the table comes zeroed
+ * from zk_table_alloc). */
+void zk_cpu_set_padding(zk_table *t, uint64_t clk0, uint32_t end_pc, uint64_t begin, uint64_t end);
 
 /* Memory image table: columns 0..3 fixed (addr, value, w, valid), 4..5 the
  * final value and timestamp. Rows: the 32 registers and the 3 stream
@@ -145,7 +152,7 @@ gs_status zk_fresh_fill(zk_table *out, const zk_image *im, const zk_fresh_word *
 
 /* The tables of a run's statement, in order (src/zkvm/prove.c). */
 enum {
-    ZK_T_CPU, ZK_T_PROG, ZK_T_IMAGE, ZK_T_FRESH, ZK_T_ADD, ZK_T_ALU, ZK_T_SHIFT, ZK_T_MUL, ZK_T_DIV,
+    ZK_T_CPU, ZK_T_PROG, ZK_T_IMAGE, ZK_T_FRESH, ZK_T_ALU, ZK_T_SHIFT, ZK_T_MUL, ZK_T_DIV,
     ZK_T_LS, ZK_T_IO, ZK_T_STREAM, ZK_T_RANGE, ZK_T_BYTE, ZK_T_NUM
 };
 
