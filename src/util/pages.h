@@ -15,6 +15,10 @@
  * a cached block at least as large (split: the rest stays cached), or else
  * fresh pages with the cached blocks moved over them, largest first (mremap
  * moves their page tables: only what they do not cover is ever faulted).
+ * Fresh pages are made at once, a few MADV_POPULATE_WRITE calls over the
+ * threads, unless GS_POPULATE=0 (docs/knobs.md): one kernel entry per
+ * block piece instead of a fault per page, 15% less system time for the
+ * same pages (docs/benchmarks.md, 2026-12-05).
  * Fresh pages are not advised as transparent huge pages (MADV_HUGEPAGE)
  * unless GS_HUGE_PAGES=1 (docs/knobs.md): the kernel's own policy decides. Advised, fib 2^23 on the CPU faulted
  * 36k times instead of 410k, yet its system time went from 0.75-0.95 s to
