@@ -514,6 +514,27 @@ static void test_cheats(void) {
  * I_FTS) and the program table's multiplicity (after its fixed columns). */
 enum { IMG_FVAL = 4, IMG_FTS = 5, PROG_MULT = ZK_PROG_FIXED };
 
+/* A whole run of p with its tables edited by fn: the checked prover refuses
+ * it with `want`, and the proof the unchecked prover makes of it is
+ * rejected by the verifier. */
+static void refused(const gs_zkvm_program *p, const gs_params *par, zk_tamper_fn fn, void *ctx,
+                    const char *what, gs_status want) {
+    char msg[400];
+    gs_zkvm_proof *zp = NULL;
+    gs_prove_opts checked = {0}, unchecked = {.skip_check = 1};
+    gs_status s = zk_prove_tampered(&zp, p, NULL, 0, NULL, 0, par, &checked, fn, ctx, msg, sizeof msg);
+    if (s != want) fprintf(stderr, "%s: the checked prover gave %s\n", what, gs_status_str(s));
+    CHECK(s == want);
+    CHECK(zp == NULL);
+    s = zk_prove_tampered(&zp, p, NULL, 0, NULL, 0, par, &unchecked, fn, ctx, msg, sizeof msg);
+    CHECK(s == GS_OK);
+    if (s != GS_OK) return;
+    s = gs_zkvm_verify(NULL, p, zp, 80, msg, sizeof msg);
+    if (s == GS_OK) fprintf(stderr, "%s: accepted\n", what);
+    CHECK(s != GS_OK);
+    gs_zkvm_proof_free(zp);
+}
+
 /* ---- the CPU table's last row: balanced forgeries through its interactions ---- */
 
 /* The last row is padding that no transition reaches; before its flags were
@@ -626,26 +647,11 @@ static void test_last_row(void) {
     CHECK(p != NULL);
     if (!p) return;
     gs_params par = zkt_params();
-    static const char *const names[] = {"a forged ALU result", "a register written after the run"};
-    for (int kind = LR_ALU; kind <= LR_WRITE; kind++) {
-        char msg[400];
-        gs_zkvm_proof *zp = NULL;
-        gs_prove_opts checked = {0}, unchecked = {.skip_check = 1};
-        gs_status s = zk_prove_tampered(&zp, p, NULL, 0, NULL, 0, &par, &checked, tamper_last_row,
-                                        &kind, msg, sizeof msg);
-        if (s != GS_ERR_AIR_UNSATISFIED)
-            fprintf(stderr, "last row, %s: the checked prover gave %s\n", names[kind], gs_status_str(s));
-        CHECK(s == GS_ERR_AIR_UNSATISFIED); /* balanced: only the boundaries refuse it */
-        CHECK(zp == NULL);
-        s = zk_prove_tampered(&zp, p, NULL, 0, NULL, 0, &par, &unchecked, tamper_last_row, &kind, msg,
-                              sizeof msg);
-        CHECK(s == GS_OK);
-        if (s != GS_OK) continue;
-        s = gs_zkvm_verify(NULL, p, zp, 80, msg, sizeof msg);
-        if (s == GS_OK) fprintf(stderr, "last row, %s: accepted\n", names[kind]);
-        CHECK(s != GS_OK);
-        gs_zkvm_proof_free(zp);
-    }
+    static const char *const names[] = {"last row: a forged ALU result",
+                                        "last row: a register written after the run"};
+    /* balanced: only the boundaries refuse it */
+    for (int kind = LR_ALU; kind <= LR_WRITE; kind++)
+        refused(p, &par, tamper_last_row, &kind, names[kind], GS_ERR_AIR_UNSATISFIED);
     gs_zkvm_program_free(p);
 }
 
@@ -746,24 +752,8 @@ static void test_cpu_arith(void) {
     if (!p) return;
     gs_zkvm_proof_free(prove_and_check(p, "cpu arithmetic"));
     gs_params par = zkt_params();
-    for (int kind = 0; kind < AR_NUM; kind++) {
-        char msg[400];
-        gs_zkvm_proof *zp = NULL;
-        gs_prove_opts checked = {0}, unchecked = {.skip_check = 1};
-        gs_status s = zk_prove_tampered(&zp, p, NULL, 0, NULL, 0, &par, &checked, tamper_arith, &kind, msg,
-                                        sizeof msg);
-        if (s != arith_edits[kind].want)
-            fprintf(stderr, "%s: the checked prover gave %s\n", arith_edits[kind].what, gs_status_str(s));
-        CHECK(s == arith_edits[kind].want);
-        CHECK(zp == NULL);
-        s = zk_prove_tampered(&zp, p, NULL, 0, NULL, 0, &par, &unchecked, tamper_arith, &kind, msg, sizeof msg);
-        CHECK(s == GS_OK);
-        if (s != GS_OK) continue;
-        s = gs_zkvm_verify(NULL, p, zp, 80, msg, sizeof msg);
-        if (s == GS_OK) fprintf(stderr, "%s: accepted\n", arith_edits[kind].what);
-        CHECK(s != GS_OK);
-        gs_zkvm_proof_free(zp);
-    }
+    for (int kind = 0; kind < AR_NUM; kind++)
+        refused(p, &par, tamper_arith, &kind, arith_edits[kind].what, arith_edits[kind].want);
     gs_zkvm_program_free(p);
 }
 
