@@ -2,8 +2,8 @@
  * (src/zkvm/air_lookup.c): a requester table sends (op, a, b, c) on the ALU
  * bus, the chip receives them, and the statement is proven and verified
  * (the fixed columns checked against the tables the verifier builds), for
- * all eight ops ADD..EQ it handles (a run sends it only XOR, OR, AND, SLT
- * and SLTU: the CPU row does the others, tests/test_zkvm_cpu.c):
+ * the five ops it handles, XOR, OR, AND, SLT and SLTU (the CPU row does add,
+ * sub and equality: test_zkvm_prove's test_cpu_arith):
  *  - every op on edge-value pairs and on random requests, c from the C
  *    arithmetic here (not the chip's);
  *  - requests for other ops are ignored; an empty request list and padding
@@ -21,18 +21,15 @@
 #include "zkvm/zk_air.h"
 
 /* The chip's layout (src/zkvm/air_alu.c), for the hand edits. */
-enum { A_SEL = 0, A_A = 8, A_C = 20, A_DLO = 21, A_DHI = 22, A_CARRY = 23, A_SA = 24, A_R = 16 };
+enum { A_SEL = 0, A_A = 5, A_C = 17, A_DLO = 18, A_DHI = 19, A_CARRY = 20, A_SA = 21, A_R = 13 };
 
 static uint32_t ref_alu(uint32_t op, uint32_t a, uint32_t b) {
     switch (op) {
-    case ZK_ALU_ADD: return a + b;
-    case ZK_ALU_SUB: return a - b;
     case ZK_ALU_XOR: return a ^ b;
     case ZK_ALU_OR: return a | b;
     case ZK_ALU_AND: return a & b;
     case ZK_ALU_SLT: return (int64_t)(int32_t)a < (int64_t)(int32_t)b ? 1u : 0u;
     case ZK_ALU_SLTU: return (uint64_t)a < (uint64_t)b ? 1u : 0u;
-    case ZK_ALU_EQ: return a == b ? 1u : 0u;
     default: return 0;
     }
 }
@@ -43,7 +40,7 @@ typedef struct stmt {
 } stmt;
 
 static gs_air *g_airs[4]; /* requester, the chip under test, range, byte */
-static int handles(uint32_t op) { return op >= ZK_ALU_ADD && op <= ZK_ALU_EQ; }
+static int handles(uint32_t op) { return op >= ZK_ALU_XOR && op <= ZK_ALU_SLTU; }
 static gs_fp *g_range_fixed, *g_byte_fixed; /* the verifier's columns */
 
 static void stmt_free(stmt *s) {
@@ -124,16 +121,14 @@ static const uint32_t EDGES[] = {0,          1,          2,          0x7f,      
 static void test_edges(void) {
     size_t n = 0;
     zk_alu_req *r = malloc(8 * N_EDGES * N_EDGES * sizeof *r);
-    for (uint32_t op = ZK_ALU_ADD; op <= ZK_ALU_EQ; op++)
-        for (size_t i = 0; i < N_EDGES && handles(op); i++)
+    for (uint32_t op = ZK_ALU_XOR; op <= ZK_ALU_SLTU; op++)
+        for (size_t i = 0; i < N_EDGES; i++)
             for (size_t j = 0; j < N_EDGES; j++)
                 r[n] = (zk_alu_req){op, EDGES[i], EDGES[j], ref_alu(op, EDGES[i], EDGES[j])}, n++;
     /* a few outcomes the edges must include */
     CHECK_EQ_U64(ref_alu(ZK_ALU_SLT, 0xffffffff, 1), 1);
     CHECK_EQ_U64(ref_alu(ZK_ALU_SLTU, 0xffffffff, 1), 0);
     CHECK_EQ_U64(ref_alu(ZK_ALU_SLT, 0x7fffffff, 0x80000000), 0);
-    CHECK_EQ_U64(ref_alu(ZK_ALU_ADD, 0xffffffff, 1), 0);
-    CHECK_EQ_U64(ref_alu(ZK_ALU_SUB, 0, 1), 0xffffffff);
     gs_status s = prove_reqs(r, n, r, n);
     if (s != GS_OK) fprintf(stderr, "edges: %s\n", gs_status_str(s));
     CHECK(s == GS_OK);
@@ -194,10 +189,9 @@ static void test_empty_and_padding(void) {
  * computes the right one: the ALU bus does not balance. */
 static void test_wrong_c(void) {
     static const zk_alu_req base[] = {
-        {ZK_ALU_ADD, 0xffffffff, 1, 0},        {ZK_ALU_SUB, 0, 1, 0xffffffff},
         {ZK_ALU_XOR, 0x0f0f0f0f, 0xff00ff00, 0xf00ff00f}, {ZK_ALU_OR, 0x80000000, 1, 0x80000001},
         {ZK_ALU_AND, 0xffffffff, 0x1234, 0x1234}, {ZK_ALU_SLT, 5, 5, 0},
-        {ZK_ALU_SLTU, 0, 0xffffffff, 1},        {ZK_ALU_EQ, 7, 7, 1},
+        {ZK_ALU_SLTU, 0, 0xffffffff, 1},
     };
     zk_alu_req mine[sizeof base / sizeof base[0]];
     size_t nb = 0;
@@ -231,11 +225,11 @@ typedef struct edit {
     gs_status want;
 } edit;
 
-enum { E_C_AND_D, E_CARRY, E_C_ONLY, E_SIGN, E_SEL2, E_CARRY_FIELD, E_SA_FIELD, E_LIMBS };
+enum { E_C_ONLY, E_SIGN, E_SEL2, E_CARRY_FIELD, E_SA_FIELD, E_LIMBS };
 
 /* The chip's constraint numbers (src/zkvm/air_alu.c's order) that the two
  * non-boolean attacks below must trip, and nothing else. */
-enum { CON_BOOL_CARRY = 9, CON_BOOL_SA = 10 };
+enum { CON_BOOL_CARRY = 6, CON_BOOL_SA = 7 };
 
 /* A bit mask of the chip's transition constraints that fail on row 0. */
 static uint64_t failing(stmt *s) {
@@ -276,22 +270,15 @@ static void edit_end(stmt *s, const edit *e) {
 
 static void test_hand_edits(void) {
     static const edit cases[] = {
-        {"ADD c+1, d fixed", {ZK_ALU_ADD, 0xffffffff, 1, 0}, 1, E_C_AND_D, GS_ERR_AIR_UNSATISFIED},
-        {"ADD carry flipped", {ZK_ALU_ADD, 0xffffffff, 1, 0}, 0, E_CARRY, GS_ERR_AIR_UNSATISFIED},
-        {"SUB c+1, d fixed", {ZK_ALU_SUB, 3, 5, 0xfffffffe}, 0xffffffff, E_C_AND_D, GS_ERR_AIR_UNSATISFIED},
-        {"SUB borrow flipped", {ZK_ALU_SUB, 3, 5, 0xfffffffe}, 0xfffffffe, E_CARRY, GS_ERR_AIR_UNSATISFIED},
         {"SLTU answer flipped", {ZK_ALU_SLTU, 3, 5, 1}, 0, E_C_ONLY, GS_ERR_AIR_UNSATISFIED},
         {"SLT answer flipped", {ZK_ALU_SLT, 0xffffffff, 1, 1}, 0, E_C_ONLY, GS_ERR_AIR_UNSATISFIED},
         {"XOR c changed", {ZK_ALU_XOR, 0xff, 0x0f, 0xf0}, 0xf1, E_C_ONLY, GS_ERR_AIR_UNSATISFIED},
         {"AND c changed", {ZK_ALU_AND, 0xff, 0x0f, 0x0f}, 0x0e, E_C_ONLY, GS_ERR_AIR_UNSATISFIED},
-        {"EQ 1 for unequal", {ZK_ALU_EQ, 1, 2, 0}, 1, E_C_ONLY, GS_ERR_AIR_UNSATISFIED},
-        {"EQ 0 for equal", {ZK_ALU_EQ, 9, 9, 1}, 0, E_C_ONLY, GS_ERR_AIR_UNSATISFIED},
-        {"two selectors", {ZK_ALU_ADD, 1, 2, 3}, 3, E_SEL2, GS_ERR_AIR_UNSATISFIED},
-        /* a carry or a sign that is a field element other than 0 and 1 can
-         * satisfy the relation with any claimed c in range: only the
-         * booleanity constraints stop these */
-        {"ADD carry a field element", {ZK_ALU_ADD, 0xffffffff, 1, 0}, 1, E_CARRY_FIELD,
-         GS_ERR_AIR_UNSATISFIED},
+        {"two selectors", {ZK_ALU_XOR, 1, 2, 3}, 3, E_SEL2, GS_ERR_AIR_UNSATISFIED},
+        /* an answer (the borrow) or a sign that is a field element other
+         * than 0 and 1 can satisfy the relation with any difference in
+         * range: only the booleanity constraints stop these */
+        {"SLTU answer a field element", {ZK_ALU_SLTU, 3, 5, 1}, 1, E_CARRY_FIELD, GS_ERR_AIR_UNSATISFIED},
         {"SLT sign a field element", {ZK_ALU_SLT, 0xffffffff, 1, 1}, 0, E_SA_FIELD,
          GS_ERR_AIR_UNSATISFIED},
         /* the constraints alone allow sa = 0 for a negative a (then the
@@ -306,15 +293,11 @@ static void test_hand_edits(void) {
         edit_begin(&s, e);
         uint32_t a = e->req.a, b = e->req.b;
         switch (e->kind) {
-        case E_C_AND_D: /* c and its limbs say the claim; the range counts follow */
-            set(&s, A_C, e->claim), set(&s, A_DLO, e->claim & 0xffff), set(&s, A_DHI, e->claim >> 16);
-            break;
-        case E_CARRY: set(&s, A_CARRY, 1 - zk_col(&s.alu, A_CARRY)[0]); break;
         case E_C_ONLY:
             set(&s, A_C, e->claim);
             if (e->req.op == ZK_ALU_SLT || e->req.op == ZK_ALU_SLTU) set(&s, A_CARRY, e->claim);
             break;
-        case E_SEL2: set(&s, A_SEL + ZK_ALU_SUB - 1, 1); break;
+        case E_SEL2: set(&s, A_SEL + ZK_ALU_OR - ZK_ALU_XOR, 1); break;
         case E_SIGN: { /* sa = 0: a' = a + 2^31, d = a' - b' (b >= 0), answer 0 */
             uint32_t d = (uint32_t)((uint64_t)a + 0x80000000u - ((uint64_t)b + 0x80000000u));
             set(&s, A_SA, 0), set(&s, A_CARRY, 0), set(&s, A_C, 0);
@@ -331,10 +314,10 @@ static void test_hand_edits(void) {
             CHECK(gs_air_check_trace(g_airs[1], s.alu.cols, s.alu.log_n, NULL, NULL, NULL) == GS_OK);
             break;
         }
-        case E_CARRY_FIELD: { /* D = claim, carry = (A + B - D) / 2^32 in Fp */
-            gs_fp k = gs_fp_sub(gs_fp_add(a, b), e->claim);
-            set(&s, A_CARRY, gs_fp_mul(k, gs_fp_inv((gs_fp)1 << 32)));
-            set(&s, A_C, e->claim), set(&s, A_DLO, e->claim & 0xffff), set(&s, A_DHI, e->claim >> 16);
+        case E_CARRY_FIELD: { /* D = 7, c = carry = (D - A + B) / 2^32 in Fp */
+            gs_fp k = gs_fp_mul(gs_fp_sub(gs_fp_add(7, b), a), gs_fp_inv((gs_fp)1 << 32));
+            set(&s, A_CARRY, k), set(&s, A_C, k), set(&s, A_DLO, 7), set(&s, A_DHI, 0);
+            zk_col(&s.req, 3)[0] = k; /* the requester claims it too */
             CHECK_EQ_U64(failing(&s), 1ull << CON_BOOL_CARRY);
             break;
         }

@@ -617,11 +617,11 @@ static void tamper_last_row(zk_table *t, gs_fp **pubs, void *ctx) {
     pubs[ZK_T_CPU][ZK_PUB_EXIT_CODE] = 4;
     *tab_cell(t, ZK_T_IMAGE, 4, 10) = 4;
     pubs[ZK_T_IMAGE][ZK_IMAGE_PUB_END + 10] = 4;
-    /* the ALU chip's row: c is its column 20 (src/zkvm/air_alu.c) */
+    /* the ALU chip's row: c is its column 17 (src/zkvm/air_alu.c) */
     zk_table *alu = &t[ZK_T_ALU];
     uint64_t an = (uint64_t)1 << alu->log_n, dropped = 0;
     for (uint64_t r = 0; r < an && !dropped; r++)
-        if (*tab_cell(t, ZK_T_ALU, 20, r) == 5) {
+        if (*tab_cell(t, ZK_T_ALU, 17, r) == 5) {
             for (unsigned c = 0; c < alu->num_cols; c++) *tab_cell(t, ZK_T_ALU, c, r) = 0;
             dropped = 1;
         }

@@ -1,18 +1,17 @@
-/* The ALU chip for ADD SUB XOR OR AND SLT SLTU EQ (src/zkvm/zk_air.h): one
- * row per request, in request order, receiving (op, a, b, c) on ZK_BUS_ALU.
+/* The ALU chip for XOR OR AND SLT SLTU (src/zkvm/zk_air.h): one row per
+ * request, in request order, receiving (op, a, b, c) on ZK_BUS_ALU. (Add,
+ * sub and equality are the CPU row's own: src/zkvm/air_cpu.c.)
  *
- * Columns (27):
- *   0..7   sel_ADD .. sel_EQ  one-hot op selectors (column op - 1); all zero on
- *                             padding rows
- *   8..11  a0..a3             bytes of a, a = sum a_i 256^i
- *   12..15 b0..b3             bytes of b
- *   16..19 r0..r3             bytes of c for XOR/OR/AND; 0 on other rows
- *   20     c                  the result on the bus
- *   21, 22 d_lo, d_hi         16-bit limbs of d = the 32-bit word of ADD/SUB
- *                             (c) or of the compare's difference (SLT/SLTU)
- *   23     carry              ADD carry, SUB borrow, SLT/SLTU the answer
- *   24, 25 sa, sb             SLT: the sign bits of a and b
- *   26     inv                EQ: 1 / (a - b), or 0 when a = b
+ * Columns (23):
+ *   0..4   sel_XOR .. sel_SLTU  one-hot op selectors (column op - ZK_ALU_XOR);
+ *                             all zero on padding rows
+ *   5..8   a0..a3             bytes of a, a = sum a_i 256^i
+ *   9..12  b0..b3             bytes of b
+ *   13..16 r0..r3             bytes of c for XOR/OR/AND; 0 on other rows
+ *   17     c                  the result on the bus
+ *   18, 19 d_lo, d_hi         16-bit limbs of the compare's difference d
+ *   20     carry              SLT/SLTU: the answer (the difference's borrow)
+ *   21, 22 sa, sb             SLT: the sign bits of a and b
  * A = sum a_i 256^i, B, R likewise, D = d_lo + 2^16 d_hi, real = sum sel.
  *
  * Why it is sound: senders guarantee a, b in [0, 2^32) (zk_air.h), so A and
@@ -23,22 +22,21 @@
 #include "zkvm/zk_air.h"
 
 enum {
-    C_SEL = 0, /* + op - 1 */
-    C_A = 8,
-    C_B = 12,
-    C_R = 16,
-    C_C = 20,
-    C_DLO = 21,
-    C_DHI = 22,
-    C_CARRY = 23,
-    C_SA = 24,
-    C_SB = 25,
-    C_INV = 26,
-    C_NUM = 27
+    C_SEL = 0, /* + op - ZK_ALU_XOR */
+    C_A = 5,
+    C_B = 9,
+    C_R = 13,
+    C_C = 17,
+    C_DLO = 18,
+    C_DHI = 19,
+    C_CARRY = 20,
+    C_SA = 21,
+    C_SB = 22,
+    C_NUM = 23
 };
 
-#define ALU_FIRST ZK_ALU_ADD
-#define ALU_LAST ZK_ALU_EQ
+#define ALU_FIRST ZK_ALU_XOR
+#define ALU_LAST ZK_ALU_SLTU
 #define TWO32 ((gs_fp)1 << 32)
 
 static int handled(uint32_t op) { return op >= ALU_FIRST && op <= ALU_LAST; }
@@ -60,19 +58,18 @@ static gs_expr bool_c(gs_air *air, gs_expr x) {
 gs_air *zk_alu_air(void) {
     gs_air *air = gs_air_new("zkvm-alu", C_NUM, 0);
     if (!air) return NULL;
-    gs_expr sel[ALU_LAST + 1], one = gs_air_const(air, 1), two32 = gs_air_const(air, TWO32);
+    gs_expr sel[ALU_LAST + 1], two32 = gs_air_const(air, TWO32);
     gs_expr real = gs_air_const(air, 0), op = gs_air_const(air, 0);
     for (uint32_t k = ALU_FIRST; k <= ALU_LAST; k++) {
-        sel[k] = gs_air_col(air, C_SEL + k - 1);
+        sel[k] = gs_air_col(air, C_SEL + k - ALU_FIRST);
         real = gs_air_add(air, real, sel[k]);
         op = gs_air_add(air, op, gs_air_mul(air, gs_air_const(air, k), sel[k]));
     }
     gs_expr A = lin(air, C_A, 4, 256), B = lin(air, C_B, 4, 256), R = lin(air, C_R, 4, 256);
     gs_expr c = gs_air_col(air, C_C), carry = gs_air_col(air, C_CARRY);
     gs_expr D = lin(air, C_DLO, 2, 1u << 16);
-    gs_expr sa = gs_air_col(air, C_SA), sb = gs_air_col(air, C_SB), inv = gs_air_col(air, C_INV);
+    gs_expr sa = gs_air_col(air, C_SA), sb = gs_air_col(air, C_SB);
     gs_expr bitwise = gs_air_add(air, sel[ZK_ALU_XOR], gs_air_add(air, sel[ZK_ALU_OR], sel[ZK_ALU_AND]));
-    gs_expr arith = gs_air_add(air, sel[ZK_ALU_ADD], sel[ZK_ALU_SUB]);
     gs_expr cmp = gs_air_add(air, sel[ZK_ALU_SLT], sel[ZK_ALU_SLTU]);
     gs_expr A_minus_B = gs_air_sub(air, A, B);
 
@@ -84,25 +81,18 @@ gs_air *zk_alu_air(void) {
     /* Transition constraints do not reach the last row: it must be padding
      * (every selector 0 there), or its request would go unchecked. */
     for (uint32_t k = ALU_FIRST; k <= ALU_LAST; k++)
-        gs_air_boundary(air, C_SEL + k - 1, -1, gs_air_const(air, 0));
+        gs_air_boundary(air, C_SEL + k - ALU_FIRST, -1, gs_air_const(air, 0));
     gs_air_transition(air, bool_c(air, carry));
     gs_air_transition(air, bool_c(air, sa));
     gs_air_transition(air, bool_c(air, sb));
 
-    /* The word d: d_lo, d_hi are looked up in the range table on ADD, SUB,
-     * SLT and SLTU rows, so D is in [0, 2^32).
-     * ADD: A + B = D + 2^32 carry, carry boolean: both sides < 2^33, so D is
-     * (a + b) mod 2^32 and c = D. SUB: A - B + 2^32 borrow = D: the
-     * integer A - B + 2^32 borrow - D lies in (-2^33, 2^33) and is 0, and
-     * only one borrow puts D in [0, 2^32): D = (a - b) mod 2^32 and c = D.
-     * SLTU: the same relation with carry = c: D >= 0 forces c = 1 when
-     * a < b, D < 2^32 forces c = 0 when a >= b. Degree 2. */
-    gs_air_transition(air, gs_air_mul(air, sel[ZK_ALU_ADD],
-                                      gs_air_sub(air, gs_air_add(air, A, B),
-                                                 gs_air_add(air, D, gs_air_mul(air, two32, carry)))));
+    /* The compare's difference d: d_lo, d_hi are looked up in the range
+     * table on SLT and SLTU rows, so D is in [0, 2^32). SLTU: A - B + 2^32
+     * carry = D with carry = c: the integer A - B + 2^32 c - D lies in
+     * (-2^33, 2^33) and is 0; D >= 0 forces c = 1 when a < b, D < 2^32
+     * forces c = 0 when a >= b. Degree 2. */
     gs_expr sub_rel = gs_air_sub(air, gs_air_add(air, A_minus_B, gs_air_mul(air, two32, carry)), D);
-    gs_air_transition(air, gs_air_mul(air, gs_air_add(air, sel[ZK_ALU_SUB], sel[ZK_ALU_SLTU]), sub_rel));
-    gs_air_transition(air, gs_air_mul(air, arith, gs_air_sub(air, c, D)));
+    gs_air_transition(air, gs_air_mul(air, sel[ZK_ALU_SLTU], sub_rel));
     gs_air_transition(air, gs_air_mul(air, cmp, gs_air_sub(air, c, carry)));
 
     /* SLT compares a' = a xor 2^31 = A + 2^31 - 2^32 sa with b' the same way
@@ -114,13 +104,6 @@ gs_air *zk_alu_air(void) {
      * [a3 >= 128] (sa = 0: 2 a3 < 256; sa = 1: 0 <= 2 a3 - 256). Degree 2. */
     gs_expr flip = gs_air_mul(air, two32, gs_air_sub(air, sb, sa));
     gs_air_transition(air, gs_air_mul(air, sel[ZK_ALU_SLT], gs_air_add(air, sub_rel, flip)));
-
-    /* EQ: (A - B) inv = 1 - c and (A - B) c = 0: A = B gives c = 1 from the
-     * first, A != B gives c = 0 from the second. Degree 3. */
-    gs_air_transition(air, gs_air_mul(air, sel[ZK_ALU_EQ],
-                                      gs_air_sub(air, gs_air_mul(air, A_minus_B, inv),
-                                                 gs_air_sub(air, one, c))));
-    gs_air_transition(air, gs_air_mul(air, sel[ZK_ALU_EQ], gs_air_mul(air, A_minus_B, c)));
 
     /* XOR/OR/AND: (op, a_i, b_i, r_i) in the byte table for i = 0..3 makes
      * a_i, b_i bytes (so a_i, b_i are a's and b's bytes) and r_i = a_i op b_i,
@@ -142,7 +125,7 @@ gs_air *zk_alu_air(void) {
         gs_expr t[4] = {bop, gs_air_col(air, C_A + i), gs_air_col(air, C_B + i), gs_air_col(air, C_R + i)};
         gs_air_send(air, ZK_BUS_BYTE, t, 4, byte_mult);
     }
-    gs_expr d_mult = gs_air_add(air, arith, cmp);
+    gs_expr d_mult = cmp;
     for (uint32_t i = 0; i < 2; i++) {
         gs_expr v = gs_air_col(air, C_DLO + i);
         gs_air_send(air, ZK_BUS_RANGE, &v, 1, d_mult);
@@ -164,8 +147,7 @@ gs_air *zk_alu_air(void) {
 
 /* The chip computes c itself from (op, a, b): its trace always satisfies
  * the constraints, and a request whose c is wrong leaves the ALU bus
- * unbalanced. Rows are filled in parallel parts (zk_parallel_lookups); EQ's
- * inverses are batched per part. */
+ * unbalanced. Rows are filled in parallel parts (zk_parallel_lookups). */
 /* The table is fresh zero pages (zk_table_alloc): zeros are not written, so
  * a column that stays 0 costs no page faults. */
 static inline void set_nz(gs_fp *cell, gs_fp v) {
@@ -180,15 +162,13 @@ static void alu_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
     for (size_t r = begin; r < end; r++) {
         uint32_t op = j->req[r].op, a = j->req[r].a, b = j->req[r].b;
         uint32_t c = zk_alu_ref(op, a, b), d = 0, carry = 0;
-        SET(C_SEL + op - 1, 1);
+        SET(C_SEL + op - ALU_FIRST, 1);
         for (uint32_t k = 0; k < 4; k++) {
             SET(C_A + k, (a >> (8 * k)) & 0xffu);
             SET(C_B + k, (b >> (8 * k)) & 0xffu);
         }
         SET(C_C, c);
         switch (op) {
-        case ZK_ALU_ADD: d = c, carry = (uint32_t)(((uint64_t)a + b) >> 32); break;
-        case ZK_ALU_SUB: d = c, carry = a < b; break;
         case ZK_ALU_SLTU: d = a - b, carry = c; break;
         case ZK_ALU_SLT: {
             uint32_t sa = a >> 31, sb = b >> 31;
@@ -199,7 +179,6 @@ static void alu_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
             zk_byte(lk, ZK_BYTE_RANGE, 2 * (a >> 24) - 256 * sa, 2 * (b >> 24) - 256 * sb);
             break;
         }
-        case ZK_ALU_EQ: SET(C_INV, gs_fp_sub(a, b)); break; /* inverted below */
         default: { /* XOR OR AND */
             unsigned bop = op == ZK_ALU_AND ? ZK_BYTE_AND : op == ZK_ALU_OR ? ZK_BYTE_OR : ZK_BYTE_XOR;
             for (uint32_t k = 0; k < 4; k++) {
@@ -208,14 +187,13 @@ static void alu_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
             }
         }
         }
-        if (op == ZK_ALU_ADD || op == ZK_ALU_SUB || op == ZK_ALU_SLT || op == ZK_ALU_SLTU) {
+        if (op == ZK_ALU_SLT || op == ZK_ALU_SLTU) {
             SET(C_DLO, d & 0xffffu);
             SET(C_DHI, d >> 16);
             zk_range16(lk, d), zk_range16(lk, d >> 16);
         }
         SET(C_CARRY, carry);
     }
-    zk_inv_in_place(col[C_INV] + begin, end - begin); /* EQ: 1 / (a - b), or 0 */
 }
 
 #undef SET
