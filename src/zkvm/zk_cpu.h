@@ -22,7 +22,7 @@ enum {
     ZK_FB_ALU, ZK_FB_ADD, ZK_FB_LOAD, ZK_FB_STORE, ZK_FB_BRANCH, ZK_FB_BEQ, ZK_FB_JUMP, ZK_FB_LUI,
     ZK_FB_WR, ZK_FB_NEG, ZK_FB_ECALL
 };
-#define ZK_F_COLS 10u /* bits with a CPU column each (the kinds but ECALL, WR, NEG) */
+#define ZK_F_COLS 10u /* bits with a CPU column each: the kinds other than ECALL, then WR and NEG */
 #define ZK_F_ALU (1u << ZK_FB_ALU)
 #define ZK_F_ADD (1u << ZK_FB_ADD)
 #define ZK_F_LOAD (1u << ZK_FB_LOAD)
