@@ -30,8 +30,8 @@ static struct {
     block slot[GS_PAGES_CACHE_SLOTS];
     size_t n, live, cached, high;
     uint64_t fresh, reused;
-    int huge; /* GS_HUGE_PAGES=1: fresh blocks advised MADV_HUGEPAGE; -1 until read */
-    int populate; /* GS_POPULATE=0: fresh pages left to their first touch */
+    int huge; /* GS_HUGE_PAGES=1: fresh blocks advised MADV_HUGEPAGE; -1 until the environment is read */
+    int populate; /* GS_POPULATE=0: fresh pages left to their first touch (read with huge) */
 } C = {.lock = PTHREAD_MUTEX_INITIALIZER, .huge = -1};
 
 /* Callers hold C.lock. */

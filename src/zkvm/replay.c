@@ -235,14 +235,16 @@ static void replay_chunk(const rows_job *j, size_t c, zk_lookups *lk) {
             gap_lookups(lk, ts + ZK_TS_RS1 - r->a_ts - 1);
             r->b = x[r->prog.rs2], r->b_ts = x_ts[r->prog.rs2], x_ts[r->prog.rs2] = ts + ZK_TS_RS2;
             gap_lookups(lk, ts + ZK_TS_RS2 - r->b_ts - 1);
-            if (f & (ZK_F_ALU | ZK_F_BRANCH)) {
-                uint32_t bv = r->b + ((f & ZK_F_ALU) ? r->prog.imm : 0); /* b + imm: one is 0 */
+            if (f & (ZK_F_ALU | ZK_F_ADD | ZK_F_BRANCH | ZK_F_BEQ)) {
+                /* b + imm for the ALU and add kinds (one of them is 0), b for compares */
+                uint32_t bv = r->b + ((f & (ZK_F_ALU | ZK_F_ADD)) ? r->prog.imm : 0);
                 r->c = zk_alu_ref(r->prog.op, r->a, bv);
-                unsigned ch = chip_of(r->prog.op);
-                rp->chip[ch][nc[ch]++] = (zk_alu_req){r->prog.op, r->a, bv, r->c};
-            } else if (f & (ZK_F_ADD | ZK_F_BEQ)) { /* in the row: add, addi, sub, beq, bne */
-                r->c = zk_alu_ref(r->prog.op, r->a, (f & ZK_F_ADD) ? r->b + r->prog.imm : r->b);
-                if (f & ZK_F_ADD) zk_range16(lk, r->c & 0xffff), zk_range16(lk, r->c >> 16);
+                if (f & (ZK_F_ALU | ZK_F_BRANCH)) { /* a chip's request */
+                    unsigned ch = chip_of(r->prog.op);
+                    rp->chip[ch][nc[ch]++] = (zk_alu_req){r->prog.op, r->a, bv, r->c};
+                } else if (f & ZK_F_ADD) { /* in the row, c's limbs range-checked */
+                    zk_range16(lk, r->c & 0xffff), zk_range16(lk, r->c >> 16);
+                }
             } else if (f & (ZK_F_LOAD | ZK_F_STORE)) {
                 uint32_t addr = r->a + r->prog.imm, w = addr & ~3u;
                 zk_ls_req *q = &rp->ls[nls++];

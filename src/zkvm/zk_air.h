@@ -231,7 +231,7 @@ gs_air *zk_byte_air(void);
 gs_status zk_byte_fill(zk_table *out, const zk_lookups *lk);
 
 /* ALU chips: each handles a set of ops and ignores requests for others. */
-gs_air *zk_alu_air(void); /* ADD SUB XOR OR AND SLT SLTU EQ (src/zkvm/air_alu.c); the zkVM sends it XOR OR AND SLT SLTU */
+gs_air *zk_alu_air(void); /* XOR OR AND SLT SLTU (src/zkvm/air_alu.c) */
 gs_status zk_alu_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk);
 gs_air *zk_shift_air(void); /* SLL SRL SRA (src/zkvm/air_muldiv.c) */
 gs_status zk_shift_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk);
