@@ -30,6 +30,31 @@ double gs_prover_now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* A phase of one table: its span on the timeline, when one is kept, and its
+ * seconds for the stats. Both come from the span's own clock reads where
+ * there is a span, so --json's phase times and the timeline's spans agree
+ * exactly (a thread descheduled between two separate clock reads, as on a
+ * loaded machine, once made them differ by milliseconds). */
+typedef struct {
+    gs_obs *obs;
+    int64_t span;
+    double t0;
+} phase;
+
+static phase phase_begin(const prover_state *st, const char *name) {
+    phase ph = {st->obs, -1, gs_prover_now()};
+    ph.span = gs_obs_begin(st->obs, name, st->index, (uint64_t)1 << st->s.log_n, st->s.cols);
+    return ph;
+}
+
+static double phase_end(phase *ph, uint64_t bytes) {
+    if (ph->span < 0) return gs_prover_now() - ph->t0;
+    gs_obs_end(ph->obs, ph->span, bytes);
+    gs_obs_span sp;
+    if (gs_obs_span_get(ph->obs, ph->span, &sp) != GS_OK) return gs_prover_now() - ph->t0;
+    return 1e-9 * (double)(sp.end_ns - sp.start_ns);
+}
+
 /* Frees every buffer and tree the state holds through its backend. */
 static void release_buffers(prover_state *st) {
     gs_backend *be = st->be;
@@ -502,14 +527,13 @@ static gs_status part_quotient(prover_state *st, gs_proof *p, gs_transcript *tr,
  * DEEP word (st->layers[0]; or with coset leaves folded once into
  * st->layers[1]: *first = 1, *log_fri and *sh the word's domain). */
 static gs_status part_deep(prover_state *st, gs_proof *p, gs_transcript *tr, const gs_digest *root,
-                           double *t_ood, uint32_t *first, unsigned *log_fri, gs_fp *sh) {
+                           double secs[2], uint32_t *first, unsigned *log_fri, gs_fp *sh) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
     gs_table_proof *t = &p->table;
     gs_fp shift = GS_FP_GENERATOR;
-    uint64_t rows = (uint64_t)1 << s->log_n;
     gs_cap_absorb(tr, "chunk_root", root ? root : gs_table_cap(t, s, GS_TREE_CHUNK), root ? 0 : s->lde_cap);
-    int64_t sp = gs_obs_begin(st->obs, "ood", st->index, rows, s->cols);
+    phase ph = phase_begin(st, "ood");
     gs_fp3 z = gs_draw_ood_point(tr, s, shift);
     gs_fp3 zw = gs_fp3_mul_fp(z, gs_fp_root_of_unity(s->log_n));
     GS_TRY(round_ood(st, t, z, zw));
@@ -521,9 +545,8 @@ static gs_status part_deep(prover_state *st, gs_proof *p, gs_transcript *tr, con
         gs_transcript_absorb_fp3(tr, "ood_aux_cur", t->ood_aux_cur, s->aux);
         gs_transcript_absorb_fp3(tr, "ood_aux_next", t->ood_aux_next, s->aux);
     }
-    gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
-    *t_ood = gs_prover_now();
-    sp = gs_obs_begin(st->obs, "deep", st->index, rows, s->cols);
+    secs[0] = phase_end(&ph, gs_mem_current(st->mem));
+    ph = phase_begin(st, "deep");
     gs_fp3 beta = gs_transcript_squeeze_fp3(tr, "beta");
     size_t nbeta = 2 * (size_t)s->cols + s->chunks + 2 * (size_t)s->aux;
     gs_fp3 *beta_pows = malloc(nbeta * sizeof *beta_pows);
@@ -556,7 +579,7 @@ static gs_status part_deep(prover_state *st, gs_proof *p, gs_transcript *tr, con
                                 s->aux ? &st->aux_lde : NULL, &da);
     }
     free(beta_pows);
-    gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
+    secs[1] = phase_end(&ph, gs_mem_current(st->mem));
     GS_TRY(r);
     if (p->params.shared_fri) {
         /* The shared FRI (shared_fri.c) takes it from here. One row of the
@@ -572,22 +595,19 @@ static gs_status part_deep(prover_state *st, gs_proof *p, gs_transcript *tr, con
 
 gs_status gs_prover_part(prover_state *st, gs_proof *p, gs_transcript *tr, const bus_challenges *bc,
                          int part, const gs_digest *root, gs_prove_stats *ps) {
-    uint64_t rows = (uint64_t)1 << st->s.log_n;
-    double t0 = gs_prover_now(), t1 = 0;
-    int64_t sp = part < 2 ? gs_obs_begin(st->obs, "quotient", st->index, rows, st->s.cols) : -1;
-    gs_status r;
-    if (part == 0) r = part_aux(st, &p->table, bc);
-    else if (part == 1) r = part_quotient(st, p, tr, bc, root);
-    else {
+    if (part == 2) {
         uint32_t first;
         unsigned log_fri;
         gs_fp sh;
-        r = part_deep(st, p, tr, root, &t1, &first, &log_fri, &sh);
-        if (ps && r == GS_OK) ps->ood += t1 - t0, ps->deep += gs_prover_now() - t1;
+        double secs[2] = {0, 0};
+        gs_status r = part_deep(st, p, tr, root, secs, &first, &log_fri, &sh);
+        if (ps && r == GS_OK) ps->ood += secs[0], ps->deep += secs[1];
         return r;
     }
-    if (sp >= 0) gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
-    if (ps) ps->quotient += gs_prover_now() - t0;
+    phase ph = phase_begin(st, "quotient");
+    gs_status r = part == 0 ? part_aux(st, &p->table, bc) : part_quotient(st, p, tr, bc, root);
+    double q = phase_end(&ph, gs_mem_current(st->mem));
+    if (ps) ps->quotient += q;
     return r;
 }
 
@@ -600,40 +620,30 @@ static gs_status chain_rounds(prover_state *st, gs_proof *p, gs_transcript *tr,
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
     gs_table_proof *t = &p->table;
-    double t1 = gs_prover_now();
-    uint64_t rows = (uint64_t)1 << s->log_n;
-    int64_t sp = gs_obs_begin(st->obs, "quotient", st->index, rows, s->cols);
+    phase ph = phase_begin(st, "quotient");
     GS_TRY(part_aux(st, t, bc));
     GS_TRY(part_quotient(st, p, tr, bc, NULL));
-    gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
-    double t2 = gs_prover_now(), t3 = 0;
+    double quotient = phase_end(&ph, gs_mem_current(st->mem)), secs[2] = {0, 0};
     uint32_t first;
     unsigned log_fri;
     gs_fp sh;
-    GS_TRY(part_deep(st, p, tr, NULL, &t3, &first, &log_fri, &sh));
-    double t4 = gs_prover_now();
-    if (p->params.shared_fri) {
-        if (ps) ps->quotient += t2 - t1, ps->ood += t3 - t2, ps->deep += t4 - t3;
-        return GS_OK;
-    }
-    sp = gs_obs_begin(st->obs, "fri", st->index, rows, s->cols);
+    GS_TRY(part_deep(st, p, tr, NULL, secs, &first, &log_fri, &sh));
+    if (ps) ps->quotient += quotient, ps->ood += secs[0], ps->deep += secs[1];
+    if (p->params.shared_fri) return GS_OK;
+    ph = phase_begin(st, "fri");
     gs_status r = round_fri(st, t, tr, first, log_fri, sh);
-    gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
+    double fri = phase_end(&ph, gs_mem_current(st->mem));
+    if (ps) ps->fri += fri;
     GS_TRY(r);
-    double t5 = gs_prover_now();
-    sp = gs_obs_begin(st->obs, "queries", st->index, rows, s->cols);
+    ph = phase_begin(st, "queries");
     GS_TRY(be->iface->grind(be, tr, p->params.grinding_bits, &t->pow_nonce));
     size_t *qs = malloc(s->queries * sizeof *qs);
     if (!qs) return GS_ERR_NOMEM;
     r = gs_transcript_squeeze_indices(tr, "queries", qs, s->queries, s->log_size);
     if (r == GS_OK) r = gs_prover_open_queries(st, t, qs);
     free(qs);
-    gs_obs_end(st->obs, sp, gs_mem_current(st->mem));
-    double t6 = gs_prover_now();
-    if (ps) {
-        ps->quotient += t2 - t1, ps->ood += t3 - t2, ps->deep += t4 - t3;
-        ps->fri += t5 - t4, ps->queries += t6 - t5;
-    }
+    double queries = phase_end(&ph, gs_mem_current(st->mem));
+    if (ps) ps->queries += queries;
     return r;
 }
 
