@@ -1,7 +1,8 @@
 /* LogUp: bus interactions in the AIR builder, the aux trace and its
  * constraints. Two tables on one bus balance (their sums cancel) exactly when
  * the sent and received multisets agree; the aux trace satisfies every LogUp
- * constraint on the rows where it must hold; packing and errors. */
+ * constraint on the rows where it must hold; packing (within the table's
+ * degree) and errors. */
 #include "air/air_internal.h"
 #include "air/logup.h"
 #include "gstark/gstark.h"
@@ -23,8 +24,10 @@ static gs_air *sender(int receive, int extra_deg) {
     return gs_air_finalize(air) == GS_OK ? air : NULL;
 }
 
-static void check_aux(const gs_logup *L, const gs_air *air, const gs_fp *trace, const gs_fp *aux,
-                      unsigned log_n, gs_fp3 z, gs_fp3 alpha, gs_fp3 sigma) {
+/* The number of LogUp constraints the aux trace violates (0: it satisfies
+ * every one where it must hold). */
+static int aux_violations(const gs_logup *L, const gs_air *air, const gs_fp *trace, const gs_fp *aux,
+                          unsigned log_n, gs_fp3 z, gs_fp3 alpha, gs_fp3 sigma) {
     size_t n = (size_t)1 << log_n;
     uint32_t A = L->aux_cols;
     gs_fp3 ap[GS_AIR_MAX_TUPLE + 1], cur[3], outs[64], ac[16], an[16], grp[16], tr, fi, la;
@@ -44,7 +47,12 @@ static void check_aux(const gs_logup *L, const gs_air *air, const gs_fp *trace, 
         if (r == 0) bad += !gs_fp3_is_zero(fi);
         if (r == n - 1) bad += !gs_fp3_is_zero(la);
     }
-    CHECK(bad == 0);
+    return bad;
+}
+
+static void check_aux(const gs_logup *L, const gs_air *air, const gs_fp *trace, const gs_fp *aux,
+                      unsigned log_n, gs_fp3 z, gs_fp3 alpha, gs_fp3 sigma) {
+    CHECK(aux_violations(L, air, trace, aux, log_n, z, alpha, sigma) == 0);
 }
 
 static void test_balance(void) {
@@ -123,6 +131,60 @@ static void test_packing_and_degrees(void) {
     gs_air_free(air);
 }
 
+/* Columns (x, y, m); eight interactions: four linear, one whose value is
+ * x * y (degree 2), three linear; a transition of degree `deg`. */
+static gs_air *budget_air(unsigned deg) {
+    gs_air *air = gs_air_new("budget", 3, 0);
+    gs_expr x = gs_air_col(air, 0), y = gs_air_col(air, 1), m = gs_air_col(air, 2);
+    gs_expr t = x;
+    for (unsigned k = 1; k < deg; k++) t = gs_air_mul(air, t, y);
+    gs_air_transition(air, t); /* its degree matters here, not its value */
+    gs_expr xy = gs_air_mul(air, x, y);
+    for (int i = 0; i < 4; i++) gs_air_send(air, 10 + (uint32_t)i, i & 1 ? &y : &x, 1, m);
+    gs_air_receive(air, 14, &xy, 1, gs_air_const(air, 1));
+    for (int i = 0; i < 3; i++) gs_air_receive(air, 15 + (uint32_t)i, (gs_expr[]){x, y}, 2, m);
+    return gs_air_finalize(air) == GS_OK ? air : NULL;
+}
+
+static void test_degree_budget(void) {
+    /* Transitions of degree 3 or less: pairs of linear interactions, the
+     * degree-2 value alone (the budget is 3). */
+    static const uint32_t low[] = {2, 2, 1, 2, 1}, high[] = {3, 2, 3};
+    for (unsigned deg = 1; deg <= 4; deg++) {
+        gs_air *air = budget_air(deg);
+        CHECK(air != NULL);
+        if (!air) continue;
+        gs_logup L;
+        CHECK(gs_logup_layout(&L, air) == GS_OK);
+        /* Degree 4: three linear interactions share a group, and the
+         * degree-2 value joins one linear one (1 + 1 + 2). */
+        const uint32_t *want = deg < 4 ? low : high;
+        uint32_t groups = deg < 4 ? 5 : 3;
+        CHECK(L.n_groups == groups && L.aux_cols == groups + 1);
+        for (uint32_t g = 0; g < L.n_groups && g < groups; g++) CHECK(L.group_size[g] == want[g]);
+        CHECK(L.max_degree == (deg < 4 ? 3u : 4u));
+        CHECK(gs_air_max_degree(air) == (deg < 3 ? 3u : deg));
+        /* The aux trace satisfies the group constraints; one h changed on one
+         * row of each group breaks them. */
+        unsigned log_n = 4;
+        size_t n = (size_t)1 << log_n;
+        gs_fp *t = malloc(3 * n * sizeof *t), *aux = malloc(3 * L.aux_cols * n * sizeof *aux);
+        for (size_t i = 0; i < 3 * n; i++) t[i] = gs_test_fp();
+        gs_fp3 z = gs_test_fp3(), alpha = gs_test_fp3(), sg;
+        CHECK(gs_logup_aux_trace(aux, &sg, &L, air, t, log_n, NULL, z, alpha) == GS_OK);
+        check_aux(&L, air, t, aux, log_n, z, alpha, sg);
+        for (uint32_t g = 0; g < L.n_groups; g++) {
+            size_t at = (3 * g + gs_test_below(3)) * n + gs_test_below(n);
+            aux[at] = gs_fp_add(aux[at], 1);
+            CHECK(aux_violations(&L, air, t, aux, log_n, z, alpha, sg) > 0);
+            aux[at] = gs_fp_sub(aux[at], 1);
+        }
+        free(t), free(aux);
+        gs_logup_free(&L);
+        gs_air_free(air);
+    }
+}
+
 static void test_errors(void) {
     gs_air *a = gs_air_new("bad", 2, 0);
     gs_expr nx = gs_air_next(a, 0);
@@ -160,17 +222,7 @@ static void test_errors(void) {
 }
 
 /* The prover's base-field fast path equals the shared definition. */
-static void test_fp_path(void) {
-    gs_air *air = gs_air_new("many", 4, 0);
-    gs_expr c[4];
-    for (int i = 0; i < 4; i++) c[i] = gs_air_col(air, (uint32_t)i);
-    gs_air_send(air, 1, c, 3, c[3]);
-    gs_air_receive(air, 2, c + 1, 2, gs_air_const(air, 5));
-    gs_expr sq = gs_air_mul(air, c[0], c[0]);
-    gs_air_send(air, 3, &sq, 1, c[2]);
-    gs_air_receive(air, 1, c, 4, c[1]);
-    gs_air_send(air, 4, c + 2, 1, c[0]);
-    CHECK(gs_air_finalize(air) == GS_OK);
+static void check_fp_path(const gs_air *air) {
     gs_logup L;
     CHECK(gs_logup_layout(&L, air) == GS_OK);
     gs_fp3 ap[GS_AIR_MAX_TUPLE + 1], cur[8], nxt[8], outs3[32];
@@ -193,6 +245,24 @@ static void test_fp_path(void) {
     }
     CHECK(bad == 0);
     gs_logup_free(&L);
+}
+
+static void test_fp_path(void) {
+    gs_air *air = gs_air_new("many", 4, 0);
+    gs_expr c[4];
+    for (int i = 0; i < 4; i++) c[i] = gs_air_col(air, (uint32_t)i);
+    gs_air_send(air, 1, c, 3, c[3]);
+    gs_air_receive(air, 2, c + 1, 2, gs_air_const(air, 5));
+    gs_expr sq = gs_air_mul(air, c[0], c[0]);
+    gs_air_send(air, 3, &sq, 1, c[2]);
+    gs_air_receive(air, 1, c, 4, c[1]);
+    gs_air_send(air, 4, c + 2, 1, c[0]);
+    CHECK(gs_air_finalize(air) == GS_OK);
+    check_fp_path(air);
+    gs_air_free(air);
+    air = budget_air(4); /* groups of three and of two with a degree-2 value */
+    CHECK(air != NULL);
+    if (air) check_fp_path(air);
     gs_air_free(air);
 }
 
@@ -200,6 +270,7 @@ int main(int argc, char **argv) {
     gs_test_init(argc, argv);
     test_balance();
     test_packing_and_degrees();
+    test_degree_budget();
     test_errors();
     test_fp_path();
     return gs_test_done();

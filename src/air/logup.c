@@ -14,19 +14,28 @@ void gs_logup_free(gs_logup *L) {
     memset(L, 0, sizeof *L);
 }
 
-static int linear(const gs_air *air, const gs_air_inter *in) {
-    if (air->nodes[in->mult].degree > 1) return 0;
-    for (uint32_t k = 0; k < in->width; k++)
-        if (air->nodes[in->values[k]].degree > 1) return 0;
-    return 1;
-}
-
-static unsigned inter_degree(const gs_air *air, const gs_air_inter *in, unsigned *dd) {
+/* An interaction's fingerprint degree (its values') and multiplicity degree. */
+static void inter_degrees(const gs_air *air, const gs_air_inter *in, unsigned *dd, unsigned *dm) {
     unsigned d = 0;
     for (uint32_t k = 0; k < in->width; k++)
         if (air->nodes[in->values[k]].degree > d) d = air->nodes[in->values[k]].degree;
-    *dd = d; /* the fingerprint's degree */
-    return air->nodes[in->mult].degree;
+    *dd = d;
+    *dm = air->nodes[in->mult].degree;
+}
+
+/* The degree of the constraint of a group of interactions first..first+size-1:
+ * h prod_i d_i - sum_i s_i m_i prod_(j != i) d_j has degree
+ * max(1 + sum_i dd_i, max_i (dm_i + sum_(j != i) dd_j)). */
+static unsigned group_degree(const gs_air *air, uint32_t first, uint32_t size) {
+    unsigned sum = 0, dd[GS_LOGUP_MAX_GROUP], dm[GS_LOGUP_MAX_GROUP];
+    for (uint32_t k = 0; k < size; k++) {
+        inter_degrees(air, &air->inters[first + k], &dd[k], &dm[k]);
+        sum += dd[k];
+    }
+    unsigned deg = 1 + sum;
+    for (uint32_t k = 0; k < size; k++)
+        if (dm[k] + sum - dd[k] > deg) deg = dm[k] + sum - dd[k];
+    return deg;
 }
 
 gs_status gs_logup_check_widths(const gs_air *const *airs, uint32_t n) {
@@ -64,20 +73,25 @@ gs_status gs_logup_layout(gs_logup *L, const gs_air *air) {
         L->out_off[i] = L->n_outs;
         L->n_outs += 1 + air->inters[i].width;
     }
+    /* Groups in declaration order, each as long as its constraint's degree
+     * stays within the budget: the transitions' own degree, and at least 3
+     * (a pair of linear interactions), so that the bus never raises the
+     * composition degree beyond what a pair did. An interaction whose
+     * constraint alone exceeds the budget stands alone. */
+    unsigned budget = 3;
+    for (uint32_t i = 0; i < air->n_trans; i++)
+        if (air->nodes[air->trans[i]].degree > budget) budget = air->nodes[air->trans[i]].degree;
     for (uint32_t i = 0; i < n;) {
-        uint32_t g = L->n_groups++;
-        L->group_first[g] = i;
-        unsigned deg;
-        if (i + 1 < n && linear(air, &air->inters[i]) && linear(air, &air->inters[i + 1])) {
-            L->group_size[g] = 2;
-            deg = 3;
-            i += 2;
-        } else {
-            unsigned dd, dm = inter_degree(air, &air->inters[i], &dd);
-            L->group_size[g] = 1;
-            deg = 1 + dd > dm ? 1 + dd : dm;
-            i += 1;
+        uint32_t g = L->n_groups++, size = 1;
+        unsigned deg = group_degree(air, i, 1);
+        while (size < GS_LOGUP_MAX_GROUP && i + size < n) {
+            unsigned d = group_degree(air, i, size + 1);
+            if (d > budget) break;
+            deg = d, size++;
         }
+        L->group_first[g] = i;
+        L->group_size[g] = size;
+        i += size;
         if (deg > L->max_degree) L->max_degree = deg;
     }
     L->aux_cols = n ? L->n_groups + 1 : 0;

@@ -4,15 +4,18 @@
  * With challenges z, alpha (Fp3), interaction i on row r has the fingerprint
  *   d_i = z - (bus_i + sum_k alpha^(k+1) v_(i,k))
  * and contributes sign_i * m_i / d_i (sign +1 send, -1 receive).
- * Interactions are packed into groups, in declaration order: two per group
- * when both have multiplicity and values of degree <= 1 (the packed
- * constraint has degree 3), otherwise one. Aux columns (Fp3, each stored as
+ * Interactions are packed into groups, in declaration order, each group as
+ * long as its constraint's degree stays within the budget: the degree of the
+ * table's transitions, and at least 3 (so two interactions with linear
+ * multiplicity and values share a group; under a degree-4 table, three), at
+ * most GS_LOGUP_MAX_GROUP. Aux columns (Fp3, each stored as
  * three Fp columns c0, c1, c2): h_g for each group g (the sum of its
  * interactions' terms on the row), then the running sum S with
  * S[r] = sum over rows r' <= r of sum_g h_g[r']. The table's bus sum is
  * sigma = S[n-1]. Constraints:
  *   group g, every row:     h_g * d_a - s_a m_a                         (one)
  *                           h_g * d_a * d_b - s_a m_a d_b - s_b m_b d_a (two)
+ *                           h_g prod_i d_i - sum_i s_i m_i prod_(j != i) d_j
  *   running sum, rows 0..n-2: S' - S - sum_g h_g'
  *   first row:              S - sum_g h_g
  *   last row:               S - sigma */
@@ -21,12 +24,16 @@
 
 #include "gstark/air.h"
 
+/* The most interactions one aux column sums (a degree-4 table packs 3
+ * linear ones; the cap bounds the degree arithmetic's arrays). */
+#define GS_LOGUP_MAX_GROUP 8
+
 typedef struct gs_logup {
     uint32_t n_inters, n_groups;
     uint32_t aux_cols;        /* n_groups + 1 Fp3 columns */
     unsigned max_degree;      /* of the group constraints */
     uint32_t *group_first;    /* first interaction of each group */
-    uint32_t *group_size;     /* 1 or 2 */
+    uint32_t *group_size;     /* 1 .. GS_LOGUP_MAX_GROUP */
     uint32_t *out_off;        /* per interaction: offset of m in the interaction program's outputs */
     uint32_t n_outs;          /* interaction program outputs per row */
 } gs_logup;

@@ -22,7 +22,7 @@
  *   GS_LU_OUT(c, k)       output k of the interaction program on the row
  *   GS_LU_GROUPS(c)       the number of groups
  *   GS_LU_FIRST(c, g)     group g's first interaction
- *   GS_LU_SIZE(c, g)      group g's size (1 or 2)
+ *   GS_LU_SIZE(c, g)      group g's size (at least 1)
  *   GS_LU_OFF(c, i)       interaction i's output offset (m, then the tuple)
  *   GS_LU_WIDTH(c, i)     its tuple's width
  *   GS_LU_RECEIVES(c, i)  nonzero when its sign is -1
@@ -53,28 +53,34 @@ GS_LU_QUAL GS_LU_V GS_LU_NAME(mult)(GS_LU_CTX *c, uint32_t i) {
     return GS_LU_RECEIVES(c, i) ? GS_LU_NEG(m) : m;
 }
 
-/* Group g (through GS_LU_GROUP), every row:
- *   h_g d_a - s_a m_a                             (one interaction)
- *   h_g d_a d_b - (s_a m_a d_b + s_b m_b d_a)     (two)
- * and *trans = S' - S - sum_g h_g', *first = S - sum_g h_g, *last = S - sigma. */
+/* Group g (through GS_LU_GROUP), every row, for its interactions a..:
+ *   h_g prod_i d_i - sum_i s_i m_i prod_(j != i) d_j
+ * (one: h_g d_a - s_a m_a; two: h_g d_a d_b - (s_a m_a d_b + s_b m_b d_a)),
+ * built one interaction at a time: P = prod d, R = sum s m prod_(others) d,
+ * and each new (d, m) makes R = R d + m P, P = P d. Then
+ * *trans = S' - S - sum_g h_g', *first = S - sum_g h_g, *last = S - sigma. */
 GS_LU_QUAL void GS_LU_NAME(constraints)(GS_LU_CTX *c, gs_fp3 sigma, gs_fp3 *trans, gs_fp3 *first,
                                          gs_fp3 *last) {
     uint32_t G = (uint32_t)GS_LU_GROUPS(c);
     gs_fp3 hsum = gs_fp3_zero(), hsum_next = gs_fp3_zero();
     for (uint32_t g = 0; g < G; g++) {
-        uint32_t a = (uint32_t)GS_LU_FIRST(c, g);
-        gs_fp3 da = GS_LU_NAME(fingerprint)(c, a);
+        uint32_t a = (uint32_t)GS_LU_FIRST(c, g), size = (uint32_t)GS_LU_SIZE(c, g);
+        gs_fp3 P = GS_LU_NAME(fingerprint)(c, a), R;
         GS_LU_V ma = GS_LU_NAME(mult)(c, a);
-        gs_fp3 h = GS_LU_AUX(c, g), v;
-        if (GS_LU_SIZE(c, g) == 1) {
-            v = gs_fp3_sub(gs_fp3_mul(h, da), GS_LU_LIFT(ma));
-        } else {
-            gs_fp3 db = GS_LU_NAME(fingerprint)(c, a + 1);
-            GS_LU_V mb = GS_LU_NAME(mult)(c, a + 1);
-            gs_fp3 lhs = gs_fp3_mul(h, gs_fp3_mul(da, db));
-            gs_fp3 rhs = gs_fp3_add(GS_LU_MUL(db, ma), GS_LU_MUL(da, mb));
-            v = gs_fp3_sub(lhs, rhs);
+        if (size == 1) {
+            R = GS_LU_LIFT(ma);
+        } else { /* the first step with m_a still in V: two cheap products */
+            gs_fp3 d = GS_LU_NAME(fingerprint)(c, a + 1);
+            R = gs_fp3_add(GS_LU_MUL(d, ma), GS_LU_MUL(P, GS_LU_NAME(mult)(c, a + 1)));
+            P = gs_fp3_mul(P, d);
         }
+        for (uint32_t k = 2; k < size; k++) {
+            gs_fp3 d = GS_LU_NAME(fingerprint)(c, a + k);
+            R = gs_fp3_add(gs_fp3_mul(R, d), GS_LU_MUL(P, GS_LU_NAME(mult)(c, a + k)));
+            P = gs_fp3_mul(P, d);
+        }
+        gs_fp3 h = GS_LU_AUX(c, g);
+        gs_fp3 v = gs_fp3_sub(gs_fp3_mul(h, P), R);
         GS_LU_GROUP(c, g, v);
         hsum = gs_fp3_add(hsum, h);
         hsum_next = gs_fp3_add(hsum_next, GS_LU_AUX_NEXT(c, g));

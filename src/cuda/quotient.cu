@@ -577,7 +577,7 @@ gs_status check_logup(const gs_cuda_bus *L, const gs_cuda_air *air) {
     uint32_t next = 0;
     for (uint32_t g = 0; g < L->n_groups; g++) {
         uint32_t sz = L->group_size[g];
-        if (L->group_first[g] != next || (sz != 1 && sz != 2) || sz > L->n_inters - next)
+        if (L->group_first[g] != next || sz == 0 || sz > L->n_inters - next)
             return GS_ERR_INVALID_ARG;
         next += sz;
     }
