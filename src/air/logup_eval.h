@@ -32,6 +32,10 @@
  *   GS_LU_AUX(c, j)       aux column j (Fp3) on the row; j = groups is S
  *   GS_LU_AUX_NEXT(c, j)  the same on the next row
  *   GS_LU_GROUP(c, g, v)  takes group g's constraint value v
+ *   GS_LU_DOT(c, at, w)   optional: sum_(k < w) alpha^(k+1) * output (at + k),
+ *                         in Fp3 (a host fast path: one reduction per component
+ *                         instead of one per product); when not defined, the
+ *                         products are added one by one
  *
  * Field arithmetic is exact and canonical, so any order of these operations
  * gives the same values; every evaluator runs this one (the order the three
@@ -42,8 +46,12 @@
 GS_LU_QUAL gs_fp3 GS_LU_NAME(fingerprint)(GS_LU_CTX *c, uint32_t i) {
     uint32_t at = (uint32_t)GS_LU_OFF(c, i) + 1, w = (uint32_t)GS_LU_WIDTH(c, i);
     gs_fp3 acc = gs_fp3_from_fp(GS_LU_BUS(c, i));
+#ifdef GS_LU_DOT
+    acc = gs_fp3_add(acc, GS_LU_DOT(c, at, w));
+#else
     for (uint32_t k = 0; k < w; k++)
         acc = gs_fp3_add(acc, GS_LU_MUL(GS_LU_AP(c, k + 1), GS_LU_OUT(c, at + k)));
+#endif
     return gs_fp3_sub(GS_LU_Z(c), acc);
 }
 
@@ -111,3 +119,4 @@ GS_LU_QUAL void GS_LU_NAME(constraints)(GS_LU_CTX *c, gs_fp3 sigma, gs_fp3 *tran
 #undef GS_LU_AUX
 #undef GS_LU_AUX_NEXT
 #undef GS_LU_GROUP
+#undef GS_LU_DOT
