@@ -176,8 +176,7 @@ gs_status zk_fresh_fill(zk_table *out, const zk_image *im, const zk_fresh_word *
         uint32_t k = w[i].addr / 4;
         if ((w[i].addr & 3) || k < MEM_LO_W || k >= MEM_TOP_W || (k >= lo && k < hi) ||
             (i && k <= w[i - 1].addr / 4)) {
-            free(out->cols);
-            out->cols = NULL;
+            zk_table_free(out); /* a resident prover's block goes back to it */
             return GS_ERR_INVALID_ARG;
         }
         uint32_t side = k >= hi;
