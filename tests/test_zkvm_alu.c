@@ -347,8 +347,26 @@ static void test_hand_edits(void) {
     stmt_free(&s);
 }
 
+/* zk_inv_in_place (the CPU table's beq inverses, the div chip's): every
+ * nonzero value becomes its inverse, zeros stay 0, across its 256-value
+ * batches, with 0, 1 and p - 1 mixed in. */
+static void test_inv_in_place(void) {
+    enum { N = 700 };
+    static gs_fp x[N], y[N];
+    for (size_t i = 0; i < N; i++) {
+        unsigned k = (unsigned)gs_test_below(5);
+        x[i] = k == 0 ? 0 : k == 1 ? 1 : k == 2 ? GS_FP_P - 1 : gs_test_fp();
+        y[i] = x[i];
+    }
+    zk_inv_in_place(y, N);
+    int bad = 0;
+    for (size_t i = 0; i < N; i++) bad += x[i] ? gs_fp_mul(x[i], y[i]) != 1 : y[i] != 0;
+    CHECK(bad == 0);
+}
+
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
+    test_inv_in_place();
     g_airs[0] = zkt_requester_air("alu-requester", ZK_BUS_ALU, 4);
     g_airs[1] = zk_alu_air();
     g_airs[2] = zk_range_air();

@@ -97,10 +97,18 @@ void gs_prover_get_info(gs_prover_info *out, const gs_prover *pv) {
     gs_host_arena_stats(pv->host, &out->host_bytes, &out->host_pinned_bytes, NULL);
 }
 
-gs_status gs_prover_host_alloc(gs_prover *pv, void **out, size_t bytes) {
+static gs_status host_alloc(gs_prover *pv, void **out, size_t bytes, int zero) {
     if (out) *out = NULL;
     if (!pv) return GS_ERR_INVALID_ARG;
-    return gs_host_arena_alloc(pv->host, out, bytes, 1);
+    return gs_host_arena_alloc(pv->host, out, bytes, zero);
+}
+
+gs_status gs_prover_host_alloc(gs_prover *pv, void **out, size_t bytes) {
+    return host_alloc(pv, out, bytes, 1);
+}
+
+gs_status gs_prover_host_alloc_dirty(gs_prover *pv, void **out, size_t bytes) {
+    return host_alloc(pv, out, bytes, 0);
 }
 
 gs_status gs_prover_host_free(gs_prover *pv, void *p) {

@@ -370,10 +370,11 @@ static void cpu_row_values(gs_fp *v, size_t s, const zk_cpu_row_t *r) {
 
 /* Rows are built in a small block (L1-sized) laid out column by column and
  * copied out a column run at a time, so each column gets a contiguous run
- * instead of one scattered store per row and column. A run of zeros is not
- * written: the table is fresh zero pages (zk_table_alloc), and a column that
- * stays 0 (the flags of kinds a program never runs, the ecall columns) then
- * costs no page faults at all. */
+ * instead of one scattered store per row and column. In a zeroed table
+ * (fresh zero pages) a run of zeros is not written, and a column that stays
+ * 0 (the flags of kinds a program never runs, the ecall columns) then costs
+ * no page faults at all; a resident prover's block (zk_table_alloc_dense)
+ * is not zeroed, and every run is written. */
 #define ROW_BLOCK 32u
 
 #if defined(__SSE2__)
@@ -404,7 +405,7 @@ static void put_run(gs_fp *dst, const gs_fp *src, size_t k, int stream) {
 void zk_cpu_set_rows(zk_table *t, uint64_t first, const zk_cpu_row_t *rows, size_t m) {
     size_t n = (size_t)1 << t->log_n;
     _Alignas(64) gs_fp v[CPU_COLS][ROW_BLOCK];
-    int beq = 0, stream = t->owner != NULL;
+    int beq = 0, stream = t->owner != NULL, all = !zk_table_zeroed(t);
     for (size_t b = 0; b < m; b += ROW_BLOCK) {
         size_t k_end = m - b < ROW_BLOCK ? m - b : ROW_BLOCK;
         for (size_t k = 0; k < k_end; k++) {
@@ -414,7 +415,7 @@ void zk_cpu_set_rows(zk_table *t, uint64_t first, const zk_cpu_row_t *rows, size
         for (size_t c = 0; c < CPU_COLS; c++) {
             gs_fp any = 0;
             for (size_t k = 0; k < k_end; k++) any |= v[c][k];
-            if (any) put_run(t->cols + c * n + first + b, v[c], k_end, stream);
+            if (any || all) put_run(t->cols + c * n + first + b, v[c], k_end, stream);
         }
     }
     PUT_DONE(); /* the stores reach memory before anyone reads the table */
@@ -424,9 +425,13 @@ void zk_cpu_set_rows(zk_table *t, uint64_t first, const zk_cpu_row_t *rows, size
 }
 
 /* Padding rows: the clock runs on, the pc stays where the run leads,
- * every other column is 0. */
+ * every other column is 0 (written unless the table is zeroed). */
 void zk_cpu_set_padding(zk_table *t, uint64_t clk0, uint32_t end_pc, uint64_t begin, uint64_t end) {
     size_t n = (size_t)1 << t->log_n;
+    if (!zk_table_zeroed(t) && end > begin)
+        for (unsigned c = 0; c < CPU_COLS; c++)
+            if (c != CPU_CLK && c != CPU_PC)
+                memset(t->cols + (size_t)c * n + begin, 0, (end - begin) * sizeof(gs_fp));
     for (uint64_t i = begin; i < end; i++) {
         t->cols[(size_t)CPU_CLK * n + i] = gs_fp_from_u64(clk0 + i + 1);
         t->cols[(size_t)CPU_PC * n + i] = end_pc;

@@ -10,16 +10,19 @@ static _Thread_local gs_prover *tl_arena;
 
 void zk_table_arena(gs_prover *pv) { tl_arena = pv; }
 
-gs_status zk_table_alloc(zk_table *t, uint32_t cols, uint64_t rows) {
+static gs_status table_alloc(zk_table *t, uint32_t cols, uint64_t rows, int zero) {
     unsigned log_n = ZK_MIN_LOG_N;
     while (log_n < 40 && ((uint64_t)1 << log_n) < rows) log_n++;
     if (((uint64_t)1 << log_n) < rows || cols == 0) return GS_ERR_INVALID_ARG;
     t->owner = tl_arena;
     if (t->owner) {
         void *p = NULL;
-        gs_status s = gs_prover_host_alloc(t->owner, &p, ((size_t)cols << log_n) * sizeof(gs_fp));
+        size_t bytes = ((size_t)cols << log_n) * sizeof(gs_fp);
+        gs_status s = zero ? gs_prover_host_alloc(t->owner, &p, bytes)
+                           : gs_prover_host_alloc_dirty(t->owner, &p, bytes);
         t->cols = p;
         if (s != GS_OK) return s;
+        t->zeroed = zero;
     } else {
         /* calloc: a large table is fresh zero pages (the kernel's zeroing,
          * no second memset); the fills write only the cells that are not
@@ -27,9 +30,18 @@ gs_status zk_table_alloc(zk_table *t, uint32_t cols, uint64_t rows) {
          * their first touch costs 4 times more than small pages'.) */
         t->cols = calloc((size_t)cols << log_n, sizeof(gs_fp));
         if (!t->cols) return GS_ERR_NOMEM;
+        t->zeroed = 1;
     }
     t->num_cols = cols, t->log_n = log_n;
     return GS_OK;
+}
+
+gs_status zk_table_alloc(zk_table *t, uint32_t cols, uint64_t rows) {
+    return table_alloc(t, cols, rows, 1);
+}
+
+gs_status zk_table_alloc_dense(zk_table *t, uint32_t cols, uint64_t rows) {
+    return table_alloc(t, cols, rows, 0);
 }
 
 void zk_table_free(zk_table *t) {
@@ -124,12 +136,12 @@ void zk_inv_in_place(gs_fp *x, size_t n) {
         gs_fp acc = 1;
         for (size_t i = b; i < e; i++) {
             pre[i - b] = acc;
-            if (x[i]) acc = gs_fp_mul(acc, x[i]);
+            if (x[i] > 1) acc = gs_fp_mul(acc, x[i]);
         }
         gs_fp inv = gs_fp_inv(acc);
         for (size_t i = e; i-- > b;) {
             gs_fp v = x[i];
-            if (!v) continue;
+            if (v <= 1) continue; /* 0 stays 0; 1 is its own inverse */
             x[i] = gs_fp_mul(inv, pre[i - b]);
             inv = gs_fp_mul(inv, v);
         }

@@ -335,7 +335,9 @@ static gs_status replay_run(replay *rp, zk_table *cpu, const gs_zkvm_program *p,
     for (unsigned c = 0; c < CH_NUM; c++)
         if (!(rp->chip[c] = malloc((rp->n_chip[c] ? rp->n_chip[c] : 1) * sizeof *rp->chip[c])))
             return GS_ERR_NOMEM;
-    GS_TRY(zk_table_alloc(cpu, zk_cpu_num_cols(), n + 1));
+    /* Every cell is written (zk_cpu_set_rows, the padding): a resident
+     * prover's block is not zeroed first. */
+    GS_TRY(zk_table_alloc_dense(cpu, zk_cpu_num_cols(), n + 1));
     uint64_t *bad = calloc(chunks ? chunks : 1, sizeof *bad);
     uint32_t *bad_c = calloc(chunks ? chunks : 1, sizeof *bad_c);
     if (!bad || !bad_c) {

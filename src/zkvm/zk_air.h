@@ -142,12 +142,19 @@ typedef struct zk_table {
     uint32_t num_cols;
     unsigned log_n;
     struct gs_prover *owner;
+    int zeroed; /* every cell 0 until written (zk_table_zeroed) */
 } zk_table;
 
 /* Allocates a zeroed trace of `cols` columns with at least `rows` rows
  * (2^log_n, log_n >= ZK_MIN_LOG_N): from the calling thread's arena when
  * one is set (zk_table_arena), else calloc. */
 gs_status zk_table_alloc(zk_table *t, uint32_t cols, uint64_t rows);
+/* The same for a writer of every cell: in an arena the table holds what the
+ * block's last user left (calloc'd, it is zero as above). */
+gs_status zk_table_alloc_dense(zk_table *t, uint32_t cols, uint64_t rows);
+/* Whether t's cells are all 0 until written (calloc'd, or zeroed by the
+ * arena): a writer may skip zeros. */
+static inline int zk_table_zeroed(const zk_table *t) { return t->zeroed; }
 void zk_table_free(zk_table *t); /* cols NULL: no-op; cols is NULL after */
 /* Makes pv (NULL: none) the arena of the calling thread's zk_table_alloc
  * calls: a resident prover's tables are built in its host memory
