@@ -611,8 +611,8 @@ static void test_arena_limit(void) {
 }
 
 /* gs_prover_host_alloc: zeroed blocks, reused after they are given back
- * (dirty, zeroed again), the smallest that fits, kept until the context is
- * freed; other pointers refused. */
+ * (dirty, zeroed again; gs_prover_host_alloc_dirty: as left), the smallest
+ * that fits, kept until the context is freed; other pointers refused. */
 static void test_host_memory(void) {
     gs_prover *pv = NULL;
     gs_prover_cfg cfg = {.backend = GS_BACKEND_CPU};
@@ -646,8 +646,24 @@ static void test_host_memory(void) {
     CHECK(info.host_bytes == ((size_t)8 << 20)); /* nothing new was made */
     CHECK(gs_prover_host_alloc(pv, &d, 0) == GS_ERR_INVALID_ARG && d == NULL);
     CHECK(gs_prover_host_alloc(NULL, &d, 1) == GS_ERR_INVALID_ARG);
+    /* Unzeroed (gs_prover_host_alloc_dirty): the same block back as its last
+     * user left it; the zeroed call clears it again. */
+    if (c) memset(c, 0x3C, small + small / 2);
+    CHECK(gs_prover_host_free(pv, c) == GS_OK);
+    void *e = NULL;
+    CHECK(gs_prover_host_alloc_dirty(pv, &e, small) == GS_OK && e == b);
+    int kept = 1;
+    for (size_t i = 0; e && i < small; i++) kept &= ((unsigned char *)e)[i] == 0x3C;
+    CHECK(kept);
+    CHECK(gs_prover_host_free(pv, e) == GS_OK);
+    CHECK(gs_prover_host_alloc(pv, &e, small) == GS_OK && e == b);
+    zero = 1;
+    for (size_t i = 0; e && i < small; i++) zero &= ((unsigned char *)e)[i] == 0;
+    CHECK(zero);
+    CHECK(gs_prover_host_alloc_dirty(pv, &d, 0) == GS_ERR_INVALID_ARG && d == NULL);
+    CHECK(gs_prover_host_alloc_dirty(NULL, &d, 1) == GS_ERR_INVALID_ARG);
     gs_prover_free(pv); /* releases the blocks still in use too (ASan: no leak) */
-    printf("host memory: zeroed, reused smallest-first, refused pointers\n");
+    printf("host memory: zeroed (or not, on request), reused smallest-first, refused pointers\n");
 }
 
 /* Four threads take and give back blocks of one context at once (run under

@@ -268,8 +268,9 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
  * (they are the caller's traces, as any trace passed to a proof).
  * GS_ERR_INVALID_ARG (NULL, 0), GS_ERR_NOMEM. Thread-safe. */
 gs_status gs_prover_host_alloc(gs_prover *pv, void **out, size_t bytes);
-/* The same without the zeroing: a reused block holds what its last user left
- * (a fresh one is zero), for a caller that writes every byte it reads. */
+/* The same without the zeroing: the bytes are unspecified (a reused block
+ * holds what its last user left), for a caller that writes every byte it
+ * reads; the same blocks, errors and reuse. */
 gs_status gs_prover_host_alloc_dirty(gs_prover *pv, void **out, size_t bytes);
 /* p from gs_prover_host_alloc on pv (NULL: no-op); GS_ERR_INVALID_ARG for
  * any other pointer or one already given back. */
