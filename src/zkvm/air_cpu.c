@@ -12,12 +12,8 @@
  * memory's initial tuples have timestamp 4 clk0), then padding rows (active = 0; at least one, so
  * the run's last instruction is never the table's last row and every
  * transition constraint reaches it). */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "zkvm/zk_air.h"
 #include "zkvm/zk_cpu.h"
@@ -368,57 +364,21 @@ static void cpu_row_values(gs_fp *v, size_t s, const zk_cpu_row_t *r) {
 #undef V
 }
 
-/* Rows are built in a small block (L1-sized) laid out column by column and
- * copied out a column run at a time, so each column gets a contiguous run
- * instead of one scattered store per row and column. In a zeroed table
- * (fresh zero pages) a run of zeros is not written, and a column that stays
- * 0 (the flags of kinds a program never runs, the ecall columns) then costs
- * no page faults at all; a resident prover's block (zk_table_alloc_dense)
- * is not zeroed, and every run is written. */
-#define ROW_BLOCK 32u
-
-#if defined(__SSE2__)
-/* In a resident prover's memory (reused, already mapped), a whole run to a
- * 64-byte-aligned place goes out with non-temporal stores: four full cache
- * lines written without reading them first (the table is far larger than
- * the caches; an ordinary store reads each line before it writes it). On
- * fresh pages, whose fault has the kernel zero them through the cache
- * anyway, they were slower; there and for anything else, a memcpy.
- * docs/benchmarks.md, 2026-12-05. */
-static void put_run(gs_fp *dst, const gs_fp *src, size_t k, int stream) {
-    if (stream && k == ROW_BLOCK && ((uintptr_t)dst & 63) == 0) {
-        for (size_t i = 0; i < ROW_BLOCK; i += 2)
-            _mm_stream_si128((__m128i *)(dst + i), _mm_load_si128((const __m128i *)(src + i)));
-    } else {
-        memcpy(dst, src, k * sizeof *dst);
-    }
-}
-#define PUT_DONE() _mm_sfence()
-#else
-static void put_run(gs_fp *dst, const gs_fp *src, size_t k, int stream) {
-    (void)stream;
-    memcpy(dst, src, k * sizeof *dst);
-}
-#define PUT_DONE() ((void)0)
-#endif
-
+/* Rows are built ZK_ROW_BLOCK at a time, column by column, and written out
+ * as column runs (zk_put_rows). */
 void zk_cpu_set_rows(zk_table *t, uint64_t first, const zk_cpu_row_t *rows, size_t m) {
     size_t n = (size_t)1 << t->log_n;
-    _Alignas(64) gs_fp v[CPU_COLS][ROW_BLOCK];
-    int beq = 0, stream = t->owner != NULL, all = !zk_table_zeroed(t);
-    for (size_t b = 0; b < m; b += ROW_BLOCK) {
-        size_t k_end = m - b < ROW_BLOCK ? m - b : ROW_BLOCK;
+    _Alignas(64) gs_fp v[CPU_COLS][ZK_ROW_BLOCK];
+    int beq = 0;
+    for (size_t b = 0; b < m; b += ZK_ROW_BLOCK) {
+        size_t k_end = m - b < ZK_ROW_BLOCK ? m - b : ZK_ROW_BLOCK;
         for (size_t k = 0; k < k_end; k++) {
-            cpu_row_values(&v[0][k], ROW_BLOCK, &rows[b + k]);
+            cpu_row_values(&v[0][k], ZK_ROW_BLOCK, &rows[b + k]);
             beq |= (rows[b + k].prog.flags & ZK_F_BEQ) != 0;
         }
-        for (size_t c = 0; c < CPU_COLS; c++) {
-            gs_fp any = 0;
-            for (size_t k = 0; k < k_end; k++) any |= v[c][k];
-            if (any || all) put_run(t->cols + c * n + first + b, v[c], k_end, stream);
-        }
+        zk_put_rows(t, &v[0][0], CPU_COLS, first + b, k_end);
     }
-    PUT_DONE(); /* the stores reach memory before anyone reads the table */
+    zk_put_done(); /* the stores reach memory before anyone reads the table */
     /* beq/bne: 1 / (a - b), or 0, a few inversions for all m rows; the
      * carries and jump bits (0 or 1) are their own inverses */
     if (beq) zk_inv_in_place(t->cols + (size_t)CPU_T * n + first, m);

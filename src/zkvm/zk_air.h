@@ -26,6 +26,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "gstark/air.h"
 #include "gstark/field.h"
@@ -161,6 +165,57 @@ void zk_table_free(zk_table *t); /* cols NULL: no-op; cols is NULL after */
  * (gs_prover_host_alloc: pinned on CUDA, kept between proofs). */
 void zk_table_arena(struct gs_prover *pv);
 static inline gs_fp *zk_col(zk_table *t, uint32_t c) { return t->cols + ((size_t)c << t->log_n); }
+
+/* Writing rows in blocks: a table's rows are built ZK_ROW_BLOCK at a time in
+ * a small column-major buffer (column c's k values at buf + c ZK_ROW_BLOCK)
+ * and written out a column run at a time, so each column gets a contiguous
+ * run instead of one scattered store per row and column. zk_put_rows writes
+ * rows [r0, r0 + k) of cols columns:
+ * - in a zeroed table (zk_table_zeroed) a run of zeros is not written, so a
+ *   column that stays 0 on fresh pages costs no page faults;
+ * - in a resident prover's memory (reused, already mapped) a whole run to a
+ *   64-byte-aligned place goes out with non-temporal stores: four full cache
+ *   lines written without being read first (an ordinary store reads each
+ *   line before it writes it). On fresh pages, whose fault has the kernel
+ *   zero them through the cache anyway, they were slower (docs/benchmarks.md,
+ *   2026-12-05), so those get ordinary stores.
+ * After a writer's last zk_put_rows, zk_put_done (a store fence), before
+ * anyone reads the table. */
+#define ZK_ROW_BLOCK 32u
+#if defined(__SSE2__)
+static inline void zk_put_run_(gs_fp *dst, const gs_fp *src, size_t k, int stream) {
+    if (stream && k == ZK_ROW_BLOCK && ((uintptr_t)dst & 63) == 0) {
+        for (size_t i = 0; i < ZK_ROW_BLOCK; i += 2)
+            _mm_stream_si128((__m128i *)(dst + i), _mm_loadu_si128((const __m128i *)(src + i)));
+    } else {
+        memcpy(dst, src, k * sizeof *dst);
+    }
+}
+static inline void zk_put_done(void) { _mm_sfence(); }
+#else
+static inline void zk_put_run_(gs_fp *dst, const gs_fp *src, size_t k, int stream) {
+    (void)stream;
+    memcpy(dst, src, k * sizeof *dst);
+}
+static inline void zk_put_done(void) {}
+#endif
+/* Inline: a call per block cost the one-shot CPU rows 12% (measured). */
+static inline void zk_put_rows(zk_table *t, const gs_fp *buf, uint32_t cols, size_t r0, size_t k) {
+    size_t n = (size_t)1 << t->log_n;
+    int stream = t->owner != NULL, all = !zk_table_zeroed(t);
+    for (uint32_t c = 0; c < cols; c++) {
+        const gs_fp *v = buf + (size_t)c * ZK_ROW_BLOCK;
+        gs_fp any = 0;
+        for (size_t i = 0; i < k; i++) any |= v[i];
+        if (any || all) zk_put_run_(t->cols + c * n + r0, v, k, stream);
+    }
+}
+/* The end of the block that starts at r0 in [r0, end): the next multiple of
+ * ZK_ROW_BLOCK, or end (blocks after the first start on a whole run). */
+static inline size_t zk_block_end(size_t r0, size_t end) {
+    size_t e = (r0 / ZK_ROW_BLOCK + 1) * ZK_ROW_BLOCK;
+    return e < end ? e : end;
+}
 
 /* c = op(a, b) for every ZK_ALU_* op: the executor's arithmetic
  * (zkvm_int.h), what the replay puts in a request and the ALU chip in its
