@@ -22,6 +22,7 @@
  *    integer in [0, 2^32). Senders guarantee a, b in [0, 2^32); the chips
  *    range-check c. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "zkvm/zk_air.h"
 
@@ -78,15 +79,35 @@ static gs_air *finish(gs_air *A) {
 }
 
 /* ---- fill shorthands ---- */
-/* The table is fresh zero pages (zk_table_alloc): zeros are not written, so
- * a column that stays 0 costs no page faults. */
-static void put(zk_table *t, uint32_t c, size_t row, gs_fp v) {
-    if (v) zk_col(t, c)[row] = v;
-}
-static void put_word(zk_table *t, uint32_t lo, size_t row, uint32_t v) {
+/* Rows are built ZK_ROW_BLOCK at a time (`blk`: column c of row r at
+ * v[c][r - r0]) and written out as column runs (zk_put_rows): a zero is
+ * never written to the table, so a column that stays 0 costs no page
+ * faults. */
+#define BLK_COLS 32u /* at least every chip's column count here */
+typedef struct {
+    size_t r0;
+    gs_fp v[BLK_COLS][ZK_ROW_BLOCK];
+} blk;
+static void put(blk *t, uint32_t c, size_t row, gs_fp v) { t->v[c][row - t->r0] = v; }
+static void put_word(blk *t, uint32_t lo, size_t row, uint32_t v) {
     put(t, lo, row, v & 0xffffu);
     put(t, lo + 1, row, v >> 16);
 }
+/* Rows [begin, end) of j's table, a block at a time, row by row through fn. */
+typedef void (*row_fn)(blk *B, const zk_chip_job *j, size_t row, zk_lookups *lk);
+static void by_blocks(const zk_chip_job *j, uint32_t cols, size_t begin, size_t end, zk_lookups *lk,
+                      row_fn fn) {
+    blk B;
+    for (B.r0 = begin; B.r0 < end;) {
+        size_t r1 = zk_block_end(B.r0, end);
+        memset(B.v, 0, cols * sizeof B.v[0]);
+        for (size_t row = B.r0; row < r1; row++) fn(&B, j, row, lk);
+        zk_put_rows(j->out, &B.v[0][0], cols, B.r0, r1 - B.r0);
+        B.r0 = r1;
+    }
+    zk_put_done();
+}
+
 static void look(zk_lookups *lk, uint32_t v) {
     if (lk) zk_range16(lk, v);
 }
@@ -128,6 +149,7 @@ enum {
     SH_X0, SH_X1, SH_Y0, SH_Y1, SH_W0, SH_W1, SH_E0, SH_E1,
     SH_NCOLS
 };
+_Static_assert(SH_NCOLS <= BLK_COLS, "blk holds every column");
 
 gs_air *zk_shift_air(void) {
     gs_air *A = gs_air_new("zkvm-shift", SH_NCOLS, 0);
@@ -174,46 +196,46 @@ gs_air *zk_shift_air(void) {
     return finish(A);
 }
 
-static void shift_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
-    const zk_chip_job *j = ctx;
-    zk_table *out = j->out;
-    for (size_t row = begin; row < end; row++) {
-        if (row >= j->m) { /* padding: 0 * 2^0 = 0, e = 0 */
-            put(out, SH_U, row, 1);
-            put(out, SH_PW15, row, 1);
-            put(out, SH_PW, row, 1);
-            continue;
-        }
-        uint32_t op = j->req[row].op, a = j->req[row].a, b = j->req[row].b;
-        uint32_t sh = b & 31u, pw = 1u << sh, x, y, w, c;
-        int ns = op == ZK_ALU_SRA && (a >> 31);
-        if (op == ZK_ALU_SLL) {
-            uint64_t prod = (uint64_t)a << sh;
-            x = a, y = (uint32_t)prod, w = (uint32_t)(prod >> 32), c = y;
-        } else {
-            y = ns ? ~a : a;
-            x = y >> sh, w = y & (pw - 1), c = ns ? ~x : x;
-        }
-        put(out, SH_SLL + (op - ZK_ALU_SLL), row, 1);
-        put(out, SH_NS, row, (gs_fp)ns);
-        put(out, SH_A, row, a);
-        put(out, SH_C, row, c);
-        for (uint32_t k = 0; k < 5; k++) put(out, SH_S0 + k, row, (sh >> k) & 1u);
-        put_word(out, SH_Q0, row, b >> 5);
-        put(out, SH_U, row, 1u << (sh & 3u));
-        put(out, SH_PW15, row, 1u << (sh & 15u));
-        put(out, SH_PW, row, pw);
-        put_word(out, SH_X0, row, x);
-        put_word(out, SH_Y0, row, y);
-        put_word(out, SH_W0, row, w);
-        put_word(out, SH_E0, row, pw - 1u - w);
-        look_word(lk, x);
-        look_word(lk, y);
-        look(lk, (y >> 16) + (op == ZK_ALU_SRA ? 0x8000u : 0u));
-        look_word(lk, w);
-        look_word(lk, pw - 1u - w);
-        look_word(lk, b >> 5);
+static void shift_row(blk *out, const zk_chip_job *j, size_t row, zk_lookups *lk) {
+    if (row >= j->m) { /* padding: 0 * 2^0 = 0, e = 0 */
+        put(out, SH_U, row, 1);
+        put(out, SH_PW15, row, 1);
+        put(out, SH_PW, row, 1);
+        return;
     }
+    uint32_t op = j->req[row].op, a = j->req[row].a, b = j->req[row].b;
+    uint32_t sh = b & 31u, pw = 1u << sh, x, y, w, c;
+    int ns = op == ZK_ALU_SRA && (a >> 31);
+    if (op == ZK_ALU_SLL) {
+        uint64_t prod = (uint64_t)a << sh;
+        x = a, y = (uint32_t)prod, w = (uint32_t)(prod >> 32), c = y;
+    } else {
+        y = ns ? ~a : a;
+        x = y >> sh, w = y & (pw - 1), c = ns ? ~x : x;
+    }
+    put(out, SH_SLL + (op - ZK_ALU_SLL), row, 1);
+    put(out, SH_NS, row, (gs_fp)ns);
+    put(out, SH_A, row, a);
+    put(out, SH_C, row, c);
+    for (uint32_t k = 0; k < 5; k++) put(out, SH_S0 + k, row, (sh >> k) & 1u);
+    put_word(out, SH_Q0, row, b >> 5);
+    put(out, SH_U, row, 1u << (sh & 3u));
+    put(out, SH_PW15, row, 1u << (sh & 15u));
+    put(out, SH_PW, row, pw);
+    put_word(out, SH_X0, row, x);
+    put_word(out, SH_Y0, row, y);
+    put_word(out, SH_W0, row, w);
+    put_word(out, SH_E0, row, pw - 1u - w);
+    look_word(lk, x);
+    look_word(lk, y);
+    look(lk, (y >> 16) + (op == ZK_ALU_SRA ? 0x8000u : 0u));
+    look_word(lk, w);
+    look_word(lk, pw - 1u - w);
+    look_word(lk, b >> 5);
+}
+
+static void shift_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
+    by_blocks(ctx, SH_NCOLS, begin, end, lk, shift_row);
 }
 
 gs_status zk_shift_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
@@ -241,6 +263,7 @@ enum {
     MU_P0, MU_P1, MU_P2, MU_P3, MU_K0, MU_K1, MU_T, MU_C0, MU_C1,
     MU_NCOLS
 };
+_Static_assert(MU_NCOLS <= BLK_COLS, "blk holds every column");
 
 gs_air *zk_mul_air(void) {
     gs_air *A = gs_air_new("zkvm-mul", MU_NCOLS, 0);
@@ -279,42 +302,43 @@ gs_air *zk_mul_air(void) {
     return finish(A);
 }
 
+static void mul_row(blk *out, const zk_chip_job *j, size_t row, zk_lookups *lk) {
+    /* padding rows stay all zero (mul_rows fills [0, m) only) */
+    uint32_t op = j->req[row].op, a = j->req[row].a, b = j->req[row].b;
+    uint64_t P = (uint64_t)a * b;
+    uint32_t a0 = a & 0xffffu, a1 = a >> 16, b0 = b & 0xffffu, b1 = b >> 16;
+    uint64_t k = ((uint64_t)a0 * b0 + (((uint64_t)a0 * b1 + (uint64_t)a1 * b0) << 16)) >> 32;
+    uint32_t sa = a >> 31, sb = b >> 31, ua = 0, ub = 0;
+    if (op == ZK_ALU_MULH || op == ZK_ALU_MULHSU) ua = sa;
+    if (op == ZK_ALU_MULH) ub = sb;
+    /* h = P_hi - ua b - ub a is in (-2^33, 2^32); t lifts it into [0, 2^32) */
+    int64_t h = (int64_t)(P >> 32) - (int64_t)(ua ? b : 0) - (int64_t)(ub ? a : 0);
+    uint32_t t = 0;
+    while (op != ZK_ALU_MUL && h < 0) h += (int64_t)TWO32, t++;
+    uint32_t c = op == ZK_ALU_MUL ? (uint32_t)P : (uint32_t)h;
+    put(out, MU_MUL + (op - ZK_ALU_MUL), row, 1);
+    put_word(out, MU_A0, row, a);
+    put_word(out, MU_B0, row, b);
+    put(out, MU_SA, row, sa);
+    put(out, MU_SB, row, sb);
+    put(out, MU_UA, row, ua);
+    put(out, MU_UB, row, ub);
+    put_word(out, MU_P0, row, (uint32_t)P);
+    put_word(out, MU_P2, row, (uint32_t)(P >> 32));
+    put(out, MU_K0, row, k & 0xffffu);
+    put(out, MU_K1, row, k >> 16);
+    put(out, MU_T, row, t);
+    put_word(out, MU_C0, row, c);
+    look_signed_word(lk, a);
+    look_signed_word(lk, b);
+    look_word(lk, (uint32_t)P);
+    look_word(lk, (uint32_t)(P >> 32));
+    look(lk, (uint32_t)(k & 0xffffu));
+    look_word(lk, c);
+}
+
 static void mul_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
-    const zk_chip_job *j = ctx;
-    zk_table *out = j->out;
-    for (size_t row = begin; row < end; row++) { /* padding rows stay all zero */
-        uint32_t op = j->req[row].op, a = j->req[row].a, b = j->req[row].b;
-        uint64_t P = (uint64_t)a * b;
-        uint32_t a0 = a & 0xffffu, a1 = a >> 16, b0 = b & 0xffffu, b1 = b >> 16;
-        uint64_t k = ((uint64_t)a0 * b0 + (((uint64_t)a0 * b1 + (uint64_t)a1 * b0) << 16)) >> 32;
-        uint32_t sa = a >> 31, sb = b >> 31, ua = 0, ub = 0;
-        if (op == ZK_ALU_MULH || op == ZK_ALU_MULHSU) ua = sa;
-        if (op == ZK_ALU_MULH) ub = sb;
-        /* h = P_hi - ua b - ub a is in (-2^33, 2^32); t lifts it into [0, 2^32) */
-        int64_t h = (int64_t)(P >> 32) - (int64_t)(ua ? b : 0) - (int64_t)(ub ? a : 0);
-        uint32_t t = 0;
-        while (op != ZK_ALU_MUL && h < 0) h += (int64_t)TWO32, t++;
-        uint32_t c = op == ZK_ALU_MUL ? (uint32_t)P : (uint32_t)h;
-        put(out, MU_MUL + (op - ZK_ALU_MUL), row, 1);
-        put_word(out, MU_A0, row, a);
-        put_word(out, MU_B0, row, b);
-        put(out, MU_SA, row, sa);
-        put(out, MU_SB, row, sb);
-        put(out, MU_UA, row, ua);
-        put(out, MU_UB, row, ub);
-        put_word(out, MU_P0, row, (uint32_t)P);
-        put_word(out, MU_P2, row, (uint32_t)(P >> 32));
-        put(out, MU_K0, row, k & 0xffffu);
-        put(out, MU_K1, row, k >> 16);
-        put(out, MU_T, row, t);
-        put_word(out, MU_C0, row, c);
-        look_signed_word(lk, a);
-        look_signed_word(lk, b);
-        look_word(lk, (uint32_t)P);
-        look_word(lk, (uint32_t)(P >> 32));
-        look(lk, (uint32_t)(k & 0xffffu));
-        look_word(lk, c);
-    }
+    by_blocks(ctx, MU_NCOLS, begin, end, lk, mul_row);
 }
 
 gs_status zk_mul_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
@@ -352,6 +376,7 @@ enum {
     DV_XS, DV_NQ, DV_NR, DV_C0, DV_C1,
     DV_NCOLS
 };
+_Static_assert(DV_NCOLS <= BLK_COLS, "blk holds every column");
 
 gs_air *zk_div_air(void) {
     gs_air *A = gs_air_new("zkvm-div", DV_NCOLS, 0);
@@ -408,7 +433,7 @@ gs_air *zk_div_air(void) {
 }
 
 /* One row's witness (also the padding row: op 0, a = b = 0). */
-static void div_row(zk_table *out, size_t row, uint32_t op, uint32_t a, uint32_t b, zk_lookups *lk) {
+static void div_row(blk *out, size_t row, uint32_t op, uint32_t a, uint32_t b, zk_lookups *lk) {
     int sgn = op == ZK_ALU_DIV || op == ZK_ALU_REM;
     uint32_t sa = a >> 31, sb = b >> 31, na = sgn && sa, nb = sgn && sb;
     uint32_t X = na ? 0u - a : a, Y = nb ? 0u - b : b;
@@ -443,11 +468,14 @@ static void div_row(zk_table *out, size_t row, uint32_t op, uint32_t a, uint32_t
     look_word(lk, c);
 }
 
+static void div_one(blk *out, const zk_chip_job *j, size_t row, zk_lookups *lk) {
+    if (row < j->m) div_row(out, row, j->req[row].op, j->req[row].a, j->req[row].b, lk);
+    else div_row(out, row, 0, 0, 0, NULL);
+}
+
 static void div_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
     const zk_chip_job *j = ctx;
-    for (size_t row = begin; row < end; row++)
-        if (row < j->m) div_row(j->out, row, j->req[row].op, j->req[row].a, j->req[row].b, lk);
-        else div_row(j->out, row, 0, 0, 0, NULL);
+    by_blocks(j, DV_NCOLS, begin, end, lk, div_one);
     zk_inv_in_place(zk_col(j->out, DV_INV) + begin, end - begin);
 }
 
