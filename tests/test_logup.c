@@ -55,6 +55,24 @@ static void check_aux(const gs_logup *L, const gs_air *air, const gs_fp *trace, 
     CHECK(aux_violations(L, air, trace, aux, log_n, z, alpha, sigma) == 0);
 }
 
+/* A random 3-column trace of 2^log_n rows and its aux trace under random
+ * challenges (free t and aux). */
+typedef struct {
+    gs_fp *t, *aux;
+    gs_fp3 z, alpha, sigma;
+} rand_aux;
+
+static rand_aux make_rand_aux(const gs_logup *L, const gs_air *air, unsigned log_n) {
+    size_t n = (size_t)1 << log_n;
+    rand_aux r = {malloc(3 * n * sizeof(gs_fp)), malloc(3 * L->aux_cols * n * sizeof(gs_fp)),
+                  gs_test_fp3(), gs_test_fp3(), gs_fp3_zero()};
+    CHECK(r.t && r.aux);
+    if (!r.t || !r.aux) return r;
+    for (size_t i = 0; i < 3 * n; i++) r.t[i] = gs_test_fp();
+    CHECK(gs_logup_aux_trace(r.aux, &r.sigma, L, air, r.t, log_n, NULL, r.z, r.alpha) == GS_OK);
+    return r;
+}
+
 static void test_balance(void) {
     gs_air *snd = sender(0, 0), *rcv = sender(1, 0);
     CHECK(snd && rcv);
@@ -119,14 +137,9 @@ static void test_packing_and_degrees(void) {
     CHECK(gs_logup_layout(&L, air) == GS_OK);
     CHECK(L.n_groups == 2 && L.group_size[0] == 1 && L.group_size[1] == 1 && L.max_degree == 3);
     /* Its aux trace satisfies the constraints too. */
-    unsigned log_n = 5;
-    size_t n = (size_t)1 << log_n;
-    gs_fp *t = malloc(3 * n * sizeof *t), *aux = malloc(3 * L.aux_cols * n * sizeof *aux);
-    for (size_t i = 0; i < 3 * n; i++) t[i] = gs_test_fp();
-    gs_fp3 z = gs_test_fp3(), alpha = gs_test_fp3(), sg;
-    CHECK(gs_logup_aux_trace(aux, &sg, &L, air, t, log_n, NULL, z, alpha) == GS_OK);
-    check_aux(&L, air, t, aux, log_n, z, alpha, sg);
-    free(t), free(aux);
+    rand_aux ra = make_rand_aux(&L, air, 5);
+    if (ra.t && ra.aux) check_aux(&L, air, ra.t, ra.aux, 5, ra.z, ra.alpha, ra.sigma);
+    free(ra.t), free(ra.aux);
     gs_logup_free(&L);
     gs_air_free(air);
 }
@@ -166,20 +179,19 @@ static void test_degree_budget(void) {
         CHECK(gs_air_max_degree(air) == (deg < 3 ? 3u : deg));
         /* The aux trace satisfies the group constraints; one h changed on one
          * row of each group breaks them. */
-        unsigned log_n = 4;
-        size_t n = (size_t)1 << log_n;
-        gs_fp *t = malloc(3 * n * sizeof *t), *aux = malloc(3 * L.aux_cols * n * sizeof *aux);
-        for (size_t i = 0; i < 3 * n; i++) t[i] = gs_test_fp();
-        gs_fp3 z = gs_test_fp3(), alpha = gs_test_fp3(), sg;
-        CHECK(gs_logup_aux_trace(aux, &sg, &L, air, t, log_n, NULL, z, alpha) == GS_OK);
-        check_aux(&L, air, t, aux, log_n, z, alpha, sg);
-        for (uint32_t g = 0; g < L.n_groups; g++) {
-            size_t at = (3 * g + gs_test_below(3)) * n + gs_test_below(n);
-            aux[at] = gs_fp_add(aux[at], 1);
-            CHECK(aux_violations(&L, air, t, aux, log_n, z, alpha, sg) > 0);
-            aux[at] = gs_fp_sub(aux[at], 1);
+        const unsigned log_n = 4;
+        const size_t n = (size_t)1 << log_n;
+        rand_aux ra = make_rand_aux(&L, air, log_n);
+        if (ra.t && ra.aux) {
+            check_aux(&L, air, ra.t, ra.aux, log_n, ra.z, ra.alpha, ra.sigma);
+            for (uint32_t g = 0; g < L.n_groups; g++) {
+                size_t at = (3 * g + gs_test_below(3)) * n + gs_test_below(n);
+                ra.aux[at] = gs_fp_add(ra.aux[at], 1);
+                CHECK(aux_violations(&L, air, ra.t, ra.aux, log_n, ra.z, ra.alpha, ra.sigma) > 0);
+                ra.aux[at] = gs_fp_sub(ra.aux[at], 1);
+            }
         }
-        free(t), free(aux);
+        free(ra.t), free(ra.aux);
         gs_logup_free(&L);
         gs_air_free(air);
     }
