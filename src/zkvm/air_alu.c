@@ -18,7 +18,6 @@
  * B are the integers the bus names whatever the limbs hold; every relation
  * below has both sides far below p, so it holds over the integers. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "zkvm/zk_air.h"
 
@@ -149,54 +148,50 @@ gs_air *zk_alu_air(void) {
 /* The chip computes c itself from (op, a, b): its trace always satisfies
  * the constraints, and a request whose c is wrong leaves the ALU bus
  * unbalanced. Rows are filled in parallel parts (zk_parallel_lookups). */
-/* Rows go out in blocks (zk_put_rows): a zero is never written to the
+/* Rows go out in blocks (zk_fill_blocks): a zero is never written to the
  * table, so a column that stays 0 costs no page faults. */
-#define SET(c, v) (blk[c][r - r0] = (v))
+_Static_assert(C_NUM <= ZK_BLOCK_COLS, "a zk_block holds every column");
+#define SET(c, v) zk_set(blk, (c), r, (v))
+
+static void alu_row(zk_block *blk, const void *ctx, size_t r, zk_lookups *lk) {
+    const zk_chip_job *j = ctx;
+    uint32_t op = j->req[r].op, a = j->req[r].a, b = j->req[r].b;
+    uint32_t c = zk_alu_ref(op, a, b), d = 0, carry = 0;
+    SET(C_SEL + op - ALU_FIRST, 1);
+    for (uint32_t k = 0; k < 4; k++) {
+        SET(C_A + k, (a >> (8 * k)) & 0xffu);
+        SET(C_B + k, (b >> (8 * k)) & 0xffu);
+    }
+    SET(C_C, c);
+    switch (op) {
+    case ZK_ALU_SLTU: d = a - b, carry = c; break;
+    case ZK_ALU_SLT: {
+        uint32_t sa = a >> 31, sb = b >> 31;
+        d = (a ^ 0x80000000u) - (b ^ 0x80000000u), carry = c;
+        SET(C_SA, sa);
+        SET(C_SB, sb);
+        for (uint32_t k = 0; k < 4; k++) zk_byte(lk, ZK_BYTE_RANGE, a >> (8 * k), b >> (8 * k));
+        zk_byte(lk, ZK_BYTE_RANGE, 2 * (a >> 24) - 256 * sa, 2 * (b >> 24) - 256 * sb);
+        break;
+    }
+    default: { /* XOR OR AND */
+        unsigned bop = op == ZK_ALU_AND ? ZK_BYTE_AND : op == ZK_ALU_OR ? ZK_BYTE_OR : ZK_BYTE_XOR;
+        for (uint32_t k = 0; k < 4; k++) {
+            SET(C_R + k, (c >> (8 * k)) & 0xffu);
+            zk_byte(lk, bop, a >> (8 * k), b >> (8 * k));
+        }
+    }
+    }
+    if (op == ZK_ALU_SLT || op == ZK_ALU_SLTU) {
+        SET(C_DLO, d & 0xffffu);
+        SET(C_DHI, d >> 16);
+        zk_range16(lk, d), zk_range16(lk, d >> 16);
+    }
+    SET(C_CARRY, carry);
+}
 
 static void alu_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
-    const zk_chip_job *j = ctx;
-    gs_fp blk[C_NUM][ZK_ROW_BLOCK];
-    for (size_t r0 = begin, r1; r0 < end; r0 = r1) {
-        r1 = zk_block_end(r0, end);
-        memset(blk, 0, sizeof blk);
-        for (size_t r = r0; r < r1; r++) {
-            uint32_t op = j->req[r].op, a = j->req[r].a, b = j->req[r].b;
-            uint32_t c = zk_alu_ref(op, a, b), d = 0, carry = 0;
-            SET(C_SEL + op - ALU_FIRST, 1);
-            for (uint32_t k = 0; k < 4; k++) {
-                SET(C_A + k, (a >> (8 * k)) & 0xffu);
-                SET(C_B + k, (b >> (8 * k)) & 0xffu);
-            }
-            SET(C_C, c);
-            switch (op) {
-            case ZK_ALU_SLTU: d = a - b, carry = c; break;
-            case ZK_ALU_SLT: {
-                uint32_t sa = a >> 31, sb = b >> 31;
-                d = (a ^ 0x80000000u) - (b ^ 0x80000000u), carry = c;
-                SET(C_SA, sa);
-                SET(C_SB, sb);
-                for (uint32_t k = 0; k < 4; k++) zk_byte(lk, ZK_BYTE_RANGE, a >> (8 * k), b >> (8 * k));
-                zk_byte(lk, ZK_BYTE_RANGE, 2 * (a >> 24) - 256 * sa, 2 * (b >> 24) - 256 * sb);
-                break;
-            }
-            default: { /* XOR OR AND */
-                unsigned bop = op == ZK_ALU_AND ? ZK_BYTE_AND : op == ZK_ALU_OR ? ZK_BYTE_OR : ZK_BYTE_XOR;
-                for (uint32_t k = 0; k < 4; k++) {
-                    SET(C_R + k, (c >> (8 * k)) & 0xffu);
-                    zk_byte(lk, bop, a >> (8 * k), b >> (8 * k));
-                }
-            }
-            }
-            if (op == ZK_ALU_SLT || op == ZK_ALU_SLTU) {
-                SET(C_DLO, d & 0xffffu);
-                SET(C_DHI, d >> 16);
-                zk_range16(lk, d), zk_range16(lk, d >> 16);
-            }
-            SET(C_CARRY, carry);
-        }
-        zk_put_rows(j->out, &blk[0][0], C_NUM, r0, r1 - r0);
-    }
-    zk_put_done();
+    zk_fill_blocks(((const zk_chip_job *)ctx)->out, C_NUM, begin, end, alu_row, ctx, lk);
 }
 
 #undef SET

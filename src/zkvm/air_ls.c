@@ -68,7 +68,6 @@
  *    word (the memory sends it with w = 0) cannot be stored to; a load's w
  *    is whatever the memory holds and goes back unchanged. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "zkvm/zk_air.h"
 
@@ -225,69 +224,65 @@ typedef struct {
     zk_table *out;
 } ls_job;
 
-/* Rows go out in blocks (zk_put_rows): a zero is never written to the
+/* Rows go out in blocks (zk_fill_blocks): a zero is never written to the
  * table, so a column that stays 0 (the flags of ops a program never uses,
  * the offsets of word accesses) costs no page faults. */
-#define SET(col, v) (blk[col][r - r0] = (v))
+_Static_assert(LS_COLS <= ZK_BLOCK_COLS, "a zk_block holds every column");
+#define SET(col, v) zk_set(blk, (col), r, (v))
+
+static void ls_row(zk_block *blk, const void *ctx, size_t r, zk_lookups *lk) {
+    const ls_job *j = ctx;
+    if (r >= j->n) { /* padding: p = 2^0 */
+        SET(C_P, 1);
+        return;
+    }
+    const zk_ls_req *q = &j->req[r];
+    const uint32_t op = q->op;
+    const int store = op >= ZK_LS_SB;
+    SET(op - 1, 1);
+    SET(C_BASE, q->base), SET(C_IMM, q->imm), SET(C_VAL, q->val);
+    SET(C_RES, q->res), SET(C_CLK, gs_fp_from_u64(q->clk));
+
+    const uint64_t sum = (uint64_t)q->base + q->imm;
+    const uint32_t addr = (uint32_t)sum, off = addr & 3u;
+    SET(C_CARRY, sum >> 32);
+    SET(C_ALO, addr & 0xffffu), SET(C_AHI, addr >> 16);
+    SET(C_O0, off & 1u), SET(C_O1, off >> 1);
+
+    uint32_t by[4];
+    for (unsigned k = 0; k < 4; k++) by[k] = (q->before >> (8 * k)) & 0xffu;
+    for (unsigned k = 0; k < 4; k++) SET(C_B0 + k, by[k]);
+    SET(C_W, q->w), SET(C_AFTER, q->after);
+    /* the gap as a field element: a ts_prev >= ts wraps, and its high
+     * part falls outside the range table */
+    const gs_fp ts = gs_fp_add(gs_fp_mul(4, gs_fp_from_u64(q->clk)), ZK_TS_MEM);
+    const gs_fp d = gs_fp_sub(gs_fp_sub(ts, gs_fp_from_u64(q->ts_prev)), 1);
+    SET(C_DLO, d & 0xffffu), SET(C_DHI, d >> 16);
+
+    SET(C_V0, q->val & 0xffu), SET(C_V1, (q->val >> 8) & 0xffu);
+    SET(C_VHI, q->val >> 16);
+
+    const uint32_t hlo = by[off & 2u], hhi = by[(off & 2u) + 1];
+    const uint32_t bsel = by[off];
+    SET(C_HLO, hlo), SET(C_HHI, hhi), SET(C_BSEL, bsel);
+    SET(C_P, (gs_fp)1 << (8 * off));
+    uint32_t top = op == ZK_LS_LB ? bsel : op == ZK_LS_LH ? hhi : 0;
+    SET(C_S, top >> 7), SET(C_X, top & 0x7fu);
+
+    zk_range16(lk, addr & 0xffffu);
+    zk_range16(lk, (uint32_t)(d & 0xffffu));
+    zk_range16(lk, (uint32_t)(d >> 16));
+    zk_byte(lk, ZK_BYTE_RANGE, by[0], by[1]);
+    zk_byte(lk, ZK_BYTE_RANGE, by[2], by[3]);
+    zk_byte(lk, ZK_BYTE_RANGE, (addr >> 16) - 1, 2 * (top & 0x7fu));
+    if (store) {
+        zk_range16(lk, q->val >> 16);
+        zk_byte(lk, ZK_BYTE_RANGE, q->val, q->val >> 8);
+    }
+}
 
 static void ls_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
-    const ls_job *j = ctx;
-    gs_fp blk[LS_COLS][ZK_ROW_BLOCK];
-    for (size_t r0 = begin, r1; r0 < end; r0 = r1) {
-        r1 = zk_block_end(r0, end);
-        memset(blk, 0, sizeof blk);
-        for (size_t r = r0; r < r1; r++) {
-            if (r >= j->n) { /* padding: p = 2^0 */
-                SET(C_P, 1);
-                continue;
-            }
-            const zk_ls_req *q = &j->req[r];
-            const uint32_t op = q->op;
-            const int store = op >= ZK_LS_SB;
-            SET(op - 1, 1);
-            SET(C_BASE, q->base), SET(C_IMM, q->imm), SET(C_VAL, q->val);
-            SET(C_RES, q->res), SET(C_CLK, gs_fp_from_u64(q->clk));
-
-            const uint64_t sum = (uint64_t)q->base + q->imm;
-            const uint32_t addr = (uint32_t)sum, off = addr & 3u;
-            SET(C_CARRY, sum >> 32);
-            SET(C_ALO, addr & 0xffffu), SET(C_AHI, addr >> 16);
-            SET(C_O0, off & 1u), SET(C_O1, off >> 1);
-
-            uint32_t by[4];
-            for (unsigned k = 0; k < 4; k++) by[k] = (q->before >> (8 * k)) & 0xffu;
-            for (unsigned k = 0; k < 4; k++) SET(C_B0 + k, by[k]);
-            SET(C_W, q->w), SET(C_AFTER, q->after);
-            /* the gap as a field element: a ts_prev >= ts wraps, and its high
-             * part falls outside the range table */
-            const gs_fp ts = gs_fp_add(gs_fp_mul(4, gs_fp_from_u64(q->clk)), ZK_TS_MEM);
-            const gs_fp d = gs_fp_sub(gs_fp_sub(ts, gs_fp_from_u64(q->ts_prev)), 1);
-            SET(C_DLO, d & 0xffffu), SET(C_DHI, d >> 16);
-
-            SET(C_V0, q->val & 0xffu), SET(C_V1, (q->val >> 8) & 0xffu);
-            SET(C_VHI, q->val >> 16);
-
-            const uint32_t hlo = by[off & 2u], hhi = by[(off & 2u) + 1];
-            const uint32_t bsel = by[off];
-            SET(C_HLO, hlo), SET(C_HHI, hhi), SET(C_BSEL, bsel);
-            SET(C_P, (gs_fp)1 << (8 * off));
-            uint32_t top = op == ZK_LS_LB ? bsel : op == ZK_LS_LH ? hhi : 0;
-            SET(C_S, top >> 7), SET(C_X, top & 0x7fu);
-
-            zk_range16(lk, addr & 0xffffu);
-            zk_range16(lk, (uint32_t)(d & 0xffffu));
-            zk_range16(lk, (uint32_t)(d >> 16));
-            zk_byte(lk, ZK_BYTE_RANGE, by[0], by[1]);
-            zk_byte(lk, ZK_BYTE_RANGE, by[2], by[3]);
-            zk_byte(lk, ZK_BYTE_RANGE, (addr >> 16) - 1, 2 * (top & 0x7fu));
-            if (store) {
-                zk_range16(lk, q->val >> 16);
-                zk_byte(lk, ZK_BYTE_RANGE, q->val, q->val >> 8);
-            }
-        }
-        zk_put_rows(j->out, &blk[0][0], LS_COLS, r0, r1 - r0);
-    }
-    zk_put_done();
+    zk_fill_blocks(((const ls_job *)ctx)->out, LS_COLS, begin, end, ls_row, ctx, lk);
 }
 
 #undef SET

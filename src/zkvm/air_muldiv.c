@@ -22,7 +22,6 @@
  *    integer in [0, 2^32). Senders guarantee a, b in [0, 2^32); the chips
  *    range-check c. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "zkvm/zk_air.h"
 
@@ -79,35 +78,15 @@ static gs_air *finish(gs_air *A) {
 }
 
 /* ---- fill shorthands ---- */
-/* Rows are built ZK_ROW_BLOCK at a time (`blk`: column c of row r at
- * v[c][r - r0]) and written out as column runs (zk_put_rows): a zero is
- * never written to the table, so a column that stays 0 costs no page
- * faults. */
-#define BLK_COLS 32u /* at least every chip's column count here */
-typedef struct {
-    size_t r0;
-    gs_fp v[BLK_COLS][ZK_ROW_BLOCK];
-} blk;
-static void put(blk *t, uint32_t c, size_t row, gs_fp v) { t->v[c][row - t->r0] = v; }
+/* Rows are built a block at a time and written out as column runs
+ * (zk_fill_blocks): a zero is never written to the table, so a column that
+ * stays 0 costs no page faults. */
+typedef zk_block blk;
+static void put(blk *t, uint32_t c, size_t row, gs_fp v) { zk_set(t, c, row, v); }
 static void put_word(blk *t, uint32_t lo, size_t row, uint32_t v) {
     put(t, lo, row, v & 0xffffu);
     put(t, lo + 1, row, v >> 16);
 }
-/* Rows [begin, end) of j's table, a block at a time, row by row through fn. */
-typedef void (*row_fn)(blk *B, const zk_chip_job *j, size_t row, zk_lookups *lk);
-static void by_blocks(const zk_chip_job *j, uint32_t cols, size_t begin, size_t end, zk_lookups *lk,
-                      row_fn fn) {
-    blk B;
-    for (B.r0 = begin; B.r0 < end;) {
-        size_t r1 = zk_block_end(B.r0, end);
-        memset(B.v, 0, cols * sizeof B.v[0]);
-        for (size_t row = B.r0; row < r1; row++) fn(&B, j, row, lk);
-        zk_put_rows(j->out, &B.v[0][0], cols, B.r0, r1 - B.r0);
-        B.r0 = r1;
-    }
-    zk_put_done();
-}
-
 static void look(zk_lookups *lk, uint32_t v) {
     if (lk) zk_range16(lk, v);
 }
@@ -149,7 +128,7 @@ enum {
     SH_X0, SH_X1, SH_Y0, SH_Y1, SH_W0, SH_W1, SH_E0, SH_E1,
     SH_NCOLS
 };
-_Static_assert(SH_NCOLS <= BLK_COLS, "blk holds every column");
+_Static_assert(SH_NCOLS <= ZK_BLOCK_COLS, "a zk_block holds every column");
 
 gs_air *zk_shift_air(void) {
     gs_air *A = gs_air_new("zkvm-shift", SH_NCOLS, 0);
@@ -196,7 +175,8 @@ gs_air *zk_shift_air(void) {
     return finish(A);
 }
 
-static void shift_row(blk *out, const zk_chip_job *j, size_t row, zk_lookups *lk) {
+static void shift_row(blk *out, const void *ctx, size_t row, zk_lookups *lk) {
+    const zk_chip_job *j = ctx;
     if (row >= j->m) { /* padding: 0 * 2^0 = 0, e = 0 */
         put(out, SH_U, row, 1);
         put(out, SH_PW15, row, 1);
@@ -235,7 +215,7 @@ static void shift_row(blk *out, const zk_chip_job *j, size_t row, zk_lookups *lk
 }
 
 static void shift_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
-    by_blocks(ctx, SH_NCOLS, begin, end, lk, shift_row);
+    zk_fill_blocks(((const zk_chip_job *)ctx)->out, SH_NCOLS, begin, end, shift_row, ctx, lk);
 }
 
 gs_status zk_shift_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
@@ -263,7 +243,7 @@ enum {
     MU_P0, MU_P1, MU_P2, MU_P3, MU_K0, MU_K1, MU_T, MU_C0, MU_C1,
     MU_NCOLS
 };
-_Static_assert(MU_NCOLS <= BLK_COLS, "blk holds every column");
+_Static_assert(MU_NCOLS <= ZK_BLOCK_COLS, "a zk_block holds every column");
 
 gs_air *zk_mul_air(void) {
     gs_air *A = gs_air_new("zkvm-mul", MU_NCOLS, 0);
@@ -302,7 +282,8 @@ gs_air *zk_mul_air(void) {
     return finish(A);
 }
 
-static void mul_row(blk *out, const zk_chip_job *j, size_t row, zk_lookups *lk) {
+static void mul_row(blk *out, const void *ctx, size_t row, zk_lookups *lk) {
+    const zk_chip_job *j = ctx;
     /* padding rows stay all zero (mul_rows fills [0, m) only) */
     uint32_t op = j->req[row].op, a = j->req[row].a, b = j->req[row].b;
     uint64_t P = (uint64_t)a * b;
@@ -338,7 +319,7 @@ static void mul_row(blk *out, const zk_chip_job *j, size_t row, zk_lookups *lk) 
 }
 
 static void mul_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
-    by_blocks(ctx, MU_NCOLS, begin, end, lk, mul_row);
+    zk_fill_blocks(((const zk_chip_job *)ctx)->out, MU_NCOLS, begin, end, mul_row, ctx, lk);
 }
 
 gs_status zk_mul_fill(zk_table *out, const zk_alu_req *req, size_t n, zk_lookups *lk) {
@@ -376,7 +357,7 @@ enum {
     DV_XS, DV_NQ, DV_NR, DV_C0, DV_C1,
     DV_NCOLS
 };
-_Static_assert(DV_NCOLS <= BLK_COLS, "blk holds every column");
+_Static_assert(DV_NCOLS <= ZK_BLOCK_COLS, "a zk_block holds every column");
 
 gs_air *zk_div_air(void) {
     gs_air *A = gs_air_new("zkvm-div", DV_NCOLS, 0);
@@ -468,14 +449,15 @@ static void div_row(blk *out, size_t row, uint32_t op, uint32_t a, uint32_t b, z
     look_word(lk, c);
 }
 
-static void div_one(blk *out, const zk_chip_job *j, size_t row, zk_lookups *lk) {
+static void div_one(blk *out, const void *ctx, size_t row, zk_lookups *lk) {
+    const zk_chip_job *j = ctx;
     if (row < j->m) div_row(out, row, j->req[row].op, j->req[row].a, j->req[row].b, lk);
     else div_row(out, row, 0, 0, 0, NULL);
 }
 
 static void div_rows(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
     const zk_chip_job *j = ctx;
-    by_blocks(j, DV_NCOLS, begin, end, lk, div_one);
+    zk_fill_blocks(j->out, DV_NCOLS, begin, end, div_one, j, lk);
     zk_inv_in_place(zk_col(j->out, DV_INV) + begin, end - begin);
 }
 

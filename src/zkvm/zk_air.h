@@ -210,11 +210,30 @@ static inline void zk_put_rows(zk_table *t, const gs_fp *buf, uint32_t cols, siz
         if (any || all) zk_put_run_(t->cols + c * n + r0, v, k, stream);
     }
 }
-/* The end of the block that starts at r0 in [r0, end): the next multiple of
- * ZK_ROW_BLOCK, or end (blocks after the first start on a whole run). */
-static inline size_t zk_block_end(size_t r0, size_t end) {
-    size_t e = (r0 / ZK_ROW_BLOCK + 1) * ZK_ROW_BLOCK;
-    return e < end ? e : end;
+/* The chips' rows, a block at a time: column c of row r at v[c][r - r0]
+ * (zk_set), every cell 0 until set. */
+#define ZK_BLOCK_COLS 40u /* at least every chip's column count */
+typedef struct {
+    size_t r0;
+    gs_fp v[ZK_BLOCK_COLS][ZK_ROW_BLOCK];
+} zk_block;
+static inline void zk_set(zk_block *b, uint32_t c, size_t r, gs_fp v) { b->v[c][r - b->r0] = v; }
+typedef void (*zk_row_fn)(zk_block *b, const void *ctx, size_t r, zk_lookups *lk);
+/* Rows [begin, end) of t's cols columns through fn(b, ctx, r, lk), a block at
+ * a time (blocks after the first start on a whole run), each written out by
+ * zk_put_rows; zk_put_done at the end. Inline, so fn inlines too. */
+static inline void zk_fill_blocks(zk_table *t, uint32_t cols, size_t begin, size_t end, zk_row_fn fn,
+                                  const void *ctx, zk_lookups *lk) {
+    zk_block b;
+    for (b.r0 = begin; b.r0 < end;) {
+        size_t r1 = (b.r0 / ZK_ROW_BLOCK + 1) * ZK_ROW_BLOCK;
+        if (r1 > end) r1 = end;
+        memset(b.v, 0, cols * sizeof b.v[0]);
+        for (size_t r = b.r0; r < r1; r++) fn(&b, ctx, r, lk);
+        zk_put_rows(t, &b.v[0][0], cols, b.r0, r1 - b.r0);
+        b.r0 = r1;
+    }
+    zk_put_done();
 }
 
 /* c = op(a, b) for every ZK_ALU_* op: the executor's arithmetic
