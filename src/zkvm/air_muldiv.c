@@ -81,11 +81,9 @@ static gs_air *finish(gs_air *A) {
 /* Rows are built a block at a time and written out as column runs
  * (zk_fill_blocks): a zero is never written to the table, so a column that
  * stays 0 costs no page faults. */
-typedef zk_block blk;
-static void put(blk *t, uint32_t c, size_t row, gs_fp v) { zk_set(t, c, row, v); }
-static void put_word(blk *t, uint32_t lo, size_t row, uint32_t v) {
-    put(t, lo, row, v & 0xffffu);
-    put(t, lo + 1, row, v >> 16);
+static void put_word(zk_block *t, uint32_t lo, size_t row, uint32_t v) {
+    zk_set(t, lo, row, v & 0xffffu);
+    zk_set(t, lo + 1, row, v >> 16);
 }
 static void look(zk_lookups *lk, uint32_t v) {
     if (lk) zk_range16(lk, v);
@@ -175,12 +173,12 @@ gs_air *zk_shift_air(void) {
     return finish(A);
 }
 
-static void shift_row(blk *out, const void *ctx, size_t row, zk_lookups *lk) {
+static void shift_row(zk_block *out, const void *ctx, size_t row, zk_lookups *lk) {
     const zk_chip_job *j = ctx;
     if (row >= j->m) { /* padding: 0 * 2^0 = 0, e = 0 */
-        put(out, SH_U, row, 1);
-        put(out, SH_PW15, row, 1);
-        put(out, SH_PW, row, 1);
+        zk_set(out, SH_U, row, 1);
+        zk_set(out, SH_PW15, row, 1);
+        zk_set(out, SH_PW, row, 1);
         return;
     }
     uint32_t op = j->req[row].op, a = j->req[row].a, b = j->req[row].b;
@@ -193,15 +191,15 @@ static void shift_row(blk *out, const void *ctx, size_t row, zk_lookups *lk) {
         y = ns ? ~a : a;
         x = y >> sh, w = y & (pw - 1), c = ns ? ~x : x;
     }
-    put(out, SH_SLL + (op - ZK_ALU_SLL), row, 1);
-    put(out, SH_NS, row, (gs_fp)ns);
-    put(out, SH_A, row, a);
-    put(out, SH_C, row, c);
-    for (uint32_t k = 0; k < 5; k++) put(out, SH_S0 + k, row, (sh >> k) & 1u);
+    zk_set(out, SH_SLL + (op - ZK_ALU_SLL), row, 1);
+    zk_set(out, SH_NS, row, (gs_fp)ns);
+    zk_set(out, SH_A, row, a);
+    zk_set(out, SH_C, row, c);
+    for (uint32_t k = 0; k < 5; k++) zk_set(out, SH_S0 + k, row, (sh >> k) & 1u);
     put_word(out, SH_Q0, row, b >> 5);
-    put(out, SH_U, row, 1u << (sh & 3u));
-    put(out, SH_PW15, row, 1u << (sh & 15u));
-    put(out, SH_PW, row, pw);
+    zk_set(out, SH_U, row, 1u << (sh & 3u));
+    zk_set(out, SH_PW15, row, 1u << (sh & 15u));
+    zk_set(out, SH_PW, row, pw);
     put_word(out, SH_X0, row, x);
     put_word(out, SH_Y0, row, y);
     put_word(out, SH_W0, row, w);
@@ -282,7 +280,7 @@ gs_air *zk_mul_air(void) {
     return finish(A);
 }
 
-static void mul_row(blk *out, const void *ctx, size_t row, zk_lookups *lk) {
+static void mul_row(zk_block *out, const void *ctx, size_t row, zk_lookups *lk) {
     const zk_chip_job *j = ctx;
     /* padding rows stay all zero (mul_rows fills [0, m) only) */
     uint32_t op = j->req[row].op, a = j->req[row].a, b = j->req[row].b;
@@ -297,18 +295,18 @@ static void mul_row(blk *out, const void *ctx, size_t row, zk_lookups *lk) {
     uint32_t t = 0;
     while (op != ZK_ALU_MUL && h < 0) h += (int64_t)TWO32, t++;
     uint32_t c = op == ZK_ALU_MUL ? (uint32_t)P : (uint32_t)h;
-    put(out, MU_MUL + (op - ZK_ALU_MUL), row, 1);
+    zk_set(out, MU_MUL + (op - ZK_ALU_MUL), row, 1);
     put_word(out, MU_A0, row, a);
     put_word(out, MU_B0, row, b);
-    put(out, MU_SA, row, sa);
-    put(out, MU_SB, row, sb);
-    put(out, MU_UA, row, ua);
-    put(out, MU_UB, row, ub);
+    zk_set(out, MU_SA, row, sa);
+    zk_set(out, MU_SB, row, sb);
+    zk_set(out, MU_UA, row, ua);
+    zk_set(out, MU_UB, row, ub);
     put_word(out, MU_P0, row, (uint32_t)P);
     put_word(out, MU_P2, row, (uint32_t)(P >> 32));
-    put(out, MU_K0, row, k & 0xffffu);
-    put(out, MU_K1, row, k >> 16);
-    put(out, MU_T, row, t);
+    zk_set(out, MU_K0, row, k & 0xffffu);
+    zk_set(out, MU_K1, row, k >> 16);
+    zk_set(out, MU_T, row, t);
     put_word(out, MU_C0, row, c);
     look_signed_word(lk, a);
     look_signed_word(lk, b);
@@ -414,7 +412,7 @@ gs_air *zk_div_air(void) {
 }
 
 /* One row's witness (also the padding row: op 0, a = b = 0). */
-static void div_row(blk *out, size_t row, uint32_t op, uint32_t a, uint32_t b, zk_lookups *lk) {
+static void div_row(zk_block *out, size_t row, uint32_t op, uint32_t a, uint32_t b, zk_lookups *lk) {
     int sgn = op == ZK_ALU_DIV || op == ZK_ALU_REM;
     uint32_t sa = a >> 31, sb = b >> 31, na = sgn && sa, nb = sgn && sb;
     uint32_t X = na ? 0u - a : a, Y = nb ? 0u - b : b;
@@ -422,22 +420,22 @@ static void div_row(blk *out, size_t row, uint32_t op, uint32_t a, uint32_t b, z
     uint32_t xs = (na ^ nb) && Y, nq = Q ? xs : 0, nr = R ? na : 0;
     uint32_t qo = nq ? 0u - Q : Q, ro = nr ? 0u - R : R;
     uint32_t c = op == ZK_ALU_DIV || op == ZK_ALU_DIVU ? qo : op ? ro : 0;
-    if (op) put(out, DV_DIV + (op - ZK_ALU_DIV), row, 1);
+    if (op) zk_set(out, DV_DIV + (op - ZK_ALU_DIV), row, 1);
     put_word(out, DV_A0, row, a);
     put_word(out, DV_B0, row, b);
-    put(out, DV_SA, row, sa);
-    put(out, DV_SB, row, sb);
-    put(out, DV_NA, row, na);
-    put(out, DV_NB, row, nb);
+    zk_set(out, DV_SA, row, sa);
+    zk_set(out, DV_SB, row, sb);
+    zk_set(out, DV_NA, row, na);
+    zk_set(out, DV_NB, row, nb);
     put_word(out, DV_Y0, row, Y);
     put_word(out, DV_Q0, row, Q);
     put_word(out, DV_R0, row, R);
-    put(out, DV_ZB, row, Y == 0);
-    put(out, DV_INV, row, Y); /* inverted by the caller (0 stays 0) */
+    zk_set(out, DV_ZB, row, Y == 0);
+    zk_set(out, DV_INV, row, Y); /* inverted by the caller (0 stays 0) */
     put_word(out, DV_D0, row, D);
-    put(out, DV_XS, row, xs);
-    put(out, DV_NQ, row, nq);
-    put(out, DV_NR, row, nr);
+    zk_set(out, DV_XS, row, xs);
+    zk_set(out, DV_NQ, row, nq);
+    zk_set(out, DV_NR, row, nr);
     put_word(out, DV_C0, row, c);
     if (!op) return;
     look_signed_word(lk, a);
@@ -449,7 +447,7 @@ static void div_row(blk *out, size_t row, uint32_t op, uint32_t a, uint32_t b, z
     look_word(lk, c);
 }
 
-static void div_one(blk *out, const void *ctx, size_t row, zk_lookups *lk) {
+static void div_one(zk_block *out, const void *ctx, size_t row, zk_lookups *lk) {
     const zk_chip_job *j = ctx;
     if (row < j->m) div_row(out, row, j->req[row].op, j->req[row].a, j->req[row].b, lk);
     else div_row(out, row, 0, 0, 0, NULL);
