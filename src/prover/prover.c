@@ -633,8 +633,8 @@ static gs_status chain_rounds(prover_state *st, gs_proof *p, gs_transcript *tr,
     ph = phase_begin(st, "fri");
     gs_status r = round_fri(st, t, tr, first, log_fri, sh);
     double fri = phase_end(&ph, gs_mem_current(st->mem));
-    if (ps) ps->fri += fri;
     GS_TRY(r);
+    if (ps) ps->fri += fri;
     ph = phase_begin(st, "queries");
     GS_TRY(be->iface->grind(be, tr, p->params.grinding_bits, &t->pow_nonce));
     size_t *qs = malloc(s->queries * sizeof *qs);
