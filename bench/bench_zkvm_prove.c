@@ -12,6 +12,7 @@
  *   bench_zkvm_prove [--backend cpu|cuda] [--log-cycles L ...]
  *                    [--elf PROG.elf INPUT ...] [--quick] [--json]
  *                    [--threads N] [--trace-only [--reps R]] [--resident] [--shared-fri M]
+ *                    [--timeline PREFIX]
  *
  * Default sizes 2^16 and 2^18 cycles (about: the programs' loop counts are
  * chosen for them); --log-cycles L (repeatable) picks others, up to 22;
@@ -30,8 +31,13 @@
  * the tables are built in that prover's host memory, as a resident proof's
  * are (the first of the R runs allocates it). --shared-fri M: the proofs
  * with gs_params.shared_fri = M (1: one FRI for the 13 tables, 2: and one
- * Merkle tree per round; docs/protocol.md), coset leaves then off. Prints the same table
+ * Merkle tree per round; docs/protocol.md), coset leaves then off. --timeline
+ * PREFIX: each timed proof's host spans and device operations as a Chrome
+ * trace in PREFIX-<program>-<size>-<backend>.json (other than
+ * letters, digits, '.' and '-' written '_') (docs/gpu.md, "Reading a
+ * timeline"). Prints the same table
  * every run; never decides pass or fail. */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +71,7 @@ static uint8_t *slurp(const char *path, size_t *len) {
 static int trace_only, reps = 3;
 static gs_prover *g_pv; /* --resident */
 static uint32_t g_shared; /* --shared-fri */
+static const char *g_timeline; /* --timeline PREFIX */
 
 /* Trace generation alone: the best of `reps` runs (each phase from that run). */
 static void run_trace(const char *name, const char *size, gs_zkvm_program *p, const uint8_t *in,
@@ -135,6 +142,7 @@ static void run(const char *name, const char *size, gs_zkvm_program *p, const ui
     if (g_shared) par.coset_leaves = 0;
     gs_prove_stats st = {0};
     gs_prove_opts opts = {.backend = be, .stats = &st};
+    gs_obs *obs = NULL;
     gs_zkvm_proof *zp = NULL;
     gs_zkvm_claim claim;
     char msg[400];
@@ -144,11 +152,24 @@ static void run(const char *name, const char *size, gs_zkvm_program *p, const ui
         gs_zkvm_proof_free(zp);
         zp = NULL;
     }
+    if (g_timeline && gs_obs_new(&obs) == GS_OK) opts.obs = obs; /* the timed proof's timeline */
     t0 = bench_now();
     if (s == GS_OK)
         s = g_pv ? gs_zkvm_prove_on(g_pv, &zp, &claim, p, in, in_len, 0, &par, &opts, msg, sizeof msg)
                  : gs_zkvm_prove(&zp, &claim, p, in, in_len, 0, &par, &opts, msg, sizeof msg);
     double prove_s = bench_now() - t0;
+    if (obs && s == GS_OK) {
+        char path[4096];
+        char tag[256];
+        snprintf(tag, sizeof tag, "%s-%s-%s", name, size, be_name);
+        for (char *c = tag; *c; c++) /* "2^22", a path: a plain file name */
+            if (!isalnum((unsigned char)*c) && *c != '.' && *c != '-') *c = '_';
+        snprintf(path, sizeof path, "%s-%s.json", g_timeline, tag);
+        FILE *f = fopen(path, "w");
+        if (!f || gs_obs_write_chrome_trace(obs, f) != GS_OK) fprintf(stderr, "timeline %s: not written\n", path);
+        if (f) fclose(f);
+    }
+    gs_obs_free(obs);
     if (s != GS_OK) {
         fprintf(stderr, "%s %s: %s (%s)\n", name, size, gs_status_str(s), msg);
         return;
@@ -208,6 +229,7 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--trace-only")) trace_only = 1;
         else if (!strcmp(argv[i], "--resident")) resident = 1;
+        else if (!strcmp(argv[i], "--timeline") && i + 1 < argc) g_timeline = argv[++i];
         else if (!strcmp(argv[i], "--shared-fri") && i + 1 < argc && atoi(argv[i + 1]) >= 0 &&
                  atoi(argv[i + 1]) <= (int)GS_SHARED_TREES)
             g_shared = (uint32_t)atoi(argv[++i]);
@@ -219,7 +241,7 @@ int main(int argc, char **argv) {
         } else {
             fprintf(stderr, "usage: bench_zkvm_prove [--backend cpu|cuda] [--log-cycles L ...] "
                             "[--elf PROG.elf INPUT ...] [--quick] [--json] [--threads N] "
-                            "[--trace-only [--reps R]] [--resident] [--shared-fri 0|1|2]\n");
+                            "[--trace-only [--reps R]] [--resident] [--shared-fri 0|1|2] [--timeline PREFIX]\n");
             return 2;
         }
     }
