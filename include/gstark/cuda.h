@@ -58,6 +58,14 @@ long gs_cuda_fault_count(gs_cuda_fault_kind kind);
 gs_status gs_cuda_smoke_add(int device, uint64_t *out, const uint64_t *a, const uint64_t *b,
                             size_t n);
 
+/* The device's Fp3 arithmetic on n pairs (a and b: n Fp3 values each, value
+ * i at words 3i..3i+2): out[3i..] = a_i b_i (gs_fp3_mul) and
+ * out[3n + 3i..] = sum_(k < 16) a_j b_j and out[6n + 3i..] =
+ * sum_(k < 16) a_j (b_j's first word), j = (i + k) mod n, the sums added
+ * unreduced (gs_fp3_acc_). 9n words out. */
+gs_status gs_cuda_smoke_fp3(int device, uint64_t *out, const uint64_t *a, const uint64_t *b,
+                            size_t n);
+
 #ifdef __cplusplus
 }
 #endif

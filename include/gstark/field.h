@@ -158,11 +158,14 @@ GS_HD gs_fp3 gs_fp3_neg(gs_fp3 a) {
     return gs_fp3_make(gs_fp_neg(a.c[0]), gs_fp_neg(a.c[1]), gs_fp_neg(a.c[2]));
 }
 
+/* A sum of 128-bit products reduced once: 2^128 = -2^32 (mod p), so a sum
+ * acc + top 2^128 (top counts the carries out of 128 bits) is
+ * reduce128(acc) - top 2^32, top 2^32 < p. The same canonical value as
+ * reducing every product and adding (test_field compares them on the host,
+ * test_cuda_smoke on the device). gs_fp_acc_mul_ adds a b, gs_fp_acc_mul2_
+ * 2 a b, gs_fp_acc_done_ reduces; the host also adds a 128-bit value
+ * (gs_fp_acc_add_). */
 #if !defined(__CUDA_ARCH__)
-/* Host: a sum of 128-bit products kept as acc + top 2^128 (top counts the
- * carries out of 128 bits) and reduced once: 2^128 = -2^32 (mod p), so the
- * sum is reduce128(acc) - top 2^32, top 2^32 < p. The same canonical value
- * as reducing every product (test_field compares them). */
 typedef struct {
     unsigned __int128 acc;
     uint64_t top;
@@ -173,34 +176,88 @@ GS_HD void gs_fp_acc_add_(gs_fp_acc_ *s, unsigned __int128 x) {
     s->top += s->acc < x;
 }
 
+GS_HD void gs_fp_acc_mul_(gs_fp_acc_ *s, gs_fp a, gs_fp b) { gs_fp_acc_add_(s, (unsigned __int128)a * b); }
+
+GS_HD void gs_fp_acc_mul2_(gs_fp_acc_ *s, gs_fp a, gs_fp b) { /* s += 2 a b */
+    unsigned __int128 x = (unsigned __int128)a * b;
+    gs_fp_acc_add_(s, x), gs_fp_acc_add_(s, x);
+}
+
 GS_HD gs_fp gs_fp_acc_done_(gs_fp_acc_ s) {
     return gs_fp_sub(gs_fp_reduce128((uint64_t)(s.acc >> 64), (uint64_t)s.acc), s.top << 32);
 }
+
+GS_HD gs_fp_acc_ gs_fp_acc_zero_(void) {
+    gs_fp_acc_ s = {0, 0};
+    return s;
+}
+#else
+/* Device: the sum in three words, added with the carry flag. */
+typedef struct {
+    uint64_t lo, hi, top;
+} gs_fp_acc_;
+
+GS_HD void gs_fp_acc_add_hl_(gs_fp_acc_ *s, uint64_t hi, uint64_t lo) {
+    asm("add.cc.u64 %0, %0, %3;\n\t"
+        "addc.cc.u64 %1, %1, %4;\n\t"
+        "addc.u64 %2, %2, 0;"
+        : "+l"(s->lo), "+l"(s->hi), "+l"(s->top)
+        : "l"(lo), "l"(hi));
+}
+
+GS_HD void gs_fp_acc_mul_(gs_fp_acc_ *s, gs_fp a, gs_fp b) { gs_fp_acc_add_hl_(s, __umul64hi(a, b), a * b); }
+
+GS_HD void gs_fp_acc_mul2_(gs_fp_acc_ *s, gs_fp a, gs_fp b) { /* s += 2 a b */
+    uint64_t hi = __umul64hi(a, b), lo = a * b;
+    gs_fp_acc_add_hl_(s, hi, lo), gs_fp_acc_add_hl_(s, hi, lo);
+}
+
+GS_HD gs_fp gs_fp_acc_done_(gs_fp_acc_ s) { return gs_fp_sub(gs_fp_reduce128(s.hi, s.lo), s.top << 32); }
+
+GS_HD gs_fp_acc_ gs_fp_acc_zero_(void) {
+    gs_fp_acc_ s = {0, 0, 0};
+    return s;
+}
 #endif
 
+/* An Fp3 sum of products, each component a gs_fp_acc_: the terms are
+ * added unreduced, one reduction per component at the end. */
+typedef struct {
+    gs_fp_acc_ c[3];
+} gs_fp3_acc_;
+
+GS_HD gs_fp3_acc_ gs_fp3_acc_zero_(void) {
+    gs_fp3_acc_ s = {{gs_fp_acc_zero_(), gs_fp_acc_zero_(), gs_fp_acc_zero_()}};
+    return s;
+}
+
+/* s += a v. */
+GS_HD void gs_fp3_acc_mul_fp_(gs_fp3_acc_ *s, gs_fp3 a, gs_fp v) {
+    gs_fp_acc_mul_(&s->c[0], a.c[0], v);
+    gs_fp_acc_mul_(&s->c[1], a.c[1], v);
+    gs_fp_acc_mul_(&s->c[2], a.c[2], v);
+}
+
+/* s += a b: w^3 = 2, so c0 += a0b0 + 2 (a1b2 + a2b1),
+ * c1 += a0b1 + a1b0 + 2 a2b2, c2 += a0b2 + a2b0 + a1b1. */
+GS_HD void gs_fp3_acc_mul_(gs_fp3_acc_ *s, gs_fp3 a, gs_fp3 b) {
+    gs_fp_acc_mul_(&s->c[0], a.c[0], b.c[0]);
+    gs_fp_acc_mul2_(&s->c[0], a.c[1], b.c[2]), gs_fp_acc_mul2_(&s->c[0], a.c[2], b.c[1]);
+    gs_fp_acc_mul_(&s->c[1], a.c[0], b.c[1]), gs_fp_acc_mul_(&s->c[1], a.c[1], b.c[0]);
+    gs_fp_acc_mul2_(&s->c[1], a.c[2], b.c[2]);
+    gs_fp_acc_mul_(&s->c[2], a.c[0], b.c[2]), gs_fp_acc_mul_(&s->c[2], a.c[2], b.c[0]);
+    gs_fp_acc_mul_(&s->c[2], a.c[1], b.c[1]);
+}
+
+GS_HD gs_fp3 gs_fp3_acc_done_(const gs_fp3_acc_ *s) {
+    return gs_fp3_make(gs_fp_acc_done_(s->c[0]), gs_fp_acc_done_(s->c[1]), gs_fp_acc_done_(s->c[2]));
+}
+
+/* The nine 128-bit products summed per component, one reduction each. */
 GS_HD gs_fp3 gs_fp3_mul(gs_fp3 a, gs_fp3 b) {
-#if !defined(__CUDA_ARCH__)
-    typedef unsigned __int128 u128;
-    u128 p00 = (u128)a.c[0] * b.c[0], p11 = (u128)a.c[1] * b.c[1], p22 = (u128)a.c[2] * b.c[2];
-    u128 p12 = (u128)a.c[1] * b.c[2], p21 = (u128)a.c[2] * b.c[1];
-    u128 p01 = (u128)a.c[0] * b.c[1], p10 = (u128)a.c[1] * b.c[0];
-    u128 p02 = (u128)a.c[0] * b.c[2], p20 = (u128)a.c[2] * b.c[0];
-    /* w^3 = 2: c0 = a0b0 + 2 (a1b2 + a2b1), c1 = a0b1 + a1b0 + 2 a2b2, c2 = a0b2 + a2b0 + a1b1 */
-    gs_fp_acc_ s0 = {p00, 0}, s1 = {p01, 0}, s2 = {p02, 0};
-    gs_fp_acc_add_(&s0, p12), gs_fp_acc_add_(&s0, p12), gs_fp_acc_add_(&s0, p21), gs_fp_acc_add_(&s0, p21);
-    gs_fp_acc_add_(&s1, p10), gs_fp_acc_add_(&s1, p22), gs_fp_acc_add_(&s1, p22);
-    gs_fp_acc_add_(&s2, p20), gs_fp_acc_add_(&s2, p11);
-    return gs_fp3_make(gs_fp_acc_done_(s0), gs_fp_acc_done_(s1), gs_fp_acc_done_(s2));
-#else
-    gs_fp a0b0 = gs_fp_mul(a.c[0], b.c[0]), a1b1 = gs_fp_mul(a.c[1], b.c[1]);
-    gs_fp a2b2 = gs_fp_mul(a.c[2], b.c[2]);
-    gs_fp a1b2_a2b1 = gs_fp_add(gs_fp_mul(a.c[1], b.c[2]), gs_fp_mul(a.c[2], b.c[1]));
-    gs_fp a0b1_a1b0 = gs_fp_add(gs_fp_mul(a.c[0], b.c[1]), gs_fp_mul(a.c[1], b.c[0]));
-    gs_fp a0b2_a2b0 = gs_fp_add(gs_fp_mul(a.c[0], b.c[2]), gs_fp_mul(a.c[2], b.c[0]));
-    return gs_fp3_make(gs_fp_add(a0b0, gs_fp_double(a1b2_a2b1)),
-                       gs_fp_add(a0b1_a1b0, gs_fp_double(a2b2)),
-                       gs_fp_add(a0b2_a2b0, a1b1));
-#endif
+    gs_fp3_acc_ s = gs_fp3_acc_zero_();
+    gs_fp3_acc_mul_(&s, a, b);
+    return gs_fp3_acc_done_(&s);
 }
 
 GS_HD gs_fp3 gs_fp3_sqr(gs_fp3 a) { return gs_fp3_mul(a, a); }

@@ -11,6 +11,12 @@ gs_status gs_cuda_smoke_add(int device, uint64_t *out, const uint64_t *a, const 
     return GS_ERR_NO_DEVICE;
 }
 
+gs_status gs_cuda_smoke_fp3(int device, uint64_t *out, const uint64_t *a, const uint64_t *b,
+                            size_t n) {
+    (void)device, (void)out, (void)a, (void)b, (void)n;
+    return GS_ERR_NO_DEVICE;
+}
+
 gs_status gs_cuda_host_alloc(void **out, size_t bytes) {
     if (!out || !bytes) return GS_ERR_INVALID_ARG;
     *out = NULL;

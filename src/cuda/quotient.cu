@@ -154,13 +154,12 @@ HD void run_program(const uint64_t *insns, uint32_t n_insns, const gs_fp *consts
     }
 }
 
-/* Transition outputs folded into sum_k alpha^k C_k. */
+/* Transition outputs folded into sum_k alpha^k C_k, the products added
+ * unreduced (one reduction per component: gs_fp3_acc_done_). */
 struct weigh_sink {
     const gs_fp3 *alpha;
-    gs_fp3 acc;
-    __host__ __device__ void operator()(uint32_t k, gs_fp v) {
-        acc = gs_fp3_add(acc, gs_fp3_mul_fp(alpha[k], v));
-    }
+    gs_fp3_acc_ acc;
+    __host__ __device__ void operator()(uint32_t k, gs_fp v) { gs_fp3_acc_mul_fp_(&acc, alpha[k], v); }
 };
 
 /* Interaction outputs kept in the register file from word `base` on. */
@@ -214,6 +213,13 @@ template <class RF> struct bus_row {
 #define GS_LU_AUX(c, j) ld3((c)->aux + (size_t)3 * (j) * (c)->N, (c)->N, (c)->cur)
 #define GS_LU_AUX_NEXT(c, j) ld3((c)->aux + (size_t)3 * (j) * (c)->N, (c)->N, (c)->nxt)
 #define GS_LU_GROUP(c, g, v) ((c)->acc = gs_fp3_add((c)->acc, gs_fp3_mul((c)->lap[g], (v))))
+#define GS_LU_DOT(c, at, w) lu_dev_dot(c, at, w)
+/* sum_(k < w) alpha^(k+1) output (at + k), unreduced until the end. */
+template <class RF> HD gs_fp3 lu_dev_dot(const bus_row<RF> *c, uint32_t at, uint32_t w) {
+    gs_fp3_acc_ s = gs_fp3_acc_zero_();
+    for (uint32_t k = 0; k < w; k++) gs_fp3_acc_mul_fp_(&s, c->T->ap[k + 1], c->R->get(c->base + at + k));
+    return gs_fp3_acc_done_(&s);
+}
 #include "air/logup_eval.h"
 
 /* ---- quotient ---- */
@@ -252,9 +258,9 @@ template <class RF> HD void quot_row(const quot_args &A, RF &R, size_t i, gs_fp 
     size_t li = i - A.row0, in = (li + A.step) & A.mask; /* where row i and its next lie */
     gs_fp3 acc = gs_fp3_zero();
     if (A.nt) {
-        weigh_sink ws = {A.alpha, gs_fp3_zero()};
+        weigh_sink ws = {A.alpha, gs_fp3_acc_zero_()};
         run_program(A.t_insns, A.t_n, A.t_consts, A.pub, A.lde, A.N, li, in, R, ws);
-        acc = gs_fp3_mul_fp(ws.acc, tdiv);
+        acc = gs_fp3_mul_fp(gs_fp3_acc_done_(&ws.acc), tdiv);
     }
     gs_fp d0 = 0, dl = 0;
     for (uint32_t c0 = 0; c0 < A.nd; c0 += DEN_CHUNK) {
