@@ -12,7 +12,7 @@
  *   bench_zkvm_prove [--backend cpu|cuda] [--log-cycles L ...]
  *                    [--elf PROG.elf INPUT ...] [--quick] [--json]
  *                    [--threads N] [--trace-only [--reps R]] [--resident] [--shared-fri M]
- *                    [--timeline PREFIX]
+ *                    [--timeline PREFIX] [--lanes L [--proofs K]]
  *
  * Default sizes 2^16 and 2^18 cycles (about: the programs' loop counts are
  * chosen for them); --log-cycles L (repeatable) picks others, up to 22;
@@ -35,10 +35,18 @@
  * PREFIX: each timed proof's host spans and device operations as a Chrome
  * trace in PREFIX-<program>-<size>-<backend>.json (other than
  * letters, digits, '.' and '-' written '_') (docs/gpu.md, "Reading a
- * timeline"). Prints the same table
+ * timeline"). --lanes L: L resident provers on the device (gs_prover_cfg
+ * device_share L, the host threads split between them), each in its own
+ * thread proving the statement K times (default 4) back to back after one
+ * untimed proof, all lanes started together: the wall time of the L x K
+ * proofs and the cycles proven per second over it, so one lane's trace
+ * generation overlaps another's device work (a stream of runs, as a batch
+ * of programs or segments has); --lanes 1 is the same loop on one prover.
+ * Prints the same table
  * every run; never decides pass or fail. */
 #include <ctype.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +80,8 @@ static int trace_only, reps = 3;
 static gs_prover *g_pv; /* --resident */
 static uint32_t g_shared; /* --shared-fri */
 static const char *g_timeline; /* --timeline PREFIX */
+static unsigned g_lanes, g_proofs = 4; /* --lanes L, --proofs K */
+static gs_prover *g_lane_pv[16];
 
 /* Trace generation alone: the best of `reps` runs (each phase from that run). */
 static void run_trace(const char *name, const char *size, gs_zkvm_program *p, const uint8_t *in,
@@ -119,6 +129,83 @@ static void run_trace(const char *name, const char *size, gs_zkvm_program *p, co
     bench_json_end(&j);
 }
 
+/* --lanes: one lane's proofs. */
+typedef struct {
+    gs_prover *pv;
+    unsigned threads;
+    const gs_zkvm_program *p;
+    const uint8_t *in;
+    size_t in_len;
+    pthread_barrier_t *go;
+    double busy; /* seconds in its timed proofs */
+    int failed, verified;
+    uint64_t cycles;
+} lane_job;
+
+static void *lane_run(void *arg) {
+    lane_job *j = arg;
+    gs_threads_set_local(j->threads); /* the trace generation's threads too */
+    gs_params par = gs_params_default(GS_DEFAULT_SECURITY_BITS);
+    gs_prove_opts opts = {0};
+    gs_zkvm_claim claim;
+    gs_zkvm_proof *zp = NULL;
+    char msg[400];
+    /* untimed: the prover's memory is made for the statement; verified */
+    gs_status s = gs_zkvm_prove_on(j->pv, &zp, &claim, j->p, j->in, j->in_len, 0, &par, &opts, msg, sizeof msg);
+    if (s == GS_OK) j->verified = gs_zkvm_verify(NULL, j->p, zp, 0, msg, sizeof msg) == GS_OK;
+    if (s != GS_OK) fprintf(stderr, "lane proof: %s (%s)\n", gs_status_str(s), msg);
+    gs_zkvm_proof_free(zp);
+    j->failed = s != GS_OK;
+    j->cycles = claim.cycles;
+    pthread_barrier_wait(j->go);
+    double t0 = bench_now();
+    for (unsigned k = 0; k < g_proofs && !j->failed; k++) {
+        zp = NULL;
+        if (gs_zkvm_prove_on(j->pv, &zp, &claim, j->p, j->in, j->in_len, 0, &par, &opts, msg, sizeof msg) != GS_OK)
+            j->failed = 1;
+        gs_zkvm_proof_free(zp);
+    }
+    j->busy = bench_now() - t0;
+    return NULL;
+}
+
+static void run_lanes(const char *name, const char *size, const gs_zkvm_program *p, const uint8_t *in,
+                      size_t in_len) {
+    lane_job jobs[16];
+    pthread_t tid[16];
+    pthread_barrier_t go;
+    pthread_barrier_init(&go, NULL, g_lanes + 1);
+    unsigned per = gs_threads_get() / g_lanes ? gs_threads_get() / g_lanes : 1;
+    for (unsigned l = 0; l < g_lanes; l++) {
+        jobs[l] = (lane_job){.pv = g_lane_pv[l], .threads = per, .p = p, .in = in, .in_len = in_len, .go = &go};
+        if (pthread_create(&tid[l], NULL, lane_run, &jobs[l]) != 0) {
+            fprintf(stderr, "bench_zkvm_prove: no thread for lane %u\n", l);
+            exit(1);
+        }
+    }
+    pthread_barrier_wait(&go);
+    double t0 = bench_now();
+    for (unsigned l = 0; l < g_lanes; l++) pthread_join(tid[l], NULL);
+    double wall = bench_now() - t0, busy = 0;
+    pthread_barrier_destroy(&go);
+    int failed = 0, verified = 1;
+    for (unsigned l = 0; l < g_lanes; l++) failed |= jobs[l].failed, verified &= jobs[l].verified, busy += jobs[l].busy;
+    unsigned n = g_lanes * g_proofs;
+    double cyc = (double)jobs[0].cycles * n;
+    fprintf(stderr, "%-20s %5u %6u %10" PRIu64 " %8.3f %9.3f %9.2f  %s\n", stmt_name(name, size), g_lanes, n,
+            jobs[0].cycles, wall, busy / n, cyc / wall / 1e6,
+            failed ? "FAILED" : verified ? "ok (each lane's first proof verified)" : "NOT VERIFIED");
+    char stmt[96];
+    snprintf(stmt, sizeof stmt, "%s %s lanes %u", name, size, g_lanes);
+    bench_jrow j;
+    bench_json_begin(&j, "bench_zkvm_prove", stmt);
+    bench_json_metric(&j, "cycles", (double)jobs[0].cycles, "count");
+    bench_json_metric(&j, "wall_s", wall, "s");
+    bench_json_metric(&j, "proof_s", busy / n, "s");
+    bench_json_metric(&j, "proven_mcycles_s", cyc / wall / 1e6, "Mcycles/s");
+    if (!failed && verified) bench_json_end(&j);
+}
+
 static void run(const char *name, const char *size, gs_zkvm_program *p, const uint8_t *in,
                 size_t in_len, gs_backend_kind be, const char *be_name) {
     if (!p) {
@@ -127,6 +214,10 @@ static void run(const char *name, const char *size, gs_zkvm_program *p, const ui
     }
     if (trace_only) {
         run_trace(name, size, p, in, in_len);
+        return;
+    }
+    if (g_lanes) {
+        run_lanes(name, size, p, in, in_len);
         return;
     }
     gs_zkvm_vm *vm = NULL;
@@ -230,6 +321,10 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--trace-only")) trace_only = 1;
         else if (!strcmp(argv[i], "--resident")) resident = 1;
         else if (!strcmp(argv[i], "--timeline") && i + 1 < argc) g_timeline = argv[++i];
+        else if (!strcmp(argv[i], "--lanes") && i + 1 < argc && atoi(argv[i + 1]) >= 1 && atoi(argv[i + 1]) <= 16)
+            g_lanes = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--proofs") && i + 1 < argc && atoi(argv[i + 1]) >= 1)
+            g_proofs = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--shared-fri") && i + 1 < argc && atoi(argv[i + 1]) >= 0 &&
                  atoi(argv[i + 1]) <= (int)GS_SHARED_TREES)
             g_shared = (uint32_t)atoi(argv[++i]);
@@ -241,7 +336,8 @@ int main(int argc, char **argv) {
         } else {
             fprintf(stderr, "usage: bench_zkvm_prove [--backend cpu|cuda] [--log-cycles L ...] "
                             "[--elf PROG.elf INPUT ...] [--quick] [--json] [--threads N] "
-                            "[--trace-only [--reps R]] [--resident] [--shared-fri 0|1|2] [--timeline PREFIX]\n");
+                            "[--trace-only [--reps R]] [--resident] [--shared-fri 0|1|2] [--timeline PREFIX] "
+                            "[--lanes L [--proofs K]]\n");
             return 2;
         }
     }
@@ -263,11 +359,26 @@ int main(int argc, char **argv) {
             return 1;
         }
     }
+    for (unsigned l = 0; l < g_lanes; l++) {
+        gs_prover_cfg cfg = {.backend = be, .device_share = g_lanes,
+                             .threads = gs_threads_get() / g_lanes ? gs_threads_get() / g_lanes : 1};
+        if (gs_prover_new(&g_lane_pv[l], &cfg) != GS_OK) {
+            fprintf(stderr, "bench_zkvm_prove: lane %u's prover could not be made\n", l);
+            return 1;
+        }
+    }
     if (!nlogs && !nelf) {
         logs[nlogs++] = quick ? 12 : 16;
         logs[nlogs++] = quick ? 14 : 18;
     }
-    if (trace_only) {
+    if (g_lanes) {
+        fprintf(stderr, "bench_zkvm_prove: %s backend, %u lanes (resident provers, device shared), %u threads "
+                        "each, %u timed proofs a lane after one untimed\n",
+                backend, g_lanes, gs_threads_get() / g_lanes ? gs_threads_get() / g_lanes : 1, g_proofs);
+        fprintf(stderr, "%-20s %5s %6s %10s %8s %9s %9s\n", "program", "lanes", "proofs", "cycles", "wall s",
+                "proof s", "Mcyc/s");
+        fprintf(stderr, "  (proof s: a lane's mean time a proof; Mcyc/s: all lanes' cycles over the wall time)\n");
+    } else if (trace_only) {
         fprintf(stderr, "bench_zkvm_prove: trace generation only, %u threads, best of %d\n",
                 gs_threads_get(), reps);
         fprintf(stderr, "%-14s %10s %9s %9s %9s %9s %9s %9s %9s %9s\n", "program", "cycles", "exec s",
@@ -314,5 +425,6 @@ int main(int argc, char **argv) {
                     "51.5 M main-trace cells (34 per cycle), 5.1 s on a CPU; lambda_vm "
                     "fib_iterative 1 M iterations, 12.04 s on an RTX 5090\n");
     gs_prover_free(g_pv);
+    for (unsigned l = 0; l < g_lanes; l++) gs_prover_free(g_lane_pv[l]);
     return 0;
 }
