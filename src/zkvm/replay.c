@@ -175,11 +175,10 @@ static gs_status io_call(replay *rp, const gs_zkvm_io *rec, const uint8_t *input
     return GS_OK;
 }
 
+/* Pass 1: the state's thin sequential part (see the top of the file). */
 typedef struct pipe pipe;
 static void publish(pipe *pp, uint64_t ready);
 
-/* Pass 1: the state's thin sequential part (see the top of the file); it
- * publishes every chunk it finishes (pp). */
 static gs_status replay_state(replay *rp, const gs_zkvm_program *p, const gs_zkvm_trace *tr,
                               const uint8_t *input, pipe *pp, char *msg, size_t cap) {
     const uint64_t n = tr->n_steps;
