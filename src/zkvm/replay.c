@@ -12,23 +12,14 @@
  *     (values, the previous access times, the range lookups of the gaps),
  *     its ALU, shift, mul, div or load/store request, and the check that
  *     the value the AIR writes to rd is the executor's.
- * The passes overlap: pass 1 runs on the calling thread and publishes each
- * chunk it has finished; the other threads take chunks in order as they
- * are published (then the calling thread too), so the replay takes about
- * the longer of the two instead of their sum. The chips' request arrays are
- * mapped for one request per step before pass 1 counts them (only the
- * pages written are touched).
  * Every row and request depends only on the step and the state before it,
  * and the lookup counts are sums, so the tables do not depend on how the
  * chunks are spread over threads (DESIGN.md section 2). The fills are
  * parallel too (zk_parallel_lookups). */
-#include <pthread.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 
 #include "gstark/parallel.h"
@@ -105,7 +96,6 @@ typedef struct {
     zk_io_req *io;
     zk_io_word *words;
     size_t n_chip[CH_NUM], n_ls, n_io, n_words, cap_words;
-    size_t chip_bytes; /* each chip array's mapping */
     uint32_t *in_mult;
     zk_lookups *lk;
 } replay;
@@ -113,18 +103,7 @@ typedef struct {
 static void replay_free(replay *rp) {
     free(rp->mem), free(rp->mem_ts), free(rp->touched), free(rp->prog), free(rp->counts);
     free(rp->starts), free(rp->ls), free(rp->io), free(rp->words), free(rp->in_mult), free(rp->lk);
-    for (unsigned c = 0; c < CH_NUM; c++)
-        if (rp->chip[c]) munmap(rp->chip[c], rp->chip_bytes);
-}
-
-/* A chip's request array, room for one request per step: mapped for it
- * alone, its pages touched only as written. Not malloc: glibc raises its
- * mmap threshold when such a block is freed, and later large callocs (the
- * next run's machine memory) then come from its heap and are cleared by
- * hand (the next traced run of fib-asm 2^20 took 10-11 ms instead of 3). */
-static zk_alu_req *chip_map(size_t bytes) {
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    return p == MAP_FAILED ? NULL : p;
+    for (unsigned c = 0; c < CH_NUM; c++) free(rp->chip[c]);
 }
 
 static inline void mem_touch(replay *rp, uint32_t w, uint64_t ts, uint64_t *prev) {
@@ -176,16 +155,12 @@ static gs_status io_call(replay *rp, const gs_zkvm_io *rec, const uint8_t *input
 }
 
 /* Pass 1: the state's thin sequential part (see the top of the file). */
-typedef struct pipe pipe;
-static void publish(pipe *pp, uint64_t ready);
-
 static gs_status replay_state(replay *rp, const gs_zkvm_program *p, const gs_zkvm_trace *tr,
-                              const uint8_t *input, pipe *pp, char *msg, size_t cap) {
+                              const uint8_t *input, char *msg, size_t cap) {
     const uint64_t n = tr->n_steps;
     for (uint64_t i = 0; i < n; i++) {
         const gs_zkvm_step *st = &tr->steps[i];
         if (i % CHUNK == 0) {
-            if (i) publish(pp, i / CHUNK); /* the chunks before i are done */
             chunk_start *cs = &rp->starts[i / CHUNK];
             memcpy(cs->x, rp->x, sizeof rp->x), memcpy(cs->x_ts, rp->x_ts, sizeof rp->x_ts);
             memcpy(cs->n_chip, rp->n_chip, sizeof rp->n_chip), cs->n_ls = rp->n_ls;
@@ -306,69 +281,8 @@ static void replay_chunk(const rows_job *j, size_t c, zk_lookups *lk) {
     }
 }
 
-/* The two passes overlapped: pass 1's progress (chunks done), the next
- * chunk to take, and a failure of pass 1 that ends the waits. */
-struct pipe {
-    rows_job rows;
-    replay *rp; /* pass 1 writes it; rows.rp reads it */
-    const gs_zkvm_program *p;
-    const uint8_t *input;
-    uint64_t chunks;
-    atomic_uint_fast64_t ready, next;
-    atomic_int waiters, failed;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    gs_status state; /* pass 1's */
-    double state_s;
-    char *msg;
-    size_t cap;
-};
-
-static void wake(pipe *pp) {
-    pthread_mutex_lock(&pp->mu);
-    pthread_cond_broadcast(&pp->cv);
-    pthread_mutex_unlock(&pp->mu);
-}
-
-/* Chunks [0, ready) are done by pass 1. (Sequentially consistent: a waiter
- * either sees the new value or is counted before the check here.) */
-static void publish(pipe *pp, uint64_t ready) {
-    atomic_store(&pp->ready, ready);
-    if (atomic_load(&pp->waiters)) wake(pp);
-}
-
-/* Whether chunk c is ready, after waiting for it (0: pass 1 failed). */
-static int wait_ready(pipe *pp, uint64_t c) {
-    if (atomic_load(&pp->ready) > c) return 1;
-    pthread_mutex_lock(&pp->mu);
-    atomic_fetch_add(&pp->waiters, 1);
-    while (atomic_load(&pp->ready) <= c && !atomic_load(&pp->failed)) pthread_cond_wait(&pp->cv, &pp->mu);
-    atomic_fetch_sub(&pp->waiters, 1);
-    pthread_mutex_unlock(&pp->mu);
-    return atomic_load(&pp->ready) > c;
-}
-
-/* Part 0 runs pass 1, then takes chunks like the others. The chunks are
- * taken in order, so every wait is for work pass 1 is doing. */
-static void pipe_part(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
-    pipe *pp = ctx;
-    if (begin == 0) {
-        double t0 = now_s();
-        pp->state = replay_state(pp->rp, pp->p, pp->rows.tr, pp->input, pp, pp->msg, pp->cap);
-        pp->state_s = now_s() - t0;
-        if (pp->state != GS_OK) {
-            atomic_store(&pp->failed, 1);
-            wake(pp);
-            return;
-        }
-        publish(pp, pp->chunks);
-    }
-    (void)end;
-    for (;;) {
-        uint64_t c = atomic_fetch_add(&pp->next, 1);
-        if (c >= pp->chunks || !wait_ready(pp, c)) return;
-        replay_chunk(&pp->rows, c, lk);
-    }
+static void replay_chunks(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
+    for (size_t c = begin; c < end; c++) replay_chunk(ctx, c, lk);
 }
 
 typedef struct {
@@ -415,10 +329,12 @@ static gs_status replay_run(replay *rp, zk_table *cpu, const gs_zkvm_program *p,
         return GS_ERR_NOMEM;
     for (uint32_t s = 0; s < p->n; s++) zk_prog_row(&rp->prog[s], p, s);
     memcpy(rp->mem + im->lo, im->words, (size_t)(im->hi - im->lo));
-    /* A request per step at most, per chip; pass 1 counts them. */
-    rp->chip_bytes = (n ? n : 1) * sizeof *rp->chip[0];
+    double t0 = now_s();
+    GS_TRY(replay_state(rp, p, tr, input, msg, cap));
+    *state_s = now_s() - t0;
     for (unsigned c = 0; c < CH_NUM; c++)
-        if (!(rp->chip[c] = chip_map(rp->chip_bytes))) return GS_ERR_NOMEM;
+        if (!(rp->chip[c] = malloc((rp->n_chip[c] ? rp->n_chip[c] : 1) * sizeof *rp->chip[c])))
+            return GS_ERR_NOMEM;
     /* Every cell is written (zk_cpu_set_rows, the padding): a resident
      * prover's block is not zeroed first. */
     GS_TRY(zk_table_alloc_dense(cpu, zk_cpu_num_cols(), n + 1));
@@ -428,24 +344,8 @@ static gs_status replay_run(replay *rp, zk_table *cpu, const gs_zkvm_program *p,
         free(bad), free(bad_c);
         return GS_ERR_NOMEM;
     }
-    pipe pp = {.rows = {.rp = rp, .tr = tr, .cpu = cpu, .n = n, .bad = bad, .bad_c = bad_c},
-               .rp = rp, .p = p, .input = input, .chunks = chunks, .state = GS_OK, .msg = msg, .cap = cap};
-    atomic_init(&pp.ready, 0), atomic_init(&pp.next, 0);
-    atomic_init(&pp.waiters, 0), atomic_init(&pp.failed, 0);
-    pthread_mutex_init(&pp.mu, NULL);
-    pthread_cond_init(&pp.cv, NULL);
-    /* Part 0 (pass 1) and up to a part per chunk: one index each. */
-    size_t parts = gs_threads_get();
-    if (parts > ZK_MAX_PARTS) parts = ZK_MAX_PARTS;
-    if (parts > chunks + 1) parts = (size_t)chunks + 1;
-    zk_parallel_lookups(parts, 1, rp->lk, pipe_part, &pp);
-    pthread_cond_destroy(&pp.cv);
-    pthread_mutex_destroy(&pp.mu);
-    *state_s = pp.state_s;
-    if (pp.state != GS_OK) {
-        free(bad), free(bad_c);
-        return pp.state;
-    }
+    rows_job j = {.rp = rp, .tr = tr, .cpu = cpu, .n = n, .bad = bad, .bad_c = bad_c};
+    zk_parallel_lookups((size_t)chunks, 1, rp->lk, replay_chunks, &j);
     pad_job pj = {cpu, rp->clk0, n, end_pc};
     gs_parallel_for(((size_t)1 << cpu->log_n) - n, 1u << 15, pad_rows, &pj);
     gs_status s = GS_OK;
