@@ -148,13 +148,9 @@ typedef struct {
 /* sum_(k < w) alpha^(k+1) v_(at + k) with the products added unreduced (the
  * outputs and alpha's powers are canonical) and one reduction per component. */
 static inline gs_fp3 lu_fp_dot(const lu_fp_row *c, uint32_t at, uint32_t w) {
-    gs_fp_acc_ s[3] = {{0, 0}, {0, 0}, {0, 0}};
-    for (uint32_t k = 0; k < w; k++) {
-        gs_fp v = c->outs[(size_t)(at + k) * c->stride];
-        const gs_fp3 *a = &c->ap[k + 1];
-        for (int j = 0; j < 3; j++) gs_fp_acc_add_(&s[j], (unsigned __int128)a->c[j] * v);
-    }
-    return gs_fp3_make(gs_fp_acc_done_(s[0]), gs_fp_acc_done_(s[1]), gs_fp_acc_done_(s[2]));
+    gs_fp3_acc_ s = gs_fp3_acc_zero_();
+    for (uint32_t k = 0; k < w; k++) gs_fp3_acc_mul_fp_(&s, c->ap[k + 1], c->outs[(size_t)(at + k) * c->stride]);
+    return gs_fp3_acc_done_(&s);
 }
 
 #define GS_LU_NAME(x) lu_fp_##x
