@@ -211,29 +211,37 @@ static void inv_block(gs_fp *v, gs_fp *tmp, size_t count) {
     }
 }
 
+/* A block's rows: the count rows (j0 + r) << log_step of the LDE (r <
+ * count), read from m (`rows` per column) at mstart + r, their next rows
+ * next_step further on. */
+typedef struct {
+    const gs_fp *m;
+    size_t rows, next_step, mstart, j0, count;
+} quot_rows;
+
 /* The LogUp constraints of a block, added to acc: groups over x^n - 1, the
  * running sum over the transition divisor, its first and last rows over
  * x - 1 and x - w^(n-1), through gs_logup_constraints_fp (base-field
  * inputs; tested equal to the verifier's gs_logup_constraints). */
-static gs_status quot_logup(quot_ctx *q, void *scratch, gs_fp3 *acc, const gs_fp *x, size_t start,
-                            size_t count) {
+static gs_status quot_logup(quot_ctx *q, void *scratch, gs_fp3 *acc, const gs_fp *x, const quot_rows *br) {
     const gs_quotient_args *a = q->a;
     const gs_logup *L = a->logup;
     uint32_t base = gs_air_num_transitions(a->air) + gs_air_num_boundaries(a->air), A = L->aux_cols;
     size_t B = (size_t)1 << a->log_blowup, N = q->N;
+    size_t count = br->count;
     gs_fp *io = malloc(((size_t)L->n_outs + 1) * count * sizeof *io);
     gs_fp *d0 = malloc(count * sizeof *d0), *dl = malloc(count * sizeof *dl), *tmp = malloc(count * sizeof *tmp);
     gs_fp3 *cur = malloc(((size_t)A + 1) * sizeof *cur), *nxt = malloc(((size_t)A + 1) * sizeof *nxt);
     gs_fp3 *grp = malloc(((size_t)L->n_groups + 1) * sizeof *grp);
     gs_status s = io && d0 && dl && tmp && cur && nxt && grp ? GS_OK : GS_ERR_NOMEM;
-    if (s == GS_OK) s = gs_air_eval_inter_block(a->air, scratch, io, q->lde, N, start, count, a->pub);
+    if (s == GS_OK) s = gs_air_eval_inter_block(a->air, scratch, io, br->m, br->rows, br->mstart, count, a->pub);
     if (s == GS_OK) {
         for (size_t r = 0; r < count; r++) d0[r] = gs_fp_sub(x[r], 1), dl[r] = gs_fp_sub(x[r], q->wlast);
         inv_block(d0, tmp, count);
         inv_block(dl, tmp, count);
         const gs_fp3 *ap = a->alpha_pows + base;
         for (size_t r = 0; r < count; r++) {
-            size_t i = start + r, in = (i + B) & (N - 1);
+            size_t i = (br->j0 + r) << a->log_step, in = (i + B) & (N - 1);
             for (uint32_t j = 0; j < A; j++) {
                 const gs_fp *col = q->aux + (size_t)3 * j * N;
                 cur[j] = gs_fp3_make(col[i], col[N + i], col[2 * N + i]);
@@ -256,65 +264,85 @@ static gs_status quot_logup(quot_ctx *q, void *scratch, gs_fp3 *acc, const gs_fp
     return s;
 }
 
+/* The rows a block needs when only every 2^log_step-th row is evaluated:
+ * output rows j0 .. j0 + count - 1 and their next rows (B >> log_step
+ * further, mod N >> log_step) gathered into g (GR rows per column). */
+#define GR (2 * BLOCK)
+static void quot_gather(gs_fp *g, const quot_ctx *q, size_t j0, size_t count) {
+    const gs_quotient_args *a = q->a;
+    size_t n_out = q->N >> a->log_step, span = count + (((size_t)1 << a->log_blowup) >> a->log_step);
+    uint32_t cols = gs_air_num_cols(a->air);
+    for (uint32_t c = 0; c < cols; c++) {
+        const gs_fp *col = q->lde + (size_t)c * q->N;
+        gs_fp *d = g + (size_t)c * GR;
+        for (size_t r = 0; r < span; r++) d[r] = col[((j0 + r) & (n_out - 1)) << a->log_step];
+    }
+}
+
 static void quot_range(void *arg, size_t b, size_t e) {
     quot_ctx *q = arg;
     const gs_quotient_args *a = q->a;
     uint32_t nt = gs_air_num_transitions(a->air), nb = gs_air_num_boundaries(a->air);
-    size_t B = (size_t)1 << a->log_blowup;
+    size_t B = (size_t)1 << a->log_blowup, step = (size_t)1 << a->log_step, n_out = q->N >> a->log_step;
     void *scratch = malloc(gs_air_scratch_size(a->air));
     gs_fp *cons = malloc(((size_t)nt + 1) * BLOCK * sizeof *cons);
     gs_fp *x = malloc(BLOCK * sizeof *x), *d = malloc(BLOCK * sizeof *d), *tmp = malloc(BLOCK * sizeof *tmp);
     gs_fp3 *acc = malloc(BLOCK * sizeof *acc), *gacc = malloc(BLOCK * sizeof *gacc);
     gs_fp_acc_ *la = malloc(3 * BLOCK * sizeof *la);
-    if (!scratch || !cons || !x || !d || !tmp || !acc || !gacc || !la) {
+    /* Strided (log_step > 0): the block's rows gathered (B / step <= BLOCK). */
+    gs_fp *g = a->log_step ? malloc((size_t)gs_air_num_cols(a->air) * GR * sizeof *g) : NULL;
+    if (!scratch || !cons || !x || !d || !tmp || !acc || !gacc || !la || (a->log_step && !g)) {
         atomic_store(&q->err, GS_ERR_NOMEM);
         goto done;
     }
     for (size_t blk = b; blk < e; blk++) {
-        size_t start = blk * BLOCK, count = q->N - start < BLOCK ? q->N - start : BLOCK;
+        size_t j0 = blk * BLOCK, count = n_out - j0 < BLOCK ? n_out - j0 : BLOCK;
+        quot_rows br = {q->lde, q->N, B, j0, j0, count};
+        if (g) {
+            quot_gather(g, q, j0, count);
+            br = (quot_rows){g, GR, B >> a->log_step, 0, j0, count};
+        }
         gs_status s = GS_OK;
-        if (nt) s = gs_air_eval_block(a->air, scratch, cons, q->lde, q->N, B, start, count, a->pub);
+        if (nt) s = gs_air_eval_block(a->air, scratch, cons, br.m, br.rows, br.next_step, br.mstart, count, a->pub);
         if (s != GS_OK) {
             atomic_store(&q->err, s);
             break;
         }
-        gs_fp xi = gs_fp_mul(a->shift, gs_fp_pow(q->wN, start));
-        for (size_t r = 0; r < count; r++) x[r] = xi, xi = gs_fp_mul(xi, q->wN);
+        gs_fp xi = gs_fp_mul(a->shift, gs_fp_pow(q->wN, j0 << a->log_step)), wstep = gs_fp_pow(q->wN, step);
+        for (size_t r = 0; r < count; r++) x[r] = xi, xi = gs_fp_mul(xi, wstep);
         /* Transitions: sum_k alpha^k C_k * (x - w^(n-1)) / (x^n - 1), the
          * sum's products added unreduced (lazy_sum). */
         lazy_sum(acc, la, a->alpha_pows, cons, count, nt, count);
         for (size_t r = 0; r < count; r++) {
-            gs_fp f = gs_fp_mul(gs_fp_sub(x[r], q->wlast), q->zinv[(start + r) & (B - 1)]);
+            gs_fp f = gs_fp_mul(gs_fp_sub(x[r], q->wlast), q->zinv[((j0 + r) << a->log_step) & (B - 1)]);
             acc[r] = gs_fp3_mul_fp(acc[r], f);
         }
         /* Boundaries, one division per distinct row. */
-        for (uint32_t g = 0; g < q->n_groups; g++) {
-            for (size_t r = 0; r < count; r++) d[r] = gs_fp_sub(x[r], q->group_point[g]);
+        for (uint32_t grp = 0; grp < q->n_groups; grp++) {
+            for (size_t r = 0; r < count; r++) d[r] = gs_fp_sub(x[r], q->group_point[grp]);
             inv_block(d, tmp, count);
             for (size_t r = 0; r < count; r++) gacc[r] = gs_fp3_zero();
             for (uint32_t i = 0; i < nb; i++) {
-                if (q->bound_group[i] != g) continue;
+                if (q->bound_group[i] != grp) continue;
                 gs_fp3 al = a->alpha_pows[nt + i];
-                const gs_fp *col = q->lde + (size_t)a->bound_cols[i] * q->N + start;
+                const gs_fp *col = br.m + (size_t)a->bound_cols[i] * br.rows + br.mstart;
                 for (size_t r = 0; r < count; r++)
                     gacc[r] = gs_fp3_add(gacc[r], gs_fp3_mul_fp(al, gs_fp_sub(col[r], a->bound_vals[i])));
             }
             for (size_t r = 0; r < count; r++) acc[r] = gs_fp3_add(acc[r], gs_fp3_mul_fp(gacc[r], d[r]));
         }
         if (a->logup) {
-            gs_status s2 = quot_logup(q, scratch, acc, x, start, count);
+            gs_status s2 = quot_logup(q, scratch, acc, x, &br);
             if (s2 != GS_OK) {
                 atomic_store(&q->err, s2);
                 break;
             }
         }
-        /* Every 2^log_step-th row is kept. */
-        size_t n_out = q->N >> a->log_step, step = (size_t)1 << a->log_step;
-        for (size_t r = (step - start % step) % step; r < count; r += step)
-            for (int c = 0; c < 3; c++) q->out[(size_t)c * n_out + ((start + r) >> a->log_step)] = acc[r].c[c];
+        for (size_t r = 0; r < count; r++)
+            for (int c = 0; c < 3; c++) q->out[(size_t)c * n_out + j0 + r] = acc[r].c[c];
     }
 done:
-    free(scratch), free(cons), free(x), free(d), free(tmp), free(acc), free(gacc), free(la);
+    free(scratch), free(cons), free(x), free(d), free(tmp), free(acc), free(gacc), free(la), free(g);
 }
 
 static gs_status cpu_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
@@ -349,7 +377,7 @@ static gs_status cpu_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
     }
     if (err == GS_OK) {
         atomic_init(&q.err, GS_OK);
-        gs_parallel_for((N + BLOCK - 1) / BLOCK, 16, quot_range, &q);
+        gs_parallel_for(((N >> a->log_step) + BLOCK - 1) / BLOCK, 16, quot_range, &q);
         err = (gs_status)atomic_load(&q.err);
     }
 out:
