@@ -239,12 +239,17 @@ gs_air *zk_cpu_air(void) {
      * which the next row fetches from the program, i.e. a multiple of 4
      * below 2^24, is determined). After the last active row comes a
      * padding row whose pc is where the run leads: the public END_PC.
-     * Nothing fetches it here; the next segment's first row does. */
+     * Nothing fetches it here; the next segment's first row does.
+     * A branch row holds `taken` in CH (free there): the pc rule's branch
+     * term is then of degree 3, and so is the table (its quotient is 2
+     * chunks, evaluated at half the LDE's points). */
+    gs_expr f_br = ADD(f_branch, f_beq);
     gs_expr taken = ADD(vc, MUL(f_neg, SUB(one, MUL(K(2), vc))));
+    gs_air_transition(a, MUL(f_br, SUB(ch, taken)));
     gs_expr seq = ADD(ADD(ADD(f_alu, f_add), ADD(f_load, f_store)), ADD(f_lui, e_sum));
     gs_expr npc = NXT(CPU_PC);
     gs_expr pc_rule = MUL(seq, SUB(npc, ADD(pc, four)));
-    pc_rule = ADD(pc_rule, MUL(ADD(f_branch, f_beq), SUB(npc, ADD(ADD(pc, four), MUL(taken, SUB(imm, four))))));
+    pc_rule = ADD(pc_rule, MUL(f_br, SUB(npc, ADD(ADD(pc, four), MUL(ch, SUB(imm, four))))));
     pc_rule = ADD(pc_rule, MUL(f_jump, SUB(npc, SUB(ADD(va, imm), ADD(t, MUL(two32, ch))))));
     gs_air_transition(a, pc_rule);
     gs_air_transition(a, MUL(ADD(f_add, f_jump), MUL(t, SUB(t, one))));
@@ -345,6 +350,9 @@ static void cpu_row_values(gs_fp *v, size_t s, const zk_cpu_row_t *r) {
         V(CPU_T) = (f & ZK_F_NEG) ? r->a < op2 : (r->a + op2) >> 32;
     } else if (f & ZK_F_BEQ) {
         V(CPU_T) = gs_fp_sub(r->a, r->b);
+        V(CPU_CH) = (r->c != 0) != ((f & ZK_F_NEG) != 0); /* taken */
+    } else if (f & ZK_F_BRANCH) {
+        V(CPU_CH) = (r->c != 0) != ((f & ZK_F_NEG) != 0);
     } else if (f & ZK_F_JUMP) {
         uint64_t sum = (uint64_t)r->a + r->prog.imm;
         V(CPU_T) = sum & 1, V(CPU_CH) = sum >> 32;
