@@ -289,7 +289,7 @@ static void quot_range(void *arg, size_t b, size_t e) {
     gs_fp *x = malloc(BLOCK * sizeof *x), *d = malloc(BLOCK * sizeof *d), *tmp = malloc(BLOCK * sizeof *tmp);
     gs_fp3 *acc = malloc(BLOCK * sizeof *acc), *gacc = malloc(BLOCK * sizeof *gacc);
     gs_fp_acc_ *la = malloc(3 * BLOCK * sizeof *la);
-    /* Strided (log_step > 0): the block's rows gathered (B / step <= BLOCK). */
+    /* Strided (log_step > 0): the block's rows gathered (count + B / step <= GR). */
     gs_fp *g = a->log_step ? malloc((size_t)gs_air_num_cols(a->air) * GR * sizeof *g) : NULL;
     if (!scratch || !cons || !x || !d || !tmp || !acc || !gacc || !la || (a->log_step && !g)) {
         atomic_store(&q->err, GS_ERR_NOMEM);
@@ -350,7 +350,8 @@ static gs_status cpu_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
     (void)be;
     size_t n = (size_t)1 << a->log_n, B = (size_t)1 << a->log_blowup, N = n * B;
     uint32_t nb = gs_air_num_boundaries(a->air);
-    if (a->log_step > a->log_blowup || out->bytes < 3 * (N >> a->log_step) * sizeof(gs_fp))
+    if (a->log_step > a->log_blowup || out->bytes < 3 * (N >> a->log_step) * sizeof(gs_fp) ||
+        (a->log_step && BLOCK + (B >> a->log_step) > GR))
         return GS_ERR_INVALID_ARG;
     if (a->logup && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->logup->aux_cols * N * sizeof(gs_fp)))
         return GS_ERR_INVALID_ARG;

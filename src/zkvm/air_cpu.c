@@ -350,13 +350,11 @@ static void cpu_row_values(gs_fp *v, size_t s, const zk_cpu_row_t *r) {
         V(CPU_T) = (f & ZK_F_NEG) ? r->a < op2 : (r->a + op2) >> 32;
     } else if (f & ZK_F_BEQ) {
         V(CPU_T) = gs_fp_sub(r->a, r->b);
-        V(CPU_CH) = (r->c != 0) != ((f & ZK_F_NEG) != 0); /* taken */
-    } else if (f & ZK_F_BRANCH) {
-        V(CPU_CH) = (r->c != 0) != ((f & ZK_F_NEG) != 0);
     } else if (f & ZK_F_JUMP) {
         uint64_t sum = (uint64_t)r->a + r->prog.imm;
         V(CPU_T) = sum & 1, V(CPU_CH) = sum >> 32;
     }
+    if (f & (ZK_F_BRANCH | ZK_F_BEQ)) V(CPU_CH) = (r->c != 0) != ((f & ZK_F_NEG) != 0); /* taken */
     uint64_t ts = 4 * r->clk;
     V(CPU_A_LO) = (ts + ZK_TS_RS1 - r->a_ts - 1) & 0xffff;
     V(CPU_A_HI) = gs_fp_from_u64((ts + ZK_TS_RS1 - r->a_ts - 1) >> 16);
