@@ -1,11 +1,13 @@
 /* gs_parallel_for covers [0, n) exactly once with ranges of at least the
- * grain, for any thread count; the thread knobs behave as documented. */
+ * grain, for any thread count; the thread knobs behave as documented,
+ * the shared count (util/parallel_share.h) included. */
 #include <pthread.h>
 #include <stdatomic.h>
 
 #include "gstark/parallel.h"
 #include "gstark/status.h"
 #include "test_util.h"
+#include "util/parallel_share.h"
 
 typedef struct {
     atomic_uchar *hits;
@@ -17,6 +19,46 @@ static void mark(void *p, size_t b, size_t e) {
     cover_ctx *c = p;
     if (e - b < c->grain && !(b == 0 && e == c->n)) atomic_fetch_add(&c->short_ranges, 1);
     for (size_t i = b; i < e; i++) atomic_fetch_add(&c->hits[i], 1);
+}
+
+/* The count every range of a loop saw (the threads it started read it). */
+typedef struct {
+    atomic_uint min_seen, max_seen;
+} seen_ctx;
+
+static void see(void *p, size_t b, size_t e) {
+    (void)b, (void)e;
+    seen_ctx *c = p;
+    unsigned t = gs_threads_get(), v;
+    while ((v = atomic_load(&c->min_seen)) > t && !atomic_compare_exchange_weak(&c->min_seen, &v, t)) {}
+    while ((v = atomic_load(&c->max_seen)) < t && !atomic_compare_exchange_weak(&c->max_seen, &v, t)) {}
+}
+
+/* A shared count is read at every loop, by the loop's threads too; 0 in it
+ * falls back to the fixed counts; gs_threads_set_local removes it. */
+static void test_share(void) {
+    gs_threads_set(2);
+    atomic_uint share;
+    atomic_init(&share, 3);
+    gs_threads_set_local_share(&share);
+    CHECK(gs_threads_get_local_share() == &share);
+    CHECK(gs_threads_get() == 3);
+    seen_ctx c;
+    atomic_init(&c.min_seen, 1000), atomic_init(&c.max_seen, 0);
+    gs_parallel_for(90, 1, see, &c);
+    CHECK(atomic_load(&c.min_seen) == 3 && atomic_load(&c.max_seen) == 3);
+    atomic_store(&share, 5); /* raised while the worker runs: its next loop takes it */
+    atomic_init(&c.min_seen, 1000), atomic_init(&c.max_seen, 0);
+    gs_parallel_for(90, 1, see, &c);
+    CHECK(atomic_load(&c.min_seen) == 5 && atomic_load(&c.max_seen) == 5);
+    atomic_store(&share, 0);
+    CHECK(gs_threads_get() == 2);
+    atomic_store(&share, 4);
+    gs_threads_set_local(1); /* a fixed count replaces the share */
+    CHECK(gs_threads_get_local_share() == NULL);
+    CHECK(gs_threads_get() == 1);
+    gs_threads_set_local(0);
+    gs_threads_set(0);
 }
 
 static void *local_override(void *arg) {
@@ -55,6 +97,7 @@ int main(int argc, char **argv) {
     CHECK(gs_threads_get() == 2);
     gs_threads_set(0);
     CHECK(gs_threads_get() >= 1);
+    test_share();
     /* Every status has a description. */
     for (int s = 0; s <= 32; s++) {
         if (s > 14 && s < 20) continue;

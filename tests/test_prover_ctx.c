@@ -345,8 +345,9 @@ static void test_config(const statements *S) {
     CHECK(st.mem_budget == cfg.mem_budget && !strcmp(st.backend, "cpu"));
 
     /* Threads: a single table runs on the caller with the context's count; a
-     * multi-table proof's k = 3 workers get 6 / 3 = 2 each; the caller's own
-     * count is back afterwards. */
+     * multi-table proof's k = 3 workers get 6 / 3 = 2 each, and 6 / 2 or 6 / 1
+     * once one or two of them ran out of tables; the caller's own count is
+     * back afterwards. */
     g_S = S;
     gs_prover_debug_ood = probe_hook;
     gs_threads_set_local(5);
@@ -360,7 +361,8 @@ static void test_config(const statements *S) {
     CHECK(prove_many(&b, pv, S, 0, NULL) == GS_OK && same(&b, &S->ref_multi[0]));
     free(b.b);
     CHECK(atomic_load(&g_hook_calls) == S->multi[0].num_tables);
-    CHECK(atomic_load(&g_thr_min) == 2 && atomic_load(&g_thr_max) == 2);
+    unsigned hi = atomic_load(&g_thr_max);
+    CHECK(atomic_load(&g_thr_min) == 2 && (hi == 2 || hi == 3 || hi == 6));
     CHECK(gs_threads_get_local() == 5);
     unsigned multi_calls = atomic_load(&g_hook_calls);
 

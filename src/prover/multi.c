@@ -32,6 +32,7 @@
 #include "gstark/parallel.h"
 #include "gstark/sched.h"
 #include "prover/prover_internal.h"
+#include "util/parallel_share.h"
 
 const uint32_t *gs_prover_debug_table_order = NULL;
 int gs_prover_debug_skip_width_check = 0;
@@ -51,7 +52,10 @@ typedef struct {
      * 0, 1, 2) in these forks, root the tree of the round before the part. */
     gs_transcript *forks;
     const gs_digest *root;
-    unsigned threads_each;
+    unsigned threads_each; /* a worker's share of the threads at a phase's start */
+    unsigned threads;      /* all of them */
+    atomic_uint share;     /* a worker's share now: threads / the workers still proving */
+    atomic_uint active;    /* those workers */
     gs_gate *gate;
     const gs_transcript *tr;
     const bus_challenges *bc;
@@ -148,11 +152,15 @@ static gs_status run_table(sched *pl, uint32_t i) {
 
 /* Worker w of a phase (w = 0 is the calling thread, already bound): binds
  * the device's lane w and takes the context's share of threads, then proves
- * tables in order until none is left or one failed. */
+ * tables in order until none is left or one failed. The share is read at
+ * every parallel loop: a worker that runs out of tables hands its threads
+ * to those still proving (a zkVM proof's CPU table, its heaviest by far,
+ * would otherwise finish on 1 of 2 cores). */
 static void worker(void *arg, unsigned w) {
     sched *pl = arg;
     unsigned saved = gs_threads_get_local();
-    gs_threads_set_local(pl->threads_each);
+    const atomic_uint *saved_share = gs_threads_get_local_share();
+    gs_threads_set_local_share(&pl->share);
     /* A worker whose binding fails stays unbound: its tables' device work
      * fails (GS_ERR_CUDA) and they fall back to the CPU like after any
      * device failure, or the proof fails. */
@@ -166,13 +174,18 @@ static void worker(void *arg, unsigned w) {
             atomic_compare_exchange_strong(&pl->err, &ok, r);
         }
     }
+    unsigned left = atomic_fetch_sub(&pl->active, 1) - 1;
+    if (left) atomic_store(&pl->share, pl->threads / left ? pl->threads / left : 1);
     gs_threads_set_local(saved);
+    gs_threads_set_local_share(saved_share);
 }
 
 /* Runs one phase on k workers of the context's pool (the caller is one). */
 static gs_status run_phase(sched *pl, gs_pool *pool, unsigned k, int phase) {
     pl->phase = phase;
     atomic_store(&pl->next, 0);
+    atomic_store(&pl->active, k);
+    atomic_store(&pl->share, pl->threads_each);
     gs_pool_run(pool, k, worker, pl);
     return (gs_status)atomic_load(&pl->err);
 }
@@ -427,12 +440,14 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
     bus_challenges bc = {gs_fp3_zero(), gs_fp3_zero()};
     int keep = gate_budget == GS_GATE_UNLIMITED || sum <= gate_budget;
     sched pl = {.dev = rb.dev, .st = st, .mp = mp, .in = tables, .est = est, .order = order,
-                .n = n, .phase = 0, .keep = keep, .threads_each = T / k ? T / k : 1,
+                .n = n, .phase = 0, .keep = keep, .threads_each = T / k ? T / k : 1, .threads = T,
                 .gate = gate, .tr = &tr, .bc = &bc, .ts = ts, .obs = opts->obs, .span = -1,
                 .shared = shared, .chain = chain, .forks = forks};
     gs_obs_progress_init(opts->obs, n, -1);
     atomic_init(&pl.next, 0);
     atomic_init(&pl.err, GS_OK);
+    atomic_init(&pl.share, pl.threads_each);
+    atomic_init(&pl.active, 0);
     double t0 = gs_prover_now();
     if (r == GS_OK && trees_mode) gs_gate_acquire(gate, tree_bytes);
     if (r == GS_OK) {

@@ -5,6 +5,7 @@
  * of microseconds, so callers pick a grain that keeps small problems on one
  * thread. */
 #include "gstark/parallel.h"
+#include "util/parallel_share.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -15,6 +16,7 @@
 
 static atomic_uint g_threads; /* 0: default */
 static _Thread_local unsigned t_threads;
+static _Thread_local const atomic_uint *t_share; /* util/parallel_share.h */
 
 static unsigned default_threads(void) {
     const char *env = getenv("GS_THREADS");
@@ -29,6 +31,8 @@ static unsigned default_threads(void) {
 }
 
 unsigned gs_threads_get(void) {
+    unsigned s = t_share ? atomic_load(t_share) : 0;
+    if (s) return s > GS_MAX_THREADS ? GS_MAX_THREADS : s;
     if (t_threads) return t_threads;
     unsigned g = atomic_load(&g_threads);
     return g ? g : default_threads();
@@ -38,20 +42,29 @@ void gs_threads_set(unsigned n) {
     atomic_store(&g_threads, n > GS_MAX_THREADS ? GS_MAX_THREADS : n);
 }
 
-void gs_threads_set_local(unsigned n) { t_threads = n > GS_MAX_THREADS ? GS_MAX_THREADS : n; }
+void gs_threads_set_local(unsigned n) {
+    t_threads = n > GS_MAX_THREADS ? GS_MAX_THREADS : n;
+    t_share = NULL;
+}
 
 unsigned gs_threads_get_local(void) { return t_threads; }
+
+void gs_threads_set_local_share(const atomic_uint *share) { t_share = share; }
+
+const atomic_uint *gs_threads_get_local_share(void) { return t_share; }
 
 typedef struct {
     gs_range_fn fn;
     void *ctx;
     size_t begin, end;
     unsigned local; /* the caller's own count: a started thread inherits it */
+    const atomic_uint *share; /* and its shared count */
 } range_job;
 
 static void *run_job(void *arg) {
     range_job *j = arg;
     t_threads = j->local;
+    t_share = j->share;
     j->fn(j->ctx, j->begin, j->end);
     return NULL;
 }
@@ -72,7 +85,7 @@ void gs_parallel_for(size_t n, size_t grain, gs_range_fn fn, void *ctx) {
     size_t per = n / parts, extra = n % parts, at = 0;
     for (size_t i = 0; i < parts; i++) {
         size_t len = per + (i < extra);
-        jobs[i] = (range_job){fn, ctx, at, at + len, t_threads};
+        jobs[i] = (range_job){fn, ctx, at, at + len, t_threads, t_share};
         at += len;
     }
     for (size_t i = 1; i < parts; i++)
