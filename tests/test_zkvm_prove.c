@@ -663,7 +663,8 @@ static void test_last_row(void) {
  * compare's own constraints can refuse it; x7 and x8 are not read again, so
  * a forged result needs only its final image value and end public. */
 enum { AR_PC_ADD = TEXT + 16, AR_PC_SUB = TEXT + 20, AR_PC_BEQ = TEXT + 24, AR_PC_BNE = TEXT + 28 };
-enum { AR_ADD_C, AR_ADD_CARRY, AR_SUB_BORROW, AR_CARRY_FIELD, AR_NO_WRAP, AR_BEQ_EQUAL, AR_BNE_UNEQUAL, AR_NUM };
+enum { AR_ADD_C, AR_ADD_CARRY, AR_SUB_BORROW, AR_CARRY_FIELD, AR_NO_WRAP, AR_BEQ_EQUAL, AR_BNE_UNEQUAL,
+       AR_BEQ_TAKEN, AR_BNE_TAKEN_FIELD, AR_NUM };
 static const struct {
     const char *what;
     gs_status want; /* from the checked prover */
@@ -679,6 +680,11 @@ static const struct {
     {"add: 2^32 without the wrap", GS_ERR_BUS_UNBALANCED},
     {"beq: unequal operands claimed equal", GS_ERR_AIR_UNSATISFIED},
     {"bne: equal operands claimed unequal", GS_ERR_AIR_UNSATISFIED},
+    /* CH holds a branch's taken (the CPU table of degree 3): the targets are
+     * the next slots, so the pc rule holds whatever CH; only the constraint
+     * (f_branch + f_beq)(CH - taken) refuses these */
+    {"beq: not taken, CH claims taken", GS_ERR_AIR_UNSATISFIED},
+    {"bne: not taken, CH a field element", GS_ERR_AIR_UNSATISFIED},
 };
 
 static uint64_t row_at_pc(zk_table *t, gs_fp pc) {
@@ -733,6 +739,16 @@ static void tamper_arith(zk_table *t, gs_fp **pubs, void *ctx) {
         r = row_at_pc(t, AR_PC_BNE);
         *cpu_cell(t, CPU_C, r) = 0;
         *cpu_cell(t, CPU_T, r) = 1;
+        break;
+    case AR_BEQ_TAKEN:
+        r = row_at_pc(t, AR_PC_BEQ);
+        CHECK(*cpu_cell(t, CPU_CH, r) == 0);
+        *cpu_cell(t, CPU_CH, r) = 1;
+        break;
+    case AR_BNE_TAKEN_FIELD:
+        r = row_at_pc(t, AR_PC_BNE);
+        CHECK(*cpu_cell(t, CPU_CH, r) == 0);
+        *cpu_cell(t, CPU_CH, r) = 12345;
         break;
     }
     recount_lookups(t, pubs);
