@@ -3,9 +3,11 @@
  *   - a budget every table fits: inputs + charged peak <= budget, no overrun,
  *     and the process's peak RSS during the proof <= budget + GS_TEST_RSS_SLACK
  *     (the documented fixed overhead, docs/architecture.md);
- *   - a budget below the largest table whole but not lean: it is proven lean
- *     (main coefficients made again for the out-of-domain values) and fits;
- *   - a budget below the largest table even lean: lenient, the run proceeds with one
+ *   - on the CPU no table has a lean figure below its whole one (the CPU
+ *     takes its out-of-domain values from the LDEs and holds no coefficients
+ *     anyway); the rule that picks lean tables on the device is checked on
+ *     estimates made up for it (test_lean_rule; test_cuda_prove proves one);
+ *   - a budget below the largest table: lenient, the run proceeds with one
  *     warning carrying the numbers, overruns counted in the stats, the report
  *     and the metrics, bytes over = inputs + peak - budget, RSS <= need + slack;
  *     strict, GS_ERR_BUDGET before anything is proven (no span, nothing
@@ -23,6 +25,7 @@
 #include <unistd.h>
 
 #include "gstark/gstark.h"
+#include "prover/prover_internal.h"
 #include "test_util.h"
 
 /* The fixed overhead RSS may show above the budget (docs/architecture.md):
@@ -222,23 +225,20 @@ static void test_multi(void) {
     /* The sizes, from the estimates: the parent builds the statement once. */
     gs_multi_workload w = {0};
     CHECK(gs_synth_preset(&w, PRESET, SHRINK, 3) == GS_OK);
-    size_t largest = 0, largest_lean = 0, sum = 0, inputs = 0;
+    size_t largest = 0, sum = 0, inputs = 0;
     gs_mem_estimate e[16];
     uint32_t n = w.num_tables;
     CHECK(n <= 16);
     for (uint32_t i = 0; i < n && i < 16; i++) {
         CHECK(gs_estimate_table_on(&e[i], w.tables[i].air, w.tables[i].log_n, &PAR, GS_BACKEND_CPU) == GS_OK);
-        CHECK(e[i].lean_total <= e[i].total);
+        CHECK(e[i].lean_total == e[i].total); /* nothing to make lean on the CPU */
         if (e[i].total > largest) largest = e[i].total;
-        if (e[i].lean_total > largest_lean) largest_lean = e[i].lean_total;
         sum += e[i].total;
         inputs += (size_t)gs_air_num_cols(w.tables[i].air) * sizeof(gs_fp) << w.tables[i].log_n;
     }
     gs_multi_workload_free(&w);
-    /* What a budget must hold for the largest table: proven whole, or lean
-     * (below a budget for the whole, every over-budget table goes lean). */
-    size_t need = inputs + largest, need_lean = inputs + largest_lean;
-    CHECK(need_lean < need); /* the cpu table: lean saves its main coefficients' hold */
+    /* What a budget must hold for the largest table. */
+    size_t need = inputs + largest;
 
     result ref, r;
     CHECK(run_child(&ref, GS_GATE_UNLIMITED, 0, 2));
@@ -265,33 +265,17 @@ static void test_multi(void) {
         check_rss(&r, fits);
     }
 
-    /* Below the largest table whole but not lean: it goes lean and fits
-     * (tables that fit whole stay whole). */
-    uint32_t want_lean = 0;
-    for (uint32_t i = 0; i < n && i < 16; i++) want_lean += inputs + e[i].total > need_lean;
-    CHECK(run_child(&r, need_lean, 0, 2));
-    show("lean fits", need_lean, &r);
-    CHECK(r.status == GS_OK && r.warnings == 0);
-    CHECK(r.st.budget_lean_tables == want_lean && want_lean >= 1 && r.st.budget_overruns == 0);
-    CHECK(r.st.mem_need_bytes == need_lean);
-    CHECK(r.st.input_bytes + r.st.peak_bytes <= need_lean); /* lean_total bounds the lean peak */
-    CHECK(r.st.budget_over_bytes == 0);
-    CHECK(r.report_ok && r.metrics_ok);
-    CHECK(memcmp(r.digest, ref.digest, 32) == 0);
-    check_rss(&r, need_lean);
-
-    /* Below the largest table even lean, and a 1-byte budget: every table
-     * over the budget goes lean, and still overruns. */
-    need = need_lean;
-    const size_t small[2] = {need / 2, 1};
-    for (int b = 0; b < 2; b++) {
-        const char *what = b ? "1 byte" : "half the largest";
+    /* Below the largest table, and a 1-byte budget: the tables over the
+     * budget overrun it. */
+    const size_t small[3] = {need - 1, need / 2, 1};
+    for (int b = 0; b < 3; b++) {
+        const char *what = b == 2 ? "1 byte" : b ? "half the largest" : "the largest less 1 byte";
         CHECK(run_child(&r, small[b], 0, 2));
         show(what, small[b], &r);
         CHECK(r.status == GS_OK);
         CHECK(r.st.mem_need_bytes == need && r.st.input_bytes == inputs);
         CHECK(r.st.budget_overruns >= 1 && r.st.budget_overruns <= n);
-        if (b) CHECK(r.st.budget_overruns == n); /* every table is over 1 byte */
+        if (b == 2) CHECK(r.st.budget_overruns == n); /* every table is over 1 byte */
         CHECK(r.warnings == 1 && r.warn_has_numbers);
         CHECK(r.st.budget_over_bytes == r.st.input_bytes + r.st.peak_bytes - small[b]);
         CHECK(r.report_ok && r.metrics_ok);
@@ -315,18 +299,17 @@ static void test_multi(void) {
 
 /* gs_prove: one table, nothing to schedule, the same rule. */
 static void test_single(void) {
-    gs_mix_params mp = {128, 3, 11, 5}; /* wide: its main coefficients dominate, lean saves */
+    gs_mix_params mp = {128, 3, 11, 5};
     gs_workload w = {0};
     CHECK(gs_airs_mix(&w, &mp) == GS_OK);
     gs_mem_estimate e;
     CHECK(gs_estimate_table_on(&e, w.air, w.log_n, &PAR, GS_BACKEND_CPU) == GS_OK); /* the CPU backend proves */
     size_t inputs = (size_t)128 * sizeof(gs_fp) << 11, need = inputs + e.total;
-    size_t need_lean = inputs + e.lean_total;
-    CHECK(need_lean < need);
-    /* whole; lean (fits); lean and still over; 1 byte */
-    const size_t budgets[4] = {need, need - 1, need_lean - 1, 1};
+    CHECK(e.lean_total == e.total);
+    /* whole; 1 byte short; 1 byte */
+    const size_t budgets[3] = {need, need - 1, 1};
     uint8_t ref[32];
-    for (int b = 0; b < 4; b++)
+    for (int b = 0; b < 3; b++)
         for (int strict = 0; strict <= 1; strict++) {
             gs_prove_stats st;
             gs_obs *obs = NULL;
@@ -336,10 +319,10 @@ static void test_single(void) {
                                .strict_budget = strict};
             gs_proof *p = NULL;
             gs_status s = gs_prove(&p, w.air, w.trace, w.log_n, w.pub, &PAR, &o);
-            int over = b >= 2;
-            CHECK(st.mem_budget == budgets[b] && st.mem_need_bytes == (b ? need_lean : need));
+            int over = b >= 1;
+            CHECK(st.mem_budget == budgets[b] && st.mem_need_bytes == need);
             CHECK(st.input_bytes == inputs);
-            CHECK(st.budget_lean_tables == (b > 0));
+            CHECK(st.budget_lean_tables == 0);
             CHECK(st.budget_overruns == (unsigned)over);
             if (over && strict) {
                 CHECK(s == GS_ERR_BUDGET && p == NULL && st.peak_bytes == 0);
@@ -347,7 +330,7 @@ static void test_single(void) {
             } else {
                 CHECK(s == GS_OK);
                 CHECK(gs_obs_warning_count(obs) == (size_t)over);
-                CHECK(st.peak_bytes <= (b ? e.lean_total : e.total));
+                CHECK(st.peak_bytes <= e.total);
                 CHECK(st.budget_over_bytes ==
                       (inputs + st.peak_bytes > budgets[b] ? inputs + st.peak_bytes - budgets[b] : 0));
                 uint8_t *bytes = NULL, d[32];
@@ -364,8 +347,44 @@ static void test_single(void) {
     gs_workload_free(&w);
 }
 
+/* The up-front rule's choice of lean tables (budget.c), on estimates made
+ * up with a lean figure below the whole (as a device table's are): table 0
+ * 100 whole / 60 lean, table 1 50 / 50 (nothing to save), inputs 10. A
+ * budget of 110 holds both whole: none lean, no overrun. 109: table 0 goes
+ * lean (its figures become 60), table 1 stays whole, no overrun, the need
+ * is 10 + 60. 69: table 0 lean and still over, table 1 fits: one overrun,
+ * one warning, or GS_ERR_BUDGET when strict. 1 byte: both over, only table
+ * 0 lean. */
+static void test_lean_rule(void) {
+    static const struct {
+        size_t budget;
+        int lean0, over, need;
+    } cases[] = {{110, 0, 0, 110}, {109, 1, 0, 70}, {69, 1, 1, 70}, {1, 1, 2, 70}, {GS_GATE_UNLIMITED, 0, 0, 110}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (int strict = 0; strict <= 1; strict++) {
+            gs_mem_estimate est[2] = {{.main_commit = 30, .chain = 70, .total = 100, .lean_total = 60},
+                                      {.main_commit = 20, .chain = 30, .total = 50, .lean_total = 50}};
+            int lean[2] = {-1, -1};
+            gs_prove_stats ps = {0};
+            gs_obs *obs = NULL;
+            CHECK(gs_obs_new(&obs) == GS_OK);
+            gs_obs_set_warning_stream(obs, NULL);
+            gs_status r = gs_prover_budget_check(&ps, obs, est, lean, 2, cases[k].budget, 10, strict, 0);
+            CHECK(r == (cases[k].over && strict ? GS_ERR_BUDGET : GS_OK));
+            CHECK(lean[0] == cases[k].lean0 && lean[1] == 0);
+            CHECK(ps.budget_lean_tables == (uint32_t)cases[k].lean0);
+            CHECK(ps.budget_overruns == (uint32_t)cases[k].over);
+            CHECK(ps.mem_need_bytes == (size_t)cases[k].need);
+            CHECK(est[0].total == (cases[k].lean0 ? 60u : 100u) && est[0].chain == est[0].total - 30);
+            CHECK(est[1].total == 50 && est[1].chain == 30);
+            CHECK(gs_obs_warning_count(obs) == (size_t)(cases[k].over && !strict));
+            gs_obs_free(obs);
+        }
+}
+
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
+    test_lean_rule();
     test_multi();
     test_single();
     if (rss_skipped) printf("RSS checks skipped: /proc/self/status or clear_refs unavailable\n");

@@ -183,6 +183,15 @@ typedef struct gs_backend_iface {
     /* out[c] = sum_i coeffs[c][i] * x^i for `cols` columns of `len`. */
     gs_status (*eval_at)(gs_backend *be, gs_fp3 *out, const gs_buf *coeffs, size_t cols,
                          size_t len, gs_fp3 x);
+    /* Optional (NULL: the prover keeps coefficients for eval_at). out_z[c]
+     * and, when out_zw is not NULL, out_zw[c] = the values at z and z w_n of
+     * the polynomial of degree < n = 2^log_n whose value at shift w_n^j is
+     * m[c * col_stride + (j << log_step)] (j < n): column c of an LDE over
+     * shift * <w_{n 2^log_step}> holds it at every 2^log_step-th row. z must
+     * lie off that coset (gs_draw_ood_point's z lies off the LDE domain). */
+    gs_status (*eval_values_at)(gs_backend *be, gs_fp3 *out_z, gs_fp3 *out_zw, const gs_buf *m,
+                                size_t cols, size_t col_stride, unsigned log_step, unsigned log_n,
+                                gs_fp shift, gs_fp3 z);
     /* out (3 columns of N) = the DEEP word over the LDE domain. */
     gs_status (*deep)(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
                       const gs_buf *chunk_lde, const gs_buf *aux_lde, const gs_deep_args *a);

@@ -453,6 +453,93 @@ static gs_status cpu_eval_at(gs_backend *be, gs_fp3 *out, const gs_buf *coeffs, 
     return st;
 }
 
+/* ---- out-of-domain evaluation from values ----
+ * A polynomial p of degree < n from its values at x_j = s w_n^j (j < n, the
+ * coset s<w_n>), by the barycentric formula:
+ *   p(z)     = k sum_j p(x_j)     W_j,   W_j = x_j / (z - x_j),
+ *   p(z w_n) = k sum_j p(x_{j+1}) W_j    (x_{j+1} / (z w_n - x_{j+1}) = W_j),
+ * k = (z^n - s^n) / (n s^n), indices mod n. One set of weights serves every
+ * column at both points; 1/(z - x_j) comes from inv_lin (an Fp inversion,
+ * batched). Each
+ * block of points builds its weights, then every column's block is a dot
+ * product (lazy_sum, as in eval_range); the blocks' exact sums give the
+ * same values in any order, the same as eval_at on the coefficients. */
+
+typedef struct {
+    gs_fp3 *partial; /* [(block * cols + col) * 2 + (0: at z, 1: at z w_n)] */
+    const gs_fp *m;
+    size_t n, cols, col_stride;
+    unsigned log_step, log_n;
+    int next; /* also at z w_n */
+    gs_fp shift;
+    gs_inv_lin l; /* 1/(x - z) */
+    atomic_int err;
+} evalv_ctx;
+
+static void evalv_range(void *arg, size_t b, size_t e) {
+    evalv_ctx *c = arg;
+    gs_fp3 *W = malloc(EVAL_BLOCK * sizeof *W);
+    gs_fp *x = malloc(EVAL_BLOCK * sizeof *x), *nm = malloc(EVAL_BLOCK * sizeof *nm);
+    gs_fp *tmp = malloc(EVAL_BLOCK * sizeof *tmp);
+    if (!W || !x || !nm || !tmp) {
+        atomic_store(&c->err, GS_ERR_NOMEM);
+        free(W), free(x), free(nm), free(tmp);
+        return;
+    }
+    gs_fp wn = gs_fp_root_of_unity(c->log_n), step = (gs_fp)1 << c->log_step;
+    for (size_t blk = b; blk < e; blk++) {
+        size_t start = blk * EVAL_BLOCK, count = c->n - start < EVAL_BLOCK ? c->n - start : EVAL_BLOCK;
+        gs_fp xi = gs_fp_mul(c->shift, gs_fp_pow(wn, start));
+        for (size_t r = 0; r < count; r++, xi = gs_fp_mul(xi, wn)) x[r] = xi, nm[r] = gs_inv_lin_norm(&c->l, xi);
+        inv_block(nm, tmp, count); /* never zero: z lies off the coset */
+        for (size_t r = 0; r < count; r++) /* x / (z - x) = -x (x^2 + A x + B) / m(x) */
+            W[r] = gs_fp3_mul_fp(gs_inv_lin_quad(&c->l, x[r], gs_fp_sqr(x[r])), gs_fp_neg(gs_fp_mul(x[r], nm[r])));
+        /* The next point's values: the last one of the last block wraps to x_0. */
+        size_t wrap = c->next && start + count == c->n;
+        for (size_t col = 0; col < c->cols; col++) {
+            const gs_fp *v = c->m + col * c->col_stride + (start << c->log_step);
+            gs_fp3 *out = &c->partial[(blk * c->cols + col) * 2];
+            gs_fp_acc_ la[3];
+            lazy_sum(&out[0], la, W, v, step, count, 1);
+            if (!c->next) continue;
+            lazy_sum(&out[1], la, W, v + step, step, count - wrap, 1);
+            if (wrap) out[1] = gs_fp3_add(out[1], gs_fp3_mul_fp(W[count - 1], c->m[col * c->col_stride]));
+        }
+    }
+    free(W), free(x), free(nm), free(tmp);
+}
+
+static gs_status cpu_eval_values_at(gs_backend *be, gs_fp3 *out_z, gs_fp3 *out_zw, const gs_buf *m,
+                                    size_t cols, size_t col_stride, unsigned log_step, unsigned log_n,
+                                    gs_fp shift, gs_fp3 z) {
+    (void)be;
+    size_t n = (size_t)1 << log_n;
+    if (!cols) return GS_OK;
+    if (!gs_rows_fit(m, cols, col_stride, ((n - 1) << log_step) + 1)) return GS_ERR_INVALID_ARG;
+    size_t nb = (n + EVAL_BLOCK - 1) / EVAL_BLOCK;
+    evalv_ctx c = {.m = m->ptr, .n = n, .cols = cols, .col_stride = col_stride, .log_step = log_step,
+                   .log_n = log_n, .next = out_zw != NULL, .shift = shift, .l = gs_inv_lin_make(z)};
+    atomic_init(&c.err, GS_OK);
+    if (!(c.partial = calloc(nb * cols * 2, sizeof *c.partial))) return GS_ERR_NOMEM;
+    gs_parallel_for(nb, 1, evalv_range, &c);
+    gs_status st = (gs_status)atomic_load(&c.err);
+    /* k = (z^n - s^n) / (n s^n) */
+    gs_fp sn = gs_fp_pow(shift, n);
+    gs_fp3 k = gs_fp3_mul_fp(gs_fp3_sub(gs_fp3_pow(z, n), gs_fp3_from_fp(sn)),
+                             gs_fp_inv(gs_fp_mul(gs_fp_from_u64(n), sn)));
+    for (size_t col = 0; st == GS_OK && col < cols; col++) {
+        gs_fp3 a = gs_fp3_zero(), b = gs_fp3_zero();
+        for (size_t blk = 0; blk < nb; blk++) {
+            a = gs_fp3_add(a, c.partial[(blk * cols + col) * 2]);
+            b = gs_fp3_add(b, c.partial[(blk * cols + col) * 2 + 1]);
+        }
+        out_z[col] = gs_fp3_mul(k, a);
+        if (out_zw) out_zw[col] = gs_fp3_mul(k, b);
+    }
+    free(c.partial);
+    return st;
+}
+
 /* ---- DEEP ---- */
 
 /* 1/(x - z) = (x^2 + A x + B) * minv, with x2 = x^2 and minv = 1/m(x)
@@ -775,6 +862,7 @@ static const gs_backend_iface cpu_iface = {
     .logup_aux = cpu_logup_aux,
     .quotient = cpu_quotient,
     .eval_at = cpu_eval_at,
+    .eval_values_at = cpu_eval_values_at,
     .deep = cpu_deep,
     .fold = cpu_fold,
     .add_scaled = cpu_add_scaled,

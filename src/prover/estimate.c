@@ -12,6 +12,10 @@
  *   the out-of-domain values (lean only, below): the chunk and aux
  *     coefficients are freed after their values, then the main coefficients
  *     are made again from the trace;
+ *   on the CPU, whose out-of-domain values come from the LDEs
+ *     (eval_values_at), no coefficients are held past their LDE: the aux
+ *     LDE's making (main LDE and tree, aux coefficients and LDE) is a
+ *     moment of its own;
  *   end of FRI: the coefficients freed; the LDEs and trees of main, aux and
  *     chunks, the DEEP word and every FRI layer with its tree.
  * Lean (a table that does not fit the budget otherwise): the main
@@ -126,16 +130,22 @@ gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned
     /* Coefficients, LDE and tree; on the device a bus table's evaluations
      * too (kept for the aux trace), and any table's until its trace check,
      * done before the tree. */
-    size_t evals = C * n * fp, main_held = C * n * fp + C * N * fp + tree + (!cpu && A ? evals : 0);
-    size_t before_tree = C * n * fp + C * N * fp + (cpu ? 0 : evals);
+    size_t main_coeffs = C * n * fp, evals = C * n * fp;
+    size_t main_held = main_coeffs + C * N * fp + tree + (!cpu && A ? evals : 0);
+    size_t before_tree = main_coeffs + C * N * fp + (cpu ? 0 : evals);
     out->main_commit = main_held > before_tree ? main_held : before_tree;
+    /* The CPU takes the out-of-domain values from the LDEs (eval_values_at):
+     * every set of coefficients goes once its LDE is made. */
+    size_t main_kept = cpu ? C * N * fp + tree : main_held;
     size_t aux_coeffs = 3 * A * n * fp, aux_held = A ? 3 * A * N * fp + commit_bytes(&s, 3 * A << f, cpu) : 0;
+    size_t aux_kept = aux_held + (cpu ? 0 : aux_coeffs);
     /* (one chunk: its values are the quotient's, its value at z the
      * composition's: no coefficients) */
     size_t chunk_coeffs = K > 1 ? 3 * K * n * fp : 0, chunk_held = 3 * K * N * fp + commit_bytes(&s, 3 * K << f, cpu);
     size_t quot = 3 * N * fp;
-    size_t at_quotient = main_held + aux_coeffs + aux_held + chunk_coeffs +
-                         (quot > chunk_held ? quot : chunk_held);
+    size_t at_aux = main_kept + aux_coeffs + aux_held; /* the aux LDE made, its coefficients not yet gone */
+    size_t at_quotient = main_kept + aux_kept + chunk_coeffs + (quot > chunk_held ? quot : chunk_held);
+    if (at_aux > at_quotient) at_quotient = at_aux;
     /* The DEEP word and the FRI layers with their trees (a layer's folds run
      * in one pass: no intermediate words; layer 0 has none with coset leaves,
      * and then no word either where the DEEP word is folded as it is made,
@@ -153,13 +163,12 @@ gs_status gs_estimate_table_on(gs_mem_estimate *out, const gs_air *air, unsigned
     if (out->main_commit > peak) peak = out->main_commit;
     out->chain = peak - out->main_commit;
     out->total = peak;
-    size_t main_coeffs = C * n * fp;
     size_t at_ood = C * N * fp + tree + aux_held + chunk_held + main_coeffs;
     size_t lean = at_quotient - main_coeffs; /* lean: the main coefficients not held */
     if (at_ood > lean) lean = at_ood;
     if (at_fri_lean > lean) lean = at_fri_lean;
     if (out->main_commit > lean) lean = out->main_commit;
-    out->lean_total = lean;
+    out->lean_total = cpu ? peak : lean; /* the CPU holds none anyway */
     out->retained = C * N * fp + tree + aux_held + chunk_held + 3 * N * fp;
     return GS_OK;
 }

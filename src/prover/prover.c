@@ -314,7 +314,9 @@ static gs_status commit_main(prover_state *st, gs_table_proof *t, const gs_fp *t
         st->check = 0;
     }
     if (!keep) be->iface->free(be, &st->evals);
-    if (st->lean) be->iface->free(be, &st->coeffs); /* made again for the out-of-domain values */
+    /* Lean: made again for the out-of-domain values; with eval_values_at
+     * those come from the LDE and the coefficients are not needed again. */
+    if (st->lean || be->iface->eval_values_at) be->iface->free(be, &st->coeffs);
     GS_TRY(commit_lde(st, GS_TREE_TRACE, &st->lde, s->cols));
     return take_cap(st, t, st->trace_c, GS_TREE_TRACE);
 }
@@ -333,6 +335,7 @@ static gs_status round_aux(prover_state *st, gs_table_proof *t, const bus_challe
     if (st->evals.ptr) be->iface->free(be, &st->evals);
     GS_TRY(be->iface->interpolate(be, &st->aux, A3, s->log_n, 1));
     GS_TRY(be->iface->lde(be, &st->aux_lde, &st->aux, A3, s->log_n, s->log_blowup, shift));
+    if (be->iface->eval_values_at) be->iface->free(be, &st->aux); /* round_ood reads the LDE */
     GS_TRY(commit_lde(st, GS_TREE_AUX, &st->aux_lde, A3));
     return take_cap(st, t, st->aux_c, GS_TREE_AUX);
 }
@@ -391,6 +394,7 @@ static gs_status round_quotient(prover_state *st, gs_table_proof *t, const gs_ai
         if (r == GS_OK)
             r = be->iface->lde(be, &st->chunk_lde, &st->chunk_coeffs, 3 * s->chunks, s->log_n,
                                s->log_blowup, shift);
+        if (r == GS_OK && be->iface->eval_values_at) be->iface->free(be, &st->chunk_coeffs);
     }
     if (r == GS_OK) r = commit_lde(st, GS_TREE_CHUNK, &st->chunk_lde, 3 * (size_t)s->chunks);
     if (r == GS_OK) r = take_cap(st, t, st->chunk_c, GS_TREE_CHUNK);
@@ -408,38 +412,57 @@ static void fp3_columns(gs_fp3 *out, const gs_fp3 *parts, uint32_t n) {
 }
 
 /* Chunks at z, aux columns at z and z w, trace columns at z and z w (a
- * single chunk last: the composition of those values). Each
- * set of coefficients is freed once its values are taken (DEEP and FRI
- * need only the LDEs), so a lean table's main coefficients, interpolated
- * again from the trace here, are held only with the LDEs and trees. */
-static gs_status round_ood(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp3 zw) {
+ * single chunk last: the composition of those values). From their LDEs'
+ * every B-th rows, the coset shift <w_n>, when the backend evaluates values
+ * (eval_values_at: no coefficients were kept); else from the coefficients,
+ * each set freed once its values are taken (DEEP and FRI need only the
+ * LDEs), so a lean table's main coefficients, interpolated again from the
+ * trace here, are held only with the LDEs and trees. */
+static gs_status round_ood(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp3 zw, gs_fp shift) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
-    size_t n = (size_t)1 << s->log_n;
+    size_t n = (size_t)1 << s->log_n, N = (size_t)1 << s->log_size;
     size_t most = s->chunks > s->aux ? s->chunks : s->aux;
-    gs_fp3 *parts = malloc(3 * most * sizeof *parts);
+    gs_fp3 *parts = malloc(6 * most * sizeof *parts);
     if (!parts) return GS_ERR_NOMEM;
+    gs_fp3 *next = parts + 3 * most;
     gs_status r = GS_OK;
-    if (s->chunks > 1) { /* one chunk: at the end, from the columns' values */
-        r = be->iface->eval_at(be, parts, &st->chunk_coeffs, 3 * s->chunks, n, z);
-        if (r == GS_OK) fp3_columns(t->ood_chunks, parts, s->chunks);
+    if (be->iface->eval_values_at) {
+        unsigned lb = s->log_blowup, ln = s->log_n;
+        if (s->chunks > 1) { /* one chunk: at the end, from the columns' values */
+            r = be->iface->eval_values_at(be, parts, NULL, &st->chunk_lde, 3 * s->chunks, N, lb, ln, shift, z);
+            if (r == GS_OK) fp3_columns(t->ood_chunks, parts, s->chunks);
+        }
+        if (r == GS_OK && s->aux) {
+            r = be->iface->eval_values_at(be, parts, next, &st->aux_lde, 3 * s->aux, N, lb, ln, shift, z);
+            if (r == GS_OK) fp3_columns(t->ood_aux_cur, parts, s->aux), fp3_columns(t->ood_aux_next, next, s->aux);
+        }
+        if (r == GS_OK)
+            r = be->iface->eval_values_at(be, t->ood_cur, t->ood_next, &st->lde, s->cols, N, lb, ln, shift, z);
+        free(parts);
+        GS_TRY(r);
+    } else {
+        if (s->chunks > 1) {
+            r = be->iface->eval_at(be, parts, &st->chunk_coeffs, 3 * s->chunks, n, z);
+            if (r == GS_OK) fp3_columns(t->ood_chunks, parts, s->chunks);
+        }
+        if (r == GS_OK && s->aux) r = be->iface->eval_at(be, parts, &st->aux, 3 * s->aux, n, z);
+        if (r == GS_OK && s->aux) fp3_columns(t->ood_aux_cur, parts, s->aux);
+        if (r == GS_OK && s->aux) r = be->iface->eval_at(be, parts, &st->aux, 3 * s->aux, n, zw);
+        if (r == GS_OK && s->aux) fp3_columns(t->ood_aux_next, parts, s->aux);
+        free(parts);
+        GS_TRY(r);
+        be->iface->free(be, &st->chunk_coeffs);
+        if (st->aux.ptr) be->iface->free(be, &st->aux);
+        if (!st->coeffs.ptr) { /* lean: the main coefficients again, from the trace */
+            GS_TRY(alloc_fp(st, &st->coeffs, s->cols * n));
+            GS_TRY(be->iface->upload(be, &st->coeffs, st->trace, s->cols * n * sizeof(gs_fp)));
+            GS_TRY(be->iface->interpolate(be, &st->coeffs, s->cols, s->log_n, 1));
+        }
+        GS_TRY(be->iface->eval_at(be, t->ood_cur, &st->coeffs, s->cols, n, z));
+        GS_TRY(be->iface->eval_at(be, t->ood_next, &st->coeffs, s->cols, n, zw));
+        be->iface->free(be, &st->coeffs);
     }
-    if (r == GS_OK && s->aux) r = be->iface->eval_at(be, parts, &st->aux, 3 * s->aux, n, z);
-    if (r == GS_OK && s->aux) fp3_columns(t->ood_aux_cur, parts, s->aux);
-    if (r == GS_OK && s->aux) r = be->iface->eval_at(be, parts, &st->aux, 3 * s->aux, n, zw);
-    if (r == GS_OK && s->aux) fp3_columns(t->ood_aux_next, parts, s->aux);
-    free(parts);
-    GS_TRY(r);
-    be->iface->free(be, &st->chunk_coeffs);
-    if (st->aux.ptr) be->iface->free(be, &st->aux);
-    if (!st->coeffs.ptr) { /* lean: the main coefficients again, from the trace */
-        GS_TRY(alloc_fp(st, &st->coeffs, s->cols * n));
-        GS_TRY(be->iface->upload(be, &st->coeffs, st->trace, s->cols * n * sizeof(gs_fp)));
-        GS_TRY(be->iface->interpolate(be, &st->coeffs, s->cols, s->log_n, 1));
-    }
-    GS_TRY(be->iface->eval_at(be, t->ood_cur, &st->coeffs, s->cols, n, z));
-    GS_TRY(be->iface->eval_at(be, t->ood_next, &st->coeffs, s->cols, n, zw));
-    be->iface->free(be, &st->coeffs);
     if (s->chunks > 1) return GS_OK;
     /* One chunk: Q(z) = the composition at z (air/ood.h), what the verifier
      * checks it against; for a trace that satisfies the AIR the same value
@@ -536,7 +559,7 @@ static gs_status part_deep(prover_state *st, gs_proof *p, gs_transcript *tr, con
     phase ph = phase_begin(st, "ood");
     gs_fp3 z = gs_draw_ood_point(tr, s, shift);
     gs_fp3 zw = gs_fp3_mul_fp(z, gs_fp_root_of_unity(s->log_n));
-    GS_TRY(round_ood(st, t, z, zw));
+    GS_TRY(round_ood(st, t, z, zw, shift));
     if (gs_prover_debug_ood) gs_prover_debug_ood(st->air, p, t, st->alpha, z);
     gs_transcript_absorb_fp3(tr, "ood_cur", t->ood_cur, s->cols);
     gs_transcript_absorb_fp3(tr, "ood_next", t->ood_next, s->cols);
