@@ -343,10 +343,14 @@ static void test_skip(void) {
                 free(p1), free(p2), free(ref), free(m);
                 gs_merkle_free(t), gs_merkle_free(full);
             }
-    /* The CPU backend's rule: narrow matrices keep an eighth, wide ones all. */
+    /* The device's rule: narrow matrices keep an eighth, wide ones all. */
     CHECK(gs_merkle_skip_for(2, 20) == 3 && gs_merkle_skip_for(3, 20) == 3 &&
           gs_merkle_skip_for(24, 20) == 3 && gs_merkle_skip_for(31, 20) == 3 &&
           gs_merkle_skip_for(32, 20) == 0);
+    /* The CPU backend's own rule: an eighth up to 255 columns. */
+    CHECK(gs_merkle_skip_cpu(2, 20) == 3 && gs_merkle_skip_cpu(33, 20) == 3 &&
+          gs_merkle_skip_cpu(255, 20) == 3 && gs_merkle_skip_cpu(256, 20) == 0 &&
+          gs_merkle_skip_cpu(33, GS_MERKLE_SKIP_MIN_LOG_ROWS - 1) == 0);
     /* Small trees keep every level (caps read stored levels). */
     CHECK(gs_merkle_skip_for(2, GS_MERKLE_SKIP_MIN_LOG_ROWS - 1) == 0 &&
           gs_merkle_skip_for(2, GS_MERKLE_SKIP_MIN_LOG_ROWS) == 3);

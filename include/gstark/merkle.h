@@ -44,12 +44,13 @@ gs_status gs_merkle_commit(gs_merkle_tree **out, gs_hash_id id, const gs_fp *m, 
  * instead of 2^(log_rows + 1) - 1, the lower levels hashed again from the
  * rows when a path is opened (gs_merkle_open_rows). Same nodes, same root. */
 #define GS_MERKLE_MAX_SKIP 6u
-/* The skip both backends commit with for a matrix of `cols` columns and
+/* The skip the CUDA backend commits with for a matrix of `cols` columns and
  * 2^log_rows rows: 3 for a matrix of fewer than 32 columns (less than 256
  * bytes a row; the kept levels, 8 bytes a row, are at most an eighth of it),
  * else 0 (a tree of 64 bytes a row is at most a quarter of such a matrix, and
  * the device hashes the leaves of such matrices as it extends them, which
- * needs every level). An opening then hashes at most 8 rows again. A tree of fewer than
+ * needs every level). The CPU backend skips 3 levels up to 255 columns. An
+ * opening then hashes at most 8 rows again. A tree of fewer than
  * 2^GS_MERKLE_SKIP_MIN_LOG_ROWS leaves keeps every level, so every level at
  * or above depth - (GS_MERKLE_SKIP_MIN_LOG_ROWS - 3) of any tree is stored. */
 #define GS_MERKLE_SKIP_MIN_LOG_ROWS 16u

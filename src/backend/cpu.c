@@ -10,6 +10,7 @@
 #include "gstark/merkle.h"
 #include "gstark/ntt.h"
 #include "gstark/parallel.h"
+#include "merkle/merkle_internal.h"
 #include "util/pages.h"
 
 #define BLOCK GS_AIR_BLOCK /* rows per block in the row-wise kernels */
@@ -72,7 +73,7 @@ static gs_status cpu_lde(gs_backend *be, gs_buf *out, const gs_buf *coeffs, size
 /* A CPU commitment: the tree, what it is charged to, and the matrix it was
  * committed from (the backend interface keeps a committed matrix alive and
  * unchanged until its tree is freed), from which an opening hashes the
- * levels the tree does not keep (gs_merkle_skip_for). */
+ * levels the tree does not keep (gs_merkle_skip_cpu). */
 struct gs_bcommit {
     gs_merkle_tree *tree;
     gs_mem *acct;
@@ -87,7 +88,7 @@ static gs_status cpu_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, gs_h
     gs_bcommit *c = malloc(sizeof *c);
     if (!c) return GS_ERR_NOMEM;
     gs_status s = gs_merkle_commit_skip(&c->tree, hash, m->ptr, cols, col_stride, log_rows,
-                                        gs_merkle_skip_for(cols, log_rows));
+                                        gs_merkle_skip_cpu(cols, log_rows));
     if (s != GS_OK) {
         free(c);
         return s;

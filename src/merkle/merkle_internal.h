@@ -19,6 +19,18 @@ struct gs_merkle_tree {
     gs_digest *nodes;
 };
 
+/* The skip the CPU backend commits with: 3 for a matrix of fewer than 256
+ * columns (an opening hashes at most 8 rows of under 2 KiB again), 0 for a
+ * wider one (its tree, 64 bytes a row, is at most 1/32 of it) and for trees
+ * under 2^GS_MERKLE_SKIP_MIN_LOG_ROWS leaves. It keeps an eighth of more
+ * trees than gs_merkle_skip_for, the device's rule, which keeps every level
+ * from 32 columns (the device hashes such matrices' leaves as it extends
+ * them): a zkVM CPU table's 33-column main and aux trees at 2^22 LDE rows,
+ * 256 MiB each whole, hold 32 MiB. */
+static inline unsigned gs_merkle_skip_cpu(size_t cols, unsigned log_rows) {
+    return log_rows >= GS_MERKLE_SKIP_MIN_LOG_ROWS && cols < 256 ? 3 : 0;
+}
+
 /* Level l (>= t->skip) of a tree. */
 static inline gs_digest *gs_merkle_level(const struct gs_merkle_tree *t, unsigned l);
 

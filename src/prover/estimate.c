@@ -28,15 +28,17 @@
 #include "gstark/cuda_merkle.h"
 #include "gstark/merkle.h"
 #include "gstark/prover.h"
+#include "merkle/merkle_internal.h"
 #include "proof/shape.h"
 #include "prover/prover_internal.h"
 
 /* A tree over `cols` columns of 2^log_rows: both backends keep only its
- * upper levels (gs_merkle_skip_for); the device tree's commit also holds a
- * scratch of leaves for a while (gs_cuda_merkle_tree_bytes_skip). */
+ * upper levels (gs_merkle_skip_cpu, gs_merkle_skip_for); the device tree's
+ * commit also holds a scratch of leaves for a while
+ * (gs_cuda_merkle_tree_bytes_skip). */
 static size_t tree_bytes(unsigned log_rows, size_t cols, int cpu) {
-    unsigned skip = gs_merkle_skip_for(cols, log_rows);
-    return cpu ? gs_merkle_tree_bytes_skip(log_rows, skip) : gs_cuda_merkle_tree_bytes_skip(log_rows, skip);
+    if (cpu) return gs_merkle_tree_bytes_skip(log_rows, gs_merkle_skip_cpu(cols, log_rows));
+    return gs_cuda_merkle_tree_bytes_skip(log_rows, gs_merkle_skip_for(cols, log_rows));
 }
 
 /* Either backend: the larger of the two, field by field. */
