@@ -34,6 +34,7 @@
 #include <stdlib.h>
 
 #include "gstark/parallel.h"
+#include "util/parallel_share.h"
 #include "gstark/poseidon2.h"
 #include "merkle/merkle_internal.h"
 #include "util/pages.h"
@@ -245,7 +246,7 @@ static gs_status build(build_ctx *c) {
     if (h < log_tile) h = log_tile;
     if (h > d) h = d;
     /* Enough subtrees for every thread, as long as each keeps a whole tile. */
-    unsigned threads = gs_threads_get();
+    unsigned threads = gs_threads_tasks();
     while (h > log_tile && h > c->skip && d - h < 16 && ((size_t)1 << (d - h)) < threads) h--;
     c->h = h;
     c->tile = (size_t)1 << log_tile;

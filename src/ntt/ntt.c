@@ -40,6 +40,7 @@
 
 #include "gstark/ntt.h"
 #include "gstark/parallel.h"
+#include "util/parallel_share.h"
 #include "ntt/ntt_internal.h"
 
 /* ------------------------------------------------------------------ */
@@ -216,7 +217,7 @@ static gs_status execute(const ntt_pass *passes, int npass, size_t cols, size_t 
     e.k = kernels();
     e.passes = passes;
     e.npass = npass;
-    size_t T = gs_threads_get();
+    size_t T = gs_threads_tasks();
     if (T < 1) T = 1;
     if (T > 256) T = 256;
     if (cols * col_len < PAR_MIN_WORK) T = 1;

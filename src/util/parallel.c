@@ -1,9 +1,10 @@
 /* gs_parallel_for: threads are started per call and inherit the caller's own
  * thread count (gs_threads_set_local), so a prover context's count holds in
  * any loop they run. The work split is static (equal ranges), which is all
- * the bulk kernels need: their per-index work is uniform. Spawning costs tens
- * of microseconds, so callers pick a grain that keeps small problems on one
- * thread. */
+ * the bulk kernels need: their per-index work is uniform; under a shared
+ * count (util/parallel_share.h) it is chunks taken in turn, so that threads
+ * can join a loop already running. Spawning costs tens of microseconds, so
+ * callers pick a grain that keeps small problems on one thread. */
 #include "gstark/parallel.h"
 #include "util/parallel_share.h"
 
@@ -69,11 +70,86 @@ static void *run_job(void *arg) {
     return NULL;
 }
 
+/* A loop under a shared count: chunks taken in turn, more threads started
+ * between the caller's chunks as the share rises. */
+typedef struct {
+    gs_range_fn fn;
+    void *ctx;
+    size_t nchunks, per, extra; /* chunk c: per + (c < extra) indices */
+    atomic_size_t next;
+    unsigned local;
+    const atomic_uint *share;
+} shared_loop;
+
+/* Runs the next chunk; 0 when none was left. */
+static int take_chunk(shared_loop *l) {
+    size_t c = atomic_fetch_add(&l->next, 1);
+    if (c >= l->nchunks) return 0;
+    size_t b = c * l->per + (c < l->extra ? c : l->extra);
+    l->fn(l->ctx, b, b + l->per + (c < l->extra));
+    return 1;
+}
+
+static void *shared_helper(void *arg) {
+    shared_loop *l = arg;
+    t_threads = l->local;
+    t_share = l->share;
+    while (take_chunk(l)) {
+    }
+    return NULL;
+}
+
+/* Under a shared count (util/parallel_share.h) the count may rise while a
+ * loop runs, when a multi-table worker runs out of tables: so the loop is
+ * cut into up to 4 chunks per thread it could ever have (at least `grain`
+ * indices each), the threads take them in turn, and between its own chunks
+ * the caller starts as many more threads as the share now allows. Which
+ * thread runs which range never changes a result (every gs_range_fn is
+ * written for any split: proofs are the same for every thread count). */
+unsigned gs_threads_tasks(void) {
+    unsigned t = gs_threads_get();
+    if (!t_share) return t;
+    unsigned g = atomic_load(&g_threads), most = g ? g : default_threads();
+    if (t_threads > most) most = t_threads;
+    if (t > most) most = t;
+    return 4 * most > GS_MAX_THREADS ? GS_MAX_THREADS : 4 * most;
+}
+
+static void parallel_for_shared(size_t n, size_t grain, gs_range_fn fn, void *ctx, unsigned t) {
+    unsigned g = atomic_load(&g_threads), most = g ? g : default_threads();
+    if (t_threads > most) most = t_threads;
+    if (t > most) most = t;
+    size_t nchunks = n / grain, cap = (size_t)4 * most;
+    if (nchunks > cap) nchunks = cap;
+    if (nchunks <= 1) {
+        fn(ctx, 0, n);
+        return;
+    }
+    shared_loop l = {.fn = fn, .ctx = ctx, .nchunks = nchunks, .per = n / nchunks, .extra = n % nchunks,
+                     .local = t_threads, .share = t_share};
+    atomic_init(&l.next, 0);
+    pthread_t tid[GS_MAX_THREADS];
+    unsigned started = 0; /* helpers running */
+    for (;;) {
+        unsigned want = gs_threads_get();
+        size_t taken = atomic_load(&l.next), left = taken < l.nchunks ? l.nchunks - taken : 0;
+        while (started + 1 < want && started + 1 < left && started + 1 < GS_MAX_THREADS &&
+               pthread_create(&tid[started], NULL, shared_helper, &l) == 0)
+            started++;
+        if (!take_chunk(&l)) break;
+    }
+    for (unsigned i = 0; i < started; i++) pthread_join(tid[i], NULL);
+}
+
 void gs_parallel_for(size_t n, size_t grain, gs_range_fn fn, void *ctx) {
     if (n == 0) return;
     if (grain == 0) grain = 1;
     size_t parts = n / grain; /* every range gets at least `grain` indices */
     unsigned t = gs_threads_get();
+    if (t_share) {
+        parallel_for_shared(n, grain, fn, ctx, t);
+        return;
+    }
     if (parts > t) parts = t;
     if (parts <= 1) { /* also covers n < grain */
         fn(ctx, 0, n);
