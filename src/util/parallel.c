@@ -59,13 +59,11 @@ typedef struct {
     void *ctx;
     size_t begin, end;
     unsigned local; /* the caller's own count: a started thread inherits it */
-    const atomic_uint *share; /* and its shared count */
 } range_job;
 
 static void *run_job(void *arg) {
     range_job *j = arg;
     t_threads = j->local;
-    t_share = j->share;
     j->fn(j->ctx, j->begin, j->end);
     return NULL;
 }
@@ -99,27 +97,28 @@ static void *shared_helper(void *arg) {
     return NULL;
 }
 
-/* Under a shared count (util/parallel_share.h) the count may rise while a
- * loop runs, when a multi-table worker runs out of tables: so the loop is
- * cut into up to 4 chunks per thread it could ever have (at least `grain`
- * indices each), the threads take them in turn, and between its own chunks
- * the caller starts as many more threads as the share now allows. Which
- * thread runs which range never changes a result (every gs_range_fn is
- * written for any split: proofs are the same for every thread count). */
-unsigned gs_threads_tasks(void) {
-    unsigned t = gs_threads_get();
-    if (!t_share) return t;
-    unsigned g = atomic_load(&g_threads), most = g ? g : default_threads();
+#define TASKS_PER_THREAD 4u
+
+/* Under a share: 4 tasks per thread the caller could ever have (the
+ * process's count, its own, or the share now, whichever is largest). */
+static unsigned shared_tasks(void) {
+    unsigned g = atomic_load(&g_threads), most = g ? g : default_threads(), t = gs_threads_get();
     if (t_threads > most) most = t_threads;
     if (t > most) most = t;
-    return 4 * most > GS_MAX_THREADS ? GS_MAX_THREADS : 4 * most;
+    return most > GS_MAX_THREADS / TASKS_PER_THREAD ? GS_MAX_THREADS : TASKS_PER_THREAD * most;
 }
 
-static void parallel_for_shared(size_t n, size_t grain, gs_range_fn fn, void *ctx, unsigned t) {
-    unsigned g = atomic_load(&g_threads), most = g ? g : default_threads();
-    if (t_threads > most) most = t_threads;
-    if (t > most) most = t;
-    size_t nchunks = n / grain, cap = (size_t)4 * most;
+unsigned gs_threads_tasks(void) { return t_share ? shared_tasks() : gs_threads_get(); }
+
+/* Under a shared count (util/parallel_share.h) the count may rise while a
+ * loop runs, when a multi-table worker runs out of tables: so the loop is
+ * cut into up to shared_tasks() chunks (at least `grain` indices each), the
+ * threads take them in turn, and between its own chunks the caller starts
+ * as many more threads as the share now allows. Which thread runs which
+ * range never changes a result (every gs_range_fn is written for any split:
+ * proofs are the same for every thread count). */
+static void parallel_for_shared(size_t n, size_t grain, gs_range_fn fn, void *ctx) {
+    size_t nchunks = n / grain, cap = shared_tasks();
     if (nchunks > cap) nchunks = cap;
     if (nchunks <= 1) {
         fn(ctx, 0, n);
@@ -144,12 +143,12 @@ static void parallel_for_shared(size_t n, size_t grain, gs_range_fn fn, void *ct
 void gs_parallel_for(size_t n, size_t grain, gs_range_fn fn, void *ctx) {
     if (n == 0) return;
     if (grain == 0) grain = 1;
-    size_t parts = n / grain; /* every range gets at least `grain` indices */
-    unsigned t = gs_threads_get();
     if (t_share) {
-        parallel_for_shared(n, grain, fn, ctx, t);
+        parallel_for_shared(n, grain, fn, ctx);
         return;
     }
+    size_t parts = n / grain; /* every range gets at least `grain` indices */
+    unsigned t = gs_threads_get();
     if (parts > t) parts = t;
     if (parts <= 1) { /* also covers n < grain */
         fn(ctx, 0, n);
@@ -161,7 +160,7 @@ void gs_parallel_for(size_t n, size_t grain, gs_range_fn fn, void *ctx) {
     size_t per = n / parts, extra = n % parts, at = 0;
     for (size_t i = 0; i < parts; i++) {
         size_t len = per + (i < extra);
-        jobs[i] = (range_job){fn, ctx, at, at + len, t_threads, t_share};
+        jobs[i] = (range_job){fn, ctx, at, at + len, t_threads};
         at += len;
     }
     for (size_t i = 1; i < parts; i++)
