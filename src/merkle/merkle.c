@@ -34,10 +34,10 @@
 #include <stdlib.h>
 
 #include "gstark/parallel.h"
-#include "util/parallel_share.h"
 #include "gstark/poseidon2.h"
 #include "merkle/merkle_internal.h"
 #include "util/pages.h"
+#include "util/parallel_share.h"
 
 #define TILE_BYTES (128u * 1024u)     /* target size of a gathered tile */
 #define SUBTREE_BYTES (256u * 1024u)  /* target input bytes per subtree */

@@ -40,8 +40,8 @@
 
 #include "gstark/ntt.h"
 #include "gstark/parallel.h"
-#include "util/parallel_share.h"
 #include "ntt/ntt_internal.h"
+#include "util/parallel_share.h"
 
 /* ------------------------------------------------------------------ */
 /* kernel choice                                                       */
