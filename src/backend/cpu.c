@@ -212,6 +212,12 @@ static void inv_block(gs_fp *v, gs_fp *tmp, size_t count) {
     }
 }
 
+/* 1/(x - z) = (x^2 + A x + B) * minv, with x2 = x^2 and minv = 1/m(x)
+ * (field/inv_lin.h). */
+static gs_fp3 inv_lin_apply(const gs_inv_lin *l, gs_fp x, gs_fp x2, gs_fp minv) {
+    return gs_fp3_mul_fp(gs_inv_lin_quad(l, x, x2), minv);
+}
+
 /* A block's rows: the count rows (j0 + r) << log_step of the LDE (r <
  * count), read from m (`rows` per column) at mstart + r, their next rows
  * next_step further on. */
@@ -461,10 +467,10 @@ static gs_status cpu_eval_at(gs_backend *be, gs_fp3 *out, const gs_buf *coeffs, 
  *   p(z w_n) = k sum_j p(x_{j+1}) W_j    (x_{j+1} / (z w_n - x_{j+1}) = W_j),
  * k = (z^n - s^n) / (n s^n), indices mod n. One set of weights serves every
  * column at both points; 1/(z - x_j) comes from inv_lin (an Fp inversion,
- * batched). Each
- * block of points builds its weights, then every column's block is a dot
- * product (lazy_sum, as in eval_range); the blocks' exact sums give the
- * same values in any order, the same as eval_at on the coefficients. */
+ * batched). Each block of points builds its weights, then every column's
+ * block is a dot product (lazy_sum, as in eval_range); the blocks' exact
+ * sums give the same values in any order, the same as eval_at on the
+ * coefficients. */
 
 typedef struct {
     gs_fp3 *partial; /* [(block * cols + col) * 2 + (0: at z, 1: at z w_n)] */
@@ -493,8 +499,8 @@ static void evalv_range(void *arg, size_t b, size_t e) {
         gs_fp xi = gs_fp_mul(c->shift, gs_fp_pow(wn, start));
         for (size_t r = 0; r < count; r++, xi = gs_fp_mul(xi, wn)) x[r] = xi, nm[r] = gs_inv_lin_norm(&c->l, xi);
         inv_block(nm, tmp, count); /* never zero: z lies off the coset */
-        for (size_t r = 0; r < count; r++) /* x / (z - x) = -x (x^2 + A x + B) / m(x) */
-            W[r] = gs_fp3_mul_fp(gs_inv_lin_quad(&c->l, x[r], gs_fp_sqr(x[r])), gs_fp_neg(gs_fp_mul(x[r], nm[r])));
+        for (size_t r = 0; r < count; r++) /* x / (z - x) = (-x / m(x)) (x^2 + A x + B) */
+            W[r] = inv_lin_apply(&c->l, x[r], gs_fp_sqr(x[r]), gs_fp_neg(gs_fp_mul(x[r], nm[r])));
         /* The next point's values: the last one of the last block wraps to x_0. */
         size_t wrap = c->next && start + count == c->n;
         for (size_t col = 0; col < c->cols; col++) {
@@ -542,12 +548,6 @@ static gs_status cpu_eval_values_at(gs_backend *be, gs_fp3 *out_z, gs_fp3 *out_z
 }
 
 /* ---- DEEP ---- */
-
-/* 1/(x - z) = (x^2 + A x + B) * minv, with x2 = x^2 and minv = 1/m(x)
- * (field/inv_lin.h). */
-static gs_fp3 inv_lin_apply(const gs_inv_lin *l, gs_fp x, gs_fp x2, gs_fp minv) {
-    return gs_fp3_mul_fp(gs_inv_lin_quad(l, x, x2), minv);
-}
 
 typedef struct {
     const gs_deep_args *a;

@@ -411,58 +411,69 @@ static void fp3_columns(gs_fp3 *out, const gs_fp3 *parts, uint32_t n) {
                                                      gs_fp3_mul(w2, parts[3 * j + 2])));
 }
 
-/* Chunks at z, aux columns at z and z w, trace columns at z and z w (a
- * single chunk last: the composition of those values). From their LDEs'
- * every B-th rows, the coset shift <w_n>, when the backend evaluates values
- * (eval_values_at: no coefficients were kept); else from the coefficients,
- * each set freed once its values are taken (DEEP and FRI need only the
- * LDEs), so a lean table's main coefficients, interpolated again from the
- * trace here, are held only with the LDEs and trees. */
-static gs_status round_ood(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp3 zw, gs_fp shift) {
+/* The out-of-domain values from the LDEs' every B-th rows, the coset shift
+ * <w_n> (eval_values_at: no coefficients were kept): chunks at z (more than
+ * one), aux and trace columns at z and z w. parts: 6 * max(chunks, aux). */
+static gs_status ood_from_ldes(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp shift, gs_fp3 *parts) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
-    size_t n = (size_t)1 << s->log_n, N = (size_t)1 << s->log_size;
+    size_t N = (size_t)1 << s->log_size, most = s->chunks > s->aux ? s->chunks : s->aux;
+    unsigned lb = s->log_blowup, ln = s->log_n;
+    gs_fp3 *next = parts + 3 * most;
+    if (s->chunks > 1) {
+        GS_TRY(be->iface->eval_values_at(be, parts, NULL, &st->chunk_lde, 3 * s->chunks, N, lb, ln, shift, z));
+        fp3_columns(t->ood_chunks, parts, s->chunks);
+    }
+    if (s->aux) {
+        GS_TRY(be->iface->eval_values_at(be, parts, next, &st->aux_lde, 3 * s->aux, N, lb, ln, shift, z));
+        fp3_columns(t->ood_aux_cur, parts, s->aux), fp3_columns(t->ood_aux_next, next, s->aux);
+    }
+    return be->iface->eval_values_at(be, t->ood_cur, t->ood_next, &st->lde, s->cols, N, lb, ln, shift, z);
+}
+
+/* The same values from the coefficients, each set freed once its values are
+ * taken (DEEP and FRI need only the LDEs), so a lean table's main
+ * coefficients, interpolated again from the trace here, are held only with
+ * the LDEs and trees. parts: 3 * max(chunks, aux). */
+static gs_status ood_from_coeffs(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp3 zw, gs_fp3 *parts) {
+    gs_backend *be = st->be;
+    const gs_shape *s = &st->s;
+    size_t n = (size_t)1 << s->log_n;
+    if (s->chunks > 1) {
+        GS_TRY(be->iface->eval_at(be, parts, &st->chunk_coeffs, 3 * s->chunks, n, z));
+        fp3_columns(t->ood_chunks, parts, s->chunks);
+    }
+    if (s->aux) {
+        GS_TRY(be->iface->eval_at(be, parts, &st->aux, 3 * s->aux, n, z));
+        fp3_columns(t->ood_aux_cur, parts, s->aux);
+        GS_TRY(be->iface->eval_at(be, parts, &st->aux, 3 * s->aux, n, zw));
+        fp3_columns(t->ood_aux_next, parts, s->aux);
+    }
+    be->iface->free(be, &st->chunk_coeffs);
+    if (st->aux.ptr) be->iface->free(be, &st->aux);
+    if (!st->coeffs.ptr) { /* lean: the main coefficients again, from the trace */
+        GS_TRY(alloc_fp(st, &st->coeffs, s->cols * n));
+        GS_TRY(be->iface->upload(be, &st->coeffs, st->trace, s->cols * n * sizeof(gs_fp)));
+        GS_TRY(be->iface->interpolate(be, &st->coeffs, s->cols, s->log_n, 1));
+    }
+    GS_TRY(be->iface->eval_at(be, t->ood_cur, &st->coeffs, s->cols, n, z));
+    GS_TRY(be->iface->eval_at(be, t->ood_next, &st->coeffs, s->cols, n, zw));
+    be->iface->free(be, &st->coeffs);
+    return GS_OK;
+}
+
+/* Chunks at z, aux columns at z and z w, trace columns at z and z w (a
+ * single chunk last: the composition of those values), from the LDEs when
+ * the backend evaluates values, else from the coefficients. */
+static gs_status round_ood(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp3 zw, gs_fp shift) {
+    const gs_shape *s = &st->s;
     size_t most = s->chunks > s->aux ? s->chunks : s->aux;
     gs_fp3 *parts = malloc(6 * most * sizeof *parts);
     if (!parts) return GS_ERR_NOMEM;
-    gs_fp3 *next = parts + 3 * most;
-    gs_status r = GS_OK;
-    if (be->iface->eval_values_at) {
-        unsigned lb = s->log_blowup, ln = s->log_n;
-        if (s->chunks > 1) { /* one chunk: at the end, from the columns' values */
-            r = be->iface->eval_values_at(be, parts, NULL, &st->chunk_lde, 3 * s->chunks, N, lb, ln, shift, z);
-            if (r == GS_OK) fp3_columns(t->ood_chunks, parts, s->chunks);
-        }
-        if (r == GS_OK && s->aux) {
-            r = be->iface->eval_values_at(be, parts, next, &st->aux_lde, 3 * s->aux, N, lb, ln, shift, z);
-            if (r == GS_OK) fp3_columns(t->ood_aux_cur, parts, s->aux), fp3_columns(t->ood_aux_next, next, s->aux);
-        }
-        if (r == GS_OK)
-            r = be->iface->eval_values_at(be, t->ood_cur, t->ood_next, &st->lde, s->cols, N, lb, ln, shift, z);
-        free(parts);
-        GS_TRY(r);
-    } else {
-        if (s->chunks > 1) {
-            r = be->iface->eval_at(be, parts, &st->chunk_coeffs, 3 * s->chunks, n, z);
-            if (r == GS_OK) fp3_columns(t->ood_chunks, parts, s->chunks);
-        }
-        if (r == GS_OK && s->aux) r = be->iface->eval_at(be, parts, &st->aux, 3 * s->aux, n, z);
-        if (r == GS_OK && s->aux) fp3_columns(t->ood_aux_cur, parts, s->aux);
-        if (r == GS_OK && s->aux) r = be->iface->eval_at(be, parts, &st->aux, 3 * s->aux, n, zw);
-        if (r == GS_OK && s->aux) fp3_columns(t->ood_aux_next, parts, s->aux);
-        free(parts);
-        GS_TRY(r);
-        be->iface->free(be, &st->chunk_coeffs);
-        if (st->aux.ptr) be->iface->free(be, &st->aux);
-        if (!st->coeffs.ptr) { /* lean: the main coefficients again, from the trace */
-            GS_TRY(alloc_fp(st, &st->coeffs, s->cols * n));
-            GS_TRY(be->iface->upload(be, &st->coeffs, st->trace, s->cols * n * sizeof(gs_fp)));
-            GS_TRY(be->iface->interpolate(be, &st->coeffs, s->cols, s->log_n, 1));
-        }
-        GS_TRY(be->iface->eval_at(be, t->ood_cur, &st->coeffs, s->cols, n, z));
-        GS_TRY(be->iface->eval_at(be, t->ood_next, &st->coeffs, s->cols, n, zw));
-        be->iface->free(be, &st->coeffs);
-    }
+    gs_status r = st->be->iface->eval_values_at ? ood_from_ldes(st, t, z, shift, parts)
+                                                 : ood_from_coeffs(st, t, z, zw, parts);
+    free(parts);
+    GS_TRY(r);
     if (s->chunks > 1) return GS_OK;
     /* One chunk: Q(z) = the composition at z (air/ood.h), what the verifier
      * checks it against; for a trace that satisfies the AIR the same value
