@@ -658,13 +658,15 @@ static void test_last_row(void) {
 /* ---- the CPU row's own arithmetic: add, addi, sub, beq and bne ---- */
 
 /* li x5, 0xffffffff; li x6, 1; add x7, x5, x6; sub x8, x6, x5;
- * beq x5, x6, +4; bne x5, x5, +4; exit(0). The branches' targets are their
+ * beq x5, x6, +4; bne x5, x5, +4; xor x9, x5, x6; xori x28, x5, 3;
+ * slti x29, x6, 2; blt x6, x5, +4; exit(0). The branches' targets are their
  * next slots, so a forged compare leaves the pc rule satisfied and only the
  * compare's own constraints can refuse it; x7 and x8 are not read again, so
  * a forged result needs only its final image value and end public. */
-enum { AR_PC_ADD = TEXT + 16, AR_PC_SUB = TEXT + 20, AR_PC_BEQ = TEXT + 24, AR_PC_BNE = TEXT + 28 };
+enum { AR_PC_ADD = TEXT + 16, AR_PC_SUB = TEXT + 20, AR_PC_BEQ = TEXT + 24, AR_PC_BNE = TEXT + 28,
+       AR_PC_XORI = TEXT + 36, AR_PC_BLT = TEXT + 44 };
 enum { AR_ADD_C, AR_ADD_CARRY, AR_SUB_BORROW, AR_CARRY_FIELD, AR_NO_WRAP, AR_BEQ_EQUAL, AR_BNE_UNEQUAL,
-       AR_BEQ_TAKEN, AR_BNE_TAKEN_FIELD, AR_NUM };
+       AR_BEQ_TAKEN, AR_BNE_TAKEN_FIELD, AR_ALU_T, AR_BRANCH_T, AR_NUM };
 static const struct {
     const char *what;
     gs_status want; /* from the checked prover */
@@ -685,7 +687,31 @@ static const struct {
      * (f_branch + f_beq)(CH - taken) refuses these */
     {"beq: not taken, CH claims taken", GS_ERR_AIR_UNSATISFIED},
     {"bne: not taken, CH a field element", GS_ERR_AIR_UNSATISFIED},
+    /* the request's operand is b + imm - T: T pinned to 0 on ALU rows and
+     * to imm on branch rows; each forgery below keeps every bus balanced
+     * (the chip's row is a copy of another valid one), so only those two
+     * constraints refuse it */
+    {"xori: T = 2 makes it 0xffffffff ^ 1", GS_ERR_AIR_UNSATISFIED},
+    {"blt: T moves the compare to 1 < 2, taken", GS_ERR_AIR_UNSATISFIED},
 };
+
+/* The ALU chip's row of op with result c (a real row: its selector set). */
+static uint64_t alu_row(zk_table *t, unsigned op, gs_fp c) {
+    uint64_t n = (uint64_t)1 << t[ZK_T_ALU].log_n;
+    for (uint64_t r = 0; r < n; r++)
+        if (t[ZK_T_ALU].cols[((size_t)(op - ZK_ALU_XOR) << t[ZK_T_ALU].log_n) + r] == 1 &&
+            t[ZK_T_ALU].cols[((size_t)17 << t[ZK_T_ALU].log_n) + r] == c) /* c: column 17 */
+            return r;
+    CHECK(0);
+    return 0;
+}
+
+/* The ALU chip's row dst made a copy of row src. */
+static void alu_copy_row(zk_table *t, uint64_t dst, uint64_t src) {
+    for (unsigned c = 0; c < t[ZK_T_ALU].num_cols; c++)
+        t[ZK_T_ALU].cols[((size_t)c << t[ZK_T_ALU].log_n) + dst] =
+            t[ZK_T_ALU].cols[((size_t)c << t[ZK_T_ALU].log_n) + src];
+}
 
 static uint64_t row_at_pc(zk_table *t, gs_fp pc) {
     uint64_t n = (uint64_t)1 << t[ZK_T_CPU].log_n;
@@ -750,6 +776,21 @@ static void tamper_arith(zk_table *t, gs_fp **pubs, void *ctx) {
         CHECK(*cpu_cell(t, CPU_CH, r) == 0);
         *cpu_cell(t, CPU_CH, r) = 12345;
         break;
+    case AR_ALU_T: /* xori x28, x5, 3 requests (XOR, x5, 0 + 3 - 2, c): xor x9's tuple */
+        r = row_at_pc(t, AR_PC_XORI);
+        CHECK(*cpu_cell(t, CPU_T, r) == 0);
+        *cpu_cell(t, CPU_T, r) = 2;
+        forge_rd(t, pubs, r, 0xfffffffeu);
+        alu_copy_row(t, alu_row(t, ZK_ALU_XOR, 0xfffffffcu), alu_row(t, ZK_ALU_XOR, 0xfffffffeu));
+        break;
+    case AR_BRANCH_T: /* blt x6, x5 requests (SLT, 1, 0xffffffff + imm - T, c) = slti x29's (SLT, 1, 2, 1) */
+        r = row_at_pc(t, AR_PC_BLT);
+        CHECK(*cpu_cell(t, CPU_T, r) == *cpu_cell(t, CPU_IMM, r));
+        *cpu_cell(t, CPU_T, r) = gs_fp_add(*cpu_cell(t, CPU_IMM, r), 0xffffffffu - 2);
+        *cpu_cell(t, CPU_C, r) = 1;
+        *cpu_cell(t, CPU_CH, r) = 1; /* taken: to pc + imm, the next slot */
+        alu_copy_row(t, alu_row(t, ZK_ALU_SLT, 0), alu_row(t, ZK_ALU_SLT, 1));
+        break;
     }
     recount_lookups(t, pubs);
 }
@@ -762,6 +803,10 @@ static void test_cpu_arith(void) {
     emit(&c, A_SUB(8, 6, 5));
     emit(&c, A_BEQ(5, 6, 4));
     emit(&c, A_BNE(5, 5, 4));
+    emit(&c, A_XOR(9, 5, 6));
+    emit(&c, A_XORI(28, 5, 3));
+    emit(&c, A_SLTI(29, 6, 2));
+    emit(&c, A_BLT(6, 5, 4));
     exit_with(&c, 0);
     gs_zkvm_program *p = program(&c, NULL, 0, 0);
     CHECK(p != NULL);

@@ -276,12 +276,22 @@ gs_air *zk_cpu_air(void) {
     gs_air_transition(a, MUL(f_beq, SUB(MUL(a_b, t), SUB(one, vc))));
 
     /* ALU requests: (op, a, b + imm, c) for the ALU kind, (op, a, b, c)
-     * for the chips' branches (the chips' compares give 0 or 1). */
-    gs_expr alu[4] = {COL(CPU_OP), va, ADD(vb, MUL(f_alu, imm)), vc};
+     * for the chips' branches (the chips' compares give 0 or 1). The
+     * operand is b + imm - T with T = 0 on ALU rows and T = imm on branch
+     * rows (T is free on both kinds), so the tuple is linear and the
+     * request shares an aux column with the load/store one (until
+     * 2026-12-06 it was b + f_alu imm, of degree 2, alone in its column). */
+    gs_air_transition(a, MUL(f_alu, t));
+    gs_air_transition(a, MUL(f_branch, SUB(t, imm)));
+    gs_expr alu[4] = {COL(CPU_OP), va, SUB(ADD(vb, imm), t), vc};
     gs_air_send(a, ZK_BUS_ALU, alu, 4, ADD(f_alu, f_branch));
 
-    /* Loads and stores: (op, base, imm, val, res, clk). */
-    gs_expr ls[6] = {COL(CPU_OP), va, imm, MUL(f_store, vb), MUL(f_load, vc), clk};
+    /* Loads and stores: (op, base, imm, val, res, clk) = (op, a, imm, b,
+     * c, clk). The chip's row has res = 0 for a store and val = 0 for a
+     * load (src/zkvm/air_ls.c), and the op, which the program fixes, says
+     * which it is; so a store's c and a load's b (x0: loads name x0 as rs2)
+     * are 0 wherever the bus balances. */
+    gs_expr ls[6] = {COL(CPU_OP), va, imm, vb, vc, clk};
     gs_air_send(a, ZK_BUS_LS, ls, 6, ADD(f_load, f_store));
 
     /* Registers: rs1 at 4 clk + 0, rs2 at + 1 (every active row reads both;
@@ -326,7 +336,7 @@ gs_air *zk_cpu_air(void) {
 /* One row's values, every column (zeros included), column c at v[c * s];
  * the memory replay (registers' values and last access times) is the
  * caller's: the row carries what it needs. T holds a - b for beq/bne:
- * zk_cpu_set_rows inverts it. */
+ * zk_cpu_set_rows inverts it (and puts the other branches' imm back). */
 static void cpu_row_values(gs_fp *v, size_t s, const zk_cpu_row_t *r) {
 #define V(c) v[(size_t)(c) * s]
     const uint32_t f = r->prog.flags;
@@ -353,6 +363,8 @@ static void cpu_row_values(gs_fp *v, size_t s, const zk_cpu_row_t *r) {
     } else if (f & ZK_F_JUMP) {
         uint64_t sum = (uint64_t)r->a + r->prog.imm;
         V(CPU_T) = sum & 1, V(CPU_CH) = sum >> 32;
+    } else if (f & ZK_F_BRANCH) {
+        V(CPU_T) = V(CPU_IMM); /* the compare request's operand is b + imm - T */
     }
     if (f & (ZK_F_BRANCH | ZK_F_BEQ)) V(CPU_CH) = (r->c != 0) != ((f & ZK_F_NEG) != 0); /* taken */
     uint64_t ts = 4 * r->clk;
@@ -386,8 +398,14 @@ void zk_cpu_set_rows(zk_table *t, uint64_t first, const zk_cpu_row_t *rows, size
     }
     zk_put_done(); /* the stores reach memory before anyone reads the table */
     /* beq/bne: 1 / (a - b), or 0, a few inversions for all m rows; the
-     * carries and jump bits (0 or 1) are their own inverses */
-    if (beq) zk_inv_in_place(t->cols + (size_t)CPU_T * n + first, m);
+     * carries and jump bits (0 or 1) are their own inverses, the other
+     * branches' T (their imm) is put back */
+    if (beq) {
+        gs_fp *col = t->cols + (size_t)CPU_T * n + first;
+        zk_inv_in_place(col, m);
+        for (size_t k = 0; k < m; k++)
+            if (rows[k].prog.flags & ZK_F_BRANCH) col[k] = zk_prog_imm_fp(&rows[k].prog);
+    }
 }
 
 /* Padding rows: the clock runs on, the pc stays where the run leads,
