@@ -17,6 +17,7 @@
  *   test_proof_format_v3 --write-seeds DIR DIR_MULTI   small version 3 proofs (fuzz seeds) */
 #include <string.h>
 
+#include "air/logup.h"
 #include "fib_air.h"
 #include "fuzz/multi_stmt.h"
 #include "gstark/hash.h"
@@ -34,6 +35,14 @@
 #define GOLDEN_MULTI GS_SOURCE_DIR "/tests/golden/multi_small_v3.proof"
 #define GOLDEN_TREES GS_SOURCE_DIR "/tests/golden/multi_small_trees_v3.proof" /* shared_fri = 2 */
 #define GOLDEN_V1 GS_SOURCE_DIR "/tests/golden/fib_small.proof"
+/* The multi-table golden files as they were before the LogUp layout of
+ * 2026-12-06 (air/logup.h): versions 2 and 3, one tree per table and shared
+ * trees; kept as they are, never regenerated. */
+static const char *const GOLDEN_LOGUP1[] = {
+    GS_SOURCE_DIR "/tests/golden/multi_small_logup1.proof",
+    GS_SOURCE_DIR "/tests/golden/multi_small_v3_logup1.proof",
+    GS_SOURCE_DIR "/tests/golden/multi_small_trees_v3_logup1.proof",
+};
 
 static gs_air *g_fib;
 static gs_air *g_airs[MULTI_STMT_TABLES];
@@ -314,6 +323,48 @@ static void test_multi(void) {
     }
 }
 
+/* ---- proofs in the LogUp layout of before 2026-12-06 still verify ---- */
+
+/* Each file verifies (its tables have one aux column more than the groups:
+ * gs_shape.logup_v1), and stays checked: a bus sum, an aux value at z or at
+ * z w, or an opened aux row changed is refused. */
+static void test_logup_v1(void) {
+    for (size_t f = 0; f < sizeof GOLDEN_LOGUP1 / sizeof GOLDEN_LOGUP1[0]; f++) {
+        size_t len = 0;
+        uint8_t *b = read_file(GOLDEN_LOGUP1[f], &len);
+        CHECK(b != NULL);
+        if (!b) continue;
+        for (int edit = 0; edit <= 4; edit++) {
+            gs_multi_proof *q = NULL;
+            CHECK(gs_multi_proof_parse(&q, b, len) == GS_OK);
+            if (!q) break;
+            uint32_t t = 0; /* a table with buses */
+            while (t < q->num_tables && !q->tables[t].table.aux_cols) t++;
+            CHECK(t < q->num_tables);
+            if (t == q->num_tables) {
+                gs_multi_proof_free(q);
+                break;
+            }
+            gs_table_proof *tp = &q->tables[t].table;
+            gs_logup L;
+            CHECK(gs_logup_layout(&L, g_airs[t]) == GS_OK && tp->aux_cols == L.aux_cols + 1);
+            gs_logup_free(&L);
+            switch (edit) {
+            case 1: tp->bus_sum.c[0] = gs_fp_add(tp->bus_sum.c[0], 1); break;
+            case 2: tp->ood_aux_cur[0].c[1] = gs_fp_add(tp->ood_aux_cur[0].c[1], 1); break;
+            case 3: tp->ood_aux_next[tp->aux_cols - 1].c[0] = gs_fp_add(tp->ood_aux_next[tp->aux_cols - 1].c[0], 1); break;
+            case 4: tp->aux_rows[0] = gs_fp_add(tp->aux_rows[0], 1); break;
+            }
+            gs_status s = gs_verify_multi((const gs_air *const *)g_airs, MULTI_STMT_TABLES, q, 0);
+            if (edit == 0 && s != GS_OK)
+                fprintf(stderr, "golden: %s does not verify: %s\n", GOLDEN_LOGUP1[f], gs_status_str(s));
+            CHECK(edit == 0 ? s == GS_OK : s != GS_OK);
+            gs_multi_proof_free(q);
+        }
+        free(b);
+    }
+}
+
 /* ---- version 1 still verifies ---- */
 
 static void test_legacy(void) {
@@ -426,6 +477,7 @@ int main(int argc, char **argv) {
             test_tampering();
             test_multi();
             test_legacy();
+            test_logup_v1();
         }
         test_golden(regen);
         rc = gs_test_done();

@@ -348,7 +348,7 @@ static gs_status round_quotient(prover_state *st, gs_table_proof *t, const gs_ai
     const gs_shape *s = &st->s;
     size_t n = (size_t)1 << s->log_n, N = (size_t)1 << s->log_size;
     uint32_t nt = gs_air_num_transitions(air), nb = gs_air_num_boundaries(air);
-    uint32_t nl = s->aux ? st->L.n_groups + 3 : 0; /* groups, running sum, first, last */
+    uint32_t nl = s->aux ? st->L.n_groups : 0; /* one per group, the last also the running sum's */
     gs_fp3 *alpha_pows = malloc((nt + nb + nl + 1) * sizeof *alpha_pows);
     gs_fp3 bus_pows[GS_AIR_MAX_TUPLE + 1];
     uint32_t *bcols = malloc((nb + 1) * sizeof *bcols);
@@ -479,7 +479,7 @@ static gs_status round_ood(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp3
      * checks it against; for a trace that satisfies the AIR the same value
      * as Q's interpolant at z. */
     gs_ood_values v = {t->ood_cur, t->ood_next, t->ood_aux_cur, t->ood_aux_next, t->bus_sum,
-                       st->bus_z, st->bus_alpha};
+                       st->bus_z, st->bus_alpha, 0};
     return gs_air_ood_composition(st->air, s->log_n, st->pub, &v, st->alpha, z, &t->ood_chunks[0]);
 }
 
@@ -549,7 +549,7 @@ static gs_status part_quotient(prover_state *st, gs_proof *p, gs_transcript *tr,
     gs_table_proof *t = &p->table;
     if (s->aux) {
         gs_cap_absorb(tr, "aux_root", root ? root : gs_table_cap(t, s, GS_TREE_AUX), root ? 0 : s->lde_cap);
-        gs_transcript_absorb_fp3(tr, "bus_sum", &t->bus_sum, 1);
+        gs_transcript_absorb_fp3(tr, GS_LOGUP_SUM_LABEL, &t->bus_sum, 1);
     }
     st->alpha = gs_transcript_squeeze_fp3(tr, "alpha");
     st->bus_z = bc ? bc->z : gs_fp3_zero(), st->bus_alpha = bc ? bc->alpha : gs_fp3_zero();
