@@ -36,7 +36,7 @@
 #define GOLDEN_TREES GS_SOURCE_DIR "/tests/golden/multi_small_trees_v3.proof" /* shared_fri = 2 */
 #define GOLDEN_V1 GS_SOURCE_DIR "/tests/golden/fib_small.proof"
 /* The multi-table golden files as they were before the LogUp layout of
- * 2026-12-06 (air/logup.h): versions 2 and 3, one tree per table and shared
+ * 2026-12-05 (air/logup.h): versions 2 and 3, one tree per table and shared
  * trees; kept as they are, never regenerated. */
 static const char *const GOLDEN_LOGUP1[] = {
     GS_SOURCE_DIR "/tests/golden/multi_small_logup1.proof",
@@ -323,7 +323,7 @@ static void test_multi(void) {
     }
 }
 
-/* ---- proofs in the LogUp layout of before 2026-12-06 still verify ---- */
+/* ---- proofs in the LogUp layout of before 2026-12-05 still verify ---- */
 
 /* Each file verifies (its tables have one aux column more than the groups:
  * gs_shape.logup_v1), and stays checked: a bus sum, an aux value at z or at

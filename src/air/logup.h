@@ -20,7 +20,7 @@
  *                   h_g prod_i d_i - sum_i s_i m_i prod_(j != i) d_j
  *   group G-1:      the same with h = S' - S - sum_(g < G-1) h_g + sigma / n
  * Summed over the rows, S' - S cancels: sigma is the sum of every term.
- * (Until 2026-12-06 every group had its column, S was the inclusive sum,
+ * (Until 2026-12-05 every group had its column, S was the inclusive sum,
  * with S' - S - sum_g h_g' on rows 0..n-2 and boundaries S[0] = sum_g
  * h_g[0], S[n-1] = sigma: one aux column more and three constraints.) */
 #ifndef GSTARK_AIR_LOGUP_H
@@ -33,7 +33,7 @@
 #define GS_LOGUP_MAX_GROUP 8
 
 /* The transcript label of a table's bus sum (absorbed after its aux
- * commitment). Proofs in the layout of before 2026-12-06 absorbed it as
+ * commitment). Proofs in the layout of before 2026-12-05 absorbed it as
  * "bus_sum"; the new label keeps the two layouts' transcripts apart. */
 #define GS_LOGUP_SUM_LABEL "bus_sum_cyclic"
 
@@ -85,7 +85,7 @@ void gs_logup_constraints(const gs_logup *L, const gs_air *air, gs_fp3 *out_grou
                           const gs_fp3 *outs, const gs_fp3 *aux_cur, const gs_fp3 *aux_next,
                           gs_fp3 z, const gs_fp3 *alpha_pows, gs_fp3 sigma_n);
 
-/* The layout of before 2026-12-06, for the verifier of proofs made then
+/* The layout of before 2026-12-05, for the verifier of proofs made then
  * (gs_shape.logup_v1): aux columns h_g for every group, then S inclusive
  * (S[r] = sum_(r' <= r) sum_g h_g[r']); out_groups[n_groups] over x^n - 1,
  * *trans = S' - S - sum_g h_g' (rows 0..n-2), *first = S - sum_g h_g (row

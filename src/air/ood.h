@@ -15,7 +15,7 @@ typedef struct {
     const gs_fp3 *aux_cur, *aux_next; /* the aux columns (read only when the AIR has buses) */
     gs_fp3 bus_sum;                   /* the table's LogUp sum */
     gs_fp3 bus_z, bus_alpha;          /* the statement's LogUp challenges */
-    int logup_v1;                     /* the aux columns in the layout of before 2026-12-06
+    int logup_v1;                     /* the aux columns in the layout of before 2026-12-05
                                          (gs_shape.logup_v1; the verifier only) */
 } gs_ood_values;
 

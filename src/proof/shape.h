@@ -46,7 +46,7 @@ typedef struct gs_shape {
      * openings carry rows only (lde_path_len = 0). */
     int shared_trees;
     /* Verifier only: the table's aux columns are in the LogUp layout of
-     * before 2026-12-06 (one more column: every group its own, an
+     * before 2026-12-05 (one more column: every group its own, an
      * inclusive running sum; air/logup.h), which proofs made then have and
      * the verifier still checks. The prover never sets it. */
     int logup_v1;

@@ -57,7 +57,7 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s, 
     GS_TRY(gs_logup_layout(&L, air));
     s->aux = L.aux_cols;
     gs_logup_free(&L);
-    /* One aux column more than the groups: a proof made before 2026-12-06
+    /* One aux column more than the groups: a proof made before 2026-12-05
      * (shape.h, logup_v1); its layout tells it, and it is checked as then. */
     if (s->aux && t->aux_cols == s->aux + 1) s->aux = t->aux_cols, s->logup_v1 = 1;
     if (t->num_layers != s->layers || t->final_len != s->final_len || t->num_queries != s->queries ||

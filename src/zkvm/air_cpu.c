@@ -280,7 +280,7 @@ gs_air *zk_cpu_air(void) {
      * operand is b + imm - T with T = 0 on ALU rows and T = imm on branch
      * rows (T is free on both kinds), so the tuple is linear and the
      * request shares an aux column with the load/store one (until
-     * 2026-12-06 it was b + f_alu imm, of degree 2, alone in its column). */
+     * 2026-12-05 it was b + f_alu imm, of degree 2, alone in its column). */
     gs_air_transition(a, MUL(f_alu, t));
     gs_air_transition(a, MUL(f_branch, SUB(t, imm)));
     gs_expr alu[4] = {COL(CPU_OP), va, SUB(ADD(vb, imm), t), vc};
