@@ -310,30 +310,6 @@ void gs_logup_constraints(const gs_logup *L, const gs_air *air, gs_fp3 *out_grou
     lu_ext_constraints(&row, sigma_n);
 }
 
-void gs_logup_constraints_v1(const gs_logup *L, const gs_air *air, gs_fp3 *out_groups,
-                             gs_fp3 *trans, gs_fp3 *first, gs_fp3 *last, const gs_fp3 *outs,
-                             const gs_fp3 *aux_cur, const gs_fp3 *aux_next, gs_fp3 z,
-                             const gs_fp3 *alpha_pows, gs_fp3 sigma) {
-    lu_ext_row row = {.L = L, .air = air, .z = z, .ap = alpha_pows, .outs = outs};
-    gs_fp3 hsum = gs_fp3_zero(), hsum_next = gs_fp3_zero();
-    for (uint32_t g = 0; g < L->n_groups; g++) {
-        gs_fp3 P = gs_fp3_one(), R = gs_fp3_zero();
-        for (uint32_t k = 0; k < L->group_size[g]; k++) {
-            uint32_t i = L->group_first[g] + k;
-            gs_fp3 d = lu_ext_fingerprint(&row, i);
-            R = gs_fp3_add(gs_fp3_mul(R, d), gs_fp3_mul(P, lu_ext_mult(&row, i)));
-            P = gs_fp3_mul(P, d);
-        }
-        out_groups[g] = gs_fp3_sub(gs_fp3_mul(aux_cur[g], P), R);
-        hsum = gs_fp3_add(hsum, aux_cur[g]);
-        hsum_next = gs_fp3_add(hsum_next, aux_next[g]);
-    }
-    const uint32_t S = L->n_groups;
-    *trans = gs_fp3_sub(gs_fp3_sub(aux_next[S], aux_cur[S]), hsum_next);
-    *first = gs_fp3_sub(aux_cur[S], hsum);
-    *last = gs_fp3_sub(aux_cur[S], sigma);
-}
-
 /* The same constraints when the interaction outputs are base-field values
  * (the prover's LDE rows): fingerprints and multiplicities use Fp3 x Fp
  * products. Tested equal to gs_logup_constraints on embedded inputs. */

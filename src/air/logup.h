@@ -32,10 +32,6 @@
  * linear ones; the cap bounds the degree arithmetic's arrays). */
 #define GS_LOGUP_MAX_GROUP 8
 
-/* The transcript label of a table's bus sum (absorbed after its aux
- * commitment). Proofs in the layout of before 2026-12-05 absorbed it as
- * "bus_sum"; the new label keeps the two layouts' transcripts apart. */
-#define GS_LOGUP_SUM_LABEL "bus_sum_cyclic"
 
 typedef struct gs_logup {
     uint32_t n_inters, n_groups;
@@ -84,16 +80,6 @@ gs_fp3 gs_logup_sigma_n(gs_fp3 sigma, unsigned log_n);
 void gs_logup_constraints(const gs_logup *L, const gs_air *air, gs_fp3 *out_groups,
                           const gs_fp3 *outs, const gs_fp3 *aux_cur, const gs_fp3 *aux_next,
                           gs_fp3 z, const gs_fp3 *alpha_pows, gs_fp3 sigma_n);
-
-/* The layout of before 2026-12-05, for the verifier of proofs made then
- * (gs_shape.logup_v1): aux columns h_g for every group, then S inclusive
- * (S[r] = sum_(r' <= r) sum_g h_g[r']); out_groups[n_groups] over x^n - 1,
- * *trans = S' - S - sum_g h_g' (rows 0..n-2), *first = S - sum_g h_g (row
- * 0), *last = S - sigma (row n-1). */
-void gs_logup_constraints_v1(const gs_logup *L, const gs_air *air, gs_fp3 *out_groups,
-                             gs_fp3 *trans, gs_fp3 *first, gs_fp3 *last, const gs_fp3 *outs,
-                             const gs_fp3 *aux_cur, const gs_fp3 *aux_next, gs_fp3 z,
-                             const gs_fp3 *alpha_pows, gs_fp3 sigma);
 
 /* The same with base-field interaction outputs: output k of the row at
  * outs[k * stride] (the block interpreter's layout). Equal to

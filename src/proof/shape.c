@@ -29,7 +29,6 @@ gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_
     s->cols = cols;
     s->chunks = chunks;
     s->aux = 0;
-    s->logup_v1 = 0;
     s->log_arity = p->log_arity;
     s->folds = log_n > p->log_final ? log_n - p->log_final : 0;
     s->layers = (s->folds + p->log_arity - 1) / p->log_arity;

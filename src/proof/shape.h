@@ -45,11 +45,6 @@ typedef struct gs_shape {
      * files leave them out; the struct's *_root fields stay zero) and its
      * openings carry rows only (lde_path_len = 0). */
     int shared_trees;
-    /* Verifier only: the table's aux columns are in the LogUp layout of
-     * before 2026-12-05 (one more column: every group its own, an
-     * inclusive running sum; air/logup.h), which proofs made then have and
-     * the verifier still checks. The prover never sets it. */
-    int logup_v1;
 } gs_shape;
 
 /* The trees of a table proof, in the order of gs_table_proof.caps; FRI

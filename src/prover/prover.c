@@ -479,7 +479,7 @@ static gs_status round_ood(prover_state *st, gs_table_proof *t, gs_fp3 z, gs_fp3
      * checks it against; for a trace that satisfies the AIR the same value
      * as Q's interpolant at z. */
     gs_ood_values v = {t->ood_cur, t->ood_next, t->ood_aux_cur, t->ood_aux_next, t->bus_sum,
-                       st->bus_z, st->bus_alpha, 0};
+                       st->bus_z, st->bus_alpha};
     return gs_air_ood_composition(st->air, s->log_n, st->pub, &v, st->alpha, z, &t->ood_chunks[0]);
 }
 
@@ -549,7 +549,7 @@ static gs_status part_quotient(prover_state *st, gs_proof *p, gs_transcript *tr,
     gs_table_proof *t = &p->table;
     if (s->aux) {
         gs_cap_absorb(tr, "aux_root", root ? root : gs_table_cap(t, s, GS_TREE_AUX), root ? 0 : s->lde_cap);
-        gs_transcript_absorb_fp3(tr, GS_LOGUP_SUM_LABEL, &t->bus_sum, 1);
+        gs_transcript_absorb_fp3(tr, "bus_sum", &t->bus_sum, 1);
     }
     st->alpha = gs_transcript_squeeze_fp3(tr, "alpha");
     st->bus_z = bc ? bc->z : gs_fp3_zero(), st->bus_alpha = bc ? bc->alpha : gs_fp3_zero();

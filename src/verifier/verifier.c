@@ -57,9 +57,9 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s, 
     GS_TRY(gs_logup_layout(&L, air));
     s->aux = L.aux_cols;
     gs_logup_free(&L);
-    /* One aux column more than the groups: a proof made before 2026-12-05
-     * (shape.h, logup_v1); its layout tells it, and it is checked as then. */
-    if (s->aux && t->aux_cols == s->aux + 1) s->aux = t->aux_cols, s->logup_v1 = 1;
+    /* One aux column more than the groups: a proof made before 2026-12-05's
+     * LogUp layout (air/logup.h), named for what it is; nothing is read. */
+    if (s->aux && t->aux_cols == s->aux + 1) return GS_ERR_PROOF_LOGUP_V1;
     if (t->num_layers != s->layers || t->final_len != s->final_len || t->num_queries != s->queries ||
         t->aux_cols != s->aux || t->log_lde != s->log_size || t->fri_row_len != s->fri_row_len ||
         t->fri_path_len != s->fri_path_len || t->cap_height != s->cap_height)
@@ -127,7 +127,7 @@ static gs_status check_ood(const gs_air *air, const gs_proof *p, const gs_shape 
                            gs_fp3 z, const bus_challenges *bc) {
     const gs_table_proof *t = &p->table;
     gs_ood_values v = {t->ood_cur, t->ood_next, t->ood_aux_cur, t->ood_aux_next, t->bus_sum,
-                       bc ? bc->z : gs_fp3_zero(), bc ? bc->alpha : gs_fp3_zero(), s->logup_v1};
+                       bc ? bc->z : gs_fp3_zero(), bc ? bc->alpha : gs_fp3_zero()};
     gs_fp3 total, chunks = gs_fp3_zero(), zjn = gs_fp3_one();
     GS_TRY(gs_air_ood_composition(air, s->log_n, p->pub, &v, alpha, z, &total));
     gs_fp3 zn = gs_fp3_pow(z, (uint64_t)1 << s->log_n);
@@ -279,7 +279,7 @@ static gs_status chain_head(const gs_proof *p, const gs_shape *sp, gs_transcript
     if (s.aux) {
         if (roots) gs_transcript_absorb_digest(tr, "aux_root", &roots[GS_TREE_AUX]);
         else gs_cap_absorb(tr, "aux_root", gs_table_cap(t, &s, GS_TREE_AUX), s.lde_cap);
-        gs_transcript_absorb_fp3(tr, s.logup_v1 ? "bus_sum" : GS_LOGUP_SUM_LABEL, &t->bus_sum, 1);
+        gs_transcript_absorb_fp3(tr, "bus_sum", &t->bus_sum, 1);
     }
     *alpha = gs_transcript_squeeze_fp3(tr, "alpha");
     if (roots) gs_transcript_absorb_digest(tr, "chunk_root", &roots[GS_TREE_CHUNK]);
