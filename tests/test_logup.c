@@ -1,7 +1,7 @@
 /* LogUp: bus interactions in the AIR builder, the aux trace and its
  * constraints. Two tables on one bus balance (their sums cancel) exactly when
  * the sent and received multisets agree; the aux trace satisfies every LogUp
- * constraint on the rows where it must hold; packing (within the table's
+ * constraint on every row; packing (within the table's
  * degree) and errors. */
 #include "air/air_internal.h"
 #include "air/logup.h"
@@ -30,8 +30,9 @@ static int aux_violations(const gs_logup *L, const gs_air *air, const gs_fp *tra
                           unsigned log_n, gs_fp3 z, gs_fp3 alpha, gs_fp3 sigma) {
     size_t n = (size_t)1 << log_n;
     uint32_t A = L->aux_cols;
-    gs_fp3 ap[GS_AIR_MAX_TUPLE + 1], cur[3], outs[64], ac[16], an[16], grp[16], tr, fi, la;
+    gs_fp3 ap[GS_AIR_MAX_TUPLE + 1], cur[3], outs[64], ac[16], an[16], grp[16];
     gs_fp3_powers(ap, alpha, GS_AIR_MAX_TUPLE + 1);
+    const gs_fp3 sigma_n = gs_logup_sigma_n(sigma, log_n);
     int bad = 0;
     for (size_t r = 0; r < n; r++) {
         for (int c = 0; c < 3; c++) cur[c] = gs_fp3_from_fp(trace[c * n + r]);
@@ -41,18 +42,20 @@ static int aux_violations(const gs_logup *L, const gs_air *air, const gs_fp *tra
             ac[j] = gs_fp3_make(aux[(3 * j) * n + r], aux[(3 * j + 1) * n + r], aux[(3 * j + 2) * n + r]);
             an[j] = gs_fp3_make(aux[(3 * j) * n + rn], aux[(3 * j + 1) * n + rn], aux[(3 * j + 2) * n + rn]);
         }
-        gs_logup_constraints(L, air, grp, &tr, &fi, &la, outs, ac, an, z, ap, sigma);
+        gs_logup_constraints(L, air, grp, outs, ac, an, z, ap, sigma_n);
         for (uint32_t g = 0; g < L->n_groups; g++) bad += !gs_fp3_is_zero(grp[g]);
-        if (r + 1 < n) bad += !gs_fp3_is_zero(tr);
-        if (r == 0) bad += !gs_fp3_is_zero(fi);
-        if (r == n - 1) bad += !gs_fp3_is_zero(la);
     }
     return bad;
 }
 
+/* The aux trace satisfies every constraint, S starts at 0, and a sigma off
+ * by one breaks them (the running sum's constraint pins it). */
 static void check_aux(const gs_logup *L, const gs_air *air, const gs_fp *trace, const gs_fp *aux,
                       unsigned log_n, gs_fp3 z, gs_fp3 alpha, gs_fp3 sigma) {
+    size_t n = (size_t)1 << log_n, S = 3 * (size_t)(L->aux_cols - 1) * n;
     CHECK(aux_violations(L, air, trace, aux, log_n, z, alpha, sigma) == 0);
+    CHECK(aux[S] == 0 && aux[S + n] == 0 && aux[S + 2 * n] == 0);
+    CHECK(aux_violations(L, air, trace, aux, log_n, z, alpha, gs_fp3_add(sigma, gs_fp3_one())) > 0);
 }
 
 /* A random 3-column trace of 2^log_n rows and its aux trace under random
@@ -78,14 +81,14 @@ static void test_balance(void) {
     CHECK(snd && rcv);
     gs_logup Ls, Lr;
     CHECK(gs_logup_layout(&Ls, snd) == GS_OK && gs_logup_layout(&Lr, rcv) == GS_OK);
-    CHECK(Ls.n_groups == 1 && Ls.aux_cols == 2 && Ls.max_degree == 2);
+    CHECK(Ls.n_groups == 1 && Ls.aux_cols == 1 && Ls.max_degree == 2);
     for (unsigned log_n = 0; log_n <= 9; log_n++) {
         size_t n = (size_t)1 << log_n;
         /* The receiver holds the sender's tuples in another order, with the
          * multiplicities split differently: row r of the receiver is the
          * sender's row perm(r), all multiplicities equal. */
         gs_fp *ts = malloc(3 * n * sizeof *ts), *tr = malloc(3 * n * sizeof *tr);
-        gs_fp *as = malloc(6 * n * sizeof *as), *ar = malloc(6 * n * sizeof *ar);
+        gs_fp *as = malloc(3 * n * sizeof *as), *ar = malloc(3 * n * sizeof *ar);
         for (size_t r = 0; r < n; r++)
             ts[r] = gs_test_below(50), ts[n + r] = gs_test_fp(), ts[2 * n + r] = gs_test_below(5);
         size_t shift = n > 1 ? 1 + gs_test_below(n - 1) : 0;
@@ -124,7 +127,7 @@ static void test_packing_and_degrees(void) {
     CHECK(gs_air_num_interactions(air) == 3);
     gs_logup L;
     CHECK(gs_logup_layout(&L, air) == GS_OK);
-    CHECK(L.n_groups == 2 && L.group_size[0] == 2 && L.group_size[1] == 1 && L.aux_cols == 3);
+    CHECK(L.n_groups == 2 && L.group_size[0] == 2 && L.group_size[1] == 1 && L.aux_cols == 2);
     CHECK(L.max_degree == 3);
     uint32_t bus, width;
     int sign;
@@ -173,18 +176,18 @@ static void test_degree_budget(void) {
          * degree-2 value joins one linear one (1 + 1 + 2). */
         const uint32_t *want = deg < 4 ? low : high;
         uint32_t groups = deg < 4 ? 5 : 3;
-        CHECK(L.n_groups == groups && L.aux_cols == groups + 1);
+        CHECK(L.n_groups == groups && L.aux_cols == groups); /* the last group's h lives in S */
         for (uint32_t g = 0; g < L.n_groups && g < groups; g++) CHECK(L.group_size[g] == want[g]);
         CHECK(L.max_degree == (deg < 4 ? 3u : 4u));
         CHECK(gs_air_max_degree(air) == (deg < 3 ? 3u : deg));
-        /* The aux trace satisfies the group constraints; one h changed on one
-         * row of each group breaks them. */
+        /* The aux trace satisfies the group constraints; one value changed
+         * on one row of each aux column (each h, and S) breaks them. */
         const unsigned log_n = 4;
         const size_t n = (size_t)1 << log_n;
         rand_aux ra = make_rand_aux(&L, air, log_n);
         if (ra.t && ra.aux) {
             check_aux(&L, air, ra.t, ra.aux, log_n, ra.z, ra.alpha, ra.sigma);
-            for (uint32_t g = 0; g < L.n_groups; g++) {
+            for (uint32_t g = 0; g < L.aux_cols; g++) {
                 size_t at = (3 * g + gs_test_below(3)) * n + gs_test_below(n);
                 ra.aux[at] = gs_fp_add(ra.aux[at], 1);
                 CHECK(aux_violations(&L, air, ra.t, ra.aux, log_n, ra.z, ra.alpha, ra.sigma) > 0);
@@ -249,11 +252,10 @@ static void check_fp_path(const gs_air *air) {
             outs[k * stride] = gs_test_fp();
             outs3[k] = gs_fp3_from_fp(outs[k * stride]);
         }
-        gs_fp3 g1[8], g2[8], t1, t2, f1, f2, l1, l2;
-        gs_logup_constraints(&L, air, g1, &t1, &f1, &l1, outs3, cur, nxt, z, ap, sigma);
-        gs_logup_constraints_fp(&L, air, g2, &t2, &f2, &l2, outs, stride, cur, nxt, z, ap, sigma);
+        gs_fp3 g1[8], g2[8];
+        gs_logup_constraints(&L, air, g1, outs3, cur, nxt, z, ap, sigma);
+        gs_logup_constraints_fp(&L, air, g2, outs, stride, cur, nxt, z, ap, sigma);
         for (uint32_t g = 0; g < L.n_groups; g++) bad += !gs_fp3_eq(g1[g], g2[g]);
-        bad += !gs_fp3_eq(t1, t2) + !gs_fp3_eq(f1, f2) + !gs_fp3_eq(l1, l2);
     }
     CHECK(bad == 0);
     gs_logup_free(&L);

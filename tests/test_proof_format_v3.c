@@ -17,6 +17,7 @@
  *   test_proof_format_v3 --write-seeds DIR DIR_MULTI   small version 3 proofs (fuzz seeds) */
 #include <string.h>
 
+#include "air/logup.h"
 #include "fib_air.h"
 #include "fuzz/multi_stmt.h"
 #include "gstark/hash.h"
@@ -34,6 +35,14 @@
 #define GOLDEN_MULTI GS_SOURCE_DIR "/tests/golden/multi_small_v3.proof"
 #define GOLDEN_TREES GS_SOURCE_DIR "/tests/golden/multi_small_trees_v3.proof" /* shared_fri = 2 */
 #define GOLDEN_V1 GS_SOURCE_DIR "/tests/golden/fib_small.proof"
+/* The multi-table golden files as they were before the LogUp layout of
+ * 2026-12-05 (air/logup.h): versions 2 and 3, one tree per table and shared
+ * trees; kept as they are, never regenerated: the verifier names them. */
+static const char *const GOLDEN_LOGUP1[] = {
+    GS_SOURCE_DIR "/tests/golden/multi_small_logup1.proof",
+    GS_SOURCE_DIR "/tests/golden/multi_small_v3_logup1.proof",
+    GS_SOURCE_DIR "/tests/golden/multi_small_trees_v3_logup1.proof",
+};
 
 static gs_air *g_fib;
 static gs_air *g_airs[MULTI_STMT_TABLES];
@@ -314,6 +323,33 @@ static void test_multi(void) {
     }
 }
 
+/* ---- proofs in the LogUp layout of before 2026-12-05 are named ---- */
+
+/* Each file still parses; the verifier refuses it for its layout (its bus
+ * tables have one aux column more than their groups), before reading any
+ * aux array, with the status that says so. */
+static void test_logup_v1(void) {
+    for (size_t f = 0; f < sizeof GOLDEN_LOGUP1 / sizeof GOLDEN_LOGUP1[0]; f++) {
+        size_t len = 0;
+        uint8_t *b = read_file(GOLDEN_LOGUP1[f], &len);
+        CHECK(b != NULL);
+        gs_multi_proof *q = NULL;
+        CHECK(b && gs_multi_proof_parse(&q, b, len) == GS_OK);
+        if (q) {
+            uint32_t t = 0; /* a table with buses */
+            while (t < q->num_tables && !q->tables[t].table.aux_cols) t++;
+            CHECK(t < q->num_tables);
+            gs_logup L;
+            CHECK(t < q->num_tables && gs_logup_layout(&L, g_airs[t]) == GS_OK &&
+                  q->tables[t].table.aux_cols == L.aux_cols + 1);
+            gs_logup_free(&L);
+            CHECK(gs_verify_multi((const gs_air *const *)g_airs, MULTI_STMT_TABLES, q, 0) == GS_ERR_PROOF_LOGUP_V1);
+        }
+        gs_multi_proof_free(q);
+        free(b);
+    }
+}
+
 /* ---- version 1 still verifies ---- */
 
 static void test_legacy(void) {
@@ -426,6 +462,7 @@ int main(int argc, char **argv) {
             test_tampering();
             test_multi();
             test_legacy();
+            test_logup_v1();
         }
         test_golden(regen);
         rc = gs_test_done();

@@ -45,7 +45,8 @@ typedef enum gs_status {
     GS_ERR_PROOF_BUS = 32,       /* the tables' bus sums do not add to zero */
     GS_ERR_CANCELLED = 33,       /* the work was cancelled before it finished */
     GS_ERR_PROOF_FIXED = 34,     /* a preprocessed column's values at z or z w are not the known ones */
-    GS_ERR_PROOF_QUERIES = 35    /* the proof's query positions are not the drawn ones */
+    GS_ERR_PROOF_QUERIES = 35,   /* the proof's query positions are not the drawn ones */
+    GS_ERR_PROOF_LOGUP_V1 = 36   /* a table's LogUp part is in the layout of before 2026-12-05 */
 } gs_status;
 
 /* A short, static, human-readable description ("ok", "out of memory", ...).

@@ -94,7 +94,7 @@ gs_status gs_logup_layout(gs_logup *L, const gs_air *air) {
         i += size;
         if (deg > L->max_degree) L->max_degree = deg;
     }
-    L->aux_cols = n ? L->n_groups + 1 : 0;
+    L->aux_cols = L->n_groups; /* the last group's h lives in S (logup.h) */
     return GS_OK;
 }
 
@@ -184,6 +184,7 @@ typedef struct {
     gs_fp3 z, ap[GS_AIR_MAX_TUPLE + 1];
     gs_fp *aux;
     gs_fp3 *block_sums; /* per block: sum over its rows of sum_g h_g */
+    gs_fp3 sigma_n;     /* sigma / n, for pass 2 */
     atomic_int err;     /* a gs_status; any worker may set it */
 } aux_ctx;
 
@@ -227,17 +228,21 @@ static void aux_range(void *arg, size_t b, size_t e) {
             if (gs_fp3_is_zero(d[k])) atomic_store(&c->err, GS_ERR_EXHAUSTED);
         if (gs_fp3_batch_inv(d, d, ni * count) != GS_OK) atomic_store(&c->err, GS_ERR_NOMEM);
         gs_fp3 total = gs_fp3_zero();
+        const uint32_t G = L->n_groups;
         for (size_t r = 0; r < count; r++) {
             lu_fp_row row = {.L = L, .air = air, .outs = outs + r, .stride = count};
-            for (uint32_t g = 0; g < L->n_groups; g++) {
+            gs_fp3 t_r = gs_fp3_zero(); /* the row's terms, every group */
+            for (uint32_t g = 0; g < G; g++) {
                 gs_fp3 h = gs_fp3_zero();
                 for (uint32_t t = 0; t < L->group_size[g]; t++) {
                     uint32_t i = L->group_first[g] + t;
                     h = gs_fp3_add(h, gs_fp3_mul_fp(d[(size_t)i * count + r], lu_fp_mult(&row, i)));
                 }
-                put3(c->aux, c->n, g, start + r, h);
-                total = gs_fp3_add(total, h);
+                if (g + 1 < G) put3(c->aux, c->n, g, start + r, h);
+                t_r = gs_fp3_add(t_r, h);
             }
+            put3(c->aux, c->n, G - 1, start + r, t_r); /* pass 2 turns it into S */
+            total = gs_fp3_add(total, t_r);
         }
         c->block_sums[blk] = total;
     }
@@ -245,17 +250,21 @@ done:
     free(scratch), free(outs), free(d);
 }
 
-/* Pass 2: the running sum, each block starting from the blocks before it. */
+/* Pass 2: the running sum S[r] = sum_(r' < r) (t[r'] - sigma / n), each
+ * block starting from the blocks before it, over the row totals pass 1 left
+ * in S's column. */
 static void sum_range(void *arg, size_t b, size_t e) {
     aux_ctx *c = arg;
-    const gs_logup *L = c->L;
+    const uint32_t S = c->L->n_groups - 1;
     size_t B = GS_AIR_BLOCK;
     for (size_t blk = b; blk < e; blk++) {
         size_t start = blk * B, count = c->n - start < B ? c->n - start : B;
-        gs_fp3 s = c->block_sums[blk]; /* pass 2's input: the prefix before this block */
+        /* pass 2's input: the totals of the blocks before this one */
+        gs_fp3 s = gs_fp3_sub(c->block_sums[blk], gs_fp3_mul_fp(c->sigma_n, gs_fp_from_u64(start)));
         for (size_t r = 0; r < count; r++) {
-            for (uint32_t g = 0; g < L->n_groups; g++) s = gs_fp3_add(s, get3(c->aux, c->n, g, start + r));
-            put3(c->aux, c->n, L->n_groups, start + r, s);
+            gs_fp3 t = get3(c->aux, c->n, S, start + r);
+            put3(c->aux, c->n, S, start + r, s);
+            s = gs_fp3_sub(gs_fp3_add(s, t), c->sigma_n);
         }
     }
 }
@@ -266,7 +275,7 @@ gs_status gs_logup_aux_trace(gs_fp *aux, gs_fp3 *sigma, const gs_logup *L, const
     if (!aux || !sigma || !L || !air || !trace || log_n > 40 || L->n_inters != air->n_inters ||
         !L->n_inters)
         return GS_ERR_INVALID_ARG;
-    aux_ctx c = {L, air, trace, pub, (size_t)1 << log_n, z, {{{0}}}, aux, NULL, GS_OK};
+    aux_ctx c = {L, air, trace, pub, (size_t)1 << log_n, z, {{{0}}}, aux, NULL, {{0}}, GS_OK};
     atomic_init(&c.err, GS_OK);
     gs_fp3_powers(c.ap, alpha, GS_AIR_MAX_TUPLE + 1);
     size_t blocks = (c.n + GS_AIR_BLOCK - 1) / GS_AIR_BLOCK;
@@ -281,6 +290,7 @@ gs_status gs_logup_aux_trace(gs_fp *aux, gs_fp3 *sigma, const gs_logup *L, const
             c.block_sums[k] = acc;
             acc = gs_fp3_add(acc, t);
         }
+        c.sigma_n = gs_logup_sigma_n(acc, log_n);
         gs_parallel_for(blocks, 8, sum_range, &c);
         *sigma = acc;
     }
@@ -288,23 +298,26 @@ gs_status gs_logup_aux_trace(gs_fp *aux, gs_fp3 *sigma, const gs_logup *L, const
     return err;
 }
 
+gs_fp3 gs_logup_sigma_n(gs_fp3 sigma, unsigned log_n) {
+    return gs_fp3_mul_fp(sigma, gs_fp_inv(gs_fp_from_u64((uint64_t)1 << log_n)));
+}
+
 void gs_logup_constraints(const gs_logup *L, const gs_air *air, gs_fp3 *out_groups,
-                          gs_fp3 *trans, gs_fp3 *first, gs_fp3 *last, const gs_fp3 *outs,
-                          const gs_fp3 *aux_cur, const gs_fp3 *aux_next, gs_fp3 z,
-                          const gs_fp3 *alpha_pows, gs_fp3 sigma) {
+                          const gs_fp3 *outs, const gs_fp3 *aux_cur, const gs_fp3 *aux_next,
+                          gs_fp3 z, const gs_fp3 *alpha_pows, gs_fp3 sigma_n) {
     lu_ext_row row = {.L = L, .air = air, .z = z, .ap = alpha_pows, .outs = outs,
                       .cur = aux_cur, .next = aux_next, .groups = out_groups};
-    lu_ext_constraints(&row, sigma, trans, first, last);
+    lu_ext_constraints(&row, sigma_n);
 }
 
 /* The same constraints when the interaction outputs are base-field values
  * (the prover's LDE rows): fingerprints and multiplicities use Fp3 x Fp
  * products. Tested equal to gs_logup_constraints on embedded inputs. */
 void gs_logup_constraints_fp(const gs_logup *L, const gs_air *air, gs_fp3 *out_groups,
-                             gs_fp3 *trans, gs_fp3 *first, gs_fp3 *last, const gs_fp *outs,
-                             size_t stride, const gs_fp3 *aux_cur, const gs_fp3 *aux_next,
-                             gs_fp3 z, const gs_fp3 *alpha_pows, gs_fp3 sigma) {
+                             const gs_fp *outs, size_t stride, const gs_fp3 *aux_cur,
+                             const gs_fp3 *aux_next, gs_fp3 z, const gs_fp3 *alpha_pows,
+                             gs_fp3 sigma_n) {
     lu_fp_row row = {.L = L, .air = air, .z = z, .ap = alpha_pows, .outs = outs,
                      .stride = stride, .cur = aux_cur, .next = aux_next, .groups = out_groups};
-    lu_fp_constraints(&row, sigma, trans, first, last);
+    lu_fp_constraints(&row, sigma_n);
 }

@@ -29,8 +29,9 @@
  *   GS_LU_BUS(c, i)       its bus id as a gs_fp
  *   GS_LU_Z(c)            the challenge z (Fp3)
  *   GS_LU_AP(c, k)        alpha^k (Fp3), k <= GS_AIR_MAX_TUPLE
- *   GS_LU_AUX(c, j)       aux column j (Fp3) on the row; j = groups is S
- *   GS_LU_AUX_NEXT(c, j)  the same on the next row
+ *   GS_LU_AUX(c, j)       aux column j (Fp3) on the row: h_j for j < groups - 1,
+ *                         S for j = groups - 1
+ *   GS_LU_AUX_NEXT(c, j)  the same on the next row (only S is read there)
  *   GS_LU_GROUP(c, g, v)  takes group g's constraint value v
  *   GS_LU_DOT(c, at, w)   optional: sum_(k < w) alpha^(k+1) * output (at + k),
  *                         in Fp3 (a host fast path: one reduction per component
@@ -61,16 +62,18 @@ GS_LU_QUAL GS_LU_V GS_LU_NAME(mult)(GS_LU_CTX *c, uint32_t i) {
     return GS_LU_RECEIVES(c, i) ? GS_LU_NEG(m) : m;
 }
 
-/* Group g (through GS_LU_GROUP), every row, for its interactions a..:
+/* Every group g (through GS_LU_GROUP), every row, for its interactions a..:
  *   h_g prod_i d_i - sum_i s_i m_i prod_(j != i) d_j
  * (one: h_g d_a - s_a m_a; two: h_g d_a d_b - (s_a m_a d_b + s_b m_b d_a)),
  * built one interaction at a time: P = prod d, R = sum s m prod_(others) d,
- * and each new (d, m) makes R = R d + m P, P = P d. Then
- * *trans = S' - S - sum_g h_g', *first = S - sum_g h_g, *last = S - sigma. */
-GS_LU_QUAL void GS_LU_NAME(constraints)(GS_LU_CTX *c, gs_fp3 sigma, gs_fp3 *trans, gs_fp3 *first,
-                                         gs_fp3 *last) {
+ * and each new (d, m) makes R = R d + m P, P = P d. Groups 0 .. G-2 take
+ * h_g from their aux column; the last group has none: its h is
+ * S' - S - sum_(g < G-1) h_g + sigma_n (S the running sum, aux column
+ * G - 1, and sigma_n = sigma / n), so its constraint is also the running
+ * sum's, on every row with the wrap-around. */
+GS_LU_QUAL void GS_LU_NAME(constraints)(GS_LU_CTX *c, gs_fp3 sigma_n) {
     uint32_t G = (uint32_t)GS_LU_GROUPS(c);
-    gs_fp3 hsum = gs_fp3_zero(), hsum_next = gs_fp3_zero();
+    gs_fp3 hsum = gs_fp3_zero();
     for (uint32_t g = 0; g < G; g++) {
         uint32_t a = (uint32_t)GS_LU_FIRST(c, g), size = (uint32_t)GS_LU_SIZE(c, g);
         gs_fp3 P = GS_LU_NAME(fingerprint)(c, a), R;
@@ -87,16 +90,15 @@ GS_LU_QUAL void GS_LU_NAME(constraints)(GS_LU_CTX *c, gs_fp3 sigma, gs_fp3 *tran
             R = gs_fp3_add(gs_fp3_mul(R, d), GS_LU_MUL(P, GS_LU_NAME(mult)(c, a + k)));
             P = gs_fp3_mul(P, d);
         }
-        gs_fp3 h = GS_LU_AUX(c, g);
-        gs_fp3 v = gs_fp3_sub(gs_fp3_mul(h, P), R);
-        GS_LU_GROUP(c, g, v);
-        hsum = gs_fp3_add(hsum, h);
-        hsum_next = gs_fp3_add(hsum_next, GS_LU_AUX_NEXT(c, g));
+        gs_fp3 h;
+        if (g + 1 < G) {
+            h = GS_LU_AUX(c, g);
+            hsum = gs_fp3_add(hsum, h);
+        } else {
+            h = gs_fp3_add(gs_fp3_sub(gs_fp3_sub(GS_LU_AUX_NEXT(c, g), GS_LU_AUX(c, g)), hsum), sigma_n);
+        }
+        GS_LU_GROUP(c, g, gs_fp3_sub(gs_fp3_mul(h, P), R));
     }
-    gs_fp3 S = GS_LU_AUX(c, G), Sn = GS_LU_AUX_NEXT(c, G);
-    *trans = gs_fp3_sub(gs_fp3_sub(Sn, S), hsum_next);
-    *first = gs_fp3_sub(S, hsum);
-    *last = gs_fp3_sub(S, sigma);
 }
 
 #undef GS_LU_NAME

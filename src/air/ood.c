@@ -5,28 +5,22 @@
 
 #include "air/logup.h"
 
-/* The LogUp constraints, weighted from *a on (advanced past them), into *total. */
+/* The LogUp constraints (every row: over x^n - 1), weighted from *a on
+ * (advanced past them), into *total. */
 static gs_status logup_terms(const gs_air *air, const gs_logup *L, const gs_fp *pub,
-                             const gs_ood_values *v, gs_fp3 alpha, gs_fp3 *a, gs_fp3 z, gs_fp3 wl,
+                             const gs_ood_values *v, gs_fp3 alpha, gs_fp3 *a, unsigned log_n,
                              gs_fp3 zinv, gs_fp3 *total) {
     gs_fp3 *outs = malloc((L->n_outs + 1) * sizeof *outs), *grp = malloc((L->n_groups + 1) * sizeof *grp);
-    gs_fp3 bp[GS_AIR_MAX_TUPLE + 1], tr, fi, la;
+    gs_fp3 bp[GS_AIR_MAX_TUPLE + 1];
     gs_status r = outs && grp ? GS_OK : GS_ERR_NOMEM;
     if (r == GS_OK) r = gs_air_eval_inter_ext(air, outs, v->cur, pub);
     if (r == GS_OK) {
         gs_fp3_powers(bp, v->bus_alpha, GS_AIR_MAX_TUPLE + 1);
-        gs_logup_constraints(L, air, grp, &tr, &fi, &la, outs, v->aux_cur, v->aux_next, v->bus_z, bp,
-                             v->bus_sum);
-        gs_fp3 one = gs_fp3_one(), g = gs_fp3_zero();
+        gs_logup_constraints(L, air, grp, outs, v->aux_cur, v->aux_next, v->bus_z, bp,
+                             gs_logup_sigma_n(v->bus_sum, log_n));
+        gs_fp3 g = gs_fp3_zero();
         for (uint32_t k = 0; k < L->n_groups; k++) g = gs_fp3_add(g, gs_fp3_mul(*a, grp[k])), *a = gs_fp3_mul(*a, alpha);
-        gs_fp3 s = gs_fp3_mul(g, zinv);
-        s = gs_fp3_add(s, gs_fp3_mul(gs_fp3_mul(*a, tr), gs_fp3_mul(gs_fp3_sub(z, wl), zinv)));
-        *a = gs_fp3_mul(*a, alpha);
-        s = gs_fp3_add(s, gs_fp3_mul(gs_fp3_mul(*a, fi), gs_fp3_inv(gs_fp3_sub(z, one))));
-        *a = gs_fp3_mul(*a, alpha);
-        s = gs_fp3_add(s, gs_fp3_mul(gs_fp3_mul(*a, la), gs_fp3_inv(gs_fp3_sub(z, wl))));
-        *a = gs_fp3_mul(*a, alpha);
-        *total = gs_fp3_add(*total, s);
+        *total = gs_fp3_add(*total, gs_fp3_mul(g, zinv));
     }
     free(outs), free(grp);
     return r;
@@ -58,7 +52,7 @@ gs_status gs_air_ood_composition(const gs_air *air, unsigned log_n, const gs_fp 
         }
         gs_logup L;
         if (r == GS_OK && (r = gs_logup_layout(&L, air)) == GS_OK) {
-            if (L.aux_cols) r = logup_terms(air, &L, pub, v, alpha, &a, z, wl, zinv, total);
+            if (L.aux_cols) r = logup_terms(air, &L, pub, v, alpha, &a, log_n, zinv, total);
             gs_logup_free(&L);
         }
     }

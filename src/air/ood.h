@@ -20,8 +20,7 @@ typedef struct {
 /* sum_k alpha^k C_k(z) / Z_k(z) over, in this order: the transition
  * constraints at (cur, next) over (z^n - 1) / (z - w^(n-1)); the boundary
  * constraints (cur[col] - value) over z - w^row; with buses, the LogUp
- * groups over z^n - 1, the running sum's transition as the transitions, its
- * first row over z - 1 and its last row over z - w^(n-1). For a trace that
+ * groups over z^n - 1 (air/logup.h). For a trace that
  * satisfies the AIR this is the quotient's value at z, sum_j z^(jn) Q_j(z).
  * z^n != 1 and z is no w^row (gs_draw_ood_point's rule). GS_ERR_NOMEM, or
  * the AIR's evaluation errors. */

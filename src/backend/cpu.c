@@ -226,27 +226,23 @@ typedef struct {
     size_t rows, next_step, mstart, j0, count;
 } quot_rows;
 
-/* The LogUp constraints of a block, added to acc: groups over x^n - 1, the
- * running sum over the transition divisor, its first and last rows over
- * x - 1 and x - w^(n-1), through gs_logup_constraints_fp (base-field
- * inputs; tested equal to the verifier's gs_logup_constraints). */
-static gs_status quot_logup(quot_ctx *q, void *scratch, gs_fp3 *acc, const gs_fp *x, const quot_rows *br) {
+/* The LogUp constraints of a block, added to acc: every one over x^n - 1,
+ * through gs_logup_constraints_fp (base-field inputs; tested equal to the
+ * verifier's gs_logup_constraints). */
+static gs_status quot_logup(quot_ctx *q, void *scratch, gs_fp3 *acc, const quot_rows *br) {
     const gs_quotient_args *a = q->a;
     const gs_logup *L = a->logup;
     uint32_t base = gs_air_num_transitions(a->air) + gs_air_num_boundaries(a->air), A = L->aux_cols;
     size_t B = (size_t)1 << a->log_blowup, N = q->N;
     size_t count = br->count;
     gs_fp *io = malloc(((size_t)L->n_outs + 1) * count * sizeof *io);
-    gs_fp *d0 = malloc(count * sizeof *d0), *dl = malloc(count * sizeof *dl), *tmp = malloc(count * sizeof *tmp);
     gs_fp3 *cur = malloc(((size_t)A + 1) * sizeof *cur), *nxt = malloc(((size_t)A + 1) * sizeof *nxt);
     gs_fp3 *grp = malloc(((size_t)L->n_groups + 1) * sizeof *grp);
-    gs_status s = io && d0 && dl && tmp && cur && nxt && grp ? GS_OK : GS_ERR_NOMEM;
+    gs_status s = io && cur && nxt && grp ? GS_OK : GS_ERR_NOMEM;
     if (s == GS_OK) s = gs_air_eval_inter_block(a->air, scratch, io, br->m, br->rows, br->mstart, count, a->pub);
     if (s == GS_OK) {
-        for (size_t r = 0; r < count; r++) d0[r] = gs_fp_sub(x[r], 1), dl[r] = gs_fp_sub(x[r], q->wlast);
-        inv_block(d0, tmp, count);
-        inv_block(dl, tmp, count);
         const gs_fp3 *ap = a->alpha_pows + base;
+        const gs_fp3 sigma_n = gs_logup_sigma_n(a->sigma, a->log_n);
         for (size_t r = 0; r < count; r++) {
             size_t i = (br->j0 + r) << a->log_step, in = (i + B) & (N - 1);
             for (uint32_t j = 0; j < A; j++) {
@@ -254,20 +250,14 @@ static gs_status quot_logup(quot_ctx *q, void *scratch, gs_fp3 *acc, const gs_fp
                 cur[j] = gs_fp3_make(col[i], col[N + i], col[2 * N + i]);
                 nxt[j] = gs_fp3_make(col[in], col[N + in], col[2 * N + in]);
             }
-            gs_fp3 tr, fi, la, g = gs_fp3_zero();
-            gs_logup_constraints_fp(L, a->air, grp, &tr, &fi, &la, io + r, count, cur, nxt,
-                                    a->bus_z, a->bus_alpha_pows, a->sigma);
+            gs_fp3 g = gs_fp3_zero();
+            gs_logup_constraints_fp(L, a->air, grp, io + r, count, cur, nxt, a->bus_z, a->bus_alpha_pows,
+                                    sigma_n);
             for (uint32_t k = 0; k < L->n_groups; k++) g = gs_fp3_add(g, gs_fp3_mul(ap[k], grp[k]));
-            gs_fp zinv = q->zinv[i & (B - 1)];
-            gs_fp3 v = gs_fp3_mul_fp(g, zinv);
-            v = gs_fp3_add(v, gs_fp3_mul_fp(gs_fp3_mul(ap[L->n_groups], tr),
-                                            gs_fp_mul(gs_fp_sub(x[r], q->wlast), zinv)));
-            v = gs_fp3_add(v, gs_fp3_mul_fp(gs_fp3_mul(ap[L->n_groups + 1], fi), d0[r]));
-            v = gs_fp3_add(v, gs_fp3_mul_fp(gs_fp3_mul(ap[L->n_groups + 2], la), dl[r]));
-            acc[r] = gs_fp3_add(acc[r], v);
+            acc[r] = gs_fp3_add(acc[r], gs_fp3_mul_fp(g, q->zinv[i & (B - 1)]));
         }
     }
-    free(io), free(d0), free(dl), free(tmp), free(cur), free(nxt), free(grp);
+    free(io), free(cur), free(nxt), free(grp);
     return s;
 }
 
@@ -339,7 +329,7 @@ static void quot_range(void *arg, size_t b, size_t e) {
             for (size_t r = 0; r < count; r++) acc[r] = gs_fp3_add(acc[r], gs_fp3_mul_fp(gacc[r], d[r]));
         }
         if (a->logup) {
-            gs_status s2 = quot_logup(q, scratch, acc, x, &br);
+            gs_status s2 = quot_logup(q, scratch, acc, &br);
             if (s2 != GS_OK) {
                 atomic_store(&q->err, s2);
                 break;

@@ -102,7 +102,7 @@ static gs_status cuda_bus(gs_cuda_bus *out, gs_cuda_inter **inters, const gs_log
                           const gs_air *air) {
     *inters = NULL;
     if (!L->n_inters || L->n_inters != air->n_inters || !air->inters ||
-        L->aux_cols != L->n_groups + 1)
+        L->aux_cols != L->n_groups)
         return GS_ERR_INVALID_ARG;
     gs_cuda_inter *v = malloc(L->n_inters * sizeof *v);
     if (!v) return GS_ERR_NOMEM;

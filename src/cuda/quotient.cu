@@ -14,11 +14,11 @@
  *   - boundaries grouped by distinct row: sum alpha^(T+b) (t_col(x) - v_b)
  *     per group, times 1/(x - w^row);
  *   - with LogUp, prog_inter (LOAD_NEXT = the same row, as on the CPU)
- *     writes its outputs after its registers, then the group, running-sum,
- *     first- and last-row constraints of air/logup_eval.h, the definition
- *     the CPU's gs_logup_constraints_fp instantiates too (divisors x^n - 1,
- *     the transition divisor, x - 1, x - w^(n-1)).
- *   The row's denominators (x - 1, x - w^(n-1), x - w^row per boundary group)
+ *     writes its outputs after its registers, then the group constraints of
+ *     air/logup_eval.h (the last group's is the running sum's), the
+ *     definition the CPU's gs_logup_constraints_fp instantiates too, all
+ *     over x^n - 1.
+ *   The row's denominators (x - w^row per boundary group)
  *   are inverted together, 4 at a time, by Montgomery's trick: one field
  *   inversion (an addition chain, 64 squarings and 9 products) per 4. None is
  *   zero: the call refuses a coset that meets the trace domain (x^n = 1).
@@ -39,12 +39,15 @@
  * fingerprints d_i = z - (bus_i + sum_k alpha^(k+1) v_k) (logup_eval.h), their inverses by
  * Montgomery's trick within the row (one Fp3 inversion per row; a zero
  * fingerprint raises a flag, reported as GS_ERR_EXHAUSTED), h_g into the aux
- * columns and the row's sum_g h_g into the S column. Then S becomes its
- * inclusive prefix sum over Fp3 (reduce-then-scan: tiles of 2048 values per
- * block of 256 threads, a tile scanned in 8 coalesced rounds with warp
- * shuffles; the tile sums are scanned the same way, recursively, then added
- * back), and sigma = S[n-1] comes back with the flag in one 32-byte copy.
- * Scan traffic: 2 reads and 1 write of 24 bytes per row.
+ * columns but the last group's, and the row's total over every group into
+ * the S column one row down (the last row's into a tail word, S[0] = 0).
+ * Then S becomes its inclusive prefix sum over Fp3 (reduce-then-scan: tiles
+ * of 2048 values per block of 256 threads, a tile scanned in 8 coalesced
+ * rounds with warp shuffles; the tile sums are scanned the same way,
+ * recursively, then added back): S[r] = sum_(r' < r) t[r']. sigma = S[n-1]
+ * + the tail and sigma / n (one thread), then S[r] -= r sigma / n, and
+ * sigma comes back with the flag in one 32-byte copy. Scan and step
+ * traffic: 3 reads and 2 writes of 24 bytes per row.
  *
  * The aux kernel reads the columns prog_inter loads and writes 24 bytes per
  * aux column and row.
@@ -241,14 +244,14 @@ struct quot_args {
     uint32_t t_n, i_n, i_base, nt;
     const gs_fp3 *alpha; /* transitions at [0, nt); LogUp weights at lap */
     const gs_fp *zinv;   /* 1 / (x^n - 1) by i mod B */
-    const gs_fp *pts;    /* denominators x - pts[k]: LogUp's 1, w^(n-1) first */
-    uint32_t nd, nlog;
+    const gs_fp *pts;    /* denominators x - pts[k], one per boundary group */
+    uint32_t nd;
     const uint64_t *bg_start, *b_col; /* boundaries sorted by group */
     const gs_fp *b_val;
     const gs_fp3 *b_alpha;
     bus_tables bt;       /* bt.G == 0: no LogUp */
     const gs_fp3 *lap;   /* alpha + nt + nb */
-    gs_fp3 sigma;
+    gs_fp3 sigma_n;      /* sigma / n (air/logup.h) */
     uint64_t *scratch;   /* global register files (tier 0) */
 };
 
@@ -262,7 +265,6 @@ template <class RF> HD void quot_row(const quot_args &A, RF &R, size_t i, gs_fp 
         run_program(A.t_insns, A.t_n, A.t_consts, A.pub, A.lde, A.N, li, in, R, ws);
         acc = gs_fp3_mul_fp(gs_fp3_acc_done_(&ws.acc), tdiv);
     }
-    gs_fp d0 = 0, dl = 0;
     for (uint32_t c0 = 0; c0 < A.nd; c0 += DEN_CHUNK) {
         uint32_t cn = A.nd - c0 < DEN_CHUNK ? A.nd - c0 : DEN_CHUNK;
         gs_fp den[DEN_CHUNK], pre[DEN_CHUNK], p = 1;
@@ -284,13 +286,7 @@ UNROLL
 UNROLL
         for (uint32_t j = 0; j < DEN_CHUNK; j++) {
             if (j >= cn) continue;
-            uint32_t k = c0 + j;
-            if (k < A.nlog) {
-                if (k == 0) d0 = den[j];
-                else dl = den[j];
-                continue;
-            }
-            uint32_t g = k - A.nlog;
+            uint32_t g = c0 + j;
             gs_fp3 ga = gs_fp3_zero();
             for (uint64_t b = A.bg_start[g]; b < A.bg_start[g + 1]; b++) {
                 gs_fp v = A.lde[(size_t)A.b_col[b] * A.N + li];
@@ -304,13 +300,8 @@ UNROLL
         keep_sink<RF> ks = {&R, A.i_base};
         run_program(A.i_insns, A.i_n, A.i_consts, A.pub, A.lde, A.N, li, li, R, ks);
         bus_row<RF> row = {&T, &R, A.i_base, A.aux, A.N, li, in, A.lap, gs_fp3_zero()};
-        gs_fp3 tr, fi, la;
-        lu_dev_constraints(&row, A.sigma, &tr, &fi, &la);
-        gs_fp3 v = gs_fp3_mul_fp(row.acc, zi);
-        v = gs_fp3_add(v, gs_fp3_mul_fp(gs_fp3_mul(A.lap[T.G], tr), tdiv));
-        v = gs_fp3_add(v, gs_fp3_mul_fp(gs_fp3_mul(A.lap[T.G + 1], fi), d0));
-        v = gs_fp3_add(v, gs_fp3_mul_fp(gs_fp3_mul(A.lap[T.G + 2], la), dl));
-        acc = gs_fp3_add(acc, v);
+        lu_dev_constraints(&row, A.sigma_n);
+        acc = gs_fp3_add(acc, gs_fp3_mul_fp(row.acc, zi));
     }
     st3(A.out, A.n_out, i >> A.log_step, acc);
 }
@@ -373,6 +364,7 @@ struct aux_args {
     uint32_t i_n, base, pbase; /* outputs at base, prefix products at pbase */
     bus_tables bt;
     uint64_t *flag;
+    uint64_t *tail; /* 3 words: the last row's total */
     uint64_t *scratch;
 };
 
@@ -408,10 +400,15 @@ template <class RF> HD void aux_row(const aux_args &A, RF &R, size_t r) {
             gs_fp3 di = gs_fp3_make(R.get(at), R.get(at + 1), R.get(at + 2));
             h = gs_fp3_add(h, gs_fp3_mul_fp(di, lu_dev_mult(&row, i)));
         }
-        st3(A.aux + (size_t)3 * g * A.n, A.n, r, h);
+        if (g + 1 < T.G) st3(A.aux + (size_t)3 * g * A.n, A.n, r, h); /* the last group's lives in S */
         total = gs_fp3_add(total, h);
     }
-    st3(A.aux + (size_t)3 * T.G * A.n, A.n, r, total); /* scanned into S next */
+    /* The row's total one row down in S (the last row's in the tail), so
+     * the inclusive scan next gives sum_(r' < r) t[r'] */
+    uint64_t *S = A.aux + (size_t)3 * (T.G - 1) * A.n;
+    if (r + 1 < A.n) st3(S, A.n, r + 1, total);
+    else st3(A.tail, 1, 0, total);
+    if (r == 0) st3(S, A.n, 0, gs_fp3_zero());
 }
 
 template <int MAXR> __global__ void __launch_bounds__(ROW_THREADS) aux_kernel(const aux_args A) {
@@ -491,9 +488,22 @@ __global__ void __launch_bounds__(SCAN_THREADS)
     }
 }
 
-__global__ void sigma_kernel(const uint64_t *S, size_t n, uint64_t *status) {
-    if (blockIdx.x == 0 && threadIdx.x == 0)
-        for (int c = 0; c < 3; c++) status[1 + c] = S[(size_t)c * n + n - 1];
+/* status: [flag, sigma (3), the last row's total (3), sigma / n (3)]. After
+ * the scan S[n-1] is the sum of every row's total but the last. */
+__global__ void sigma_kernel(const uint64_t *S, size_t n, uint64_t *status, gs_fp inv_n) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        gs_fp3 sigma = gs_fp3_add(ld3(S, n, n - 1), ld3(status + 4, 1, 0));
+        st3(status + 1, 1, 0, sigma);
+        st3(status + 7, 1, 0, gs_fp3_mul_fp(sigma, inv_n));
+    }
+}
+
+/* S[r] -= r sigma / n: the running sum's step (air/logup.h). */
+__global__ void sum_step_kernel(uint64_t *S, size_t n, const uint64_t *status) {
+    const gs_fp3 sn = ld3(status + 7, 1, 0);
+    size_t threads = (size_t)gridDim.x * blockDim.x;
+    for (size_t r = (size_t)blockIdx.x * blockDim.x + threadIdx.x; r < n; r += threads)
+        st3(S, n, r, gs_fp3_sub(ld3(S, n, r), gs_fp3_mul_fp(sn, (gs_fp)r)));
 }
 
 /* ---- host side ---- */
@@ -698,7 +708,7 @@ gs_status quot_plan_make(quot_plan *P, const gs_cuda_quotient_args *a) {
     const gs_cuda_air *air = a->air;
     const gs_cuda_bus *L = a->bus;
     const gs_cuda_program *pt = &air->trans, *pi = &air->inter;
-    uint32_t nt = air->n_trans, nb = a->n_bounds, nl = L ? L->n_groups + 3 : 0;
+    uint32_t nt = air->n_trans, nb = a->n_bounds, nl = L ? L->n_groups : 0;
     size_t n = (size_t)1 << a->log_n, B = (size_t)1 << a->log_blowup, N = n * B;
     for (uint32_t b = 0; b < nb; b++)
         if (a->bound_cols[b] >= air->num_cols || a->bound_rows[b] >= n) return GS_ERR_INVALID_ARG;
@@ -728,7 +738,7 @@ gs_status quot_plan_make(quot_plan *P, const gs_cuda_quotient_args *a) {
     P->o_pub = ly.take(air->num_public);
     P->o_alpha = ly.take(3 * ((size_t)nt + nb + nl));
     P->o_zinv = ly.take(B);
-    P->o_pts = ly.take((L ? 2 : 0) + (size_t)ng);
+    P->o_pts = ly.take((size_t)ng);
     P->o_bgs = ly.take((size_t)ng + 1);
     P->o_bcol = ly.take(nb);
     P->o_bval = ly.take(nb);
@@ -762,7 +772,6 @@ gs_status quot_plan_make(quot_plan *P, const gs_cuda_quotient_args *a) {
     {
         gs_fp *pts = (gs_fp *)(h + P->o_pts);
         uint32_t k = 0;
-        if (L) pts[k++] = 1, pts[k++] = wlast;
         for (uint32_t g = 0; g < ng; g++) pts[k++] = gpt[g];
         for (uint32_t g = 0; g <= ng; g++) h[P->o_bgs + g] = cnt[g];
         for (uint32_t b = 0; b < nb; b++) {
@@ -782,8 +791,8 @@ gs_status quot_plan_make(quot_plan *P, const gs_cuda_quotient_args *a) {
         A.shift = a->shift, A.wN = gs_fp_root_of_unity(a->log_n + a->log_blowup), A.wlast = wlast;
         A.t_n = nt ? pt->n_insns : 0, A.nt = nt;
         A.i_n = L ? pi->n_insns : 0, A.i_base = pi->n_regs;
-        A.nd = (L ? 2 : 0) + ng, A.nlog = L ? 2 : 0;
-        A.sigma = a->sigma;
+        A.nd = ng;
+        if (L) A.sigma_n = gs_fp3_mul_fp(a->sigma, gs_fp_inv((gs_fp)n));
         size_t words = pt->n_regs;
         if (L && (size_t)pi->n_regs + pi->n_out > words) words = (size_t)pi->n_regs + pi->n_out;
         if (!words) words = 1;
@@ -854,7 +863,7 @@ gs_status aux_plan_make(aux_plan *P, const gs_cuda_bus *L, const gs_cuda_air *ai
     const gs_cuda_program *pi = &air->inter;
     size_t n = (size_t)1 << log_n;
     layout ly;
-    P->o_status = ly.take(4); /* zero-fingerprint flag, sigma */
+    P->o_status = ly.take(10); /* zero-fingerprint flag, sigma, the last row's total, sigma / n */
     P->o_iins = ly.take(pi->n_insns);
     P->o_icon = ly.take(pi->n_consts);
     P->o_pub = ly.take(air->num_public);
@@ -955,7 +964,7 @@ extern "C" gs_status gs_cuda_quotient_eval_pieces(uint64_t *d_out, const uint64_
     quot_plan P;
     uint64_t *d = NULL;
     GS_TRY(quot_setup(&P, &d, a, s));
-    size_t cols = a->air->num_cols, acols = a->bus ? 3 * ((size_t)a->bus->n_groups + 1) : 0;
+    size_t cols = a->air->num_cols, acols = a->bus ? 3 * (size_t)a->bus->n_groups : 0;
     size_t S = piece_rows + B; /* a piece's rows and the next rows of its last ones */
     /* ev[0]: the work queued on s before; ev[1 + b]: piece buffer b copied;
      * ev[3 + b]: its kernel done, so the buffer may be refilled. */
@@ -1049,7 +1058,7 @@ extern "C" gs_status gs_cuda_aux_trace(uint64_t *d_aux, gs_fp3 *sigma, const gs_
     cudaStream_t s = (cudaStream_t)stream;
     aux_plan P;
     GS_TRY(aux_plan_make(&P, L, air, log_n, pub, z, alpha));
-    uint64_t *d = NULL, res[4] = {0, 0, 0, 0};
+    uint64_t *d = NULL, res[4] = {0, 0, 0, 0}; /* the flag and sigma */
     gs_status st = dev_alloc(&d, P.words, s, "cudaMallocAsync (LogUp aux tables)");
     if (st != GS_OK) {
         free(P.h);
@@ -1059,10 +1068,11 @@ extern "C" gs_status gs_cuda_aux_trace(uint64_t *d_aux, gs_fp3 *sigma, const gs_
     aux_args &A = P.A;
     A.trace = d_trace, A.aux = d_aux;
     A.flag = d + P.o_status;
+    A.tail = d + P.o_status + 4;
     A.scratch = P.reg_words ? d + P.table_words : NULL;
     uint64_t *scan_scratch = d + P.table_words + P.reg_words;
     size_t n = A.n;
-    uint64_t *S = d_aux + (size_t)3 * L->n_groups * n;
+    uint64_t *S = d_aux + (size_t)3 * (L->n_groups - 1) * n;
     st = upload(d, P.h, P.table_words, s, "cudaMemcpyAsync (LogUp aux tables)");
     if (st == GS_OK) {
         switch (P.tier) {
@@ -1074,8 +1084,13 @@ extern "C" gs_status gs_cuda_aux_trace(uint64_t *d_aux, gs_fp3 *sigma, const gs_
     }
     if (st == GS_OK) st = scan_fp3(S, n, n, scan_scratch, s);
     if (st == GS_OK) {
-        sigma_kernel<<<1, 32, 0, s>>>(S, n, d + P.o_status);
+        sigma_kernel<<<1, 32, 0, s>>>(S, n, d + P.o_status, gs_fp_inv((gs_fp)n));
         st = gs_cuda_launched("sigma_kernel");
+    }
+    if (st == GS_OK) {
+        unsigned grid = (unsigned)((n + 255) / 256 < 4096 ? (n + 255) / 256 : 4096);
+        sum_step_kernel<<<grid, 256, 0, s>>>(S, n, d + P.o_status);
+        st = gs_cuda_launched("sum_step_kernel");
     }
     if (st == GS_OK) st = gs_cuda_fault_point(GS_CUDA_FAULT_COPY, "cudaMemcpyAsync (bus sum)");
     if (st == GS_OK)

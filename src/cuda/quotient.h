@@ -116,7 +116,7 @@ gs_status gs_cuda_quotient_eval(uint64_t *d_out, const uint64_t *d_lde, const ui
  * in page-locked host memory (a buffer out of core): pieces of piece_rows
  * rows (a power of 2, 2^log_step <= piece_rows <= N), each with the next
  * rows of its last ones, are copied on copy_stream into d_piece[0] and
- * d_piece[1] in turn (device buffers of (num_cols + 3 (n_groups + 1)) *
+ * d_piece[1] in turn (device buffers of (num_cols + 3 n_groups) *
  * (piece_rows + 2^log_blowup) words each) while the kernel works on the
  * other one on `stream`. The copies start after the work queued on stream
  * before the call; the call returns with the kernels queued (stream's later
@@ -125,7 +125,7 @@ gs_status gs_cuda_quotient_eval_pieces(uint64_t *d_out, const uint64_t *lde, con
                                        const gs_cuda_quotient_args *a, uint64_t *const d_piece[2],
                                        size_t piece_rows, void *stream, void *copy_stream);
 
-/* d_aux (3 * (bus->n_groups + 1) Fp columns of 2^log_n) = the LogUp aux
+/* d_aux (3 * bus->n_groups Fp columns of 2^log_n) = the LogUp aux
  * trace and *sigma its bus sum, exactly as gs_logup_aux_trace; d_trace is
  * the main trace on the device (num_cols columns of 2^log_n), pub on the
  * host. Returns when everything is done (it copies sigma back).

@@ -348,7 +348,7 @@ static gs_status round_quotient(prover_state *st, gs_table_proof *t, const gs_ai
     const gs_shape *s = &st->s;
     size_t n = (size_t)1 << s->log_n, N = (size_t)1 << s->log_size;
     uint32_t nt = gs_air_num_transitions(air), nb = gs_air_num_boundaries(air);
-    uint32_t nl = s->aux ? st->L.n_groups + 3 : 0; /* groups, running sum, first, last */
+    uint32_t nl = s->aux ? st->L.n_groups : 0; /* one per group, the last also the running sum's */
     gs_fp3 *alpha_pows = malloc((nt + nb + nl + 1) * sizeof *alpha_pows);
     gs_fp3 bus_pows[GS_AIR_MAX_TUPLE + 1];
     uint32_t *bcols = malloc((nb + 1) * sizeof *bcols);

@@ -38,6 +38,8 @@ const char *gs_status_str(gs_status s) {
     case GS_ERR_PROOF_FRI_FINAL: return "proof: FRI final polynomial check failed";
     case GS_ERR_PROOF_FIXED: return "proof: a preprocessed column disagrees with its known values";
     case GS_ERR_PROOF_QUERIES: return "proof: the query positions are not the drawn ones";
+    case GS_ERR_PROOF_LOGUP_V1:
+        return "proof: made before 2026-12-05's LogUp layout (one aux column more than its groups); prove it again";
     }
     return "unknown status";
 }

@@ -57,6 +57,9 @@ static gs_status check_shape(const gs_air *air, const gs_proof *p, gs_shape *s, 
     GS_TRY(gs_logup_layout(&L, air));
     s->aux = L.aux_cols;
     gs_logup_free(&L);
+    /* One aux column more than the groups: a proof made before 2026-12-05's
+     * LogUp layout (air/logup.h), named for what it is; nothing is read. */
+    if (s->aux && t->aux_cols == s->aux + 1) return GS_ERR_PROOF_LOGUP_V1;
     if (t->num_layers != s->layers || t->final_len != s->final_len || t->num_queries != s->queries ||
         t->aux_cols != s->aux || t->log_lde != s->log_size || t->fri_row_len != s->fri_row_len ||
         t->fri_path_len != s->fri_path_len || t->cap_height != s->cap_height)
