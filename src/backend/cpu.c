@@ -172,6 +172,7 @@ typedef struct {
     gs_fp *out;
     size_t N;
     gs_fp wN, wlast;       /* w_N; w_n^(n-1) */
+    gs_fp3 sigma_n;        /* with LogUp: sigma / n, the running sum's step */
     gs_fp *zinv;           /* 1 / (x^n - 1) for the B values x^n takes */
     uint32_t n_groups;     /* distinct boundary rows */
     gs_fp *group_point;    /* w_n^row per group */
@@ -242,7 +243,6 @@ static gs_status quot_logup(quot_ctx *q, void *scratch, gs_fp3 *acc, const quot_
     if (s == GS_OK) s = gs_air_eval_inter_block(a->air, scratch, io, br->m, br->rows, br->mstart, count, a->pub);
     if (s == GS_OK) {
         const gs_fp3 *ap = a->alpha_pows + base;
-        const gs_fp3 sigma_n = gs_logup_sigma_n(a->sigma, a->log_n);
         for (size_t r = 0; r < count; r++) {
             size_t i = (br->j0 + r) << a->log_step, in = (i + B) & (N - 1);
             for (uint32_t j = 0; j < A; j++) {
@@ -252,7 +252,7 @@ static gs_status quot_logup(quot_ctx *q, void *scratch, gs_fp3 *acc, const quot_
             }
             gs_fp3 g = gs_fp3_zero();
             gs_logup_constraints_fp(L, a->air, grp, io + r, count, cur, nxt, a->bus_z, a->bus_alpha_pows,
-                                    sigma_n);
+                                    q->sigma_n);
             for (uint32_t k = 0; k < L->n_groups; k++) g = gs_fp3_add(g, gs_fp3_mul(ap[k], grp[k]));
             acc[r] = gs_fp3_add(acc[r], gs_fp3_mul_fp(g, q->zinv[i & (B - 1)]));
         }
@@ -353,7 +353,8 @@ static gs_status cpu_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
     if (a->logup && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->logup->aux_cols * N * sizeof(gs_fp)))
         return GS_ERR_INVALID_ARG;
     quot_ctx q = {a, lde->ptr, aux_lde ? aux_lde->ptr : NULL, out->ptr, N, gs_fp_root_of_unity(a->log_n + a->log_blowup),
-                  gs_fp_pow(gs_fp_root_of_unity(a->log_n), n - 1), NULL, 0, NULL, NULL, GS_OK};
+                  gs_fp_pow(gs_fp_root_of_unity(a->log_n), n - 1),
+                  a->logup ? gs_logup_sigma_n(a->sigma, a->log_n) : gs_fp3_zero(), NULL, 0, NULL, NULL, GS_OK};
     gs_status err = GS_OK;
     q.zinv = malloc(B * sizeof *q.zinv);
     q.group_point = malloc((nb + 1) * sizeof *q.group_point);
