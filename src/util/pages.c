@@ -226,3 +226,12 @@ void gs_pages_get_stats(gs_pages_stats *out) {
                             .fresh_bytes = C.fresh, .reused_bytes = C.reused};
     pthread_mutex_unlock(&C.lock);
 }
+
+void *gs_zero_map(size_t bytes) {
+    void *m = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return m == MAP_FAILED ? NULL : m;
+}
+
+void gs_zero_unmap(void *p, size_t bytes) {
+    if (p) munmap(p, bytes ? bytes : 1);
+}

@@ -74,4 +74,15 @@ typedef struct {
 
 void gs_pages_get_stats(gs_pages_stats *out);
 
+/* A sparse zeroed block: pages mapped for it alone, outside the cache, so
+ * only the pages touched ever cost a fault and none is zeroed by hand (a
+ * machine's 16 MiB memory of which a run writes a few pages). calloc does
+ * not guarantee it: once glibc has raised its mmap threshold, a 16 MiB
+ * calloc is a heap chunk cleared whole, every page faulted (48 ms of a
+ * resident zkVM proof's 82 ms trace phase on the 2-core dev machine,
+ * docs/benchmarks.md, 2026-12-06). NULL when out of memory; free with
+ * gs_zero_unmap and the same size (NULL is a no-op). */
+void *gs_zero_map(size_t bytes);
+void gs_zero_unmap(void *p, size_t bytes);
+
 #endif

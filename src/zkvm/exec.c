@@ -47,8 +47,8 @@ gs_status gs_zkvm_vm_new(gs_zkvm_vm **out, const gs_zkvm_program *p, const uint8
     gs_zkvm_vm *vm = calloc(1, sizeof *vm);
     if (!vm) return GS_ERR_NOMEM;
     vm->prog = p;
-    /* Indexed by address; calloc maps it lazily, so untouched pages cost nothing. */
-    vm->mem = calloc(GS_ZKVM_MEM_TOP, 1);
+    /* Indexed by address; mapped lazily, so untouched pages cost nothing. */
+    vm->mem = gs_zero_map(GS_ZKVM_MEM_TOP);
     vm->input = malloc(len ? len : 1);
     if (!vm->mem || !vm->input) {
         gs_zkvm_vm_free(vm);
@@ -127,7 +127,7 @@ gs_status gs_zkvm_vm_new_at(gs_zkvm_vm **out, const gs_zkvm_program *p, const ui
 
 void gs_zkvm_vm_free(gs_zkvm_vm *vm) {
     if (!vm) return;
-    free(vm->mem);
+    gs_zero_unmap(vm->mem, GS_ZKVM_MEM_TOP);
     free(vm->input);
     free(vm->out[0].p);
     free(vm->out[1].p);

@@ -299,7 +299,9 @@ static gs_status prove_run(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *cl
     gs_obs *obs = opts ? opts->obs : NULL;
     int64_t span = gs_obs_begin(obs, "trace", -1, 0, 0);
     gs_prover_ahead *ahead = NULL;
+    int64_t exec_span = gs_obs_begin(obs, "execute", -1, 0, 0);
     gs_status s = zp ? traced_run(&r, p, input, in_len, start, max_cycles, whole, msg, msg_cap) : GS_ERR_NOMEM;
+    gs_obs_end(obs, exec_span, 0);
     if (!zp) memset(&r, 0, sizeof r);
     if (s != GS_OK) goto out;
     /* A one-shot proof's context (on CUDA the device's set-up) is made while
@@ -318,10 +320,13 @@ static gs_status prove_run(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *cl
     if ((s = zk_image_make(&im, p)) != GS_OK) goto out;
     if ((s = airs_make(airs)) != GS_OK) goto out;
     zk_table_arena(pv);
-    s = build(&rt, p, &im, r.tr, r.vm, &r.claim, input, in_len, NULL, msg, msg_cap);
+    zk_trace_times tt = {.obs = obs};
+    s = build(&rt, p, &im, r.tr, r.vm, &r.claim, input, in_len, &tt, msg, msg_cap);
     zk_table_arena(NULL);
     if (s != GS_OK) goto out;
+    int64_t free_span = gs_obs_begin(obs, "free the run", -1, 0, 0);
     traced_free(&r); /* the trace is no longer needed: its memory goes back before proving */
+    gs_obs_end(obs, free_span, 0);
     gs_obs_end(obs, span, 0), span = -1;
     if (fn) {
         gs_fp *pubs[ZK_T_NUM];

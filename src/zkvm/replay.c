@@ -22,7 +22,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "gstark/obs.h"
 #include "gstark/parallel.h"
+#include "util/pages.h"
 #include "zkvm/zk_cpu.h"
 
 const char *const zk_table_names[ZK_T_NUM] = {
@@ -101,7 +103,8 @@ typedef struct {
 } replay;
 
 static void replay_free(replay *rp) {
-    free(rp->mem), free(rp->mem_ts), free(rp->touched), free(rp->prog), free(rp->counts);
+    gs_zero_unmap(rp->mem, GS_ZKVM_MEM_TOP);
+    free(rp->mem_ts), free(rp->touched), free(rp->prog), free(rp->counts);
     free(rp->starts), free(rp->ls), free(rp->io), free(rp->words), free(rp->in_mult), free(rp->lk);
     for (unsigned c = 0; c < CH_NUM; c++) free(rp->chip[c]);
 }
@@ -319,7 +322,7 @@ static gs_status replay_run(replay *rp, zk_table *cpu, const gs_zkvm_program *p,
     rp->starts = malloc((chunks ? chunks : 1) * sizeof *rp->starts);
     rp->mem_ts = calloc(MEM_WORDS, sizeof *rp->mem_ts);
     rp->touched = calloc(MEM_WORDS / 64, sizeof *rp->touched);
-    rp->mem = calloc(GS_ZKVM_MEM_TOP, 1);
+    rp->mem = gs_zero_map(GS_ZKVM_MEM_TOP);
     rp->ls = malloc((n ? n : 1) * sizeof *rp->ls);
     rp->io = malloc((tr->n_io ? tr->n_io : 1) * sizeof *rp->io);
     rp->in_mult = calloc(in_len ? in_len : 1, sizeof *rp->in_mult);
@@ -417,14 +420,20 @@ gs_status zk_build_tables(zk_run_tables *rt, const gs_zkvm_program *p, const zk_
                           const gs_zkvm_vm *vm, const uint8_t *input,
                           uint64_t in_len, zk_trace_times *tt, char *msg, size_t cap) {
     double t0 = now_s(), t1 = t0, t2 = t0, state_s = 0;
+    gs_obs *obs = tt ? tt->obs : NULL;
     replay rp;
     memset(&rp, 0, sizeof rp);
+    int64_t span = gs_obs_begin(obs, "replay", ZK_T_CPU, tr->n_steps, 0);
     gs_status s = replay_run(&rp, &rt->t[ZK_T_CPU], p, im, start, gs_zkvm_vm_pc(vm), tr, input, in_len,
                              &state_s, msg, cap);
+    gs_obs_end(obs, span, 0);
     t1 = now_s();
+    span = gs_obs_begin(obs, "memory tables", -1, 0, 0);
     if (s == GS_OK) s = memory_tables(rt, &rp, im, start, vm, msg, cap);
+    gs_obs_end(obs, span, 0);
     t2 = now_s();
     if (s != GS_OK) goto out;
+    span = gs_obs_begin(obs, "fills", -1, 0, 0);
     rt->io_pub[ZK_IO_PUB_IN_LEN] = gs_fp_from_u64(in_len);
     size_t len1 = 0, len2 = 0;
     const uint8_t *out1 = gs_zkvm_vm_output(vm, 1, &len1), *out2 = gs_zkvm_vm_output(vm, 2, &len2);
@@ -449,6 +458,7 @@ gs_status zk_build_tables(zk_run_tables *rt, const gs_zkvm_program *p, const zk_
     FILL(ZK_T_BYTE, zk_byte_fill(&rt->t[ZK_T_BYTE], rp.lk));
 #undef FILL
 out:
+    gs_obs_end(obs, span, 0); /* a no-op when ended */
     if (tt) tt->replay = t1 - t0, tt->state = state_s, tt->memory = t2 - t1, tt->fills = now_s() - t2;
     replay_free(&rp);
     return s;

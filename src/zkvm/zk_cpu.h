@@ -176,7 +176,8 @@ gs_status zk_prove_tampered(struct gs_zkvm_proof **out, const gs_zkvm_program *p
  * every table exactly as gs_zkvm_prove does before it proves them. t[ZK_T_NUM]
  * receives the tables (the caller frees each t[k].cols, also on failure);
  * times, if not NULL, the phases' wall seconds (exec, replay, memory and
- * fills add up to total, less the frees; state is part of replay). */
+ * fills add up to total, less the frees; state is part of replay). obs,
+ * if set, receives the phases as spans (a proof's timeline). */
 typedef struct zk_trace_times {
     double exec;   /* the traced run */
     double replay; /* the replay: CPU rows and the chips' requests */
@@ -184,6 +185,7 @@ typedef struct zk_trace_times {
     double memory; /* the image and fresh tables, the final-state check */
     double fills;  /* the chips' and the lookup tables' fills */
     double total;
+    struct gs_obs *obs;
 } zk_trace_times;
 gs_status zk_trace_run(zk_table *t, const gs_zkvm_program *p, const uint8_t *input, size_t in_len,
                        uint64_t max_cycles, zk_trace_times *times, char *msg, size_t msg_cap);
