@@ -280,7 +280,7 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
     gs_status gs = strcmp(preset, "heights") ? gs_synth_preset(&w, preset, shrink, 1)
                                              : gs_synth_custom(&w, heights_spec, 2, shrink, 1);
     if (gs != GS_OK) {
-        printf("%s: preset failed\n", preset);
+        printf("%s: preset failed: %s\n", preset, gs_status_str(gs));
         return;
     }
     double t_trace = bench_now() - t0;
@@ -444,6 +444,10 @@ int main(int argc, char **argv) {
                             "[--backend cpu|cuda|both] [--json]\n");
             return 2;
         }
+    }
+    if (vm_shrink > GS_SYNTH_MAX_SHRINK || skew_shrink > GS_SYNTH_MAX_SHRINK) {
+        fprintf(stderr, "bench_prove: --vm-shrink and --skew-shrink take 0..%u\n", GS_SYNTH_MAX_SHRINK);
+        return 2;
     }
     if (json && !bench_json_start()) return 1;
     if (quick && max_log > 16) max_log = 16;
