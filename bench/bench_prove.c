@@ -39,8 +39,9 @@
  * rows), each statement proven once untimed first: the steady state of a prover that keeps
  * its device pools, streams and staging between proofs (without it, each proof is a one-shot
  * gs_prove with the CUDA driver already initialised). Statement names get " res".
- * --timeline PREFIX: each multi-table proof's host spans and device operations as a Chrome
- * trace in PREFIX-<preset>-<shrink>-<backend>.json (docs/gpu.md, "Reading a timeline"), a warm
+ * --timeline PREFIX: each proof's host spans and device operations as a Chrome trace in
+ * PREFIX-<preset>-<shrink>-<backend>.json (multi-table rows) or PREFIX-<name>-<log n>-<backend>.json
+ * (single-table rows, spaces in the name as _) (docs/gpu.md, "Reading a timeline"), a warm
  * context's timeline where `gstark prove --timeline` shows a one-shot one. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,15 +204,35 @@ static void json_row(const char *name, const char *lg, const char *be, double t_
     bench_json_end(&r);
 }
 
+/* --timeline: the proof's Chrome trace at PREFIX-WHAT-BACKEND.json. */
+static void write_timeline(gs_obs *obs, const char *what, int k) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s-%s-%s.json", g_timeline, what, g_kinds[k] == GS_BACKEND_CUDA ? "cuda" : "cpu");
+    for (char *c = path + strlen(g_timeline); *c; c++)
+        if (*c == ' ') *c = '_';
+    FILE *f = fopen(path, "w");
+    if (!f || gs_obs_write_chrome_trace(obs, f) != GS_OK) printf("timeline %s: not written\n", path);
+    if (f) fclose(f);
+}
+
 static void row_on(const char *name, gs_workload *w, double t_trace, const gs_params *par, int k,
                    compare *cmp) {
     gs_prove_stats st;
-    gs_prove_opts opts = {.air_desc = name, .stats = &st, .backend = g_kinds[k], .device_mem_budget = g_dev_budget};
+    gs_obs *obs = NULL;
+    if (g_timeline && gs_obs_new(&obs) != GS_OK) obs = NULL;
+    gs_prove_opts opts = {.air_desc = name, .stats = &st, .backend = g_kinds[k], .device_mem_budget = g_dev_budget,
+                          .obs = obs};
     gs_proof *p = NULL;
     gs_status s = warm_one(k, w, par, name);
     reset_peak_rss();
     double sys0 = sys_seconds();
     if (s == GS_OK) s = prove_one(&p, k, w, par, &opts);
+    if (obs && s == GS_OK) {
+        char what[96];
+        snprintf(what, sizeof what, "%s-%u", name, w->log_n);
+        write_timeline(obs, what, k);
+    }
+    gs_obs_free(obs);
     if (s != GS_OK) {
         printf("%-22s prove failed: %s\n", name, gs_status_str(s));
         return;
@@ -317,12 +338,9 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
         double sys0 = sys_seconds();
         if (s == GS_OK) s = prove_many(&mp, k, in, n, par, &opts);
         if (obs && s == GS_OK) {
-            char path[4096];
-            snprintf(path, sizeof path, "%s-%s-%u-%s.json", g_timeline, preset, shrink,
-                     g_kinds[k] == GS_BACKEND_CUDA ? "cuda" : "cpu");
-            FILE *f = fopen(path, "w");
-            if (!f || gs_obs_write_chrome_trace(obs, f) != GS_OK) printf("timeline %s: not written\n", path);
-            if (f) fclose(f);
+            char what[96];
+            snprintf(what, sizeof what, "%s-%u", preset, shrink);
+            write_timeline(obs, what, k);
         }
         gs_obs_free(obs);
         if (s != GS_OK) {
