@@ -139,8 +139,17 @@ def main(argv):
     # proving the prove time measures, as --air statements' trace time does,
     # and so does a one-shot run's "setup ahead" (its context made beside the
     # trace; the prove time counts only the wait for it). That one runs on a
-    # thread of its own, inside the trace span's time.
-    proving = [e for e in host if e["name"] not in ("trace", "setup ahead")]
+    # thread of its own, inside the trace span's time. The trace span's own
+    # parts (a zkVM run's execute, replay, ...) are not proving either.
+    def in_trace(e):
+        while True:
+            if e["name"] in ("trace", "setup ahead"):
+                return True
+            p = e["args"].get("parent", -1)
+            if p < 0 or p not in spans:
+                return False
+            e = spans[p]
+    proving = [e for e in host if not in_trace(e)]
     for e in host:
         if e["name"] == "setup ahead":
             tr = [t for t in host if t["name"] == "trace"]

@@ -423,7 +423,7 @@ gs_status zk_build_tables(zk_run_tables *rt, const gs_zkvm_program *p, const zk_
     gs_obs *obs = tt ? tt->obs : NULL;
     replay rp;
     memset(&rp, 0, sizeof rp);
-    int64_t span = gs_obs_begin(obs, "replay", ZK_T_CPU, tr->n_steps, 0);
+    int64_t span = gs_obs_begin(obs, "replay", -1, 0, 0);
     gs_status s = replay_run(&rp, &rt->t[ZK_T_CPU], p, im, start, gs_zkvm_vm_pc(vm), tr, input, in_len,
                              &state_s, msg, cap);
     gs_obs_end(obs, span, 0);
