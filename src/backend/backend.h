@@ -80,7 +80,10 @@ typedef struct gs_deep_args {
     uint32_t cols, chunks, aux_cols;
     gs_fp3 z, zw;
     gs_fp3 k1, k2;           /* the constant parts at z and z w */
-    const gs_fp3 *beta_pows; /* 2 * cols + chunks + 2 * aux_cols */
+    /* beta^k for k < 2 * cols + chunks + 2 * aux_cols: powers, so a sum
+     * whose weights are beta^m times another's is beta^m times that sum
+     * (the backends weight the columns at z w that way). */
+    const gs_fp3 *beta_pows;
 } gs_deep_args;
 
 /* A commit the prover will make of an LDE matrix (commit_lde): a tree with

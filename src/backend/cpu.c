@@ -610,15 +610,21 @@ static void deep_block(const deep_ctx *q, deep_scratch *w, gs_fp xi, size_t star
         for (size_t r = 0; r < count; r++)
             s1[r] = gs_fp3_add(s1[r], gs_fp3_mul(bj, gs_fp3_make(c0[r], c1[r], c2[r])));
     }
-    for (uint32_t j = 0; j < a->aux_cols; j++) { /* Fp3 aux columns at z and z w */
-        const gs_fp *c0 = q->aux + (size_t)(3 * j) * q->N + start;
-        const gs_fp *c1 = c0 + q->N, *c2 = c1 + q->N;
-        gs_fp3 b1 = a->beta_pows[2 * a->cols + a->chunks + j];
-        gs_fp3 b2 = a->beta_pows[2 * a->cols + a->chunks + a->aux_cols + j];
+    /* The Fp3 aux columns at z and z w: their weights at z w are beta^A
+     * times those at z (A = aux_cols), so one sum serves both. */
+    if (a->aux_cols) {
+        for (size_t r = 0; r < count; r++) tmp[r] = gs_fp3_zero();
+        for (uint32_t j = 0; j < a->aux_cols; j++) {
+            const gs_fp *c0 = q->aux + (size_t)(3 * j) * q->N + start;
+            const gs_fp *c1 = c0 + q->N, *c2 = c1 + q->N;
+            gs_fp3 b1 = a->beta_pows[2 * a->cols + a->chunks + j];
+            for (size_t r = 0; r < count; r++)
+                tmp[r] = gs_fp3_add(tmp[r], gs_fp3_mul(b1, gs_fp3_make(c0[r], c1[r], c2[r])));
+        }
+        gs_fp3 bA = a->beta_pows[a->aux_cols];
         for (size_t r = 0; r < count; r++) {
-            gs_fp3 v = gs_fp3_make(c0[r], c1[r], c2[r]);
-            s1[r] = gs_fp3_add(s1[r], gs_fp3_mul(b1, v));
-            s2[r] = gs_fp3_add(s2[r], gs_fp3_mul(b2, v));
+            s1[r] = gs_fp3_add(s1[r], tmp[r]);
+            s2[r] = gs_fp3_add(s2[r], gs_fp3_mul(bA, tmp[r]));
         }
     }
     for (size_t r = 0; r < count; r++) f[r] = gs_fp3_add(gs_fp3_mul(s1[r], d1[r]), gs_fp3_mul(s2[r], d2[r]));

@@ -17,7 +17,8 @@
  *   takes DEEP_ROWS rows THREADS apart (every load is a coalesced warp
  *   load) and walks the columns once for all of them:
  *     s1 = sum_c b_c t_c - k1 + sum_j b_(2C+j) chunk_j + sum_j b'_j aux_j,
- *     s2 = b_C sum_c b_c t_c - k2 + sum_j b''_j aux_j,
+ *     s2 = b_C sum_c b_c t_c - k2 + b_A sum_j b'_j aux_j (b''_j = b_A b'_j,
+ *          A = aux_cols: one aux sum serves both),
  *   as cpu_deep. 1/(x - z) = q(x) / m(x) with q quadratic over Fp3 and m the
  *   norm cubic over Fp (field/inv_lin.h, shared with the CPU), so the row value is
  *     f = (s1 q1 m2 + s2 q2 m1) / (m1 m2)
@@ -25,7 +26,7 @@
  *   denominators share one gs_fp_inv (Montgomery's trick): ~130 Fp products
  *   for the inversion per DEEP_ROWS rows instead of per row. Per row:
  *   8 (cols + 3 chunks + 3 aux) bytes read, 24 written, ~3 cols + 9 chunks
- *   + 18 aux + ~90 Fp products: compute-bound on the integer pipe (64-bit
+ *   + 9 aux + ~99 Fp products: compute-bound on the integer pipe (64-bit
  *   products are several 32-bit multiply-adds each).
  *
  * eval_*_kernel: out[c] = sum_i a_(c,i) x^i as a two-level reduction. The
@@ -230,6 +231,7 @@ struct deep_params {
     gs_fp w_block; /* w^THREADS: between a thread's rows in a tile */
     gs_fp w_tile;  /* w^(gridDim.x DEEP_ROWS THREADS): between its tiles */
     gs_fp3 k1, k2;
+    gs_fp3 bA; /* beta^aux_cols: the aux columns' weights at z w over those at z */
     gs_inv_lin l1, l2; /* for 1/(x - z) and 1/(x - z w) */
 };
 
@@ -273,18 +275,26 @@ __global__ void __launch_bounds__(THREADS, 2) deep_kernel(const deep_params p) {
                 }
             }
         }
-        for (uint32_t j = 0; j < p.aux_cols; j++) { /* Fp3 aux columns at z and z w */
-            const size_t at = 2 * (size_t)p.cols + p.n_chunks + j;
-            const gs_fp3 b1 = p.beta[at], b2 = p.beta[at + p.aux_cols];
-            const uint64_t *c0 = p.aux + (size_t)3 * j * N + base;
+        if (p.aux_cols) { /* Fp3 aux columns at z and z w: one sum, times beta^A at z w */
+            gs_fp3 as[DEEP_ROWS];
+#pragma unroll
+            for (unsigned k = 0; k < DEEP_ROWS; k++) as[k] = gs_fp3_zero();
+            for (uint32_t j = 0; j < p.aux_cols; j++) {
+                const gs_fp3 b1 = p.beta[2 * (size_t)p.cols + p.n_chunks + j];
+                const uint64_t *c0 = p.aux + (size_t)3 * j * N + base;
+#pragma unroll
+                for (unsigned k = 0; k < DEEP_ROWS; k++) {
+                    const size_t o = (size_t)k * THREADS;
+                    if (base + o < N) {
+                        const gs_fp3 v = gs_fp3_make(__ldg(c0 + o), __ldg(c0 + N + o), __ldg(c0 + 2 * N + o));
+                        as[k] = gs_fp3_add(as[k], gs_fp3_mul(b1, v));
+                    }
+                }
+            }
 #pragma unroll
             for (unsigned k = 0; k < DEEP_ROWS; k++) {
-                const size_t o = (size_t)k * THREADS;
-                if (base + o < N) {
-                    const gs_fp3 v = gs_fp3_make(__ldg(c0 + o), __ldg(c0 + N + o), __ldg(c0 + 2 * N + o));
-                    s1[k] = gs_fp3_add(s1[k], gs_fp3_mul(b1, v));
-                    s2[k] = gs_fp3_add(s2[k], gs_fp3_mul(b2, v));
-                }
+                s1[k] = gs_fp3_add(s1[k], as[k]);
+                s2[k] = gs_fp3_add(s2[k], gs_fp3_mul(p.bA, as[k]));
             }
         }
         /* f = (s1 q1 m2 + s2 q2 m1) / (m1 m2): numerators into s1, the
@@ -369,16 +379,24 @@ __global__ void __launch_bounds__(THREADS, 2) deep_fold_kernel(const deep_params
                                                                                 __ldg(c0 + 2 * N + o))));
                 }
             }
-            for (uint32_t k = 0; k < p.aux_cols; k++) {
-                const size_t at = 2 * (size_t)p.cols + p.n_chunks + k;
-                const gs_fp3 b1 = p.beta[at], b2 = p.beta[at + p.aux_cols];
-                const uint64_t *c0 = p.aux + (size_t)3 * k * N + j + (size_t)h * M;
+            if (p.aux_cols) { /* one sum for z and z w, as in deep_kernel */
+                gs_fp3 as[R];
+#pragma unroll
+                for (unsigned t = 0; t < R; t++) as[t] = gs_fp3_zero();
+                for (uint32_t k = 0; k < p.aux_cols; k++) {
+                    const gs_fp3 b1 = p.beta[2 * (size_t)p.cols + p.n_chunks + k];
+                    const uint64_t *c0 = p.aux + (size_t)3 * k * N + j + (size_t)h * M;
+#pragma unroll
+                    for (unsigned t = 0; t < R; t++) {
+                        const size_t o = (size_t)t * M;
+                        const gs_fp3 v = gs_fp3_make(__ldg(c0 + o), __ldg(c0 + N + o), __ldg(c0 + 2 * N + o));
+                        as[t] = gs_fp3_add(as[t], gs_fp3_mul(b1, v));
+                    }
+                }
 #pragma unroll
                 for (unsigned t = 0; t < R; t++) {
-                    const size_t o = (size_t)t * M;
-                    const gs_fp3 v = gs_fp3_make(__ldg(c0 + o), __ldg(c0 + N + o), __ldg(c0 + 2 * N + o));
-                    s1[h + t] = gs_fp3_add(s1[h + t], gs_fp3_mul(b1, v));
-                    s2[t] = gs_fp3_add(s2[t], gs_fp3_mul(b2, v));
+                    s1[h + t] = gs_fp3_add(s1[h + t], as[t]);
+                    s2[t] = gs_fp3_add(s2[t], gs_fp3_mul(p.bA, as[t]));
                 }
             }
             gs_fp den[R], pre[R], acc = 1;
@@ -679,6 +697,7 @@ static gs_status deep_setup(deep_params *p, gs_fp3 **d_beta, gs_fp3 **betas_host
     p->w = gs_fp_root_of_unity(a->log_size);
     p->k1 = a->k1;
     p->k2 = a->k2;
+    p->bA = a->aux_cols ? a->beta_pows[a->aux_cols] : gs_fp3_zero(); /* aux_cols < nbeta */
     p->l1 = gs_inv_lin_make(a->z);
     p->l2 = gs_inv_lin_make(a->zw);
     return GS_OK;

@@ -58,7 +58,7 @@ typedef struct gs_cuda_deep_args {
     uint32_t cols, chunks, aux_cols;
     gs_fp3 z, zw;
     gs_fp3 k1, k2;           /* the constant parts at z and z w */
-    const gs_fp3 *beta_pows; /* 2 * cols + chunks + 2 * aux_cols */
+    const gs_fp3 *beta_pows; /* beta^k, k < 2 * cols + chunks + 2 * aux_cols */
 } gs_cuda_deep_args;
 
 /* The DEEP word (cpu_deep) over the LDE domain shift * <w_N>, N = 2^a->log_size
