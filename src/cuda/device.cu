@@ -94,10 +94,13 @@ extern "C" void gs_cuda_pool_trim(void) {
     (void)cudaGetLastError();
 }
 
-extern "C" gs_status gs_cuda_stream_new(void **stream) {
+extern "C" gs_status gs_cuda_stream_new(void **stream, int urgent) {
     cudaStream_t s = NULL;
     *stream = NULL;
-    GS_TRY(checked(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate"));
+    int least = 0, greatest = 0;
+    if (urgent) GS_TRY(checked(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange"));
+    GS_TRY(checked(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, urgent ? greatest : least),
+                   "cudaStreamCreate"));
     *stream = s;
     return GS_OK;
 }
