@@ -449,7 +449,7 @@ static void test_staging(size_t chunk, gs_cuda_host_copy_fn copy) {
     void *stream = NULL, *d = NULL;
     CHECK(gs_cuda_stage_new(&st, chunk) == GS_OK);
     if (st) gs_cuda_stage_set_host_copy(st, copy);
-    CHECK(gs_cuda_stream_new(&stream, 0) == GS_OK);
+    CHECK(gs_cuda_stream_new(&stream) == GS_OK);
     size_t most = 0;
     for (size_t k = 0; k < ns; k++) most = sizes[k] > most ? sizes[k] : most;
     uint8_t *a = malloc(most), *b = malloc(most);
@@ -491,7 +491,7 @@ typedef struct {
 
 static int rig_open(upload_rig *r, size_t chunk, size_t most) {
     memset(r, 0, sizeof *r);
-    CHECK(gs_cuda_stage_new(&r->st, chunk) == GS_OK && gs_cuda_stream_new(&r->stream, 0) == GS_OK);
+    CHECK(gs_cuda_stage_new(&r->st, chunk) == GS_OK && gs_cuda_stream_new(&r->stream) == GS_OK);
     CHECK(gs_cuda_host_alloc(&r->pin, most) == GS_OK && r->pin);
     CHECK(r->stream && gs_cuda_buf_alloc(&r->d, most, r->stream) == GS_OK);
     return r->st && r->pin && r->d;
@@ -771,8 +771,7 @@ static void test_mixed_build(void) {
             CHECK(gs_device_open(&d, GS_DEVICE_CUDA, 0, 1, budget, 0) == GS_OK);
             CHECK(d && gs_device_bind(d, 0) == GS_OK);
             if (d) gs_device_begin(d);
-            /* the second on the lane's urgent stream (the same nodes) */
-            CHECK(d && gs_device_backend_new(&be, d, -1, b) == GS_OK);
+            CHECK(d && gs_device_backend_new(&be, d, -1) == GS_OK);
             if (!be) {
                 gs_device_close(d);
                 continue;

@@ -245,15 +245,13 @@ gs_backend *gs_backend_cpu(void);
  * Merkle trees) is charged, besides the caller's account, to the device's
  * account, which may never exceed the device's budget: a request beyond it
  * fails with GS_ERR_DEVICE_MEM. Its operations run on the calling thread's
- * lane of the device (GS_ERR_CUDA on a thread not bound to it); urgent:
- * on the lane's stream of the greatest priority, for a table much smaller
- * than the proof's largest (see gs_prover_urgent). Released
+ * lane of the device (GS_ERR_CUDA on a thread not bound to it). Released
  * with iface->destroy, which adds the device intervals of its operations
  * (an event before and after each, named by operation, with the lane and
  * `table`, -1 for none) to the device's busy log. Makes no CUDA call:
  * GS_ERR_INVALID_ARG for a CPU device, GS_ERR_NOMEM. */
 typedef struct gs_device gs_device;
-gs_status gs_backend_cuda_new(gs_backend **out, gs_device *dev, int32_t table, int urgent);
+gs_status gs_backend_cuda_new(gs_backend **out, gs_device *dev, int32_t table);
 
 /* Whether s reports a device failure that proving the table on the CPU
  * instead can get around (GS_ERR_CUDA, GS_ERR_DEVICE_MEM, GS_ERR_NO_DEVICE);

@@ -241,7 +241,6 @@ typedef struct {
     gs_cuda_stage *stage;
     unsigned lane;
     int32_t table; /* the table this object proves (-1: none), for the busy log */
-    int urgent;    /* its work on the lane's urgent stream (gs_device_lane) */
     /* The largest Merkle tree charge so far (bytes and scratch): the room a
      * large buffer leaves free for the next tree (the LDE trees of a table
      * all have its LDE's height). */
@@ -280,7 +279,7 @@ static gs_status use_lane(cuda_ctx *c) {
     void *stream;
     gs_cuda_stage *stage;
     unsigned lane = 0;
-    GS_TRY(gs_device_lane(c->dev, c->urgent, &stream, &stage, &lane));
+    GS_TRY(gs_device_lane(c->dev, &stream, &stage, &lane));
     c->stream = stream, c->stage = stage, c->lane = lane;
     return GS_OK;
 }
@@ -1121,7 +1120,7 @@ static const gs_backend_iface cuda_iface = {
     .destroy = cuda_destroy,
 };
 
-gs_status gs_backend_cuda_new(gs_backend **out, gs_device *dev, int32_t table, int urgent) {
+gs_status gs_backend_cuda_new(gs_backend **out, gs_device *dev, int32_t table) {
     *out = NULL;
     if (!dev || gs_device_kind_of(dev) != GS_DEVICE_CUDA) return GS_ERR_INVALID_ARG;
     gs_backend *be = calloc(1, sizeof *be);
@@ -1132,7 +1131,6 @@ gs_status gs_backend_cuda_new(gs_backend **out, gs_device *dev, int32_t table, i
     }
     c->dev = dev;
     c->table = table < 0 ? -1 : table;
-    c->urgent = urgent;
     c->dev_acct = gs_device_account(dev);
     c->budget = gs_device_budget(dev);
     be->iface = &cuda_iface;

@@ -43,7 +43,6 @@ typedef struct {
 
 typedef struct {
     void *stream;
-    void *urgent; /* the same lane's stream at the device's greatest priority */
     gs_cuda_stage *stage;
 } lane;
 
@@ -294,8 +293,7 @@ static void lanes_free(gs_device *d) {
     for (unsigned w = 0; w < GS_DEVICE_MAX_LANES; w++) {
         gs_cuda_stage_free(d->lanes[w].stage); /* waits for copies in flight */
         gs_cuda_stream_free(d->lanes[w].stream);
-        gs_cuda_stream_free(d->lanes[w].urgent);
-        d->lanes[w].stage = NULL, d->lanes[w].stream = NULL, d->lanes[w].urgent = NULL;
+        d->lanes[w].stage = NULL, d->lanes[w].stream = NULL;
     }
 }
 
@@ -414,8 +412,7 @@ void gs_device_host_copy(void *dst, const void *src, size_t len) {
     gs_parallel_for(len, (size_t)2 << 20, copy_range, &j);
 }
 
-gs_status gs_device_lane(gs_device *d, int urgent, void **stream, gs_cuda_stage **stage,
-                         unsigned *lane_index) {
+gs_status gs_device_lane(gs_device *d, void **stream, gs_cuda_stage **stage, unsigned *lane_index) {
     *stream = NULL, *stage = NULL;
     if (!d || d->kind != GS_DEVICE_CUDA || t_bound.id != d->id) {
         gs_cuda_note_error("CUDA work on a thread not bound to its device");
@@ -423,13 +420,12 @@ gs_status gs_device_lane(gs_device *d, int urgent, void **stream, gs_cuda_stage 
     }
     lane *l = &d->lanes[t_bound.lane];
     if (!l->stage) {
-        gs_status r = l->stream ? GS_OK : gs_cuda_stream_new(&l->stream, 0);
+        gs_status r = l->stream ? GS_OK : gs_cuda_stream_new(&l->stream);
         if (r == GS_OK) r = gs_cuda_stage_new(&l->stage, GS_DEVICE_STAGE_CHUNK);
         if (r != GS_OK) return r; /* a stream made stays for the next try */
         gs_cuda_stage_set_host_copy(l->stage, gs_device_host_copy);
     }
-    if (urgent && !l->urgent) GS_TRY(gs_cuda_stream_new(&l->urgent, 1));
-    *stream = urgent ? l->urgent : l->stream, *stage = l->stage;
+    *stream = l->stream, *stage = l->stage;
     if (lane_index) *lane_index = t_bound.lane;
     return GS_OK;
 }
@@ -477,10 +473,10 @@ void gs_device_spill_free(gs_device *d, void *p, size_t bytes) {
 size_t gs_device_spill_peak(const gs_device *d) { return d->spill_acct ? gs_mem_peak(d->spill_acct) : 0; }
 double gs_device_busy_seconds(gs_device *d) { return busy_seconds(d->busy); }
 
-gs_status gs_device_backend_new(gs_backend **out, gs_device *d, int32_t table, int urgent) {
+gs_status gs_device_backend_new(gs_backend **out, gs_device *d, int32_t table) {
     if (d->kind == GS_DEVICE_CPU) {
         *out = gs_backend_cpu();
         return GS_OK;
     }
-    return gs_backend_cuda_new(out, d, table, urgent);
+    return gs_backend_cuda_new(out, d, table);
 }

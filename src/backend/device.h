@@ -118,7 +118,7 @@ gs_status gs_device_ops(gs_device *d, gs_device_op **ops, size_t *n);
  * CUDA backend object charging d's account within its budget and using the
  * lane of whichever bound thread runs it (released with iface->destroy).
  * table: the table's index, for the busy log's operations (-1: none). */
-gs_status gs_device_backend_new(gs_backend **out, gs_device *d, int32_t table, int urgent);
+gs_status gs_device_backend_new(gs_backend **out, gs_device *d, int32_t table);
 
 /* ---- for the CUDA backend (src/backend/cuda.c) ---- */
 /* Out of core (docs/gpu.md, "Out of core"): a buffer the device budget
@@ -132,12 +132,10 @@ gs_status gs_device_spill_alloc(gs_device *d, void **p, size_t bytes);
  * it. NULL: no-op. */
 void gs_device_spill_free(gs_device *d, void *p, size_t bytes);
 typedef struct gs_cuda_stage gs_cuda_stage;
-/* The calling thread's lane on d: its stream (urgent: the lane's second
- * stream, at the device's greatest priority) and staging pair, created on
+/* The calling thread's lane on d: its stream and staging pair, created on
  * first use, and its index (lane may be NULL). GS_ERR_CUDA (with the error
  * text) when the thread is not bound to d or the lane cannot be created. */
-gs_status gs_device_lane(gs_device *d, int urgent, void **stream, gs_cuda_stage **stage,
-                         unsigned *lane);
+gs_status gs_device_lane(gs_device *d, void **stream, gs_cuda_stage **stage, unsigned *lane);
 gs_mem *gs_device_account(gs_device *d); /* NULL on the CPU */
 /* One device operation between two timing marks (gs_cuda_mark) on a lane's
  * stream: op is a static name, table -1 for none. */

@@ -67,29 +67,11 @@ extern "C" gs_status gs_cuda_set_device(int device) {
     return checked(cudaSetDevice(device), "cudaSetDevice");
 }
 
-/* GS_CUDA_SCHEDULE (docs/knobs.md): how a host thread waits for the device
- * (spin, yield, block; auto or unset: the runtime's choice, which spins
- * while the process has fewer contexts than cores). -1: unset. */
-static int schedule_flag(void) {
-    const char *e = getenv("GS_CUDA_SCHEDULE");
-    if (!e || !strcmp(e, "auto")) return -1;
-    if (!strcmp(e, "spin")) return cudaDeviceScheduleSpin;
-    if (!strcmp(e, "yield")) return cudaDeviceScheduleYield;
-    if (!strcmp(e, "block")) return cudaDeviceScheduleBlockingSync;
-    return -1;
-}
-
 extern "C" gs_status gs_cuda_bind(int device) {
-    static int applied[64]; /* GS_CUDA_SCHEDULE given to the device once (a race repeats it: harmless) */
     int cur = -1;
     GS_TRY(checked(cudaGetDevice(&cur), "cudaGetDevice"));
-    if (cur != device) GS_TRY(checked(cudaSetDevice(device), "cudaSetDevice"));
-    if (device >= 0 && device < 64 && !applied[device]) {
-        applied[device] = 1;
-        int f = schedule_flag();
-        if (f >= 0 && cudaSetDeviceFlags((unsigned)f) != cudaSuccess) (void)cudaGetLastError(); /* best effort */
-    }
-    return GS_OK;
+    if (cur == device) return GS_OK;
+    return checked(cudaSetDevice(device), "cudaSetDevice");
 }
 
 extern "C" void gs_cuda_pool_keep(size_t bytes) {
@@ -112,13 +94,10 @@ extern "C" void gs_cuda_pool_trim(void) {
     (void)cudaGetLastError();
 }
 
-extern "C" gs_status gs_cuda_stream_new(void **stream, int urgent) {
+extern "C" gs_status gs_cuda_stream_new(void **stream) {
     cudaStream_t s = NULL;
     *stream = NULL;
-    int least = 0, greatest = 0;
-    if (urgent) GS_TRY(checked(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange"));
-    GS_TRY(checked(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, urgent ? greatest : least),
-                   "cudaStreamCreate"));
+    GS_TRY(checked(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate"));
     *stream = s;
     return GS_OK;
 }

@@ -42,9 +42,7 @@ void gs_cuda_note_error(const char *text);
 void gs_cuda_pool_keep(size_t bytes);
 void gs_cuda_pool_trim(void);
 
-/* Non-blocking; urgent: at the device's greatest priority (its kernels'
- * blocks are scheduled ahead of other streams' waiting blocks). */
-gs_status gs_cuda_stream_new(void **stream, int urgent);
+gs_status gs_cuda_stream_new(void **stream); /* non-blocking */
 void gs_cuda_stream_free(void *stream);      /* waits for its work; NULL-safe */
 gs_status gs_cuda_stream_wait(void *stream); /* cudaStreamSynchronize */
 

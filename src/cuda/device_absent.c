@@ -33,8 +33,7 @@ gs_status gs_cuda_mark_record(void *event, void *stream) {
     (void)event, (void)stream;
     return GS_ERR_NO_DEVICE;
 }
-gs_status gs_cuda_stream_new(void **stream, int urgent) {
-    (void)urgent;
+gs_status gs_cuda_stream_new(void **stream) {
     *stream = NULL;
     return GS_ERR_NO_DEVICE;
 }

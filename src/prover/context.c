@@ -117,19 +117,12 @@ gs_status gs_prover_host_free(gs_prover *pv, void *p) {
     return gs_host_arena_release(pv->host, p);
 }
 
-int gs_prover_urgent(const run_backend *rb, unsigned log_n) {
-    if (!rb->cuda || rb->top_log_n < log_n + GS_URGENT_LOG_GAP) return 0;
-    const char *e = getenv("GS_URGENT_STREAMS");
-    return !(e && !strcmp(e, "0"));
-}
-
 gs_status gs_prover_run_begin(run_backend *rb, gs_prover *pv, const gs_prove_opts *opts) {
     if (atomic_exchange(&pv->busy, 1)) return GS_ERR_INVALID_ARG; /* an overlapping call */
     rb->pv = pv;
     rb->dev = pv->dev;
     rb->cuda = gs_device_kind_of(pv->dev) == GS_DEVICE_CUDA;
     rb->check_on_commit = rb->cuda && !opts->skip_check;
-    rb->top_log_n = 0; /* the multi-table prover sets it */
     /* Pages a resident prover kept from a larger proof hold at most this
      * proof's budget (util/pages.h); device proofs keep host pages small. */
     if (!rb->cuda) gs_pages_cap(pv->mem_budget);

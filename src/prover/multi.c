@@ -412,8 +412,6 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
         ps->mem_need_bytes = trees_need + ps->input_bytes;
         r = GS_ERR_BUDGET;
     }
-    for (uint32_t i = 0; i < n; i++)
-        if (tables[i].log_n > rb.top_log_n) rb.top_log_n = tables[i].log_n;
     for (uint32_t i = 0; r == GS_OK && i < n; i++) {
         st[i].obs = opts->obs, st[i].index = (int32_t)i;
         st[i].shared_queries = plan.queries;

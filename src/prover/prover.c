@@ -739,7 +739,7 @@ gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air
     st->dev = rb->dev;
     if (rb->cuda) {
         gs_backend *be;
-        gs_status r = gs_device_backend_new(&be, rb->dev, st->index, gs_prover_urgent(rb, log_n));
+        gs_status r = gs_device_backend_new(&be, rb->dev, st->index);
         if (r != GS_OK) return r; /* host memory: no device work was tried */
         st->be = be;
     }

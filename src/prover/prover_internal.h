@@ -60,19 +60,7 @@ typedef struct {
     unsigned caller_threads; /* the calling thread's own count, restored at the end */
     gs_obs *obs;             /* the proof's (opts->obs), or NULL */
     uint64_t ref_ns;         /* the busy log's reference event on the obs's clock */
-    unsigned top_log_n;      /* the proof's tallest table (gs_prover_urgent) */
 } run_backend;
-
-/* On CUDA a table at least 2^GS_URGENT_LOG_GAP times shorter than the
- * proof's tallest runs on its lane's urgent stream (the device's greatest
- * priority): a short table's chain is a series of small kernels, each of
- * which would otherwise queue behind the tall table's large ones, so it
- * held its worker for the whole of the tall table's chain and the tables
- * waiting for a worker ran after it, the device idling under their small
- * kernels (docs/benchmarks.md, 2026-12-06). GS_URGENT_STREAMS=0 turns it
- * off (docs/knobs.md). The same proof bytes either way. */
-#define GS_URGENT_LOG_GAP 4
-int gs_prover_urgent(const run_backend *rb, unsigned log_n);
 
 /* A proof starts on pv: refuses an overlapping call (GS_ERR_INVALID_ARG),
  * binds the calling thread to the device (lane 0), gives it the context's

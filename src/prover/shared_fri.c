@@ -256,7 +256,7 @@ gs_status gs_prover_shared_fri(prover_state *st, uint32_t n, gs_multi_proof *mp,
     fr.be = gs_backend_cpu();
     if (r == GS_OK && all_device) {
         gs_backend *be;
-        r = gs_device_backend_new(&be, rb->dev, -1, 0);
+        r = gs_device_backend_new(&be, rb->dev, -1);
         if (r == GS_OK) fr.be = be, fr.own_be = 1;
     }
     int64_t sp = gs_obs_begin(st[0].obs, "shared fri", -1, 0, 0);
