@@ -235,6 +235,25 @@ struct deep_params {
     gs_inv_lin l1, l2; /* for 1/(x - z) and 1/(x - z w) */
 };
 
+/* acc[r] += sum_j b[j] col_j(first + r step) for r < R over n Fp3 columns
+ * at c (three Fp columns of N words each): the DEEP kernels' sums over the
+ * quotient chunks and the aux columns. Rows at N and past are left out. */
+template <unsigned R>
+__device__ __forceinline__ void fp3_cols_sum(gs_fp3 *acc, const gs_fp3 *b, const uint64_t *c, uint32_t n,
+                                             size_t N, size_t first, size_t step) {
+    for (uint32_t j = 0; j < n; j++) {
+        const gs_fp3 bj = b[j];
+        const uint64_t *c0 = c + (size_t)3 * j * N + first;
+#pragma unroll
+        for (unsigned r = 0; r < R; r++) {
+            const size_t o = (size_t)r * step;
+            if (first + o < N)
+                acc[r] = gs_fp3_add(acc[r], gs_fp3_mul(bj, gs_fp3_make(__ldg(c0 + o), __ldg(c0 + N + o),
+                                                                       __ldg(c0 + 2 * N + o))));
+        }
+    }
+}
+
 __global__ void __launch_bounds__(THREADS, 2) deep_kernel(const deep_params p) {
     const size_t N = p.N, tile = (size_t)DEEP_ROWS * THREADS;
     const size_t first = blockIdx.x * tile + threadIdx.x;
@@ -263,34 +282,13 @@ __global__ void __launch_bounds__(THREADS, 2) deep_kernel(const deep_params p) {
             s2[k] = gs_fp3_sub(gs_fp3_mul(bC, s1[k]), p.k2);
             s1[k] = gs_fp3_sub(s1[k], p.k1);
         }
-        for (uint32_t j = 0; j < p.n_chunks; j++) {
-            const gs_fp3 b = p.beta[2 * (size_t)p.cols + j];
-            const uint64_t *c0 = p.chunks + (size_t)3 * j * N + base;
-#pragma unroll
-            for (unsigned k = 0; k < DEEP_ROWS; k++) {
-                const size_t o = (size_t)k * THREADS;
-                if (base + o < N) {
-                    const gs_fp3 v = gs_fp3_make(__ldg(c0 + o), __ldg(c0 + N + o), __ldg(c0 + 2 * N + o));
-                    s1[k] = gs_fp3_add(s1[k], gs_fp3_mul(b, v));
-                }
-            }
-        }
+        fp3_cols_sum<DEEP_ROWS>(s1, p.beta + 2 * (size_t)p.cols, p.chunks, p.n_chunks, N, base, THREADS);
         if (p.aux_cols) { /* Fp3 aux columns at z and z w: one sum, times beta^A at z w */
             gs_fp3 as[DEEP_ROWS];
 #pragma unroll
             for (unsigned k = 0; k < DEEP_ROWS; k++) as[k] = gs_fp3_zero();
-            for (uint32_t j = 0; j < p.aux_cols; j++) {
-                const gs_fp3 b1 = p.beta[2 * (size_t)p.cols + p.n_chunks + j];
-                const uint64_t *c0 = p.aux + (size_t)3 * j * N + base;
-#pragma unroll
-                for (unsigned k = 0; k < DEEP_ROWS; k++) {
-                    const size_t o = (size_t)k * THREADS;
-                    if (base + o < N) {
-                        const gs_fp3 v = gs_fp3_make(__ldg(c0 + o), __ldg(c0 + N + o), __ldg(c0 + 2 * N + o));
-                        as[k] = gs_fp3_add(as[k], gs_fp3_mul(b1, v));
-                    }
-                }
-            }
+            fp3_cols_sum<DEEP_ROWS>(as, p.beta + 2 * (size_t)p.cols + p.n_chunks, p.aux, p.aux_cols, N, base,
+                                    THREADS);
 #pragma unroll
             for (unsigned k = 0; k < DEEP_ROWS; k++) {
                 s1[k] = gs_fp3_add(s1[k], as[k]);
@@ -369,30 +367,13 @@ __global__ void __launch_bounds__(THREADS, 2) deep_fold_kernel(const deep_params
                 s2[t] = gs_fp3_sub(gs_fp3_mul(bC, s1[h + t]), p.k2);
                 s1[h + t] = gs_fp3_sub(s1[h + t], p.k1);
             }
-            for (uint32_t k = 0; k < p.n_chunks; k++) {
-                const gs_fp3 b = p.beta[2 * (size_t)p.cols + k];
-                const uint64_t *c0 = p.chunks + (size_t)3 * k * N + j + (size_t)h * M;
-#pragma unroll
-                for (unsigned t = 0; t < R; t++) {
-                    const size_t o = (size_t)t * M;
-                    s1[h + t] = gs_fp3_add(s1[h + t], gs_fp3_mul(b, gs_fp3_make(__ldg(c0 + o), __ldg(c0 + N + o),
-                                                                                __ldg(c0 + 2 * N + o))));
-                }
-            }
+            const size_t row = j + (size_t)h * M;
+            fp3_cols_sum<R>(s1 + h, p.beta + 2 * (size_t)p.cols, p.chunks, p.n_chunks, N, row, M);
             if (p.aux_cols) { /* one sum for z and z w, as in deep_kernel */
                 gs_fp3 as[R];
 #pragma unroll
                 for (unsigned t = 0; t < R; t++) as[t] = gs_fp3_zero();
-                for (uint32_t k = 0; k < p.aux_cols; k++) {
-                    const gs_fp3 b1 = p.beta[2 * (size_t)p.cols + p.n_chunks + k];
-                    const uint64_t *c0 = p.aux + (size_t)3 * k * N + j + (size_t)h * M;
-#pragma unroll
-                    for (unsigned t = 0; t < R; t++) {
-                        const size_t o = (size_t)t * M;
-                        const gs_fp3 v = gs_fp3_make(__ldg(c0 + o), __ldg(c0 + N + o), __ldg(c0 + 2 * N + o));
-                        as[t] = gs_fp3_add(as[t], gs_fp3_mul(b1, v));
-                    }
-                }
+                fp3_cols_sum<R>(as, p.beta + 2 * (size_t)p.cols + p.n_chunks, p.aux, p.aux_cols, N, row, M);
 #pragma unroll
                 for (unsigned t = 0; t < R; t++) {
                     s1[h + t] = gs_fp3_add(s1[h + t], as[t]);
