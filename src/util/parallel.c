@@ -68,12 +68,19 @@ static void *run_job(void *arg) {
     return NULL;
 }
 
+/* n indices cut into parts ranges, the first n % parts one longer: range c
+ * is [range_lo(c), range_lo(c + 1)). */
+static size_t range_lo(size_t c, size_t n, size_t parts) {
+    size_t per = n / parts, extra = n % parts;
+    return c * per + (c < extra ? c : extra);
+}
+
 /* A loop under a shared count: chunks taken in turn, more threads started
  * between the caller's chunks as the share rises. */
 typedef struct {
     gs_range_fn fn;
     void *ctx;
-    size_t nchunks, per, extra; /* chunk c: per + (c < extra) indices */
+    size_t n, nchunks; /* chunk c: range_lo(c) .. range_lo(c + 1) */
     atomic_size_t next;
     unsigned local;
     const atomic_uint *share;
@@ -83,8 +90,7 @@ typedef struct {
 static int take_chunk(shared_loop *l) {
     size_t c = atomic_fetch_add(&l->next, 1);
     if (c >= l->nchunks) return 0;
-    size_t b = c * l->per + (c < l->extra ? c : l->extra);
-    l->fn(l->ctx, b, b + l->per + (c < l->extra));
+    l->fn(l->ctx, range_lo(c, l->n, l->nchunks), range_lo(c + 1, l->n, l->nchunks));
     return 1;
 }
 
@@ -124,8 +130,7 @@ static void parallel_for_shared(size_t n, size_t grain, gs_range_fn fn, void *ct
         fn(ctx, 0, n);
         return;
     }
-    shared_loop l = {.fn = fn, .ctx = ctx, .nchunks = nchunks, .per = n / nchunks, .extra = n % nchunks,
-                     .local = t_threads, .share = t_share};
+    shared_loop l = {.fn = fn, .ctx = ctx, .n = n, .nchunks = nchunks, .local = t_threads, .share = t_share};
     atomic_init(&l.next, 0);
     pthread_t tid[GS_MAX_THREADS];
     unsigned started = 0; /* helpers running */
@@ -157,12 +162,8 @@ void gs_parallel_for(size_t n, size_t grain, gs_range_fn fn, void *ctx) {
     range_job jobs[GS_MAX_THREADS];
     pthread_t tid[GS_MAX_THREADS];
     int started[GS_MAX_THREADS];
-    size_t per = n / parts, extra = n % parts, at = 0;
-    for (size_t i = 0; i < parts; i++) {
-        size_t len = per + (i < extra);
-        jobs[i] = (range_job){fn, ctx, at, at + len, t_threads};
-        at += len;
-    }
+    for (size_t i = 0; i < parts; i++)
+        jobs[i] = (range_job){fn, ctx, range_lo(i, n, parts), range_lo(i + 1, n, parts), t_threads};
     for (size_t i = 1; i < parts; i++)
         started[i] = pthread_create(&tid[i], NULL, run_job, &jobs[i]) == 0;
     run_job(&jobs[0]);
