@@ -32,7 +32,6 @@
  * linear ones; the cap bounds the degree arithmetic's arrays). */
 #define GS_LOGUP_MAX_GROUP 8
 
-
 typedef struct gs_logup {
     uint32_t n_inters, n_groups;
     uint32_t aux_cols;        /* n_groups Fp3 columns (0 without interactions) */

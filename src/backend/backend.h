@@ -66,8 +66,8 @@ typedef struct gs_quotient_args {
     const uint32_t *bound_cols;
     const uint64_t *bound_rows;
     const gs_fp *bound_vals;
-    /* LogUp (NULL logup: none). Its alpha^k weights follow the boundaries:
-     * groups, then the running-sum transition, first row, last row. */
+    /* LogUp (NULL logup: none). Its alpha^k weights follow the boundaries,
+     * one per group (the last group's is also the running sum's). */
     const gs_logup *logup;
     gs_fp3 bus_z, sigma;
     const gs_fp3 *bus_alpha_pows; /* bus alpha^0 .. alpha^GS_AIR_MAX_TUPLE */

@@ -89,8 +89,8 @@ typedef struct gs_cuda_quotient_args {
     unsigned log_n, log_blowup;
     unsigned log_step; /* the values at every 2^log_step-th point (<= log_blowup) */
     gs_fp shift;
-    /* alpha^k weights: transitions, then boundaries, then (with bus) the
-     * groups, the running-sum transition, the first row, the last row */
+    /* alpha^k weights: transitions, then boundaries, then (with bus) one
+     * per LogUp group (the last group's is also the running sum's) */
     const gs_fp3 *alpha_pows;
     uint32_t n_bounds;
     const uint32_t *bound_cols;
@@ -104,8 +104,8 @@ typedef struct gs_cuda_quotient_args {
 /* d_out (3 Fp columns of N >> log_step, N = 2^(log_n + log_blowup)) = the
  * quotient at every 2^log_step-th point of the LDE coset, exactly the values
  * of the CPU backend's quotient. d_lde: the
- * trace LDE, num_cols columns of N; d_aux_lde: the aux LDE, 3 * (n_groups +
- * 1) columns of N, or NULL when a->bus is NULL. The kernel is enqueued on
+ * trace LDE, num_cols columns of N; d_aux_lde: the aux LDE, 3 * n_groups
+ * columns of N, or NULL when a->bus is NULL. The kernel is enqueued on
  * `stream`; the call waits for the small upload of its tables (programs,
  * constants, public inputs, alpha powers, boundary tables) to finish, so
  * work queued before it on the stream is finished too, but it does not wait
