@@ -311,7 +311,8 @@ static void multi_row(const char *preset, unsigned shrink, const gs_params *par)
     const gs_air **airs = calloc(n, sizeof *airs);
     double cells = 0, fft = 0;
     for (uint32_t i = 0; i < n; i++) {
-        in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n, w.tables[i].pub, NULL};
+        in[i] = (gs_table_input){.air = w.tables[i].air, .trace = w.tables[i].trace,
+                                 .log_n = w.tables[i].log_n, .pub = w.tables[i].pub};
         if (g_pinned && in[i].trace) {
             in[i].trace = pinned_copy(w.tables[i].trace, (size_t)gs_air_num_cols(w.tables[i].air) << w.tables[i].log_n);
             if (!in[i].trace) {
@@ -394,7 +395,8 @@ static void sched_rows(const char *preset, unsigned shrink, const gs_params *par
     gs_table_input *in = calloc(n, sizeof *in);
     gs_prove_stats *ts = calloc(n, sizeof *ts);
     for (uint32_t i = 0; i < n; i++)
-        in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n, w.tables[i].pub, NULL};
+        in[i] = (gs_table_input){.air = w.tables[i].air, .trace = w.tables[i].trace,
+                                 .log_n = w.tables[i].log_n, .pub = w.tables[i].pub};
     static const unsigned ks[3] = {1, 2, 4};
     for (int ki = 0; ki < 3; ki++) {
         gs_prove_stats st;

@@ -77,8 +77,9 @@ int cli_prove_synth(const char *preset, unsigned shrink, uint64_t seed, const gs
     size_t cells = 0;
     for (uint32_t i = 0; s == GS_OK && i < w.num_tables; i++) {
         snprintf(desc[i], sizeof desc[i], "synth preset=%s shrink=%u table=%u", preset, shrink, i);
-        in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n,
-                                 w.tables[i].pub, desc[i]};
+        in[i] = (gs_table_input){.air = w.tables[i].air, .trace = w.tables[i].trace,
+                                 .log_n = w.tables[i].log_n, .pub = w.tables[i].pub,
+                                 .air_desc = desc[i]};
         cells += (size_t)gs_air_num_cols(w.tables[i].air) << w.tables[i].log_n;
     }
     gs_params chosen = *par;

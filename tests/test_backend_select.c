@@ -45,8 +45,8 @@ int main(int argc, char **argv) {
         gs_table_input in[64];
         CHECK(mw.num_tables <= 64);
         for (uint32_t i = 0; i < mw.num_tables && i < 64; i++)
-            in[i] = (gs_table_input){mw.tables[i].air, mw.tables[i].trace, mw.tables[i].log_n,
-                                     mw.tables[i].pub, NULL};
+            in[i] = (gs_table_input){.air = mw.tables[i].air, .trace = mw.tables[i].trace,
+                                     .log_n = mw.tables[i].log_n, .pub = mw.tables[i].pub};
         gs_params par = {2, 3, 4, 12, 1, 0, 0, 0, 0};
         gs_multi_proof *mp = (gs_multi_proof *)&mw; /* must be reset to NULL */
         CHECK(gs_prove_multi(&mp, in, mw.num_tables, &par, &o_cuda) == GS_ERR_NO_DEVICE);

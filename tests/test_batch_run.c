@@ -91,8 +91,9 @@ static uint8_t *reference(const gs_claim *c, size_t *len) {
     } else {
         gs_table_input in[GS_SYNTH_MAX_TABLES];
         for (uint32_t t = 0; t < w.num_tables; t++)
-            in[t] = (gs_table_input){w.tables[t].air, w.tables[t].trace, w.tables[t].log_n,
-                                     w.tables[t].pub, desc[t]};
+            in[t] = (gs_table_input){.air = w.tables[t].air, .trace = w.tables[t].trace,
+                                     .log_n = w.tables[t].log_n, .pub = w.tables[t].pub,
+                                     .air_desc = desc[t]};
         gs_multi_proof *mp = NULL;
         if (gs_prove_multi(&mp, in, w.num_tables, &c->params, NULL) == GS_OK)
             gs_multi_proof_serialize(&out, len, mp);

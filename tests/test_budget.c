@@ -105,8 +105,8 @@ static void child_prove(result *r, size_t budget, int strict, unsigned k) {
     uint32_t n = w.num_tables;
     gs_table_input *in = calloc(n, sizeof *in);
     for (uint32_t i = 0; in && i < n; i++)
-        in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n,
-                                 w.tables[i].pub, NULL};
+        in[i] = (gs_table_input){.air = w.tables[i].air, .trace = w.tables[i].trace,
+                                 .log_n = w.tables[i].log_n, .pub = w.tables[i].pub};
     gs_obs *obs = NULL;
     if (gs_obs_new(&obs) != GS_OK || !in) {
         r->status = GS_ERR_NOMEM;

@@ -78,8 +78,9 @@ static gs_status prove_multi(gs_multi_proof **out, gs_multi_workload *w) {
     if (s != GS_OK) return s;
     gs_table_input in[2];
     for (int i = 0; i < 2; i++)
-        in[i] = (gs_table_input){w->tables[i].air, w->tables[i].trace, w->tables[i].log_n,
-                                 w->tables[i].pub, i ? "custom user" : "custom prov"};
+        in[i] = (gs_table_input){.air = w->tables[i].air, .trace = w->tables[i].trace,
+                                 .log_n = w->tables[i].log_n, .pub = w->tables[i].pub,
+                                 .air_desc = i ? "custom user" : "custom prov"};
     gs_params par = params();
     return gs_prove_multi(out, in, 2, &par, NULL);
 }

@@ -230,7 +230,8 @@ static void test_determinism(void) {
     gs_table_input in[GS_SYNTH_MAX_TABLES];
     const gs_air *airs[GS_SYNTH_MAX_TABLES];
     for (uint32_t i = 0; i < w.num_tables; i++) {
-        in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n, w.tables[i].pub, NULL};
+        in[i] = (gs_table_input){.air = w.tables[i].air, .trace = w.tables[i].trace,
+                                 .log_n = w.tables[i].log_n, .pub = w.tables[i].pub};
         airs[i] = w.tables[i].air;
     }
     gs_params par = gs_params_default(100);

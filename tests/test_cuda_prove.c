@@ -64,8 +64,8 @@ static gs_status prove_many(blob *out, const gs_multi_workload *w, const gs_para
     memset(out, 0, sizeof *out);
     if (!in) return GS_ERR_NOMEM;
     for (uint32_t i = 0; i < w->num_tables; i++)
-        in[i] = (gs_table_input){w->tables[i].air, w->tables[i].trace, w->tables[i].log_n,
-                                 w->tables[i].pub, NULL};
+        in[i] = (gs_table_input){.air = w->tables[i].air, .trace = w->tables[i].trace,
+                                 .log_n = w->tables[i].log_n, .pub = w->tables[i].pub};
     gs_multi_proof *mp = NULL;
     gs_status s = gs_prove_multi(&mp, in, w->num_tables, par, o);
     if (s == GS_OK) s = gs_multi_proof_serialize(&out->bytes, &out->len, mp);

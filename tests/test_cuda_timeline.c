@@ -217,8 +217,8 @@ int main(int argc, char **argv) {
     gs_table_input *in = calloc(w.num_tables, sizeof *in);
     CHECK(in != NULL);
     for (uint32_t i = 0; in && i < w.num_tables; i++)
-        in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n,
-                                 w.tables[i].pub, NULL};
+        in[i] = (gs_table_input){.air = w.tables[i].air, .trace = w.tables[i].trace,
+                                 .log_n = w.tables[i].log_n, .pub = w.tables[i].pub};
     o = NULL;
     CHECK(gs_obs_new(&o) == GS_OK);
     gs_prove_stats ms = {0};

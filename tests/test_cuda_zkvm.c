@@ -7,6 +7,9 @@
  * its pinned host memory, reused from one program to the next). --repeat R
  * runs the whole sequence R times in one process; GS_TEST_DUMP=DIR writes a
  * proof that does not verify, and the CPU's proof of the same program, there.
+ * The CPU table's packed rows (the CUDA proofs make its columns on the
+ * device) expand to the same columns on the device as on the host, for
+ * random tables of every row kind (tests/zkvm_packed.h).
  * Exits GS_TEST_SKIP (77) where no device exists. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +19,8 @@
 #include "gstark/gstark.h"
 #include "test_io.h"
 #include "test_util.h"
+#include "cuda/device.h"
+#include "zkvm_packed.h"
 
 static gs_prover *g_pv; /* the resident CUDA prover */
 
@@ -64,6 +69,39 @@ static uint8_t *prove_bytes(const gs_zkvm_program *p, gs_backend_kind be, int sh
     return b;
 }
 
+/* Device expansion against the host's, every column of every row. */
+static void check_expand(uint64_t seed, uint64_t n_active, unsigned log_n) {
+    const size_t n = (size_t)1 << log_n, out_bytes = CPU_COLS * n * sizeof(gs_fp);
+    size_t bytes;
+    void *pk = zp_random(seed, 301, n_active, &bytes), *d_pk = NULL, *d_out = NULL, *stream = NULL;
+    gs_fp *host = malloc(out_bytes), *back = NULL, *pinned = NULL;
+    int ok = pk && host && gs_cuda_stream_new(&stream) == GS_OK &&
+             gs_cuda_host_alloc((void **)&pinned, bytes > out_bytes ? bytes : out_bytes) == GS_OK &&
+             gs_cuda_buf_alloc(&d_pk, bytes, stream) == GS_OK && gs_cuda_buf_alloc(&d_out, out_bytes, stream) == GS_OK;
+    CHECK(ok);
+    if (ok) {
+        zk_cpu_expand(pk, host, n, 0, n, NULL);
+        memcpy(pinned, pk, bytes);
+        ok = gs_cuda_d2d_async(d_pk, pinned, bytes, stream) == GS_OK &&
+             zk_cpu_expand_device(d_pk, d_out, log_n, stream, NULL) == 0 &&
+             gs_cuda_d2d_async(pinned, d_out, out_bytes, stream) == GS_OK && gs_cuda_stream_wait(stream) == GS_OK;
+        CHECK(ok);
+        back = pinned;
+    }
+    size_t diff = 0, first = SIZE_MAX;
+    for (size_t i = 0; ok && i < CPU_COLS * n; i++)
+        if (back[i] != host[i]) diff++, first = first == SIZE_MAX ? i : first;
+    CHECK(ok && diff == 0);
+    printf("packed CPU rows, %llu active of %zu: device columns %s the host's", (unsigned long long)n_active, n,
+           ok && !diff ? "equal to" : "DIFFERENT from");
+    if (diff) printf(" (%zu cells, the first column %zu row %zu)", diff, first / n, first % n);
+    printf("\n");
+    gs_cuda_buf_free(d_pk, stream), gs_cuda_buf_free(d_out, stream);
+    gs_cuda_stream_free(stream);
+    gs_cuda_host_free(pinned);
+    free(pk), free(host);
+}
+
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
     if (gs_cuda_device_count() == 0) {
@@ -75,6 +113,8 @@ int main(int argc, char **argv) {
     unsigned repeat = 1;
     for (int i = 1; i + 1 < argc; i++)
         if (!strcmp(argv[i], "--repeat") && atoi(argv[i + 1]) > 0) repeat = (unsigned)atoi(argv[i + 1]);
+    check_expand(gs_test_u64(), 3001, 12);
+    check_expand(gs_test_u64(), (1u << 18) - 5, 18);
     gs_prover_cfg cfg = {.backend = GS_BACKEND_CUDA, .no_fallback = 1};
     CHECK(gs_prover_new(&g_pv, &cfg) == GS_OK);
     for (unsigned k = 0; k < 4 * repeat; k++) {

@@ -54,8 +54,8 @@ int main(int argc, char **argv) {
             gs_table_input *in = calloc(n, sizeof *in);
             gs_prove_stats st, *ts = calloc(n, sizeof *ts);
             for (uint32_t i = 0; i < n; i++)
-                in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n,
-                                         w.tables[i].pub, NULL};
+                in[i] = (gs_table_input){.air = w.tables[i].air, .trace = w.tables[i].trace,
+                                         .log_n = w.tables[i].log_n, .pub = w.tables[i].pub};
             gs_prove_opts o = {.stats = &st, .table_stats = ts};
             gs_multi_proof *mp = NULL;
             CHECK(gs_prove_multi(&mp, in, n, &par, &o) == GS_OK);

@@ -437,7 +437,9 @@ static void prove_claim(const gs_claim *c, gs_params par) {
         char (*descs)[128] = calloc(w.num_tables, 128);
         for (uint32_t i = 0; i < w.num_tables; i++) {
             CHECK(gs_claim_air_desc(descs[i], 128, c, i) == GS_OK);
-            in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n, w.tables[i].pub, descs[i]};
+            in[i] = (gs_table_input){.air = w.tables[i].air, .trace = w.tables[i].trace,
+                                     .log_n = w.tables[i].log_n, .pub = w.tables[i].pub,
+                                     .air_desc = descs[i]};
             airs[i] = w.tables[i].air;
         }
         gs_multi_proof *mp = NULL;

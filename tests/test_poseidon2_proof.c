@@ -500,8 +500,8 @@ static uint8_t *prove_multi_bytes(size_t *len, const gs_params *par, const gs_pr
     gs_status s = multi_stmt_workload(&w, 5);
     gs_table_input in[MULTI_STMT_TABLES];
     for (uint32_t i = 0; s == GS_OK && i < w.num_tables; i++)
-        in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n,
-                                 w.tables[i].pub, NULL};
+        in[i] = (gs_table_input){.air = w.tables[i].air, .trace = w.tables[i].trace,
+                                 .log_n = w.tables[i].log_n, .pub = w.tables[i].pub};
     if (s == GS_OK) s = gs_prove_multi(&mp, in, w.num_tables, par, o);
     if (s == GS_OK) s = gs_verify_multi((const gs_air *const *)g_airs, MULTI_STMT_TABLES, mp, 0);
     if (s == GS_OK) s = gs_multi_proof_serialize(&b, len, mp);

@@ -31,8 +31,9 @@ static gs_multi_proof *prove_workload(const gs_multi_workload *w, gs_params par,
     gs_table_input *in = calloc(w->num_tables, sizeof *in);
     if (!in) return NULL;
     for (uint32_t i = 0; i < w->num_tables; i++)
-        in[i] = (gs_table_input){w->tables[i].air, w->tables[i].trace, w->tables[i].log_n,
-                                 w->tables[i].pub, descs ? descs[i] : NULL};
+        in[i] = (gs_table_input){.air = w->tables[i].air, .trace = w->tables[i].trace,
+                                 .log_n = w->tables[i].log_n, .pub = w->tables[i].pub,
+                                 .air_desc = descs ? descs[i] : NULL};
     gs_multi_proof *mp = NULL;
     gs_status s = gs_prove_multi(&mp, in, w->num_tables, &par, NULL);
     if (s != GS_OK) fprintf(stderr, "prove %s: %s\n", w->name, gs_status_str(s));

@@ -14,8 +14,8 @@ static gs_params params(void) {
 static gs_table_input *inputs(const gs_multi_workload *w) {
     gs_table_input *in = calloc(w->num_tables, sizeof *in);
     for (uint32_t i = 0; i < w->num_tables; i++)
-        in[i] = (gs_table_input){w->tables[i].air, w->tables[i].trace, w->tables[i].log_n,
-                                 w->tables[i].pub, NULL};
+        in[i] = (gs_table_input){.air = w->tables[i].air, .trace = w->tables[i].trace,
+                                 .log_n = w->tables[i].log_n, .pub = w->tables[i].pub};
     return in;
 }
 
@@ -244,7 +244,8 @@ static void test_pinned_height(void) {
     for (uint32_t r = 0; r < (1u << log_range); r++) range_tr[r] = r;
     range_tr[(1u << log_range) + pub] = 1; /* M: 300 received once */
     gs_params par = params();
-    gs_table_input in[2] = {{claim, claim_tr, log_claim, &pub, NULL}, {loose, range_tr, log_range, NULL, NULL}};
+    gs_table_input in[2] = {{.air = claim, .trace = claim_tr, .log_n = log_claim,
+                            .pub = &pub}, {.air = loose, .trace = range_tr, .log_n = log_range}};
     gs_multi_proof *mp = NULL;
     CHECK(gs_prove_multi(&mp, in, 2, &par, NULL) == GS_OK);
     const gs_air *v_loose[2] = {claim, loose}, *v_pinned[2] = {claim, pinned};

@@ -90,7 +90,8 @@ static void statements_make(statements *S) {
         S->inputs[m] = calloc(n ? n : 1, sizeof *S->inputs[m]);
         for (uint32_t i = 0; i < n; i++) {
             const gs_workload *t = &S->multi[m].tables[i];
-            S->inputs[m][i] = (gs_table_input){t->air, t->trace, t->log_n, t->pub, NULL};
+            S->inputs[m][i] = (gs_table_input){.air = t->air, .trace = t->trace, .log_n = t->log_n,
+                                               .pub = t->pub};
         }
     }
     /* The references: one-shot, the library defaults. */

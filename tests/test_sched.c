@@ -12,8 +12,8 @@ static uint8_t *prove_bytes(const gs_multi_workload *w, unsigned k, size_t budge
     gs_table_input *in = calloc(n, sizeof *in);
     const gs_air **airs = calloc(n, sizeof *airs);
     for (uint32_t i = 0; i < n; i++) {
-        in[i] = (gs_table_input){w->tables[i].air, w->tables[i].trace, w->tables[i].log_n,
-                                 w->tables[i].pub, NULL};
+        in[i] = (gs_table_input){.air = w->tables[i].air, .trace = w->tables[i].trace,
+                                 .log_n = w->tables[i].log_n, .pub = w->tables[i].pub};
         airs[i] = w->tables[i].air;
     }
     gs_params par = {2, 3, 4, 40, 1, 0, 0, 0, 0};

@@ -71,8 +71,8 @@ static gs_status prove_w(gs_multi_proof **out, const gs_multi_workload *w, const
                          run_cfg c, gs_prove_stats *st) {
     gs_table_input in[GS_SYNTH_MAX_TABLES];
     for (uint32_t i = 0; i < w->num_tables; i++)
-        in[i] = (gs_table_input){w->tables[i].air, w->tables[i].trace, w->tables[i].log_n,
-                                 w->tables[i].pub, NULL};
+        in[i] = (gs_table_input){.air = w->tables[i].air, .trace = w->tables[i].trace,
+                                 .log_n = w->tables[i].log_n, .pub = w->tables[i].pub};
     gs_prove_opts o = {.tables_parallel = c.k, .mem_budget = c.budget, .strict_budget = c.strict,
                        .stats = st};
     gs_threads_set(c.threads);
@@ -499,8 +499,8 @@ static void test_cheating(void) {
                 wt->trace[cell] = gs_fp_add(wt->trace[cell], 1 + gs_test_below(99));
                 gs_table_input in[NT];
                 for (uint32_t i = 0; i < NT; i++)
-                    in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n,
-                                             w.tables[i].pub, NULL};
+                    in[i] = (gs_table_input){.air = w.tables[i].air, .trace = w.tables[i].trace,
+                                             .log_n = w.tables[i].log_n, .pub = w.tables[i].pub};
                 gs_prove_opts o = {.skip_check = 1};
                 gs_multi_proof *mp = NULL;
                 g_cheat_air = wt->air;
@@ -665,7 +665,8 @@ static int write_seeds(const char *dir) {
 static void test_expansion_cap(void) {
     gs_workload big = {0}, small = {0};
     CHECK(gs_airs_fib(&big, 10, 1, 1) == GS_OK && gs_airs_fib(&small, 1, 1, 1) == GS_OK);
-    gs_table_input in[2] = {{big.air, big.trace, 10, big.pub, NULL}, {small.air, small.trace, 1, small.pub, NULL}};
+    gs_table_input in[2] = {{.air = big.air, .trace = big.trace, .log_n = 10, .pub = big.pub},
+                            {.air = small.air, .trace = small.trace, .log_n = 1, .pub = small.pub}};
     gs_params par = {.log_blowup = 1, .log_final = 2, .num_queries = 1024, .log_arity = 2, .shared_fri = 1};
     gs_prove_opts opts = {.allow_insecure = 1};
     gs_multi_proof *p = NULL, *q = NULL;

@@ -161,8 +161,8 @@ static gs_multi_proof *prove_multi(uint64_t seed, const gs_params *par) {
     gs_table_input in[MULTI_STMT_TABLES];
     if (s == GS_OK) {
         for (uint32_t i = 0; i < w.num_tables; i++)
-            in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n,
-                                     w.tables[i].pub, NULL};
+            in[i] = (gs_table_input){.air = w.tables[i].air, .trace = w.tables[i].trace,
+                                     .log_n = w.tables[i].log_n, .pub = w.tables[i].pub};
         s = gs_prove_multi(&mp, in, w.num_tables, par, NULL);
     }
     gs_multi_workload_free(&w);

@@ -66,7 +66,8 @@ static gs_fp *random_col(size_t n) {
 static gs_multi_proof *prove2(const gs_air *airs[2], const gs_fp *prog, unsigned lp, const gs_fp *addr,
                               const gs_fp *val, unsigned lm) {
     gs_fp *t0 = prog_trace(prog, lp), *t1 = mem_trace(addr, val, lm);
-    gs_table_input in[2] = {{airs[0], t0, lp, NULL, NULL}, {airs[1], t1, lm, NULL, NULL}};
+    gs_table_input in[2] = {{.air = airs[0], .trace = t0, .log_n = lp},
+                            {.air = airs[1], .trace = t1, .log_n = lm}};
     gs_params par = params();
     gs_multi_proof *mp = NULL;
     gs_status s = gs_prove_multi(&mp, in, 2, &par, NULL);

@@ -296,8 +296,9 @@ static void test_single(uint32_t cap_height, uint32_t coset) {
 static gs_multi_proof *prove_stmt(gs_multi_workload *w, uint32_t cap_height, uint32_t coset) {
     gs_table_input in[MULTI_STMT_TABLES];
     for (uint32_t i = 0; i < MULTI_STMT_TABLES; i++)
-        in[i] = (gs_table_input){w->tables[i].air, w->tables[i].trace, w->tables[i].log_n, w->tables[i].pub,
-                                 MULTI_STMT_SPEC[i].name};
+        in[i] = (gs_table_input){.air = w->tables[i].air, .trace = w->tables[i].trace,
+                                 .log_n = w->tables[i].log_n, .pub = w->tables[i].pub,
+                                 .air_desc = MULTI_STMT_SPEC[i].name};
     gs_prove_opts o = {.skip_check = 1};
     gs_multi_proof *mp = NULL;
     gs_params par = MULTI_STMT_PARAMS;
@@ -390,7 +391,8 @@ static void test_bus_widths(void) {
     for (int r = 0; r < 16; r++) trace[r] = (gs_fp)r, trace[16 + r] = 1;
     gs_params par = MULTI_STMT_PARAMS;
     gs_prove_opts o = {.skip_check = 1};
-    gs_table_input in[2] = {{airs[0], trace, 4, NULL, NULL}, {airs[1], trace, 4, NULL, NULL}};
+    gs_table_input in[2] = {{.air = airs[0], .trace = trace, .log_n = 4},
+                            {.air = airs[1], .trace = trace, .log_n = 4}};
     gs_multi_proof *mp = NULL;
     /* The prover refuses such a statement up front; a proof of it made by
      * another prover (here: this one with the check switched off) is refused

@@ -81,7 +81,8 @@ static gs_status stmt_prove(stmt *s) {
     stmt_tables(s);
     const zk_table *t[4] = {&s->req, &s->alu, &s->range, &s->byte};
     gs_table_input in[4];
-    for (int i = 0; i < 4; i++) in[i] = (gs_table_input){g_airs[i], t[i]->cols, t[i]->log_n, NULL, NULL};
+    for (int i = 0; i < 4; i++) in[i] = (gs_table_input){.air = g_airs[i], .trace = t[i]->cols,
+                                                         .log_n = t[i]->log_n};
     gs_params par = zkt_params();
     gs_multi_proof *mp = NULL;
     struct timespec t0, t1;

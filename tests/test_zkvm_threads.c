@@ -8,7 +8,11 @@
  * and halfword accesses, shifts, mul, div and rem with zero divisors,
  * compares). Thread count 1 is the serial result. The proofs made on one
  * resident prover (gs_zkvm_prove_on: the tables in its host memory, which
- * comes back dirty from the previous program's tables) have the same bytes. */
+ * comes back dirty from the previous program's tables) have the same bytes.
+ * The CPU table's packed rows expand to the same columns in any split of
+ * its rows (the prover's threads take ranges of them), with beq/bne's T the
+ * inverse of a - b, the other branches' T their imm, and padding rows that
+ * carry only the clock and the end pc. */
 #include <stdio.h>
 #include <string.h>
 
@@ -18,6 +22,7 @@
 #include "test_util.h"
 #include "zkvm/zk_cpu.h"
 #include "zkvm_chip_test.h"
+#include "zkvm_packed.h"
 #include "../bench/zkvm_programs.h"
 
 /* The mixed loop: n iterations over the input bytes (read at the start into
@@ -168,8 +173,49 @@ static void check_proofs(const prog_case *pc, uint8_t **ref_out, size_t *ref_len
     *ref_out = ref, *ref_len_out = ref_len;
 }
 
+static void check_unpack_ranges(uint64_t seed, uint64_t n_active, unsigned log_n) {
+    const size_t n = (size_t)1 << log_n;
+    size_t bytes;
+    void *pk = zp_random(seed, 57, n_active, &bytes);
+    gs_fp *whole = malloc(CPU_COLS * n * sizeof *whole), *split = malloc(CPU_COLS * n * sizeof *split);
+    CHECK(pk && whole && split);
+    if (!pk || !whole || !split) goto out;
+    zk_cpu_expand(pk, whole, n, 0, n, NULL);
+    /* ranges of random lengths, most not multiples of ZK_ROW_BLOCK */
+    for (size_t r0 = 0, r1; r0 < n; r0 = r1) {
+        r1 = r0 + 1 + (size_t)(gs_test_u64() % 700);
+        if (r1 > n) r1 = n;
+        zk_cpu_expand(pk, split + r0, n, r0, r1, NULL);
+    }
+    CHECK(!memcmp(whole, split, CPU_COLS * n * sizeof *whole));
+    const zk_cpu_head *h = pk;
+    const zk_cpu_prog *prog = (const zk_cpu_prog *)(h + 1);
+    const zk_cpu_rec *rec = (const zk_cpu_rec *)(prog + h->n_prog);
+    size_t bad = 0, beq = 0;
+    for (size_t r = 0; r < n; r++) {
+        gs_fp t = whole[CPU_T * n + r], clk = whole[CPU_CLK * n + r];
+        bad += clk != h->clk0 + r + 1;
+        if (r >= n_active) {
+            bad += whole[CPU_PC * n + r] != h->end_pc || whole[CPU_ACTIVE * n + r] != 0 || t != 0;
+            continue;
+        }
+        const zk_cpu_prog *p = &prog[rec[r].slot];
+        gs_fp d = gs_fp_sub(rec[r].a, rec[r].b);
+        if (p->flags & ZK_F_BEQ) beq++, bad += d ? gs_fp_mul(t, d) != 1 : t != 0;
+        if (p->flags & ZK_F_BRANCH) bad += t != p->imm;
+        bad += whole[CPU_ACTIVE * n + r] != 1 || whole[CPU_PC * n + r] != p->pc;
+    }
+    CHECK(bad == 0 && beq > 0);
+    printf("packed CPU rows, %llu active of %zu: the same columns in any split; %zu beq/bne rows\n",
+           (unsigned long long)n_active, n, beq);
+out:
+    free(pk), free(whole), free(split);
+}
+
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
+    check_unpack_ranges(gs_test_u64(), 3001, 12);
+    check_unpack_ranges(gs_test_u64(), 1u << 12, 13);
     /* about 2^14.5 cycles each: 3 replay chunks (2^13 cycles) or more, and
      * fills of more than 2 ZK_FILL_GRAIN rows */
     /* proofs: fib and mixed; tables only (fast): mem, and a mixed run long

@@ -149,6 +149,12 @@ gs_status gs_air_check_trace(const gs_air *air, const gs_fp *m, unsigned log_n, 
  * CUDA backend checks the transitions on the device). */
 gs_status gs_air_check_boundaries(const gs_air *air, const gs_fp *m, unsigned log_n,
                                   const gs_fp *pub, uint64_t *bad_row, uint32_t *bad_con);
+/* The same with the trace's cells read through `cell` (a trace that is not
+ * held as columns: a packed one, gstark/prover.h). */
+typedef gs_fp (*gs_air_cell_fn)(const void *ctx, uint32_t col, uint64_t row, unsigned log_n);
+gs_status gs_air_check_boundaries_by(const gs_air *air, gs_air_cell_fn cell, const void *ctx,
+                                     unsigned log_n, const gs_fp *pub, uint64_t *bad_row,
+                                     uint32_t *bad_con);
 
 #ifdef __cplusplus
 }

@@ -161,13 +161,38 @@ typedef struct gs_prove_opts {
 gs_status gs_prove(gs_proof **out, const gs_air *air, const gs_fp *trace, unsigned log_n,
                    const gs_fp *pub, const gs_params *params, const gs_prove_opts *opts);
 
+/* A main trace given packed (docs/architecture.md, "Packed traces"): bytes
+ * from which `expand` makes the trace's columns on the host and, where it is
+ * set, `expand_device` on a CUDA device, so the CUDA backend uploads the
+ * packed bytes and makes the columns there (the zkVM's CPU table: 32 bytes
+ * a row instead of 264). The prover expands on the host whatever needs the
+ * columns there (the CPU backend, a host check, a fallback to the CPU).
+ * Both expanders must give the same columns: the proof is the same bytes
+ * either way. data must stay unchanged until the proof returns. */
+typedef struct gs_packed_trace {
+    const void *data;
+    size_t bytes;
+    /* Rows [r0, r1) of every column: column c's row r at
+     * out[c * stride + (r - r0)]; may run on several threads at once, for
+     * disjoint ranges. */
+    void (*expand)(const void *data, gs_fp *out, size_t stride, uint64_t r0, uint64_t r1,
+                   const void *ctx);
+    /* Every row, from a device copy of data, into the device buffer out
+     * (column-major, 2^log_n rows a column), queued on `stream` (a
+     * cudaStream_t); 0 when queued. NULL: the host expands. */
+    int (*expand_device)(const void *data, uint64_t *out, unsigned log_n, void *stream,
+                         const void *ctx);
+    const void *ctx;
+} gs_packed_trace;
+
 /* One table of a multi-table statement. */
 typedef struct gs_table_input {
     const gs_air *air; /* finalized; may declare bus interactions */
-    const gs_fp *trace;
+    const gs_fp *trace; /* NULL when packed is set */
     unsigned log_n;
     const gs_fp *pub;
     const char *air_desc; /* copied into the table's entry; may be NULL */
+    const gs_packed_trace *packed; /* the trace packed, instead of trace; NULL: none */
 } gs_table_input;
 
 #define GS_MAX_TABLES 4096u

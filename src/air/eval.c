@@ -198,9 +198,20 @@ gs_status gs_air_check_trace(const gs_air *air, const gs_fp *m, unsigned log_n, 
     return c.err;
 }
 
+static gs_fp matrix_cell(const void *ctx, uint32_t col, uint64_t row, unsigned log_n) {
+    return ((const gs_fp *)ctx)[((size_t)col << log_n) + row];
+}
+
 gs_status gs_air_check_boundaries(const gs_air *air, const gs_fp *m, unsigned log_n,
                                   const gs_fp *pub, uint64_t *bad_row, uint32_t *bad_con) {
-    if (!air || !air->finalized || !m || log_n > 40 || (air->num_public && !pub))
+    if (!m) return GS_ERR_INVALID_ARG;
+    return gs_air_check_boundaries_by(air, matrix_cell, m, log_n, pub, bad_row, bad_con);
+}
+
+gs_status gs_air_check_boundaries_by(const gs_air *air, gs_air_cell_fn cell, const void *ctx,
+                                     unsigned log_n, const gs_fp *pub, uint64_t *bad_row,
+                                     uint32_t *bad_con) {
+    if (!air || !air->finalized || !cell || log_n > 40 || (air->num_public && !pub))
         return GS_ERR_INVALID_ARG;
     if (bad_row) *bad_row = 0;
     if (bad_con) *bad_con = 0;
@@ -212,7 +223,7 @@ gs_status gs_air_check_boundaries(const gs_air *air, const gs_fp *m, unsigned lo
         uint32_t col;
         uint64_t row;
         s = gs_air_boundary_at(air, i, log_n, &col, &row);
-        if (s == GS_OK && m[(size_t)col * ((size_t)1 << log_n) + row] != v[i]) {
+        if (s == GS_OK && cell(ctx, col, row, log_n) != v[i]) {
             if (bad_row) *bad_row = row;
             if (bad_con) *bad_con = air->n_trans + i;
             s = GS_ERR_AIR_UNSATISFIED;

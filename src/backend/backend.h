@@ -19,6 +19,7 @@
 #include "gstark/hash.h"
 #include "gstark/mem.h"
 #include "gstark/proof.h"
+#include "gstark/prover.h"
 #include "gstark/status.h"
 #include "gstark/transcript.h"
 #include "merkle/mixed.h"
@@ -120,7 +121,8 @@ typedef struct gs_backend_iface {
                      unsigned log_n, unsigned log_blowup, gs_fp shift);
     /* Optional (NULL: the prover runs upload, copy, interpolate and lde).
      * The main trace in one call: coeffs (cols columns of 2^log_n) gets the
-     * coefficients of the host trace's columns, lde their extension as lde
+     * coefficients of the host trace's columns (trace NULL: of the columns
+     * expand made in coeffs), lde their extension as lde
      * gives it, and evals (when not NULL) the evaluations as uploaded. A
      * backend may pipeline it (CUDA: column chunks, each chunk's upload
      * overlapping the previous chunk's NTTs); the trace may be reused on
@@ -129,6 +131,13 @@ typedef struct gs_backend_iface {
     gs_status (*extend)(gs_backend *be, gs_buf *coeffs, gs_buf *lde, gs_buf *evals,
                         const gs_fp *trace, size_t cols, unsigned log_n, unsigned log_blowup,
                         gs_fp shift, const gs_leaf_plan *leaves);
+    /* Optional (NULL: the prover expands packed traces on the host). A
+     * packed trace's columns (cols of 2^log_n) made in dst where upload
+     * would put them; extend with trace NULL then takes them from coeffs.
+     * GS_ERR_UNSUPPORTED where the backend cannot (no device expander, dst
+     * not on the device): the prover then expands on the host. */
+    gs_status (*expand)(gs_backend *be, gs_buf *dst, const gs_packed_trace *pk, size_t cols,
+                        unsigned log_n);
     /* A Merkle tree (gstark/merkle.h's) over the rows with hash `hash` (a
      * proof's params.hash); it is charged to `acct` until commit_free. The
      * matrix m must stay allocated and unchanged until then: a backend may

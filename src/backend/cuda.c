@@ -620,6 +620,32 @@ static gs_status cuda_lde(gs_backend *be, gs_buf *out, const gs_buf *coeffs, siz
 
 size_t gs_cuda_extend_piece_bytes = (size_t)64 << 20;
 
+/* A packed trace's columns made on the device: the packed bytes uploaded
+ * into scratch (pinned when the caller built them in the prover's host
+ * memory: one DMA) and expanded into dst by the trace's own kernel.
+ * GS_ERR_UNSUPPORTED (the prover expands on the host) without a device
+ * expander, for dst out of core, or when the scratch is not in the room
+ * left under the budget. */
+static gs_status cuda_expand(gs_backend *be, gs_buf *dst, const gs_packed_trace *pk, size_t cols,
+                             unsigned log_n) {
+    if (!pk || !pk->data || !pk->bytes || ((cols * sizeof(gs_fp)) << log_n) > dst->bytes)
+        return GS_ERR_INVALID_ARG;
+    cuda_ctx *c = ctx_of(be);
+    if (!pk->expand_device || dst->host || pk->bytes > room_left(c)) return GS_ERR_UNSUPPORTED;
+    GS_TRY(use_lane(c));
+    scratch sc;
+    GS_TRY(scratch_take(c, &sc, pk->bytes, "a packed trace"));
+    size_t t = mark_start(c, "upload");
+    gs_status s = mark_end(c, t, gs_cuda_stage_upload(c->stage, sc.p, pk->data, pk->bytes, c->stream));
+    if (s == GS_OK) {
+        t = mark_start(c, "expand");
+        s = mark_end(c, t, pk->expand_device(sc.p, dst->ptr, log_n, c->stream, pk->ctx) ? GS_ERR_CUDA
+                                                                                           : GS_OK);
+    }
+    scratch_put(c, &sc); /* freed in stream order, after the kernel */
+    return s;
+}
+
 /* upload, copy, interpolate and lde of the main trace, by pieces of columns
  * (about gs_cuda_extend_piece_bytes of trace each): a piece's upload runs on
  * the lane's copy stream while the lane's stream interpolates and extends
@@ -635,7 +661,7 @@ static gs_status cuda_extend(gs_backend *be, gs_buf *coeffs, gs_buf *lde, gs_buf
                              const gs_fp *trace, size_t cols, unsigned log_n, unsigned log_blowup,
                              gs_fp shift, const gs_leaf_plan *leaves) {
     size_t n = (size_t)1 << log_n, col = n * sizeof(gs_fp), bytes = cols * col;
-    if (log_n + log_blowup > 32 || !trace || shift == 0 || bytes > coeffs->bytes ||
+    if (log_n + log_blowup > 32 || (!trace && coeffs->host) || shift == 0 || bytes > coeffs->bytes ||
         bytes << log_blowup > lde->bytes || (evals && bytes > evals->bytes))
         return GS_ERR_INVALID_ARG;
     cuda_ctx *c = ctx_of(be);
@@ -658,9 +684,12 @@ static gs_status cuda_extend(gs_backend *be, gs_buf *coeffs, gs_buf *lde, gs_buf
         uint64_t *v = coeffs->host ? tin : (uint64_t *)coeffs->ptr + c0 * n;
         uint64_t *e = (uint64_t *)lde->ptr + (c0 * n << log_blowup);
         if (coeffs->host && c0) r = gs_cuda_stage_copies_follow(c->stage, c->stream);
-        size_t t = mark_start_on(c, "upload", copies, c->lane + GS_OBS_COPY_LANES);
-        if (r == GS_OK) r = gs_cuda_stage_upload_async(c->stage, v, trace + c0 * n, k * col, c->stream);
-        r = mark_end_on(c, t, r, copies);
+        size_t t;
+        if (trace) { /* else the columns are in coeffs already (expand) */
+            t = mark_start_on(c, "upload", copies, c->lane + GS_OBS_COPY_LANES);
+            if (r == GS_OK) r = gs_cuda_stage_upload_async(c->stage, v, trace + c0 * n, k * col, c->stream);
+            r = mark_end_on(c, t, r, copies);
+        }
         if (r == GS_OK && evals) {
             t = mark_start(c, "copy");
             r = mark_end(c, t, gs_cuda_d2d_async((uint64_t *)evals->ptr + c0 * n, v, k * col, c->stream));
@@ -1101,6 +1130,7 @@ static const gs_backend_iface cuda_iface = {
     .interpolate = cuda_interpolate,
     .lde = cuda_lde,
     .extend = cuda_extend,
+    .expand = cuda_expand,
     .deep_fold = cuda_deep_fold,
     .check_trace = cuda_check_trace,
     .commit = cuda_commit,

@@ -265,8 +265,9 @@ static gs_status prove_claim(bp_run *r, const bp_node *n, bp_unit_state *u, uint
         s = in && w->num_tables <= GS_SYNTH_MAX_TABLES ? GS_OK : GS_ERR_NOMEM;
         for (uint32_t t = 0; s == GS_OK && t < w->num_tables; t++) {
             s = gs_claim_air_desc(desc[t], sizeof desc[t], n->claim, t);
-            in[t] = (gs_table_input){w->tables[t].air, w->tables[t].trace, w->tables[t].log_n,
-                                     w->tables[t].pub, desc[t]};
+            in[t] = (gs_table_input){.air = w->tables[t].air, .trace = w->tables[t].trace,
+                                     .log_n = w->tables[t].log_n, .pub = w->tables[t].pub,
+                                     .air_desc = desc[t]};
         }
         if (s == GS_OK) s = gs_prover_prove_multi(pv, &wk->mp, in, w->num_tables, &n->claim->params, &opts);
         free(in);

@@ -55,8 +55,9 @@ size_t gs_prover_input_bytes(const gs_table_input *t, uint32_t n, const run_back
     if (rb->cuda) return 0; /* the budget meters device bytes; the traces are on the host */
     size_t sum = 0;
     for (uint32_t i = 0; i < n; i++)
-        if (t[i].air && t[i].log_n < sizeof(size_t) * 8 - 4)
-            sum = sat_add(sum, (size_t)gs_air_num_cols(t[i].air) * sizeof(gs_fp) << t[i].log_n);
+        if (t[i].air && t[i].log_n < sizeof(size_t) * 8 - 4) /* a packed one: and its expansion */
+            sum = sat_add(sat_add(sum, (size_t)gs_air_num_cols(t[i].air) * sizeof(gs_fp) << t[i].log_n),
+                          t[i].packed ? t[i].packed->bytes : 0);
     return sum;
 }
 

@@ -101,7 +101,7 @@ static gs_status run_table(sched *pl, uint32_t i) {
         gs_gate_acquire(pl->gate, pl->est[i].main_commit);
         int64_t sp = gs_obs_begin_under(pl->obs, pl->span, "commit", (int32_t)i, rows, cols);
         double c0 = gs_prover_now();
-        gs_status r = gs_prover_round_trace(st, &p->table, pl->in[i].trace, GS_FP_GENERATOR);
+        gs_status r = gs_prover_round_trace(st, &p->table, GS_FP_GENERATOR);
         t->commit = gs_prover_now() - c0;
         t->commit_peak_bytes = gs_mem_peak(st->mem);
         gs_obs_end(pl->obs, sp, t->commit_peak_bytes);
@@ -120,7 +120,7 @@ static gs_status run_table(sched *pl, uint32_t i) {
     if (!pl->keep) { /* recompute the main commitment; it must give the same cap */
         double c0 = gs_prover_now();
         int64_t csp = gs_obs_begin(pl->obs, "commit", (int32_t)i, rows, cols);
-        r = gs_prover_recommit_main(st, &p->table, pl->in[i].trace);
+        r = gs_prover_recommit_main(st, &p->table);
         gs_obs_end(pl->obs, csp, gs_mem_peak(st->mem));
         t->commit += gs_prover_now() - c0;
     }
@@ -415,9 +415,7 @@ gs_status gs_prover_prove_multi(gs_prover *pv, gs_multi_proof **out, const gs_ta
     for (uint32_t i = 0; r == GS_OK && i < n; i++) {
         st[i].obs = opts->obs, st[i].index = (int32_t)i;
         st[i].shared_queries = plan.queries;
-        r = gs_prover_table_setup(&st[i], &mp->tables[i], tables[i].air, tables[i].trace,
-                                  tables[i].log_n, tables[i].pub, tables[i].air_desc, params, opts,
-                                  &rb, run);
+        r = gs_prover_table_setup(&st[i], &mp->tables[i], &tables[i], params, opts, &rb, run);
         st[i].lean = lean[i];
     }
     /* Heaviest first (ties by index), or a test's order. */

@@ -20,6 +20,7 @@
 #include "gstark/prover.h"
 #include "proof/shape.h"
 #include "prover/prover_internal.h"
+#include "util/pages.h"
 
 gs_prover_ood_hook gs_prover_debug_ood = NULL;
 
@@ -83,6 +84,7 @@ void gs_prover_state_free(prover_state *st) {
     release_buffers(st);
     be->iface->destroy(be);
     gs_logup_free(&st->L);
+    gs_pages_free(st->expanded);
     free(st->layers);
     free(st->layer_c);
     gs_mem_free(st->mem);
@@ -244,17 +246,77 @@ gs_status gs_prover_open_queries(prover_state *st, gs_table_proof *t, const size
     return r;
 }
 
+/* ---- packed traces (gstark/prover.h): their host columns made only where
+ * something needs them on the host ---- */
+
+typedef struct {
+    const gs_packed_trace *pk;
+    gs_fp *out;
+    size_t n;
+} expand_job;
+
+static void expand_rows(void *ctx, size_t begin, size_t end) {
+    const expand_job *j = ctx;
+    j->pk->expand(j->pk->data, j->out + begin, j->n, begin, end, j->pk->ctx);
+}
+
+/* Sets st->trace: a packed trace's columns expanded on the host, once. */
+static gs_status host_trace(prover_state *st) {
+    if (st->trace) return GS_OK;
+    size_t n = (size_t)1 << st->s.log_n;
+    if (!(st->expanded = gs_pages_alloc(st->s.cols * n * sizeof(gs_fp)))) return GS_ERR_NOMEM;
+    expand_job j = {st->packed, st->expanded, n};
+    gs_parallel_for(n, (size_t)1 << 14, expand_rows, &j);
+    st->trace = st->expanded;
+    return GS_OK;
+}
+
+/* The main trace's columns into dst, where upload puts them: a packed
+ * trace not expanded on the host is made there by the backend (*made = 1)
+ * or, where it cannot, expanded on the host (*made = 0, st->trace set). */
+static gs_status expand_into(prover_state *st, gs_buf *dst, int *made) {
+    *made = 0;
+    if (st->trace) return GS_OK;
+    gs_backend *be = st->be;
+    gs_status r = be->iface->expand ? be->iface->expand(be, dst, st->packed, st->s.cols, st->s.log_n)
+                                    : GS_ERR_UNSUPPORTED;
+    if (r != GS_ERR_UNSUPPORTED) {
+        *made = r == GS_OK;
+        return r;
+    }
+    return host_trace(st);
+}
+
+/* Upload of the main trace, or its columns made in dst (expand_into). */
+static gs_status put_trace(prover_state *st, gs_buf *dst) {
+    int made;
+    GS_TRY(expand_into(st, dst, &made));
+    if (made) return GS_OK;
+    size_t bytes = st->s.cols * ((size_t)1 << st->s.log_n) * sizeof(gs_fp);
+    return st->be->iface->upload(st->be, dst, st->trace, bytes);
+}
+
+/* One cell of a packed trace, for the boundary check: its row expanded. */
+static gs_fp packed_cell(const void *ctx, uint32_t col, uint64_t row, unsigned log_n) {
+    (void)log_n;
+    const prover_state *st = ctx;
+    gs_fp v[GS_AIR_MAX_COLS];
+    st->packed->expand(st->packed->data, v, 1, row, row + 1, st->packed->ctx);
+    return v[col];
+}
+
 /* Check mode where the backend checks on its side (CUDA): the transitions
  * on its copy of the uploaded evaluations (st->evals) there, the boundaries
  * here. (A table moved to the CPU before it was checked is checked on the
  * host in full, by commit_main.) */
-static gs_status check_main(prover_state *st, const gs_fp *trace) {
+static gs_status check_main(prover_state *st) {
     gs_backend *be = st->be;
     unsigned log_n = st->s.log_n;
     uint64_t bad = 0;
     GS_TRY(be->iface->check_trace(be, &bad, &st->evals, st->air, log_n, st->pub));
     if (bad != UINT64_MAX) return GS_ERR_AIR_UNSATISFIED;
-    return gs_air_check_boundaries(st->air, trace, log_n, st->pub, NULL, NULL);
+    if (st->trace) return gs_air_check_boundaries(st->air, st->trace, log_n, st->pub, NULL, NULL);
+    return gs_air_check_boundaries_by(st->air, packed_cell, st, log_n, st->pub, NULL, NULL);
 }
 
 void gs_prover_rowd_free(prover_state *st, unsigned tree) {
@@ -285,14 +347,15 @@ static gs_status commit_lde(prover_state *st, unsigned tree, const gs_buf *m, si
  * trace; a check on the backend's side reads them too (so the backend may
  * interpolate while it uploads: extend), and they go once checked unless
  * kept. */
-static gs_status commit_main(prover_state *st, gs_table_proof *t, const gs_fp *trace, gs_fp shift) {
+static gs_status commit_main(prover_state *st, gs_table_proof *t, gs_fp shift) {
     gs_backend *be = st->be;
     const gs_shape *s = &st->s;
     size_t n = (size_t)1 << s->log_n, N = (size_t)1 << s->log_size;
     int keep = s->aux && be->iface->keeps_evals && !st->lean;
     int dev_check = st->check && be->iface->check_trace;
     if (st->check && !dev_check) {
-        GS_TRY(gs_air_check_trace(st->air, trace, s->log_n, st->pub, NULL, NULL));
+        GS_TRY(host_trace(st));
+        GS_TRY(gs_air_check_trace(st->air, st->trace, s->log_n, st->pub, NULL, NULL));
         st->check = 0;
     }
     GS_TRY(alloc_fp(st, &st->coeffs, s->cols * n));
@@ -300,17 +363,20 @@ static gs_status commit_main(prover_state *st, gs_table_proof *t, const gs_fp *t
     if (keep || dev_check) GS_TRY(alloc_fp(st, &st->evals, s->cols * n));
     if (be->iface->extend) {
         gs_leaf_plan plan = {s->hash, gs_lde_leaf_width(s, s->cols), s->lde_depth};
+        int made;
+        GS_TRY(expand_into(st, &st->coeffs, &made));
         /* (No leaf plan with shared trees: no tree of the table's own; row_digests hashes the rows.) */
-        GS_TRY(be->iface->extend(be, &st->coeffs, &st->lde, st->evals.ptr ? &st->evals : NULL, trace,
-                                 s->cols, s->log_n, s->log_blowup, shift, s->shared_trees ? NULL : &plan));
+        GS_TRY(be->iface->extend(be, &st->coeffs, &st->lde, st->evals.ptr ? &st->evals : NULL,
+                                 made ? NULL : st->trace, s->cols, s->log_n, s->log_blowup, shift,
+                                 s->shared_trees ? NULL : &plan));
     } else {
-        GS_TRY(be->iface->upload(be, &st->coeffs, trace, s->cols * n * sizeof(gs_fp)));
+        GS_TRY(put_trace(st, &st->coeffs));
         if (st->evals.ptr) GS_TRY(be->iface->copy(be, &st->evals, 0, &st->coeffs, 0, s->cols * n, 0));
         GS_TRY(be->iface->interpolate(be, &st->coeffs, s->cols, s->log_n, 1));
         GS_TRY(be->iface->lde(be, &st->lde, &st->coeffs, s->cols, s->log_n, s->log_blowup, shift));
     }
     if (dev_check) {
-        GS_TRY(check_main(st, trace));
+        GS_TRY(check_main(st));
         st->check = 0;
     }
     if (!keep) be->iface->free(be, &st->evals);
@@ -329,6 +395,7 @@ static gs_status round_aux(prover_state *st, gs_table_proof *t, const bus_challe
     size_t n = (size_t)1 << s->log_n, N = (size_t)1 << s->log_size, A3 = 3 * (size_t)s->aux;
     GS_TRY(alloc_fp(st, &st->aux, A3 * n));
     GS_TRY(alloc_fp(st, &st->aux_lde, A3 * N));
+    if (!st->evals.ptr) GS_TRY(host_trace(st)); /* logup_aux reads the host's */
     GS_TRY(be->iface->logup_aux(be, &st->aux, &t->bus_sum, &st->L, st->air, st->trace,
                                 st->evals.ptr ? &st->evals : NULL, s->log_n, st->pub, bc->z,
                                 bc->alpha));
@@ -453,7 +520,7 @@ static gs_status ood_from_coeffs(prover_state *st, gs_table_proof *t, gs_fp3 z, 
     if (st->aux.ptr) be->iface->free(be, &st->aux);
     if (!st->coeffs.ptr) { /* lean: the main coefficients again, from the trace */
         GS_TRY(alloc_fp(st, &st->coeffs, s->cols * n));
-        GS_TRY(be->iface->upload(be, &st->coeffs, st->trace, s->cols * n * sizeof(gs_fp)));
+        GS_TRY(put_trace(st, &st->coeffs));
         GS_TRY(be->iface->interpolate(be, &st->coeffs, s->cols, s->log_n, 1));
     }
     GS_TRY(be->iface->eval_at(be, t->ood_cur, &st->coeffs, s->cols, n, z));
@@ -681,30 +748,29 @@ static gs_status chain_rounds(prover_state *st, gs_proof *p, gs_transcript *tr,
     return r;
 }
 
-gs_status gs_prover_round_trace(prover_state *st, gs_table_proof *t, const gs_fp *trace,
-                                gs_fp shift) {
-    gs_status r = commit_main(st, t, trace, shift);
-    if (r != GS_OK && fall_back(st, r)) r = commit_main(st, t, trace, shift);
+gs_status gs_prover_round_trace(prover_state *st, gs_table_proof *t, gs_fp shift) {
+    gs_status r = commit_main(st, t, shift);
+    if (r != GS_OK && fall_back(st, r)) r = commit_main(st, t, shift);
     return r;
 }
 
 /* Runs `commit` (a main commitment) again into t, whose trace cap is from
  * the first one: the cap must come out the same. */
-static gs_status recommit(prover_state *st, gs_table_proof *t, const gs_fp *trace,
-                          gs_status (*commit)(prover_state *, gs_table_proof *, const gs_fp *, gs_fp)) {
+static gs_status recommit(prover_state *st, gs_table_proof *t,
+                          gs_status (*commit)(prover_state *, gs_table_proof *, gs_fp)) {
     const gs_shape *s = &st->s;
     size_t bytes = ((size_t)1 << s->lde_cap) * sizeof(gs_digest);
     gs_digest *before = malloc(bytes);
     if (!before) return GS_ERR_NOMEM;
     memcpy(before, gs_table_cap(t, s, GS_TREE_TRACE), bytes);
-    gs_status r = commit(st, t, trace, GS_FP_GENERATOR);
+    gs_status r = commit(st, t, GS_FP_GENERATOR);
     if (r == GS_OK && memcmp(before, gs_table_cap(t, s, GS_TREE_TRACE), bytes) != 0) r = GS_ERR_INVALID_ARG;
     free(before);
     return r;
 }
 
-gs_status gs_prover_recommit_main(prover_state *st, gs_table_proof *t, const gs_fp *trace) {
-    return recommit(st, t, trace, gs_prover_round_trace);
+gs_status gs_prover_recommit_main(prover_state *st, gs_table_proof *t) {
+    return recommit(st, t, gs_prover_round_trace);
 }
 
 gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
@@ -713,7 +779,7 @@ gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
     gs_status r = chain_rounds(st, p, tr, bc, ps);
     if (r == GS_OK || !fall_back(st, r)) return r;
     double t0 = gs_prover_now();
-    r = recommit(st, &p->table, st->trace, commit_main);
+    r = recommit(st, &p->table, commit_main);
     if (ps) ps->commit += gs_prover_now() - t0;
     *tr = start;
     if (r == GS_OK) r = chain_rounds(st, p, tr, bc, ps);
@@ -723,17 +789,22 @@ gs_status gs_prover_chain(prover_state *st, gs_proof *p, gs_transcript *tr,
 gs_status gs_prover_chain_on_cpu(prover_state *st, gs_proof *p, gs_transcript *tr,
                                  const bus_challenges *bc, gs_prove_stats *ps, gs_status r) {
     if (!fall_back(st, r)) return r;
-    GS_TRY(recommit(st, &p->table, st->trace, commit_main));
+    GS_TRY(recommit(st, &p->table, commit_main));
     return chain_rounds(st, p, tr, bc, ps);
 }
 
 /* Checks one table's inputs and sets up its state and its proof entry
  * (statement and allocated sub-proof). */
-gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air, const gs_fp *trace,
-                             unsigned log_n, const gs_fp *pub, const char *desc,
-                             const gs_params *params, const gs_prove_opts *opts,
-                             run_backend *rb, gs_mem *run) {
-    if (!air || !trace || (gs_air_num_public(air) && !pub)) return GS_ERR_INVALID_ARG;
+gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_table_input *in,
+                                const gs_params *params, const gs_prove_opts *opts, run_backend *rb,
+                                gs_mem *run) {
+    const gs_air *air = in->air;
+    const gs_fp *pub = in->pub;
+    const gs_packed_trace *pk = in->packed;
+    unsigned log_n = in->log_n;
+    if (!air || !in->trace == !pk || (pk && (!pk->data || !pk->expand)) ||
+        (gs_air_num_public(air) && !pub))
+        return GS_ERR_INVALID_ARG;
     GS_TRY(gs_air_check_height(air, log_n));
     st->be = gs_backend_cpu();
     st->dev = rb->dev;
@@ -744,18 +815,20 @@ gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air
         st->be = be;
     }
     GS_TRY(gs_mem_new(&st->mem, run));
-    st->air = air, st->trace = trace, st->pub = pub;
+    st->air = air, st->trace = in->trace, st->packed = pk, st->pub = pub;
     GS_TRY(gs_shape_make(&st->s, params, log_n, gs_air_num_cols(air), gs_air_num_chunks(air)));
     if (params->shared_fri) gs_shape_shared_table(&st->s, st->shared_queries);
     GS_TRY(gs_air_check_degree(air, params->log_blowup));
     GS_TRY(gs_logup_layout(&st->L, air));
     st->s.aux = st->L.aux_cols;
-    if (!opts->skip_check && !rb->check_on_commit)
-        GS_TRY(gs_air_check_trace(air, trace, log_n, pub, NULL, NULL));
+    if (!opts->skip_check && !rb->check_on_commit) {
+        GS_TRY(host_trace(st));
+        GS_TRY(gs_air_check_trace(air, st->trace, log_n, pub, NULL, NULL));
+    }
     st->check = rb->check_on_commit;
     p->params = *params;
     p->air_fingerprint = gs_air_fingerprint(air);
-    if (desc) strncpy(p->air_desc, desc, sizeof p->air_desc - 1);
+    if (in->air_desc) strncpy(p->air_desc, in->air_desc, sizeof p->air_desc - 1);
     p->log_n = log_n;
     p->num_public = gs_air_num_public(air);
     p->pub = malloc((p->num_public + 1) * sizeof *p->pub);
@@ -806,7 +879,7 @@ gs_status gs_prover_prove(gs_prover *pv, gs_proof **out, const gs_air *air, cons
     gs_proof *p = calloc(1, sizeof *p);
     gs_mem *run = NULL;
     gs_status r = p ? gs_mem_new(&run, NULL) : GS_ERR_NOMEM;
-    gs_table_input one = {air, trace, log_n, pub, NULL};
+    gs_table_input one = {air, trace, log_n, pub, opts->air_desc, NULL};
     gs_mem_estimate est;
     int lean = 0;
     if (r == GS_OK) r = gs_estimate_table_on(&est, air, log_n, params, rb.cuda ? GS_BACKEND_CUDA : GS_BACKEND_CPU);
@@ -814,7 +887,7 @@ gs_status gs_prover_prove(gs_prover *pv, gs_proof **out, const gs_air *air, cons
         r = gs_prover_budget_check(ps, opts->obs, &est, &lean, 1, pv->mem_budget,
                                    gs_prover_input_bytes(&one, 1, &rb), opts->strict_budget, rb.cuda);
     if (r == GS_OK)
-        r = gs_prover_table_setup(&st, p, air, trace, log_n, pub, opts->air_desc, params, opts, &rb, run);
+        r = gs_prover_table_setup(&st, p, &one, params, opts, &rb, run);
     st.lean = lean;
     ps->check = gs_prover_now() - start;
     gs_obs_end(opts->obs, check_span, 0);
@@ -826,7 +899,7 @@ gs_status gs_prover_prove(gs_prover *pv, gs_proof **out, const gs_air *air, cons
         double t0 = gs_prover_now();
         int64_t sp = gs_obs_begin(opts->obs, "commit", st.index, (uint64_t)1 << log_n,
                                   gs_air_num_cols(air));
-        r = gs_prover_round_trace(&st, &p->table, trace, GS_FP_GENERATOR);
+        r = gs_prover_round_trace(&st, &p->table, GS_FP_GENERATOR);
         ps->commit = gs_prover_now() - t0;
         ps->commit_peak_bytes = gs_mem_peak(run);
         gs_obs_end(opts->obs, sp, ps->commit_peak_bytes);

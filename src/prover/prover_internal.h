@@ -121,7 +121,9 @@ typedef struct {
     char device_error[160]; /* the first device failure's text ("" if none) */
     gs_shape s;
     const gs_air *air;
-    const gs_fp *trace, *pub;
+    const gs_fp *trace, *pub; /* trace NULL: packed, not expanded on the host (yet) */
+    const gs_packed_trace *packed;
+    gs_fp *expanded; /* packed's host columns, once made (trace then points at them) */
     gs_logup L; /* no interactions: L.aux_cols == 0 */
     gs_mem *mem; /* this table's account (child of the run's) */
     int lean;    /* main coefficients not held past the LDE (estimate.c: lean_total) */
@@ -163,16 +165,14 @@ extern const gs_prove_opts gs_prover_default_opts;
 gs_status gs_prover_check_params(const gs_params *params, const gs_prove_opts *opts);
 /* Checks one table's inputs, sets up its state (its account a child of run)
  * and its proof entry. */
-gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_air *air,
-                                const gs_fp *trace, unsigned log_n, const gs_fp *pub,
-                                const char *desc, const gs_params *params,
-                                const gs_prove_opts *opts, run_backend *rb, gs_mem *run);
+gs_status gs_prover_table_setup(prover_state *st, gs_proof *p, const gs_table_input *in,
+                                const gs_params *params, const gs_prove_opts *opts, run_backend *rb,
+                                gs_mem *run);
 /* The main commitment: interpolate, extend, commit (sets the trace tree's
  * cap: t->trace_root when the cap height is 0).
  * After a device failure the table moves to the CPU (when allowed) and the
  * commitment is made there. */
-gs_status gs_prover_round_trace(prover_state *st, gs_table_proof *t, const gs_fp *trace,
-                                gs_fp shift);
+gs_status gs_prover_round_trace(prover_state *st, gs_table_proof *t, gs_fp shift);
 /* Everything after the main commitment, in the table's transcript. After a
  * device failure the table moves to the CPU (when allowed): the main
  * commitment is made again there (its cap must be the same) and the chain
@@ -214,7 +214,7 @@ gs_status gs_prover_shared_fri(prover_state *st, uint32_t n, gs_multi_proof *mp,
                                gs_mem *mem, gs_mixed_tree *const *trees, gs_prove_stats *ps);
 /* Commits the main trace again (gs_prover_round_trace) for a table whose
  * first commitment is in t: GS_ERR_INVALID_ARG unless it gives the same cap. */
-gs_status gs_prover_recommit_main(prover_state *st, gs_table_proof *t, const gs_fp *trace);
+gs_status gs_prover_recommit_main(prover_state *st, gs_table_proof *t);
 /* Frees the main commitment's buffers and tree (coefficients, LDE). */
 void gs_prover_drop_main(prover_state *st);
 

@@ -333,91 +333,51 @@ gs_air *zk_cpu_air(void) {
     return a;
 }
 
-/* One row's values, every column (zeros included), column c at v[c * s];
- * the memory replay (registers' values and last access times) is the
- * caller's: the row carries what it needs. T holds a - b for beq/bne:
- * zk_cpu_set_rows inverts it (and puts the other branches' imm back). */
-static void cpu_row_values(gs_fp *v, size_t s, const zk_cpu_row_t *r) {
-#define V(c) v[(size_t)(c) * s]
-    const uint32_t f = r->prog.flags;
-    V(CPU_CLK) = gs_fp_from_u64(r->clk);
-    V(CPU_ACTIVE) = 1;
-    V(CPU_PC) = r->prog.pc;
-    V(CPU_OP) = r->prog.op;
-    V(CPU_RD) = r->prog.rd;
-    V(CPU_RS1) = r->prog.rs1;
-    V(CPU_RS2) = r->prog.rs2;
-    V(CPU_IMM) = zk_prog_imm_fp(&r->prog);
-    for (unsigned k = 0; k < ZK_F_COLS; k++) V(CPU_F0 + k) = (f >> k) & 1u;
-    V(CPU_A) = r->a;
-    V(CPU_B) = r->b;
-    V(CPU_C) = r->c;
-    V(CPU_CH) = 0;
-    V(CPU_T) = 0;
-    if (f & ZK_F_ADD) {
-        uint64_t op2 = (uint64_t)r->b + r->prog.imm; /* one of them is 0 */
-        V(CPU_CH) = r->c >> 16;
-        V(CPU_T) = (f & ZK_F_NEG) ? r->a < op2 : (r->a + op2) >> 32;
-    } else if (f & ZK_F_BEQ) {
-        V(CPU_T) = gs_fp_sub(r->a, r->b);
-    } else if (f & ZK_F_JUMP) {
-        uint64_t sum = (uint64_t)r->a + r->prog.imm;
-        V(CPU_T) = sum & 1, V(CPU_CH) = sum >> 32;
-    } else if (f & ZK_F_BRANCH) {
-        V(CPU_T) = V(CPU_IMM); /* the compare request's operand is b + imm - T */
+/* ---- the CPU table's packed rows (zkvm/cpu_rows.h) ---- */
+
+gs_status zk_cpu_packed_alloc(zk_bytes *b, const gs_zkvm_program *p, uint64_t n_active, uint64_t clk0,
+                              uint32_t end_pc) {
+    GS_TRY(zk_bytes_alloc(b, ZK_CPU_PACKED_BYTES(p->n, n_active)));
+    zk_cpu_head *h = b->p;
+    *h = (zk_cpu_head){.n_active = n_active, .clk0 = clk0, .end_pc = end_pc, .n_prog = p->n};
+    zk_cpu_prog *pr = (zk_cpu_prog *)(h + 1);
+    for (uint32_t s = 0; s < p->n; s++) {
+        zk_prog_row_t r;
+        zk_prog_row(&r, p, s);
+        pr[s] = (zk_cpu_prog){r.pc, r.op, r.rd, r.rs1, r.rs2, r.flags, zk_prog_imm_fp(&r)};
     }
-    if (f & (ZK_F_BRANCH | ZK_F_BEQ)) V(CPU_CH) = (r->c != 0) != ((f & ZK_F_NEG) != 0); /* taken */
-    uint64_t ts = 4 * r->clk;
-    V(CPU_A_LO) = (ts + ZK_TS_RS1 - r->a_ts - 1) & 0xffff;
-    V(CPU_A_HI) = gs_fp_from_u64((ts + ZK_TS_RS1 - r->a_ts - 1) >> 16);
-    V(CPU_B_LO) = (ts + ZK_TS_RS2 - r->b_ts - 1) & 0xffff;
-    V(CPU_B_HI) = gs_fp_from_u64((ts + ZK_TS_RS2 - r->b_ts - 1) >> 16);
-    const int wr = (f & ZK_F_WR) != 0, ecall = (f & ZK_F_ECALL) != 0;
-    V(CPU_D_PREV) = wr ? r->d_prev : 0;
-    V(CPU_D_LO) = wr ? (ts + ZK_TS_RD - r->d_ts - 1) & 0xffff : 0;
-    V(CPU_D_HI) = wr ? gs_fp_from_u64((ts + ZK_TS_RD - r->d_ts - 1) >> 16) : 0;
-    V(CPU_E_EXIT) = ecall && r->a == GS_ZKVM_SYS_EXIT;
-    V(CPU_E_READ) = ecall && r->a == GS_ZKVM_SYS_READ;
-    V(CPU_E_WRITE) = ecall && r->a == GS_ZKVM_SYS_WRITE;
-#undef V
+    return GS_OK;
 }
 
-/* Rows are built ZK_ROW_BLOCK at a time, column by column, and written out
- * as column runs (zk_put_rows). */
-void zk_cpu_set_rows(zk_table *t, uint64_t first, const zk_cpu_row_t *rows, size_t m) {
-    size_t n = (size_t)1 << t->log_n;
+/* Rows are made ZK_ROW_BLOCK at a time, column by column, and written out
+ * as column runs; beq/bne's T (a - b) then inverted for the whole range at
+ * once (Montgomery's trick: the carries and jump bits, 0 or 1, are their
+ * own inverses, the other branches' T, their imm, is put back). */
+void zk_cpu_expand(const void *data, gs_fp *out, size_t stride, uint64_t r0, uint64_t r1, const void *ctx) {
+    (void)ctx;
+    const zk_cpu_head *h = data;
+    const zk_cpu_prog *prog = (const zk_cpu_prog *)(h + 1);
+    const zk_cpu_rec *rec = (const zk_cpu_rec *)(prog + h->n_prog);
     _Alignas(64) gs_fp v[CPU_COLS][ZK_ROW_BLOCK];
     int beq = 0;
-    for (size_t b = 0; b < m; b += ZK_ROW_BLOCK) {
-        size_t k_end = m - b < ZK_ROW_BLOCK ? m - b : ZK_ROW_BLOCK;
-        for (size_t k = 0; k < k_end; k++) {
-            cpu_row_values(&v[0][k], ZK_ROW_BLOCK, &rows[b + k]);
-            beq |= (rows[b + k].prog.flags & ZK_F_BEQ) != 0;
+    for (uint64_t b = r0; b < r1; b += ZK_ROW_BLOCK) {
+        size_t m = r1 - b < ZK_ROW_BLOCK ? (size_t)(r1 - b) : ZK_ROW_BLOCK;
+        for (size_t k = 0; k < m; k++) {
+            uint64_t r = b + k;
+            if (r < h->n_active) {
+                const zk_cpu_prog *p = &prog[rec[r].slot];
+                zk_cpu_row_expand(&v[0][k], ZK_ROW_BLOCK, p, &rec[r], h->clk0 + r + 1);
+                beq |= (p->flags & ZK_F_BEQ) != 0;
+            } else {
+                zk_cpu_pad_expand(&v[0][k], ZK_ROW_BLOCK, h->clk0 + r + 1, h->end_pc);
+            }
         }
-        zk_put_rows(t, &v[0][0], CPU_COLS, first + b, k_end);
+        for (unsigned c = 0; c < CPU_COLS; c++) memcpy(out + c * stride + (b - r0), v[c], m * sizeof(gs_fp));
     }
-    zk_put_done(); /* the stores reach memory before anyone reads the table */
-    /* beq/bne: 1 / (a - b), or 0, a few inversions for all m rows; the
-     * carries and jump bits (0 or 1) are their own inverses, the other
-     * branches' T (their imm) is put back */
     if (beq) {
-        gs_fp *col = t->cols + (size_t)CPU_T * n + first;
-        zk_inv_in_place(col, m);
-        for (size_t k = 0; k < m; k++)
-            if (rows[k].prog.flags & ZK_F_BRANCH) col[k] = zk_prog_imm_fp(&rows[k].prog);
-    }
-}
-
-/* Padding rows: the clock runs on, the pc stays where the run leads,
- * every other column is 0 (written unless the table is zeroed). */
-void zk_cpu_set_padding(zk_table *t, uint64_t clk0, uint32_t end_pc, uint64_t begin, uint64_t end) {
-    size_t n = (size_t)1 << t->log_n;
-    if (!zk_table_zeroed(t) && end > begin)
-        for (unsigned c = 0; c < CPU_COLS; c++)
-            if (c != CPU_CLK && c != CPU_PC)
-                memset(t->cols + (size_t)c * n + begin, 0, (end - begin) * sizeof(gs_fp));
-    for (uint64_t i = begin; i < end; i++) {
-        t->cols[(size_t)CPU_CLK * n + i] = gs_fp_from_u64(clk0 + i + 1);
-        t->cols[(size_t)CPU_PC * n + i] = end_pc;
+        gs_fp *t = out + (size_t)CPU_T * stride;
+        zk_inv_in_place(t, (size_t)(r1 - r0));
+        for (uint64_t r = r0; r < r1 && r < h->n_active; r++)
+            if (prog[rec[r].slot].flags & ZK_F_BRANCH) t[r - r0] = prog[rec[r].slot].imm;
     }
 }

@@ -10,10 +10,28 @@ static _Thread_local gs_prover *tl_arena;
 
 void zk_table_arena(gs_prover *pv) { tl_arena = pv; }
 
-static gs_status table_alloc(zk_table *t, uint32_t cols, uint64_t rows, int zero) {
+unsigned zk_log_rows(uint64_t rows) {
     unsigned log_n = ZK_MIN_LOG_N;
     while (log_n < 40 && ((uint64_t)1 << log_n) < rows) log_n++;
-    if (((uint64_t)1 << log_n) < rows || cols == 0) return GS_ERR_INVALID_ARG;
+    return ((uint64_t)1 << log_n) < rows ? 41 : log_n;
+}
+
+gs_status zk_bytes_alloc(zk_bytes *b, size_t bytes) {
+    b->owner = tl_arena, b->bytes = bytes, b->p = NULL;
+    if (b->owner) return gs_prover_host_alloc_dirty(b->owner, &b->p, bytes);
+    return (b->p = malloc(bytes ? bytes : 1)) ? GS_OK : GS_ERR_NOMEM;
+}
+
+void zk_bytes_free(zk_bytes *b) {
+    if (!b->p) return;
+    if (b->owner) (void)gs_prover_host_free(b->owner, b->p);
+    else free(b->p);
+    b->p = NULL;
+}
+
+static gs_status table_alloc(zk_table *t, uint32_t cols, uint64_t rows, int zero) {
+    unsigned log_n = zk_log_rows(rows);
+    if (log_n > 40 || cols == 0) return GS_ERR_INVALID_ARG;
     t->owner = tl_arena;
     if (t->owner) {
         void *p = NULL;

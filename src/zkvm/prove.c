@@ -143,9 +143,6 @@ static void cpu_publics(gs_fp *pub, const gs_zkvm_claim *c) {
 
 typedef zk_run_tables run_tables;
 
-static void tables_free(run_tables *rt) {
-    for (unsigned t = 0; t < ZK_T_NUM; t++) zk_table_free(&rt->t[t]);
-}
 
 /* Replays the trace into every table (src/zkvm/replay.c) and sets the CPU's publics. */
 static gs_status build(run_tables *rt, const gs_zkvm_program *p, const zk_image *im,
@@ -269,7 +266,11 @@ gs_status zk_trace_run(zk_table *t, const gs_zkvm_program *p, const uint8_t *inp
     tt.exec = now_s() - t0;
     if (s == GS_OK) s = zk_image_make(&im, p);
     if (s == GS_OK) s = build(&rt, p, &im, r.tr, r.vm, &r.claim, input, in_len, &tt, msg, msg_cap);
+    double t1 = now_s();
+    if (s == GS_OK) s = zk_cpu_unpack(&rt);
+    tt.unpack = now_s() - t1;
     tt.total = now_s() - t0;
+    if (s != GS_OK) zk_run_tables_free(&rt);
     memcpy(t, rt.t, sizeof rt.t);
     zk_image_free(&im);
     traced_free(&r);
@@ -328,6 +329,7 @@ static gs_status prove_run(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *cl
     traced_free(&r); /* the trace is no longer needed: its memory goes back before proving */
     gs_obs_end(obs, free_span, 0);
     gs_obs_end(obs, span, 0), span = -1;
+    if (fn && (s = zk_cpu_unpack(&rt)) != GS_OK) goto out;
     if (fn) {
         gs_fp *pubs[ZK_T_NUM];
         for (unsigned t = 0; t < ZK_T_NUM; t++) pubs[t] = pub_of(&rt, t);
@@ -336,11 +338,15 @@ static gs_status prove_run(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *cl
     gs_table_input in[ZK_T_NUM];
     for (unsigned t = 0; t < ZK_T_NUM; t++)
         in[t] = (gs_table_input){.air = airs[t], .trace = rt.t[t].cols, .log_n = rt.t[t].log_n,
+                                 .packed = rt.t[t].cols ? NULL : &rt.cpu_pk,
                                  .pub = pub_of(&rt, t), .air_desc = zk_table_names[t]};
     s = pv ? gs_prover_prove_multi(pv, &zp->proof, in, ZK_T_NUM, params, opts)
            : gs_prove_multi_ahead(ahead, &zp->proof, in, ZK_T_NUM, params, opts);
     ahead = NULL; /* consumed */
-    if (s == GS_ERR_BUS_UNBALANCED && getenv("GS_ZKVM_DEBUG")) zk_debug_buses(in, ZK_T_NUM);
+    if (s == GS_ERR_BUS_UNBALANCED && getenv("GS_ZKVM_DEBUG") && zk_cpu_unpack(&rt) == GS_OK) {
+        in[ZK_T_CPU].trace = rt.t[ZK_T_CPU].cols, in[ZK_T_CPU].packed = NULL;
+        zk_debug_buses(in, ZK_T_NUM);
+    }
     if (s != GS_OK && msg && msg_cap && !msg[0])
         snprintf(msg, msg_cap, "proving the run's tables failed: %s", gs_status_str(s));
     if (s == GS_OK && claim) *claim = r.claim;
@@ -349,7 +355,7 @@ out:
     gs_obs_end(obs, span, 0); /* a no-op when it ended above */
     if (s == GS_OK) *out = zp;
     else gs_zkvm_proof_free(zp);
-    tables_free(&rt);
+    zk_run_tables_free(&rt);
     airs_free(airs);
     zk_image_free(&im);
     traced_free(&r);

@@ -71,7 +71,6 @@ static unsigned chip_of(uint32_t op) {
 #define MEM_WORDS (GS_ZKVM_MEM_TOP / 4)
 #define N_CELLS (ZK_CURSOR_ADDR + ZK_NUM_STREAMS) /* registers and cursors */
 #define CHUNK ((uint64_t)1 << 13)               /* steps per replay chunk */
-#define ROWS_AT_ONCE 256u                         /* CPU rows built, then written */
 
 /* Where a chunk of steps starts: the registers and where its requests go. */
 typedef struct {
@@ -204,14 +203,18 @@ static gs_status replay_state(replay *rp, const gs_zkvm_program *p, const gs_zkv
 typedef struct {
     const replay *rp;
     const gs_zkvm_trace *tr;
-    zk_table *cpu;
+    zk_cpu_rec *rec; /* the CPU table's packed rows */
     uint64_t n;
     uint64_t *bad; /* per chunk: 1 + the first step whose rd value differs, or 0 */
     uint32_t *bad_c;
 } rows_job;
 
-static inline void gap_lookups(zk_lookups *lk, uint64_t d) {
-    zk_range16(lk, (uint32_t)(d & 0xffff)), zk_range16(lk, (uint32_t)(d >> 16));
+/* A register access's gap below its timestamp ts (< 2^32: see zk_cpu_rec),
+ * whose two 16-bit limbs are range-checked. */
+static inline uint32_t gap(zk_lookups *lk, uint64_t ts, uint64_t ts_prev) {
+    uint32_t d = (uint32_t)(ts - ts_prev - 1);
+    zk_range16(lk, d & 0xffff), zk_range16(lk, d >> 16);
+    return d;
 }
 
 static void replay_chunk(const rows_job *j, size_t c, zk_lookups *lk) {
@@ -222,65 +225,56 @@ static void replay_chunk(const rows_job *j, size_t c, zk_lookups *lk) {
     size_t nc[CH_NUM], nls = cs->n_ls;
     memcpy(x, cs->x, sizeof x), memcpy(x_ts, cs->x_ts, sizeof x_ts), memcpy(nc, cs->n_chip, sizeof nc);
     const uint64_t i0 = c * CHUNK, i1 = i0 + CHUNK < j->n ? i0 + CHUNK : j->n;
-    zk_cpu_row_t rows[ROWS_AT_ONCE];
-    for (uint64_t b = i0; b < i1; b += ROWS_AT_ONCE) {
-        const size_t m = i1 - b < ROWS_AT_ONCE ? (size_t)(i1 - b) : ROWS_AT_ONCE;
-        for (size_t k = 0; k < m; k++) {
-            const uint64_t i = b + k;
-            const gs_zkvm_step *st = &j->tr->steps[i];
-            zk_cpu_row_t *r = &rows[k];
-            memset(r, 0, sizeof *r);
-            r->prog = rp->prog[(st->pc - rp->text_lo) / 4];
-            r->clk = rp->clk0 + i + 1;
-            const uint32_t f = r->prog.flags;
-            const uint64_t ts = 4 * r->clk;
-            r->a = x[r->prog.rs1], r->a_ts = x_ts[r->prog.rs1], x_ts[r->prog.rs1] = ts + ZK_TS_RS1;
-            gap_lookups(lk, ts + ZK_TS_RS1 - r->a_ts - 1);
-            r->b = x[r->prog.rs2], r->b_ts = x_ts[r->prog.rs2], x_ts[r->prog.rs2] = ts + ZK_TS_RS2;
-            gap_lookups(lk, ts + ZK_TS_RS2 - r->b_ts - 1);
-            if (f & (ZK_F_ALU | ZK_F_ADD | ZK_F_BRANCH | ZK_F_BEQ)) {
-                /* b + imm for the ALU and add kinds (one of them is 0), b for compares */
-                uint32_t bv = r->b + ((f & (ZK_F_ALU | ZK_F_ADD)) ? r->prog.imm : 0);
-                r->c = zk_alu_ref(r->prog.op, r->a, bv);
-                if (f & (ZK_F_ALU | ZK_F_BRANCH)) { /* a chip's request */
-                    unsigned ch = chip_of(r->prog.op);
-                    rp->chip[ch][nc[ch]++] = (zk_alu_req){r->prog.op, r->a, bv, r->c};
-                } else if (f & ZK_F_ADD) { /* in the row, c's limbs range-checked */
-                    zk_range16(lk, r->c & 0xffff), zk_range16(lk, r->c >> 16);
-                }
-            } else if (f & (ZK_F_LOAD | ZK_F_STORE)) {
-                uint32_t addr = r->a + r->prog.imm, w = addr & ~3u;
-                zk_ls_req *q = &rp->ls[nls++];
-                const uint64_t ts_prev = q->ts_prev; /* pass 1's */
-                *q = (zk_ls_req){.op = r->prog.op, .base = r->a, .imm = r->prog.imm, .clk = r->clk,
-                                 .waddr = w, .before = st->mem_before, .after = st->mem_after,
-                                 .ts_prev = ts_prev,
-                                 .w = !(w >= rp->text_lo && w < rp->text_hi)};
-                if (f & ZK_F_LOAD) r->c = q->res = load_ref(r->prog.op, addr, st->mem_before);
-                else q->val = r->b;
-            } else if (f & ZK_F_LUI) {
-                r->c = r->prog.imm;
-            } else if (f & ZK_F_JUMP) {
-                r->c = r->prog.pc + 4;
-            } else if (f & ZK_F_ECALL) {
-                if (r->a == GS_ZKVM_SYS_EXIT) {
-                    r->c = r->b;
-                } else { /* the IO chip accesses a1 and a2 at ts + ZK_TS_MEM */
-                    r->c = j->tr->io[st->mem_after - 1].done;
-                    x_ts[11] = x_ts[12] = ts + ZK_TS_MEM;
-                }
+    for (uint64_t i = i0; i < i1; i++) {
+        const gs_zkvm_step *st = &j->tr->steps[i];
+        const uint32_t slot = (st->pc - rp->text_lo) / 4;
+        const zk_prog_row_t *pr = &rp->prog[slot];
+        const uint64_t clk = rp->clk0 + i + 1, ts = 4 * clk;
+        const uint32_t f = pr->flags;
+        zk_cpu_rec r = {.slot = slot, .a = x[pr->rs1], .b = x[pr->rs2]};
+        r.gap_a = gap(lk, ts + ZK_TS_RS1, x_ts[pr->rs1]), x_ts[pr->rs1] = ts + ZK_TS_RS1;
+        r.gap_b = gap(lk, ts + ZK_TS_RS2, x_ts[pr->rs2]), x_ts[pr->rs2] = ts + ZK_TS_RS2;
+        if (f & (ZK_F_ALU | ZK_F_ADD | ZK_F_BRANCH | ZK_F_BEQ)) {
+            /* b + imm for the ALU and add kinds (one of them is 0), b for compares */
+            uint32_t bv = r.b + ((f & (ZK_F_ALU | ZK_F_ADD)) ? pr->imm : 0);
+            r.c = zk_alu_ref(pr->op, r.a, bv);
+            if (f & (ZK_F_ALU | ZK_F_BRANCH)) { /* a chip's request */
+                unsigned ch = chip_of(pr->op);
+                rp->chip[ch][nc[ch]++] = (zk_alu_req){pr->op, r.a, bv, r.c};
+            } else if (f & ZK_F_ADD) { /* in the row, c's limbs range-checked */
+                zk_range16(lk, r.c & 0xffff), zk_range16(lk, r.c >> 16);
             }
-            if (f & ZK_F_WR) {
-                if (r->c != st->rd_val) { /* the replay disagrees with the executor: a bug */
-                    j->bad[c] = i + 1, j->bad_c[c] = r->c; /* the step's index + 1 */
-                    return;
-                }
-                r->d_prev = x[r->prog.rd], r->d_ts = x_ts[r->prog.rd], x_ts[r->prog.rd] = ts + ZK_TS_RD;
-                gap_lookups(lk, ts + ZK_TS_RD - r->d_ts - 1);
-                x[r->prog.rd] = r->c;
+        } else if (f & (ZK_F_LOAD | ZK_F_STORE)) {
+            uint32_t addr = r.a + pr->imm, w = addr & ~3u;
+            zk_ls_req *q = &rp->ls[nls++];
+            const uint64_t ts_prev = q->ts_prev; /* pass 1's */
+            *q = (zk_ls_req){.op = pr->op, .base = r.a, .imm = pr->imm, .clk = clk, .waddr = w,
+                             .before = st->mem_before, .after = st->mem_after, .ts_prev = ts_prev,
+                             .w = !(w >= rp->text_lo && w < rp->text_hi)};
+            if (f & ZK_F_LOAD) r.c = q->res = load_ref(pr->op, addr, st->mem_before);
+            else q->val = r.b;
+        } else if (f & ZK_F_LUI) {
+            r.c = pr->imm;
+        } else if (f & ZK_F_JUMP) {
+            r.c = pr->pc + 4;
+        } else if (f & ZK_F_ECALL) {
+            if (r.a == GS_ZKVM_SYS_EXIT) {
+                r.c = r.b;
+            } else { /* the IO chip accesses a1 and a2 at ts + ZK_TS_MEM */
+                r.c = j->tr->io[st->mem_after - 1].done;
+                x_ts[11] = x_ts[12] = ts + ZK_TS_MEM;
             }
         }
-        zk_cpu_set_rows(j->cpu, b, rows, m);
+        if (f & ZK_F_WR) {
+            if (r.c != st->rd_val) { /* the replay disagrees with the executor: a bug */
+                j->bad[c] = i + 1, j->bad_c[c] = r.c; /* the step's index + 1 */
+                return;
+            }
+            r.d_prev = x[pr->rd];
+            r.gap_d = gap(lk, ts + ZK_TS_RD, x_ts[pr->rd]), x_ts[pr->rd] = ts + ZK_TS_RD;
+            x[pr->rd] = r.c;
+        }
+        j->rec[i] = r;
     }
 }
 
@@ -288,19 +282,8 @@ static void replay_chunks(void *ctx, size_t begin, size_t end, zk_lookups *lk) {
     for (size_t c = begin; c < end; c++) replay_chunk(ctx, c, lk);
 }
 
-typedef struct {
-    zk_table *cpu;
-    uint64_t clk0, first;
-    uint32_t end_pc;
-} pad_job;
-
-static void pad_rows(void *ctx, size_t begin, size_t end) {
-    const pad_job *j = ctx;
-    zk_cpu_set_padding(j->cpu, j->clk0, j->end_pc, j->first + begin, j->first + end);
-}
-
-/* Replays the trace into the CPU rows and the chips' requests. */
-static gs_status replay_run(replay *rp, zk_table *cpu, const gs_zkvm_program *p, const zk_image *im,
+/* Replays the trace into the CPU table's packed rows and the chips' requests. */
+static gs_status replay_run(replay *rp, zk_run_tables *rt, const gs_zkvm_program *p, const zk_image *im,
                             const gs_zkvm_state *start, uint32_t end_pc, const gs_zkvm_trace *tr,
                             const uint8_t *input, uint64_t in_len, double *state_s, char *msg,
                             size_t cap) {
@@ -338,19 +321,26 @@ static gs_status replay_run(replay *rp, zk_table *cpu, const gs_zkvm_program *p,
     for (unsigned c = 0; c < CH_NUM; c++)
         if (!(rp->chip[c] = malloc((rp->n_chip[c] ? rp->n_chip[c] : 1) * sizeof *rp->chip[c])))
             return GS_ERR_NOMEM;
-    /* Every cell is written (zk_cpu_set_rows, the padding): a resident
-     * prover's block is not zeroed first. */
-    GS_TRY(zk_table_alloc_dense(cpu, zk_cpu_num_cols(), n + 1));
+    /* The table's rows: packed (its expanders write every cell), with
+     * room for one padding row at least. */
+    zk_table *cpu = &rt->t[ZK_T_CPU];
+    cpu->cols = NULL, cpu->num_cols = CPU_COLS, cpu->log_n = zk_log_rows(n + 1);
+    if (cpu->log_n > GS_ZKVM_MAX_LOG_ROWS)
+        return bug(msg, cap, "%llu cycles over the CPU table's 2^%u rows (a bug)", (unsigned long long)n,
+                   GS_ZKVM_MAX_LOG_ROWS);
+    GS_TRY(zk_cpu_packed_alloc(&rt->cpu_packed, p, n, rp->clk0, end_pc));
+    rt->cpu_pk = (gs_packed_trace){.data = rt->cpu_packed.p, .bytes = rt->cpu_packed.bytes,
+                                   .expand = zk_cpu_expand, .expand_device = zk_cpu_expand_device};
     uint64_t *bad = calloc(chunks ? chunks : 1, sizeof *bad);
     uint32_t *bad_c = calloc(chunks ? chunks : 1, sizeof *bad_c);
     if (!bad || !bad_c) {
         free(bad), free(bad_c);
         return GS_ERR_NOMEM;
     }
-    rows_job j = {.rp = rp, .tr = tr, .cpu = cpu, .n = n, .bad = bad, .bad_c = bad_c};
+    const zk_cpu_head *h = rt->cpu_packed.p;
+    zk_cpu_rec *rec = (zk_cpu_rec *)((zk_cpu_prog *)(h + 1) + h->n_prog);
+    rows_job j = {.rp = rp, .tr = tr, .rec = rec, .n = n, .bad = bad, .bad_c = bad_c};
     zk_parallel_lookups((size_t)chunks, 1, rp->lk, replay_chunks, &j);
-    pad_job pj = {cpu, rp->clk0, n, end_pc};
-    gs_parallel_for(((size_t)1 << cpu->log_n) - n, 1u << 15, pad_rows, &pj);
     gs_status s = GS_OK;
     for (uint64_t c = 0; c < chunks && s == GS_OK; c++)
         if (bad[c]) { /* the first one, whatever the threads did */
@@ -415,6 +405,34 @@ static gs_status memory_tables(zk_run_tables *rt, const replay *rp, const zk_ima
 
 /* ---- everything ---- */
 
+typedef struct {
+    const gs_packed_trace *pk;
+    gs_fp *out;
+    size_t n;
+} unpack_job;
+
+static void unpack_rows(void *ctx, size_t begin, size_t end) {
+    const unpack_job *j = ctx;
+    j->pk->expand(j->pk->data, j->out + begin, j->n, begin, end, j->pk->ctx);
+}
+
+gs_status zk_cpu_unpack(zk_run_tables *rt) {
+    zk_table *t = &rt->t[ZK_T_CPU];
+    if (t->cols || !rt->cpu_packed.p) return GS_OK;
+    size_t n = (size_t)1 << t->log_n;
+    GS_TRY(zk_table_alloc_dense(t, CPU_COLS, n));
+    unpack_job j = {&rt->cpu_pk, t->cols, n};
+    gs_parallel_for(n, (size_t)1 << 14, unpack_rows, &j);
+    zk_bytes_free(&rt->cpu_packed);
+    memset(&rt->cpu_pk, 0, sizeof rt->cpu_pk);
+    return GS_OK;
+}
+
+void zk_run_tables_free(zk_run_tables *rt) {
+    for (unsigned t = 0; t < ZK_T_NUM; t++) zk_table_free(&rt->t[t]);
+    zk_bytes_free(&rt->cpu_packed);
+}
+
 gs_status zk_build_tables(zk_run_tables *rt, const gs_zkvm_program *p, const zk_image *im,
                           const gs_zkvm_state *start, const gs_zkvm_trace *tr,
                           const gs_zkvm_vm *vm, const uint8_t *input,
@@ -424,7 +442,7 @@ gs_status zk_build_tables(zk_run_tables *rt, const gs_zkvm_program *p, const zk_
     replay rp;
     memset(&rp, 0, sizeof rp);
     int64_t span = gs_obs_begin(obs, "replay", -1, 0, 0);
-    gs_status s = replay_run(&rp, &rt->t[ZK_T_CPU], p, im, start, gs_zkvm_vm_pc(vm), tr, input, in_len,
+    gs_status s = replay_run(&rp, rt, p, im, start, gs_zkvm_vm_pc(vm), tr, input, in_len,
                              &state_s, msg, cap);
     gs_obs_end(obs, span, 0);
     t1 = now_s();

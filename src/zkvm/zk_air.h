@@ -160,6 +160,18 @@ gs_status zk_table_alloc_dense(zk_table *t, uint32_t cols, uint64_t rows);
  * arena): a writer may skip zeros. */
 static inline int zk_table_zeroed(const zk_table *t) { return t->zeroed; }
 void zk_table_free(zk_table *t); /* cols NULL: no-op; cols is NULL after */
+/* Bytes from the calling thread's arena when one is set (zk_table_arena),
+ * else malloc; not zeroed. */
+typedef struct zk_bytes {
+    void *p;
+    size_t bytes;
+    struct gs_prover *owner;
+} zk_bytes;
+gs_status zk_bytes_alloc(zk_bytes *b, size_t bytes);
+void zk_bytes_free(zk_bytes *b); /* p NULL: no-op */
+/* The log2 of a table's height for `rows` rows: at least ZK_MIN_LOG_N; 41
+ * when more than 2^40. */
+unsigned zk_log_rows(uint64_t rows);
 /* Makes pv (NULL: none) the arena of the calling thread's zk_table_alloc
  * calls: a resident prover's tables are built in its host memory
  * (gs_prover_host_alloc: pinned on CUDA, kept between proofs). */

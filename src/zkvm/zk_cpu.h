@@ -4,36 +4,9 @@
 #ifndef GSTARK_ZK_CPU_H
 #define GSTARK_ZK_CPU_H
 
+#include "zkvm/cpu_rows.h"
 #include "zkvm/zk_air.h"
 #include "zkvm/zkvm_int.h"
-
-/* The flags word of a program row: one bit per kind, then WR (writes rd,
- * never x0) and NEG (a branch taken when the compare gives 0; an add-kind
- * row: subtract), then ECALL. Exactly one kind bit is set on an executable
- * slot. The kinds: ALU (an op of the ALU chips, register or immediate
- * form: b + imm, the form's other operand being x0 or 0), ADD (add, addi,
- * sub: done in the CPU row), LOAD, STORE, BRANCH (blt, bge, bltu, bgeu: the
- * compare by the ALU chip), BEQ (beq, bne: the compare in the CPU row),
- * JUMP (jal, jalr and fence: to a + imm with bit 0 cleared, jal and fence
- * with rs1 = x0 and the target in imm), LUI (lui, auipc) and ECALL. Every
- * bit below ZK_F_COLS is a CPU column; ECALL's is the three system-call
- * columns, which sum to it. */
-enum {
-    ZK_FB_ALU, ZK_FB_ADD, ZK_FB_LOAD, ZK_FB_STORE, ZK_FB_BRANCH, ZK_FB_BEQ, ZK_FB_JUMP, ZK_FB_LUI,
-    ZK_FB_WR, ZK_FB_NEG, ZK_FB_ECALL
-};
-#define ZK_F_COLS 10u /* bits with a CPU column each: the kinds other than ECALL, then WR and NEG */
-#define ZK_F_ALU (1u << ZK_FB_ALU)
-#define ZK_F_ADD (1u << ZK_FB_ADD)
-#define ZK_F_LOAD (1u << ZK_FB_LOAD)
-#define ZK_F_STORE (1u << ZK_FB_STORE)
-#define ZK_F_BRANCH (1u << ZK_FB_BRANCH)
-#define ZK_F_BEQ (1u << ZK_FB_BEQ)
-#define ZK_F_JUMP (1u << ZK_FB_JUMP)
-#define ZK_F_LUI (1u << ZK_FB_LUI)
-#define ZK_F_WR (1u << ZK_FB_WR)
-#define ZK_F_NEG (1u << ZK_FB_NEG)
-#define ZK_F_ECALL (1u << ZK_FB_ECALL)
 
 /* A program row: op is the ALU op (ALU kinds, add kinds and branches) or
  * the LS op (loads, stores), else 0; imm as a u32 (branches: the signed
@@ -72,37 +45,14 @@ enum {
  * far below the field's modulus. */
 #define ZK_MAX_START_CLK ((uint64_t)1 << 48)
 
-/* The CPU table's columns (docs/zkvm.md, "The CPU table"). The flags f_k
- * are the bits k < ZK_F_COLS of the program's flags word; CH and T hold what
- * the row's kind needs: an add's result's high limb and its carry (or
- * borrow), beq/bne's inverse of a - b (T), a jump's carry and low bit. The
- * register accesses' previous timestamps are ts - 1 - (lo + 2^16 hi). */
-enum {
-    CPU_CLK, CPU_ACTIVE, CPU_PC, CPU_OP, CPU_RD, CPU_RS1, CPU_RS2, CPU_IMM,
-    CPU_F0, /* ... CPU_F0 + ZK_F_COLS - 1 */
-    CPU_A = CPU_F0 + ZK_F_COLS, CPU_B, CPU_C, CPU_CH, CPU_T,
-    CPU_A_LO, CPU_A_HI, CPU_B_LO, CPU_B_HI, CPU_D_PREV, CPU_D_LO, CPU_D_HI,
-    CPU_E_EXIT, CPU_E_READ, CPU_E_WRITE,
-    CPU_COLS
-};
-
-typedef struct zk_cpu_row_t {
-    zk_prog_row_t prog;
-    uint64_t clk;
-    uint32_t a, b, c; /* c: the value written to rd, or the compare of a branch */
-    uint64_t a_ts, b_ts;
-    uint32_t d_prev;
-    uint64_t d_ts;
-} zk_cpu_row_t;
 
 gs_air *zk_cpu_air(void);
 uint32_t zk_cpu_num_cols(void);
-/* Rows first .. first + m - 1 (active rows: clk, active = 1, ...). */
-void zk_cpu_set_rows(zk_table *t, uint64_t first, const zk_cpu_row_t *rows, size_t m);
-/* Padding rows [begin, end): clk = clk0 + row + 1, pc = end_pc (where
- * the last active row leads), every other column 0 (the table comes zeroed
- * from zk_table_alloc). */
-void zk_cpu_set_padding(zk_table *t, uint64_t clk0, uint32_t end_pc, uint64_t begin, uint64_t end);
+/* The packed table's head and program rows (its records are the
+ * replay's) in b, from the calling thread's arena when one is set
+ * (zk_bytes_alloc); the records' room uninitialised. */
+gs_status zk_cpu_packed_alloc(zk_bytes *b, const gs_zkvm_program *p, uint64_t n_active, uint64_t clk0,
+                              uint32_t end_pc);
 
 /* Memory image table: columns 0..3 fixed (addr, value, w, valid), 4..5 the
  * final value and timestamp. Rows: the 32 registers and the 3 stream
@@ -184,6 +134,7 @@ typedef struct zk_trace_times {
     double state;  /* of which its sequential pass (registers' and words' timestamps) */
     double memory; /* the image and fresh tables, the final-state check */
     double fills;  /* the chips' and the lookup tables' fills */
+    double unpack; /* zk_trace_run: the CPU table's columns made from its packed rows */
     double total;
     struct gs_obs *obs;
 } zk_trace_times;
@@ -192,11 +143,20 @@ gs_status zk_trace_run(zk_table *t, const gs_zkvm_program *p, const uint8_t *inp
 
 /* A run's tables and publics (the CPU's are the caller's: the claim). */
 typedef struct zk_run_tables {
+    /* t[ZK_T_CPU] is packed: its cols NULL, its rows in cpu_packed
+     * (zkvm/cpu_rows.h), proven as cpu_pk, until zk_cpu_unpack. */
     zk_table t[ZK_T_NUM];
+    zk_bytes cpu_packed;
+    gs_packed_trace cpu_pk;
     gs_fp cpu_pub[ZK_CPU_NUM_PUBLIC], image_pub[ZK_IMAGE_NUM_PUBLIC], fresh_pub[ZK_FRESH_NUM_PUBLIC],
         io_pub[ZK_IO_NUM_PUBLIC];
 } zk_run_tables;
 extern const char *const zk_table_names[ZK_T_NUM]; /* their air_desc */
+/* The CPU table's columns made on the host from its packed rows, which are
+ * freed (for the tests' tampering, the bus debugger and zk_trace_run: the
+ * prover takes the packed rows). */
+gs_status zk_cpu_unpack(zk_run_tables *rt);
+void zk_run_tables_free(zk_run_tables *rt);
 /* Replays a run's trace (vm: the machine after the run, started at
  * `start` with the program's image as memory, im: that image) into every
  * table and the image's and fresh table's publics, but not the CPU's

@@ -53,7 +53,8 @@ static inline gs_status multi_stmt_prove(gs_multi_proof **mp, uint64_t seed, con
     gs_status s = multi_stmt_workload(&w, seed);
     gs_table_input in[MULTI_STMT_TABLES];
     for (uint32_t i = 0; s == GS_OK && i < w.num_tables; i++)
-        in[i] = (gs_table_input){w.tables[i].air, w.tables[i].trace, w.tables[i].log_n, w.tables[i].pub, NULL};
+        in[i] = (gs_table_input){.air = w.tables[i].air, .trace = w.tables[i].trace,
+                                 .log_n = w.tables[i].log_n, .pub = w.tables[i].pub};
     gs_threads_set(threads);
     if (s == GS_OK) s = gs_prove_multi(mp, in, w.num_tables, par, NULL);
     gs_threads_set(0);
