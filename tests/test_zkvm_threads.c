@@ -10,9 +10,11 @@
  * resident prover (gs_zkvm_prove_on: the tables in its host memory, which
  * comes back dirty from the previous program's tables) have the same bytes.
  * The CPU table's packed rows expand to the same columns in any split of
- * its rows (the prover's threads take ranges of them), with beq/bne's T the
- * inverse of a - b, the other branches' T their imm, and padding rows that
- * carry only the clock and the end pc. */
+ * its rows (the prover's threads take ranges of them), each row as the row
+ * alone gives it but beq/bne's T, the inverse of a - b (and no other value
+ * inverted, whatever the values: the device inverts only those), the other
+ * branches' T their imm, and padding rows that carry only the clock and the
+ * end pc. */
 #include <stdio.h>
 #include <string.h>
 
@@ -200,14 +202,18 @@ static void check_unpack_ranges(uint64_t seed, uint64_t n_active, unsigned log_n
             continue;
         }
         const zk_cpu_prog *p = &prog[rec[r].slot];
+        gs_fp one[CPU_COLS]; /* the row alone: every column but beq/bne's T as written */
+        zk_cpu_row_expand(one, 1, p, &rec[r], h->clk0 + r + 1);
+        for (unsigned c = 0; c < CPU_COLS; c++)
+            bad += (c != CPU_T || !(p->flags & ZK_F_BEQ)) && whole[c * n + r] != one[c];
         gs_fp d = gs_fp_sub(rec[r].a, rec[r].b);
         if (p->flags & ZK_F_BEQ) beq++, bad += d ? gs_fp_mul(t, d) != 1 : t != 0;
         if (p->flags & ZK_F_BRANCH) bad += t != p->imm;
         bad += whole[CPU_ACTIVE * n + r] != 1 || whole[CPU_PC * n + r] != p->pc;
     }
     CHECK(bad == 0 && beq > 0);
-    printf("packed CPU rows, %llu active of %zu: the same columns in any split; %zu beq/bne rows\n",
-           (unsigned long long)n_active, n, beq);
+    printf("packed CPU rows, %llu active of %zu, %zu beq/bne rows: %s\n", (unsigned long long)n_active, n,
+           beq, bad ? "WRONG columns" : "the same columns in any split");
 out:
     free(pk), free(whole), free(split);
 }

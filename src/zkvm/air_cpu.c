@@ -350,34 +350,30 @@ gs_status zk_cpu_packed_alloc(zk_bytes *b, const gs_zkvm_program *p, uint64_t n_
 }
 
 /* Rows are made ZK_ROW_BLOCK at a time, column by column, and written out
- * as column runs; beq/bne's T (a - b) then inverted for the whole range at
- * once (Montgomery's trick: the carries and jump bits, 0 or 1, are their
- * own inverses, the other branches' T, their imm, is put back). */
+ * as column runs; the block's beq/bne rows' T (a - b) inverted together
+ * (Montgomery's trick: one inversion a block; 0 stays 0, as on the device). */
 void zk_cpu_expand(const void *data, gs_fp *out, size_t stride, uint64_t r0, uint64_t r1, const void *ctx) {
     (void)ctx;
     const zk_cpu_head *h = data;
     const zk_cpu_prog *prog = (const zk_cpu_prog *)(h + 1);
     const zk_cpu_rec *rec = (const zk_cpu_rec *)(prog + h->n_prog);
     _Alignas(64) gs_fp v[CPU_COLS][ZK_ROW_BLOCK];
-    int beq = 0;
+    gs_fp t[ZK_ROW_BLOCK];
+    size_t at[ZK_ROW_BLOCK];
     for (uint64_t b = r0; b < r1; b += ZK_ROW_BLOCK) {
-        size_t m = r1 - b < ZK_ROW_BLOCK ? (size_t)(r1 - b) : ZK_ROW_BLOCK;
+        size_t m = r1 - b < ZK_ROW_BLOCK ? (size_t)(r1 - b) : ZK_ROW_BLOCK, nt = 0;
         for (size_t k = 0; k < m; k++) {
             uint64_t r = b + k;
             if (r < h->n_active) {
                 const zk_cpu_prog *p = &prog[rec[r].slot];
                 zk_cpu_row_expand(&v[0][k], ZK_ROW_BLOCK, p, &rec[r], h->clk0 + r + 1);
-                beq |= (p->flags & ZK_F_BEQ) != 0;
+                if (p->flags & ZK_F_BEQ) at[nt] = k, t[nt++] = v[CPU_T][k];
             } else {
                 zk_cpu_pad_expand(&v[0][k], ZK_ROW_BLOCK, h->clk0 + r + 1, h->end_pc);
             }
         }
+        zk_inv_in_place(t, nt);
+        for (size_t i = 0; i < nt; i++) v[CPU_T][at[i]] = t[i];
         for (unsigned c = 0; c < CPU_COLS; c++) memcpy(out + c * stride + (b - r0), v[c], m * sizeof(gs_fp));
-    }
-    if (beq) {
-        gs_fp *t = out + (size_t)CPU_T * stride;
-        zk_inv_in_place(t, (size_t)(r1 - r0));
-        for (uint64_t r = r0; r < r1 && r < h->n_active; r++)
-            if (prog[rec[r].slot].flags & ZK_F_BRANCH) t[r - r0] = prog[rec[r].slot].imm;
     }
 }
