@@ -185,6 +185,11 @@ typedef struct gs_packed_trace {
     const void *ctx;
 } gs_packed_trace;
 
+/* Every row of pk's columns into out (column c at out + c 2^log_n), on the
+ * host's threads (gs_parallel_for over ranges of rows): what the prover
+ * does where it needs a packed trace's columns on the host. */
+void gs_packed_trace_expand(const gs_packed_trace *pk, gs_fp *out, unsigned log_n);
+
 /* One table of a multi-table statement. */
 typedef struct gs_table_input {
     const gs_air *air; /* finalized; may declare bus interactions */

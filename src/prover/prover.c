@@ -260,13 +260,18 @@ static void expand_rows(void *ctx, size_t begin, size_t end) {
     j->pk->expand(j->pk->data, j->out + begin, j->n, begin, end, j->pk->ctx);
 }
 
+void gs_packed_trace_expand(const gs_packed_trace *pk, gs_fp *out, unsigned log_n) {
+    size_t n = (size_t)1 << log_n;
+    expand_job j = {pk, out, n};
+    gs_parallel_for(n, (size_t)1 << 14, expand_rows, &j);
+}
+
 /* Sets st->trace: a packed trace's columns expanded on the host, once. */
 static gs_status host_trace(prover_state *st) {
     if (st->trace) return GS_OK;
     size_t n = (size_t)1 << st->s.log_n;
     if (!(st->expanded = gs_pages_alloc(st->s.cols * n * sizeof(gs_fp)))) return GS_ERR_NOMEM;
-    expand_job j = {st->packed, st->expanded, n};
-    gs_parallel_for(n, (size_t)1 << 14, expand_rows, &j);
+    gs_packed_trace_expand(st->packed, st->expanded, st->s.log_n);
     st->trace = st->expanded;
     return GS_OK;
 }

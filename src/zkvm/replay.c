@@ -405,24 +405,11 @@ static gs_status memory_tables(zk_run_tables *rt, const replay *rp, const zk_ima
 
 /* ---- everything ---- */
 
-typedef struct {
-    const gs_packed_trace *pk;
-    gs_fp *out;
-    size_t n;
-} unpack_job;
-
-static void unpack_rows(void *ctx, size_t begin, size_t end) {
-    const unpack_job *j = ctx;
-    j->pk->expand(j->pk->data, j->out + begin, j->n, begin, end, j->pk->ctx);
-}
-
 gs_status zk_cpu_unpack(zk_run_tables *rt) {
     zk_table *t = &rt->t[ZK_T_CPU];
     if (t->cols || !rt->cpu_packed.p) return GS_OK;
-    size_t n = (size_t)1 << t->log_n;
-    GS_TRY(zk_table_alloc_dense(t, CPU_COLS, n));
-    unpack_job j = {&rt->cpu_pk, t->cols, n};
-    gs_parallel_for(n, (size_t)1 << 14, unpack_rows, &j);
+    GS_TRY(zk_table_alloc_dense(t, CPU_COLS, (uint64_t)1 << t->log_n));
+    gs_packed_trace_expand(&rt->cpu_pk, t->cols, t->log_n);
     zk_bytes_free(&rt->cpu_packed);
     memset(&rt->cpu_pk, 0, sizeof rt->cpu_pk);
     return GS_OK;
