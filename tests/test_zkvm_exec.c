@@ -3,7 +3,9 @@
  * cycle limit and resumption, segment runs (machines started at a given
  * state, test_segments), and the fast and traced paths against each
  * other on every case and on random instruction streams (each trace is also
- * replayed against an independent model, tests/zkvm_oracle.h).
+ * replayed against an independent model, tests/zkvm_oracle.h), and the
+ * pages a machine marks written (what the prover's end-state check
+ * compares: test_written_pages).
  *
  *   test_zkvm_exec [--seed N]                 the tests
  *   test_zkvm_exec --compare PROG.elf [IN]    runs an ELF on both paths and
@@ -19,6 +21,7 @@
  *                                             exit3, echo (the CLI tests) */
 #include "test_util.h"
 #include "util/pages.h"
+#include "zkvm/zkvm_int.h"
 #include "zkvm_asm.h"
 #include "zkvm_oracle.h"
 
@@ -697,6 +700,48 @@ static void test_trace_pages(void) {
     run_free(&whole); /* and p */
 }
 
+/* A traced run marks the pages its stores and read calls wrote, and no
+ * other; a fast run leaves every page possibly written. */
+static void test_written_pages(void) {
+    uint32_t w[16];
+    size_t n = 0;
+    w[n++] = A_LUI(1, DATA >> 12);
+    w[n++] = A_ADDI(2, 0, 0x55);
+    w[n++] = A_SW(2, 0x7fc, 1);           /* DATA + 0x7fc: DATA's page */
+    w[n++] = A_LUI(11, (DATA + 0x1000) >> 12); /* read(0, DATA + 0x1000 + 0x7f0, 40): across a page */
+    w[n++] = A_ADDI(11, 11, 0x7f0);
+    w[n++] = A_ADDI(11, 11, 0x7f0);
+    w[n++] = A_ADDI(10, 0, 0);
+    w[n++] = A_ADDI(12, 0, 40);
+    w[n++] = A_ADDI(17, 0, GS_ZKVM_SYS_READ);
+    w[n++] = A_ECALL;
+    gs_zkvm_program *p = make_prog(w, n, NULL, 0);
+    uint8_t in[40];
+    for (size_t i = 0; i < sizeof in; i++) in[i] = (uint8_t)(i + 1);
+    gs_zkvm_vm *vm = NULL;
+    gs_zkvm_trace *tr = NULL;
+    gs_zkvm_result r;
+    CHECK(gs_zkvm_vm_new(&vm, p, in, sizeof in) == GS_OK && gs_zkvm_trace_new(&tr) == GS_OK);
+    if (vm && tr) {
+        CHECK(gs_zkvm_vm_run_traced(vm, tr, &r, UINT64_MAX) == GS_OK && r.stop == GS_ZKVM_EXITED);
+        uint32_t buf = DATA + 0x1000 + 0xfe0, marked = 0;
+        for (uint32_t pg = 0; pg < GS_ZKVM_MEM_TOP >> 12; pg++) marked += zk_vm_page_written(vm, pg);
+        CHECK(zk_vm_page_written(vm, DATA >> 12) && zk_vm_page_written(vm, buf >> 12) &&
+              zk_vm_page_written(vm, (buf + 39) >> 12) && (buf >> 12) != ((buf + 39) >> 12));
+        CHECK(marked == 3 && !zk_vm_page_written(vm, TEXT >> 12));
+    }
+    gs_zkvm_trace_free(tr);
+    gs_zkvm_vm_free(vm);
+    CHECK(gs_zkvm_vm_new(&vm, p, in, sizeof in) == GS_OK);
+    if (vm) {
+        CHECK(!zk_vm_page_written(vm, 0x30));
+        CHECK(gs_zkvm_vm_run(vm, &r, UINT64_MAX) == GS_OK && r.stop == GS_ZKVM_EXITED);
+        CHECK(zk_vm_page_written(vm, 0x30) && zk_vm_page_written(vm, TEXT >> 12));
+    }
+    gs_zkvm_vm_free(vm);
+    gs_zkvm_program_free(p);
+}
+
 /* Segment runs: a loop, a program that reads and writes in small pieces
  * (the input position and the outputs cross segments), segment lengths 1,
  * divisors and non-divisors of the run, and the states a machine refuses. */
@@ -1042,6 +1087,7 @@ int main(int argc, char **argv) {
     test_ecalls();
     test_limit_resume();
     test_trace_pages();
+    test_written_pages();
     test_segments();
     test_random_streams();
     test_disasm();

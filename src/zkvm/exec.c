@@ -49,8 +49,9 @@ gs_status gs_zkvm_vm_new(gs_zkvm_vm **out, const gs_zkvm_program *p, const uint8
     vm->prog = p;
     /* Indexed by address; mapped lazily, so untouched pages cost nothing. */
     vm->mem = gs_zero_map(GS_ZKVM_MEM_TOP);
+    vm->written = calloc(GS_ZKVM_MEM_TOP >> 12, 1);
     vm->input = malloc(len ? len : 1);
-    if (!vm->mem || !vm->input) {
+    if (!vm->mem || !vm->written || !vm->input) {
         gs_zkvm_vm_free(vm);
         return GS_ERR_NOMEM;
     }
@@ -107,6 +108,7 @@ gs_status gs_zkvm_vm_new_at(gs_zkvm_vm **out, const gs_zkvm_program *p, const ui
             if (lo < text_hi && hi > p->text_lo) { /* the page holds text: copy around it */
                 if (lo < p->text_lo) memcpy(vm->mem + lo, mem + (lo - GS_ZKVM_MEM_LO), p->text_lo - lo);
                 if (hi > text_hi) memcpy(vm->mem + text_hi, mem + (text_hi - GS_ZKVM_MEM_LO), hi - text_hi);
+                vm->written[lo >> 12] = 1;
                 continue;
             }
             /* A page zero in both stays untouched (the machine's memory
@@ -114,6 +116,7 @@ gs_status gs_zkvm_vm_new_at(gs_zkvm_vm **out, const gs_zkvm_program *p, const ui
             const uint8_t *src = mem + (lo - GS_ZKVM_MEM_LO);
             if (page_zero(src) && page_zero(vm->mem + lo)) continue;
             memcpy(vm->mem + lo, src, ZK_PAGE);
+            vm->written[lo >> 12] = 1;
         }
     if (st) {
         vm->pc_index = (st->pc - p->text_lo) / 4;
@@ -128,6 +131,7 @@ gs_status gs_zkvm_vm_new_at(gs_zkvm_vm **out, const gs_zkvm_program *p, const ui
 void gs_zkvm_vm_free(gs_zkvm_vm *vm) {
     if (!vm) return;
     gs_zero_unmap(vm->mem, GS_ZKVM_MEM_TOP);
+    free(vm->written);
     free(vm->input);
     free(vm->out[0].p);
     free(vm->out[1].p);
@@ -228,6 +232,7 @@ static int zk_ecall(gs_zkvm_vm *vm, uint32_t *x, zk_ecall_info *e) {
             return -1;
         }
         if (k) memcpy(vm->mem + buf, vm->input + vm->in_pos, k);
+        for (uint64_t a = buf; a < (uint64_t)buf + k; a = (a | 4095) + 1) vm->written[a >> 12] = 1;
         e->pos = vm->in_pos;
         vm->in_pos += k;
         e->done = (uint32_t)k;

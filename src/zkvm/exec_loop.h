@@ -17,6 +17,7 @@
     (row->rs1_val = (a), row->rs2_val = (b), row->rd_val = d.rd == ZK_SINK ? 0u : (v))
 #define REC_MEM(addr, before, after) \
     (row->mem_addr = (addr), row->mem_before = (before), row->mem_after = (after))
+#define REC_WRITTEN(addr) (written[(addr) >> 12] = 1) /* an aligned store stays in its page */
 #define ZK_BEGIN_ROW()                                                                     \
     do {                                                                                   \
         if (tr->n_steps == tr->cap_steps && zk_trace_grow(tr) != GS_OK) goto nomem;         \
@@ -28,6 +29,7 @@
 #define ZK_RUN zk_run_fast
 #define REC(a, b, v) ((void)0)
 #define REC_MEM(addr, before, after) ((void)0)
+#define REC_WRITTEN(addr) ((void)0)
 #define ZK_BEGIN_ROW() ((void)0)
 #define ZK_END_ROW() ((void)0)
 #endif
@@ -118,6 +120,7 @@
             FAULT(GS_ZKVM_FAULT_STORE_RANGE, addr);                            \
         if (addr - text_lo < text_len) FAULT(GS_ZKVM_FAULT_STORE_TEXT, addr);  \
         uint8_t *m = mem + addr;                                               \
+        REC_WRITTEN(addr);                                                     \
         REC(a, b, 0u);                                                         \
         REC_MEM(addr, zk_ld32(mem + (addr & ~3u)), 0u);                        \
         stmt;                                                                  \
@@ -131,6 +134,11 @@ static gs_status ZK_RUN(gs_zkvm_vm *vm, gs_zkvm_trace *tr, gs_zkvm_result *res, 
     const zk_insn *const code = p->code;
     const uint32_t n = p->n, text_lo = p->text_lo, text_len = 4 * p->n;
     uint8_t *const mem = vm->mem;
+#if ZK_TRACED
+    uint8_t *const written = vm->written;
+#else
+    vm->untraced = 1; /* its stores are not in written */
+#endif
     uint32_t x[33];
     memcpy(x, vm->x, sizeof x);
     uint32_t i = vm->pc_index;
@@ -308,6 +316,7 @@ out:
 #undef ZK_RUN
 #undef REC
 #undef REC_MEM
+#undef REC_WRITTEN
 #undef ZK_BEGIN_ROW
 #undef ZK_END_ROW
 #undef ZK_DISPATCH

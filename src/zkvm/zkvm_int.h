@@ -60,6 +60,11 @@ typedef struct zk_buf {
 struct gs_zkvm_vm {
     const gs_zkvm_program *prog;
     uint8_t *mem;             /* GS_ZKVM_MEM_TOP bytes, indexed by address */
+    /* Per 4 KiB page of mem: 1 once written after the machine was made (a
+     * traced run's stores, read calls, a start memory); `untraced` once a
+     * fast run may have written without saying (zk_vm_page_written). */
+    uint8_t *written;
+    int untraced;
     uint32_t x[33];           /* x0..x31 and the sink */
     uint32_t pc_index;        /* the next instruction's slot */
     uint64_t cycles;
@@ -68,6 +73,12 @@ struct gs_zkvm_vm {
     size_t in_len, in_pos;
     zk_buf out[2];            /* fd 1, fd 2 */
 };
+
+/* Whether the machine may have written memory page `page` (address >> 12)
+ * since it was made: every page that may differ from the program's image. */
+static inline int zk_vm_page_written(const gs_zkvm_vm *vm, uint32_t page) {
+    return vm->untraced || vm->written[page];
+}
 
 /* Writes the message (msg may be NULL) and returns GS_ERR_INVALID_ARG. */
 gs_status gs_zkvm_refuse(char *msg, size_t cap, const char *fmt, ...)
