@@ -148,8 +148,6 @@ gs_status zk_prog_fill(zk_table *out, const gs_zkvm_program *p, const uint32_t *
 
 /* ---- the CPU table ---- */
 
-uint32_t zk_cpu_num_cols(void) { return CPU_COLS; }
-
 gs_air *zk_cpu_air(void) {
     gs_air *a = gs_air_new("zkvm-cpu", CPU_COLS, ZK_CPU_NUM_PUBLIC);
     if (!a) return NULL;

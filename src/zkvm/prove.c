@@ -143,7 +143,6 @@ static void cpu_publics(gs_fp *pub, const gs_zkvm_claim *c) {
 
 typedef zk_run_tables run_tables;
 
-
 /* Replays the trace into every table (src/zkvm/replay.c) and sets the CPU's publics. */
 static gs_status build(run_tables *rt, const gs_zkvm_program *p, const zk_image *im,
                        const gs_zkvm_trace *tr, const gs_zkvm_vm *vm, const gs_zkvm_claim *claim,

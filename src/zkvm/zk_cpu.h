@@ -45,9 +45,7 @@ enum {
  * far below the field's modulus. */
 #define ZK_MAX_START_CLK ((uint64_t)1 << 48)
 
-
 gs_air *zk_cpu_air(void);
-uint32_t zk_cpu_num_cols(void);
 /* The packed table's head and program rows (its records are the
  * replay's) in b, from the calling thread's arena when one is set
  * (zk_bytes_alloc); the records' room uninitialised. */
