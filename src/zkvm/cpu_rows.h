@@ -1,7 +1,7 @@
-/* The CPU table's rows, packed and expanded (docs/zkvm.md, "The CPU
- * table"): the replay (src/zkvm/replay.c) writes each cycle's row as 32
+/* The CPU table's rows, packed and expanded (docs/zkvm.md, "Trace
+ * generation"): the replay (src/zkvm/replay.c) writes each cycle's row as 32
  * bytes, and the prover makes the table's columns from them, on the host
- * (air_cpu.c) or on a CUDA device (cpu_rows.cu), through the one
+ * (air_cpu.c) or on a CUDA device (cuda/cpu_rows.cu), through the one
  * definition of a row below, so both give the same columns. Included by C
  * and by nvcc. */
 #ifndef GSTARK_ZK_CPU_ROWS_H
