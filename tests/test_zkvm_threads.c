@@ -191,8 +191,8 @@ static void check_unpack_ranges(uint64_t seed, uint64_t n_active, unsigned log_n
     }
     CHECK(!memcmp(whole, split, CPU_COLS * n * sizeof *whole));
     const zk_cpu_head *h = pk;
-    const zk_cpu_prog *prog = (const zk_cpu_prog *)(h + 1);
-    const zk_cpu_rec *rec = (const zk_cpu_rec *)(prog + h->n_prog);
+    const zk_cpu_prog *prog = zk_cpu_progs(h);
+    const zk_cpu_rec *rec = zk_cpu_recs(h);
     size_t bad = 0, beq = 0;
     for (size_t r = 0; r < n; r++) {
         gs_fp t = whole[CPU_T * n + r], clk = whole[CPU_CLK * n + r];

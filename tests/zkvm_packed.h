@@ -29,7 +29,7 @@ static void *zp_random(uint64_t seed, uint32_t n_prog, uint64_t n_active, size_t
     if (!h) return NULL;
     *h = (zk_cpu_head){.n_active = n_active, .clk0 = zp_next(&seed) >> 20,
                        .end_pc = 0x10000u + 4 * n_prog, .n_prog = n_prog};
-    zk_cpu_prog *pr = (zk_cpu_prog *)(h + 1);
+    zk_cpu_prog *pr = zk_cpu_progs(h);
     for (uint32_t s = 0; s < n_prog; s++) {
         uint64_t x = zp_next(&seed);
         zk_prog_row_t r = {.pc = 0x10000u + 4 * s, .op = (uint32_t)(x % 24), .rd = (x >> 8) & 31,
@@ -38,7 +38,7 @@ static void *zp_random(uint64_t seed, uint32_t n_prog, uint64_t n_active, size_t
         if ((x >> 13) & 1 && r.rd) r.flags |= ZK_F_WR;
         pr[s] = (zk_cpu_prog){r.pc, r.op, r.rd, r.rs1, r.rs2, r.flags, zk_prog_imm_fp(&r)};
     }
-    zk_cpu_rec *rec = (zk_cpu_rec *)(pr + n_prog);
+    zk_cpu_rec *rec = zk_cpu_recs(h);
     for (uint64_t i = 0; i < n_active; i++) {
         uint64_t x = zp_next(&seed), y = zp_next(&seed), z = zp_next(&seed);
         zk_cpu_rec r = {.slot = (uint32_t)(x % n_prog), .a = (uint32_t)y, .b = (uint32_t)(y >> 32),

@@ -338,7 +338,7 @@ gs_status zk_cpu_packed_alloc(zk_bytes *b, const gs_zkvm_program *p, uint64_t n_
     GS_TRY(zk_bytes_alloc(b, ZK_CPU_PACKED_BYTES(p->n, n_active)));
     zk_cpu_head *h = b->p;
     *h = (zk_cpu_head){.n_active = n_active, .clk0 = clk0, .end_pc = end_pc, .n_prog = p->n};
-    zk_cpu_prog *pr = (zk_cpu_prog *)(h + 1);
+    zk_cpu_prog *pr = zk_cpu_progs(h);
     for (uint32_t s = 0; s < p->n; s++) {
         zk_prog_row_t r;
         zk_prog_row(&r, p, s);
@@ -353,8 +353,8 @@ gs_status zk_cpu_packed_alloc(zk_bytes *b, const gs_zkvm_program *p, uint64_t n_
 void zk_cpu_expand(const void *data, gs_fp *out, size_t stride, uint64_t r0, uint64_t r1, const void *ctx) {
     (void)ctx;
     const zk_cpu_head *h = data;
-    const zk_cpu_prog *prog = (const zk_cpu_prog *)(h + 1);
-    const zk_cpu_rec *rec = (const zk_cpu_rec *)(prog + h->n_prog);
+    const zk_cpu_prog *prog = zk_cpu_progs(h);
+    const zk_cpu_rec *rec = zk_cpu_recs(h);
     _Alignas(64) gs_fp v[CPU_COLS][ZK_ROW_BLOCK];
     gs_fp t[ZK_ROW_BLOCK];
     size_t at[ZK_ROW_BLOCK];

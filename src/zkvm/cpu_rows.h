@@ -85,6 +85,11 @@ typedef struct zk_cpu_rec {
     uint32_t slot, a, b, c, d_prev, gap_a, gap_b, gap_d;
 } zk_cpu_rec;
 
+/* The packed table's program rows and records, after its head (whose
+ * n_prog is set). */
+GS_HD zk_cpu_prog *zk_cpu_progs(const zk_cpu_head *h) { return (zk_cpu_prog *)(uintptr_t)(h + 1); }
+GS_HD zk_cpu_rec *zk_cpu_recs(const zk_cpu_head *h) { return (zk_cpu_rec *)(zk_cpu_progs(h) + h->n_prog); }
+
 #define ZK_CPU_PACKED_BYTES(n_prog, n_active) \
     (sizeof(zk_cpu_head) + (size_t)(n_prog) * sizeof(zk_cpu_prog) + (size_t)(n_active) * sizeof(zk_cpu_rec))
 

@@ -338,7 +338,7 @@ static gs_status replay_run(replay *rp, zk_run_tables *rt, const gs_zkvm_program
         return GS_ERR_NOMEM;
     }
     const zk_cpu_head *h = rt->cpu_packed.p;
-    zk_cpu_rec *rec = (zk_cpu_rec *)((zk_cpu_prog *)(h + 1) + h->n_prog);
+    zk_cpu_rec *rec = zk_cpu_recs(h);
     rows_job j = {.rp = rp, .tr = tr, .rec = rec, .n = n, .bad = bad, .bad_c = bad_c};
     zk_parallel_lookups((size_t)chunks, 1, rp->lk, replay_chunks, &j);
     gs_status s = GS_OK;

@@ -8,8 +8,8 @@
 #include "zkvm/cpu_rows.h"
 
 __global__ void cpu_rows_kernel(const zk_cpu_head *h, uint64_t *out, uint64_t n) {
-    const zk_cpu_prog *prog = (const zk_cpu_prog *)(h + 1);
-    const zk_cpu_rec *rec = (const zk_cpu_rec *)(prog + h->n_prog);
+    const zk_cpu_prog *prog = zk_cpu_progs(h);
+    const zk_cpu_rec *rec = zk_cpu_recs(h);
     const uint64_t n_active = h->n_active, clk0 = h->clk0;
     for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < n;
          r += (uint64_t)gridDim.x * blockDim.x) {
