@@ -88,6 +88,14 @@ expect 0 "verify the shared-trees proof" "$G" verify trees.proof --elf echo.elf
 cmp -s "$D/out" in.bin && echo "ok: the shared-trees proof gives the output" || { echo "FAIL: shared-trees output"; fail=1; }
 expect 1 "the shared-trees proof against another program" "$G" verify trees.proof --elf exit3.elf
 expect 1 "the shared-trees proof with another --input" "$G" verify trees.proof --elf echo.elf --input other.bin
+# Blowup 2 (every table's constraints have degree 3 at most, the IO chip's included): more
+# queries for the same conjectured level, the same claim and rejections.
+expect 0 "prove echo's run at blowup 2" "$G" prove --elf echo.elf --input in.bin --blowup 2 -o b2.proof "${zk[@]}"
+expect 0 "verify the blowup-2 proof" "$G" verify b2.proof --elf echo.elf
+cmp -s "$D/out" in.bin && echo "ok: the blowup-2 proof gives the output" || { echo "FAIL: blowup-2 output"; fail=1; }
+expect 0 "inspect the blowup-2 proof" "$G" inspect b2.proof
+has "$D/out" "blowup 2" "inspect names the blowup"
+expect 1 "the blowup-2 proof with another --input" "$G" verify b2.proof --elf echo.elf --input other.bin
 size=$(wc -c <run.proof)
 head -c $((size / 2)) run.proof >half.proof
 expect 1 "a truncated run's proof" "$G" verify half.proof --elf echo.elf

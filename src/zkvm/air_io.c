@@ -3,7 +3,7 @@
  *
  * IO chip rows. A call is a header row (H) followed by one word row (V) per
  * memory word its bytes touch, in increasing address order; padding rows
- * (H = V = 0) take part in nothing. Columns (37):
+ * (H = V = 0) take part in nothing. Columns (39):
  *   H, V, RD (1: read, 0: write), FD, CLK        flags and the call
  *   BUF, LEN, POS, COUNT                          header: x11, x12, the cursor, the result
  *   END = BUF + COUNT, DELTA = POS - BUF          header, copied onto the word rows
@@ -11,6 +11,7 @@
  *   S1L S1H, S2L S2H                              read: LEN - COUNT, in_len - POS - COUNT
  *   A, WL, WH, W                                  word: first byte moved, address limbs, w
  *   B0..B3, X0..X3, M0..M3                        word: bytes before, bytes after, lane mask
+ *   HW = H (1 - RD), NXT (below)                  helpers that keep the degree at 3
  * With ts = 4 CLK + ZK_TS_MEM, WADDR = WL + 2^16 WH, K = M0 + .. + M3,
  * E_j = M_j (1 - M_(j-1)) (a run of the mask starts at lane j; M_(-1) = 0),
  * FIRST = sum j E_j, a header receives (64 - RD, FD, COUNT, CLK) on ZK_BUS_IO
@@ -24,7 +25,12 @@
  * (H + V), G1*, G2*, S1*, S2* (H), WL, WH - 1 (V) on ZK_BUS_RANGE; (RANGE,
  * B0, B1), (RANGE, B2, B3), (RANGE, X0, X1), (RANGE, X2, X3) (V) on
  * ZK_BUS_BYTE. Every tuple value and multiplicity is linear (the LogUp
- * groups pack in pairs, degree 3); the largest constraint degree is 4.
+ * groups pack in pairs, degree 3), and so is every constraint: the
+ * products a header's rules and the chaining need are the columns HW = H
+ * (1 - RD) (a write's header; H RD = H - HW is a read's) and NXT, pinned by
+ * HW - H (1 - RD) = 0 and NXT - (H BUF + V (A + K)) = 0 (degree 2), so the
+ * chip proves at blowup 2 like the other tables. (Until 2026-12-06 those
+ * products were written out, and the chip had degree 4.)
  *
  * Soundness, per constraint family. Senders guarantee that register values
  * (BUF, LEN) are 32-bit; in_len < 2^32 is the verifier's; all the sums below
@@ -35,7 +41,7 @@
  *    on the last row, which single-row constraints do not reach: it is
  *    padding, so every multiplicity (H, V, H + V, M_j) is 0 there and the
  *    transition into it (checked) ends the last call.
- *  - the call: H RD FD = 0 and H (1 - RD)(FD - 1)(FD - 2) = 0: a read uses
+ *  - the call: (H - HW) FD = 0 and HW (FD - 1)(FD - 2) = 0: a read uses
  *    fd 0, a write fd 1 or 2. The IO tuple carries call = 64 - RD, so a
  *    request with another call number, fd, count or clk finds no header.
  *    Each header consumes one request (multiplicity H = 1) and every request
@@ -44,9 +50,9 @@
  *    ts_prev < ts (offline memory checking, air_mem.c): BUF, LEN and POS are
  *    the values x11, x12 and the cursor hold at the call, and the cursor is
  *    left at POS + COUNT. x11 and x12 are sent back unchanged.
- *  - count: a write has COUNT = LEN (H (1 - RD)(COUNT - LEN) = 0). A read has
- *    S1 = LEN - COUNT, S2 = in_len - POS - COUNT (H RD (...) = 0) with S1, S2
- *    in [0, 2^32) by their limbs, and H RD S1 S2 = 0. POS <= in_len: cursor
+ *  - count: a write has COUNT = LEN (HW (COUNT - LEN) = 0). A read has
+ *    S1 = LEN - COUNT, S2 = in_len - POS - COUNT ((H - HW)(...) = 0) with S1,
+ *    S2 in [0, 2^32) by their limbs, and (H - HW) S1 S2 = 0. POS <= in_len: cursor
  *    32 starts at 0 and only read headers write it (fd 0 <=> read), each
  *    with POS + COUNT = in_len - S2 <= in_len. So with c = LEN - S1 (an
  *    integer in (-2^32, 2^32)), S2 = in_len - POS - c holds over the
@@ -62,7 +68,7 @@
  *    k) and V (1 - sum E_j) = 0: one run, nonempty, lanes FIRST .. FIRST + K
  *    - 1, so K >= 1. V (A - WADDR - FIRST) = 0: the row moves the bytes at
  *    addresses [A, A + K), inside its word.
- *  - chaining: with NXT = H BUF + V (A + K) (one past the row's last byte;
+ *  - chaining: with the column NXT = H BUF + V (A + K) (one past the row's last byte;
  *    BUF on the header), V' (A' - NXT) = 0: each word row starts where the
  *    previous row stopped. V V' (WADDR' - WADDR - 4) = 0: consecutive word
  *    rows touch consecutive words, so A' = WADDR' + FIRST' = WADDR + FIRST +
@@ -116,7 +122,8 @@ enum {
     C_S1L, C_S1H, C_S2L, C_S2H,
     C_A, C_WL, C_WH, C_W,
     C_B0, C_X0 = C_B0 + 4, C_M0 = C_X0 + 4,
-    IO_COLS = C_M0 + 4
+    C_HW = C_M0 + 4, C_NXT,
+    IO_COLS
 };
 
 #define CALL_READ 63u
@@ -197,14 +204,16 @@ gs_air *zk_io_air(void) {
     gs_air_boundary(b->a, C_H, -1, cst(b, 0));
     gs_air_boundary(b->a, C_V, -1, cst(b, 0));
 
-    /* the call: fd by call, count */
-    zero(b, mul3(b, h, rd, fd));
-    zero(b, mul(b, mul3(b, h, sub(b, one, rd), sub(b, fd, one)), sub(b, fd, cst(b, 2))));
-    zero(b, mul3(b, h, sub(b, one, rd), sub(b, count, len)));
+    /* the call: fd by call, count; hw a write's header, hr = h - hw a read's */
+    const gs_expr hw = col(b, C_HW), hr = sub(b, h, hw);
+    zero(b, sub(b, hw, mul(b, h, sub(b, one, rd))));
+    zero(b, mul(b, hr, fd));
+    zero(b, mul3(b, hw, sub(b, fd, one), sub(b, fd, cst(b, 2))));
+    zero(b, mul(b, hw, sub(b, count, len)));
     const gs_expr s1 = pair16(b, C_S1L), s2 = pair16(b, C_S2L);
-    zero(b, mul3(b, h, rd, sub(b, sub(b, len, count), s1)));
-    zero(b, mul3(b, h, rd, sub(b, sub(b, sub(b, in_len, pos), count), s2)));
-    zero(b, mul(b, mul3(b, h, rd, s1), s2));
+    zero(b, mul(b, hr, sub(b, sub(b, len, count), s1)));
+    zero(b, mul(b, hr, sub(b, sub(b, sub(b, in_len, pos), count), s2)));
+    zero(b, mul3(b, hr, s1, s2));
     zero(b, mul(b, h, sub(b, end, add(b, buf, count))));
     zero(b, mul(b, h, sub(b, col(b, C_DELTA), sub(b, pos, buf))));
 
@@ -222,7 +231,8 @@ gs_air *zk_io_air(void) {
     zero(b, mul(b, v, sub(b, a_, add(b, waddr, first))));
 
     /* chaining and the end */
-    const gs_expr nxt_addr = add(b, mul(b, h, buf), mul(b, v, add(b, a_, k)));
+    const gs_expr nxt_addr = col(b, C_NXT);
+    zero(b, sub(b, nxt_addr, add(b, mul(b, h, buf), mul(b, v, add(b, a_, k)))));
     zero(b, mul(b, v_next, sub(b, nxt(b, C_A), nxt_addr)));
     const gs_expr waddr_next = add(b, nxt(b, C_WL), scale(b, 1u << 16, nxt(b, C_WH)));
     zero(b, mul3(b, v, v_next, sub(b, waddr_next, add(b, waddr, cst(b, 4)))));
@@ -318,7 +328,7 @@ gs_status zk_io_fill(zk_table *out, const zk_io_req *req, size_t n, uint64_t in_
         const gs_fp fd = q->fd, clk = gs_fp_from_u64(q->clk);
         c[C_H][r] = 1, c[C_RD][r] = rd, c[C_FD][r] = fd, c[C_CLK][r] = clk;
         c[C_BUF][r] = buf, c[C_LEN][r] = q->len, c[C_POS][r] = pos, c[C_COUNT][r] = count;
-        c[C_END][r] = end, c[C_DELTA][r] = delta;
+        c[C_END][r] = end, c[C_DELTA][r] = delta, c[C_HW][r] = !rd, c[C_NXT][r] = buf;
         limbs16(&c[C_G0L][r], &c[C_G0H][r], gap(q->clk, q->buf_ts), lk);
         limbs16(&c[C_G1L][r], &c[C_G1H][r], gap(q->clk, q->len_ts), lk);
         limbs16(&c[C_G2L][r], &c[C_G2H][r], gap(q->clk, q->pos_ts), lk);
@@ -351,6 +361,7 @@ gs_status zk_io_fill(zk_table *out, const zk_io_req *req, size_t n, uint64_t in_
                 const uint64_t p = q->pos + (addr - lo);
                 if (in && rd && in_mult && q->fd == 0 && p < in_len) in_mult[p]++;
             }
+            c[C_NXT][r] = gs_fp_add(c[C_A][r], c[C_M0][r] + c[C_M0 + 1][r] + c[C_M0 + 2][r] + c[C_M0 + 3][r]);
             zk_byte(lk, ZK_BYTE_RANGE, bb[0], bb[1]);
             zk_byte(lk, ZK_BYTE_RANGE, bb[2], bb[3]);
             zk_byte(lk, ZK_BYTE_RANGE, xb[0], xb[1]);
