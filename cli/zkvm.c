@@ -170,10 +170,15 @@ int cli_zkvm_prove(const cli_zkvm_run *z, const gs_params *par, int no_check,
     cli_hush h = {-1, NULL};
     if (s == GS_OK && pr->quiet) cli_hush_begin(&h, obs);
     double t0 = cli_now();
-    if (s == GS_OK)
-        s = gs_zkvm_prove(&zp, &claim, prog, input, in_len,
-                          z->max_cycles ? z->max_cycles : CLI_ZKVM_MAX_CYCLES, par, &opts, msg,
-                          sizeof msg);
+    const uint64_t max_cycles = z->max_cycles ? z->max_cycles : CLI_ZKVM_MAX_CYCLES;
+    /* --provable-security: the blowup and queries chosen for the run's tables */
+    gs_zkvm_provable tg = {.bits = sc->provable, .min_log_blowup = sc->provable_min_log_blowup,
+                           .max_log_blowup = sc->provable_max_log_blowup};
+    if (s == GS_OK && sc->provable)
+        s = gs_zkvm_prove_provable(&zp, &claim, prog, input, in_len, max_cycles, par, &tg, &opts, msg,
+                                   sizeof msg);
+    else if (s == GS_OK)
+        s = gs_zkvm_prove(&zp, &claim, prog, input, in_len, max_cycles, par, &opts, msg, sizeof msg);
     double wall = cli_now() - t0;
     cli_hush_end(&h, obs);
     if (s != GS_OK) {

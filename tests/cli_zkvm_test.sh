@@ -96,6 +96,16 @@ cmp -s "$D/out" in.bin && echo "ok: the blowup-2 proof gives the output" || { ec
 expect 0 "inspect the blowup-2 proof" "$G" inspect b2.proof
 has "$D/out" "blowup 2" "inspect names the blowup"
 expect 1 "the blowup-2 proof with another --input" "$G" verify b2.proof --elf echo.elf --input other.bin
+# --provable-security: the blowup and queries chosen once the run's tables are built; the
+# level printed reaches the target, the proof verifies; a target out of reach is refused (exit 2).
+expect 0 "prove echo's run with --provable-security 90" "$G" prove --elf echo.elf --input in.bin --grinding 4 --provable-security 90 -o pv.proof
+level=$(sed -n 's/.*; \([0-9]*\) bits provable).*/\1/p' "$D/out" | head -1)
+[ -n "$level" ] && [ "$level" -ge 90 ] && echo "ok: $level bits provable" || { echo "FAIL: --provable-security 90 gave '$level' bits provable"; fail=1; }
+expect 0 "verify the --provable-security proof" "$G" verify pv.proof --elf echo.elf
+cmp -s "$D/out" in.bin && echo "ok: the --provable-security proof gives the output" || { echo "FAIL: --provable-security output"; fail=1; }
+expect 2 "--provable-security 128 at blowup 2 without grinding (out of reach)" "$G" prove --elf echo.elf --input in.bin --grinding 0 --blowup 2 --provable-security 128 -o never.proof
+has "$D/err" "cannot be reached for this run" "it says so"
+check "no proof written" ! -e never.proof
 size=$(wc -c <run.proof)
 head -c $((size / 2)) run.proof >half.proof
 expect 1 "a truncated run's proof" "$G" verify half.proof --elf echo.elf

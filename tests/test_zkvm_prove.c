@@ -1065,10 +1065,48 @@ static void test_refusals(void) {
     gs_zkvm_program_free(p);
 }
 
+/* gs_zkvm_prove_provable: the parameters chosen for the run's tables are the
+ * proof's, reach the target and verify; an unreachable target or none is
+ * refused with nothing proven. */
+static void test_provable(void) {
+    code_t c = {.n = 0};
+    li(&c, 5, 7);
+    exit_with(&c, 5);
+    gs_zkvm_program *p = program(&c, NULL, 0, 0);
+    gs_params base = zkt_params();
+    base.grinding_bits = 4;
+    gs_zkvm_provable tg = {.bits = 90};
+    gs_zkvm_proof *proof = NULL;
+    char msg[400];
+    CHECK(gs_zkvm_prove_provable(&proof, NULL, p, NULL, 0, 0, &base, &tg, NULL, msg, sizeof msg) == GS_OK);
+    CHECK(proof != NULL);
+    if (proof) {
+        const gs_params *q = &proof->proof->params;
+        CHECK(memcmp(q, &tg.chosen, sizeof *q) == 0);
+        CHECK_EQ_U64(q->grinding_bits, 4); /* the rest is the base's */
+        CHECK(q->log_blowup >= 1 && q->log_blowup <= 4);
+        CHECK(gs_multi_proof_security_provable(proof->proof) >= 90);
+        CHECK(gs_zkvm_verify(NULL, p, proof, 80, msg, sizeof msg) == GS_OK);
+    }
+    gs_zkvm_proof_free(proof);
+    proof = NULL;
+    /* blowup 2 only, no grinding: 128 bits provable is out of reach */
+    base.grinding_bits = 0;
+    gs_zkvm_provable far = {.bits = 128, .min_log_blowup = 1, .max_log_blowup = 1};
+    CHECK(gs_zkvm_prove_provable(&proof, NULL, p, NULL, 0, 0, &base, &far, NULL, msg, sizeof msg) ==
+          GS_ERR_PROOF_PARAMS);
+    CHECK(proof == NULL && strstr(msg, "cannot be reached") != NULL);
+    CHECK(far.reachable > 0 && far.reachable < 128);
+    CHECK(gs_zkvm_prove_provable(&proof, NULL, p, NULL, 0, 0, &base, NULL, NULL, msg, sizeof msg) ==
+          GS_ERR_INVALID_ARG);
+    gs_zkvm_program_free(p);
+}
+
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
     test_exit();
     test_refusals();
+    test_provable();
     test_loop();
     test_io();
     test_cheats();

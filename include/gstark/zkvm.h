@@ -315,6 +315,27 @@ gs_status gs_zkvm_prove(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_zkvm
                         const gs_params *params, const gs_prove_opts *opts, char *msg,
                         size_t msg_cap);
 
+/* A provable-security target for a run's proof (gs_zkvm_prove_provable):
+ * the parameters are chosen once the run's tables are built, when their
+ * heights are known. */
+typedef struct gs_zkvm_provable {
+    unsigned bits;           /* at least this many bits provable, 1..GS_MAX_SECURITY_BITS */
+    unsigned min_log_blowup; /* the blowups tried, 2^min..2^max (1..6); 0 and 0: 2..16 */
+    unsigned max_log_blowup;
+    gs_params chosen;        /* out: the parameters the proof was made with */
+    unsigned reachable;      /* out, on GS_ERR_PROOF_PARAMS: the most bits any choice reaches */
+} gs_zkvm_provable;
+
+/* gs_zkvm_prove with the blowup and query count that reach target->bits
+ * provable bits (gs_params_for_provable over the run's 13 tables) for the
+ * smallest proof, the other parameters base's (NULL: the defaults).
+ * GS_ERR_PROOF_PARAMS, with the numbers in msg, when no choice reaches it;
+ * GS_ERR_INVALID_ARG for target NULL or its bits out of range. */
+gs_status gs_zkvm_prove_provable(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_zkvm_program *p,
+                                 const uint8_t *input, size_t in_len, uint64_t max_cycles,
+                                 const gs_params *base, gs_zkvm_provable *target,
+                                 const gs_prove_opts *opts, char *msg, size_t msg_cap);
+
 /* gs_zkvm_prove on a resident prover (gstark/prover.h): the same proof,
  * made on pv (its backend and budgets; opts as gs_prover_prove_multi takes
  * them), with the tables built in pv's host memory (gs_prover_host_alloc:

@@ -277,6 +277,23 @@ gs_status zk_trace_run(zk_table *t, const gs_zkvm_program *p, const uint8_t *inp
     return s;
 }
 
+/* The parameters for a provable-security target, from the tables' shapes
+ * (gs_params_for_provable, base the rest of them). */
+static gs_status choose_provable(gs_zkvm_provable *tg, const gs_params *base, gs_air *const *airs,
+                                 const run_tables *rt, char *msg, size_t msg_cap) {
+    unsigned log_n[ZK_T_NUM], lo = tg->min_log_blowup, hi = tg->max_log_blowup;
+    for (unsigned t = 0; t < ZK_T_NUM; t++) log_n[t] = rt->t[t].log_n;
+    if (!lo && !hi) lo = 1, hi = 4;
+    tg->reachable = 0;
+    gs_params def = gs_params_default(GS_DEFAULT_SECURITY_BITS);
+    gs_status s = gs_params_for_provable(&tg->chosen, tg->bits, (const gs_air *const *)airs, log_n, ZK_T_NUM,
+                                         base ? base : &def, lo, hi, &tg->reachable);
+    if (s == GS_ERR_PROOF_PARAMS)
+        return refuse(msg, msg_cap, s, "%u bits provable cannot be reached for this run with blowup "
+                      "%u..%u (at most %u with 1024 queries)", tg->bits, 1u << lo, 1u << hi, tg->reachable);
+    return s;
+}
+
 /* pv NULL: a one-shot proof (its context made ahead, beside the building of
  * the tables: gs_prover_ahead_start); else on pv, the tables built in its
  * host memory. */
@@ -284,8 +301,8 @@ static gs_status prove_run(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *cl
                            const gs_zkvm_program *p, const uint8_t *input, size_t in_len,
                            const gs_zkvm_state *start,
                            uint64_t max_cycles, int whole, const gs_params *params,
-                           const gs_prove_opts *opts, zk_tamper_fn fn, void *ctx, char *msg,
-                           size_t msg_cap) {
+                           gs_zkvm_provable *target, const gs_prove_opts *opts, zk_tamper_fn fn,
+                           void *ctx, char *msg, size_t msg_cap) {
     if (!out || !p || (in_len && !input)) return GS_ERR_INVALID_ARG;
     *out = NULL;
     if (msg && msg_cap) msg[0] = 0;
@@ -339,6 +356,8 @@ static gs_status prove_run(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *cl
         in[t] = (gs_table_input){.air = airs[t], .trace = rt.t[t].cols, .log_n = rt.t[t].log_n,
                                  .packed = rt.t[t].cols ? NULL : &rt.cpu_pk,
                                  .pub = pub_of(&rt, t), .air_desc = zk_table_names[t]};
+    if (target && (s = choose_provable(target, params, airs, &rt, msg, msg_cap)) != GS_OK) goto out;
+    if (target) params = &target->chosen;
     s = pv ? gs_prover_prove_multi(pv, &zp->proof, in, ZK_T_NUM, params, opts)
            : gs_prove_multi_ahead(ahead, &zp->proof, in, ZK_T_NUM, params, opts);
     ahead = NULL; /* consumed */
@@ -365,8 +384,17 @@ gs_status gs_zkvm_prove(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_zkvm
                         const uint8_t *input, size_t in_len, uint64_t max_cycles,
                         const gs_params *params, const gs_prove_opts *opts, char *msg,
                         size_t msg_cap) {
-    return prove_run(NULL, out, claim, p, input, in_len, NULL, max_cycles, 1, params, opts, NULL, NULL,
-                     msg, msg_cap);
+    return prove_run(NULL, out, claim, p, input, in_len, NULL, max_cycles, 1, params, NULL, opts, NULL,
+                     NULL, msg, msg_cap);
+}
+
+gs_status gs_zkvm_prove_provable(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_zkvm_program *p,
+                                 const uint8_t *input, size_t in_len, uint64_t max_cycles,
+                                 const gs_params *base, gs_zkvm_provable *target,
+                                 const gs_prove_opts *opts, char *msg, size_t msg_cap) {
+    if (!target) return GS_ERR_INVALID_ARG;
+    return prove_run(NULL, out, claim, p, input, in_len, NULL, max_cycles, 1, base, target, opts, NULL,
+                     NULL, msg, msg_cap);
 }
 
 gs_status gs_zkvm_prove_on(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *claim,
@@ -374,8 +402,8 @@ gs_status gs_zkvm_prove_on(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *cl
                            uint64_t max_cycles, const gs_params *params, const gs_prove_opts *opts,
                            char *msg, size_t msg_cap) {
     if (!pv) return GS_ERR_INVALID_ARG;
-    return prove_run(pv, out, claim, p, input, in_len, NULL, max_cycles, 1, params, opts, NULL, NULL,
-                     msg, msg_cap);
+    return prove_run(pv, out, claim, p, input, in_len, NULL, max_cycles, 1, params, NULL, opts, NULL,
+                     NULL, msg, msg_cap);
 }
 
 gs_status gs_zkvm_prove_segment(gs_zkvm_proof **out, gs_zkvm_claim *claim,
@@ -383,16 +411,16 @@ gs_status gs_zkvm_prove_segment(gs_zkvm_proof **out, gs_zkvm_claim *claim,
                                 const gs_zkvm_state *start, uint64_t cycles,
                                 const gs_params *params, const gs_prove_opts *opts, char *msg,
                                 size_t msg_cap) {
-    return prove_run(NULL, out, claim, p, input, in_len, start, cycles, 0, params, opts, NULL, NULL, msg,
-                     msg_cap);
+    return prove_run(NULL, out, claim, p, input, in_len, start, cycles, 0, params, NULL, opts, NULL, NULL,
+                     msg, msg_cap);
 }
 
 gs_status zk_prove_tampered(gs_zkvm_proof **out, const gs_zkvm_program *p, const uint8_t *input,
                             size_t in_len, const gs_zkvm_state *start, uint64_t cycles,
                             const gs_params *params, const gs_prove_opts *opts, zk_tamper_fn fn,
                             void *ctx, char *msg, size_t msg_cap) {
-    return prove_run(NULL, out, NULL, p, input, in_len, start, cycles, !start && !cycles, params, opts,
-                     fn, ctx, msg, msg_cap);
+    return prove_run(NULL, out, NULL, p, input, in_len, start, cycles, !start && !cycles, params, NULL,
+                     opts, fn, ctx, msg, msg_cap);
 }
 
 /* Has zp a run's shape (tables and publics)? */
