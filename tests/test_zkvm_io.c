@@ -550,6 +550,30 @@ static void edit_read_only(stmt *s, const model *m, void *ctx) {
     *cell(s, T_IO, C_W, call_row(m, i) + 1) = 0;
 }
 
+/* The helper columns (HW = H (1 - RD), NXT = H BUF + V (A + K)) edited
+ * alone: the 17-byte write's header said to be no write's, its second word
+ * row's end one byte further. */
+static void edit_hw(stmt *s, const model *m, void *ctx) {
+    (void)ctx;
+    size_t r = call_row(m, find_call(m, 64, 1, 17));
+    CHECK_EQ_U64(*cell(s, T_IO, C_HW, r), 1);
+    *cell(s, T_IO, C_HW, r) = 0;
+}
+/* The read from fd 1 with its header's HW set to 1, as a write's: without
+ * HW's own constraint the write's rules (fd 1 or 2, count = len) would pass
+ * it and the read's rules would not apply. */
+static void edit_read_fd1_hw(stmt *s, const model *m, void *ctx) {
+    (void)ctx;
+    size_t r = call_row(m, find_call(m, 63, 1, 3));
+    CHECK_EQ_U64(*cell(s, T_IO, C_HW, r), 0);
+    *cell(s, T_IO, C_HW, r) = 1;
+}
+static void edit_nxt(stmt *s, const model *m, void *ctx) {
+    (void)ctx;
+    size_t r = call_row(m, find_call(m, 64, 1, 17)) + 2;
+    *cell(s, T_IO, C_NXT, r) = gs_fp_add(*cell(s, T_IO, C_NXT, r), 1);
+}
+
 static void test_refusals(const airs *A) {
     /* the claimed output */
     expect(A, "forged output byte", V_HONEST, edit_forge_byte, NULL, GS_ERR_BUS_UNBALANCED);
@@ -570,6 +594,8 @@ static void test_refusals(const airs *A) {
     /* fds */
     expect(A, "write to fd 3", V_WRITE_FD3, NULL, NULL, GS_ERR_AIR_UNSATISFIED);
     expect(A, "read from fd 1", V_READ_FD1, NULL, NULL, GS_ERR_AIR_UNSATISFIED);
+    expect(A, "read from fd 1, its HW a write's", V_READ_FD1, edit_read_fd1_hw, NULL,
+           GS_ERR_AIR_UNSATISFIED);
     /* hand-edited chip traces */
     expect(A, "chip skips a word", V_HONEST, edit_skip_word, NULL, GS_ERR_AIR_UNSATISFIED);
     expect(A, "chip ends a call a word early", V_HONEST, edit_end_early, NULL,
@@ -578,6 +604,8 @@ static void test_refusals(const airs *A) {
     expect(A, "chip swaps two words", V_HONEST, edit_swap_words, NULL, GS_ERR_AIR_UNSATISFIED);
     expect(A, "chip leaves the read's last byte out", V_HONEST, edit_mask_hole, NULL,
            GS_ERR_AIR_UNSATISFIED);
+    expect(A, "chip's write header with HW = 0", V_HONEST, edit_hw, NULL, GS_ERR_AIR_UNSATISFIED);
+    expect(A, "chip's word row with NXT + 1", V_HONEST, edit_nxt, NULL, GS_ERR_AIR_UNSATISFIED);
     /* the requester's count disagrees with the chip's */
     model *m = malloc(sizeof *m);
     model_run(m, V_HONEST);
