@@ -568,6 +568,13 @@ static void edit_read_fd1_hw(stmt *s, const model *m, void *ctx) {
     CHECK_EQ_U64(*cell(s, T_IO, C_HW, r), 0);
     *cell(s, T_IO, C_HW, r) = 1;
 }
+/* The 17-byte write ended a word early, its new last row's NXT set to the
+ * call's END so that the end rule holds: NXT's own constraint refuses it. */
+static void edit_end_early_nxt(stmt *s, const model *m, void *ctx) {
+    size_t r = call_row(m, find_call(m, 64, 1, 17));
+    edit_end_early(s, m, ctx);
+    *cell(s, T_IO, C_NXT, r + 4) = *cell(s, T_IO, C_END, r);
+}
 static void edit_nxt(stmt *s, const model *m, void *ctx) {
     (void)ctx;
     size_t r = call_row(m, find_call(m, 64, 1, 17)) + 2;
@@ -606,6 +613,8 @@ static void test_refusals(const airs *A) {
            GS_ERR_AIR_UNSATISFIED);
     expect(A, "chip's write header with HW = 0", V_HONEST, edit_hw, NULL, GS_ERR_AIR_UNSATISFIED);
     expect(A, "chip's word row with NXT + 1", V_HONEST, edit_nxt, NULL, GS_ERR_AIR_UNSATISFIED);
+    expect(A, "chip ends a call early, NXT set to END", V_HONEST, edit_end_early_nxt, NULL,
+           GS_ERR_AIR_UNSATISFIED);
     /* the requester's count disagrees with the chip's */
     model *m = malloc(sizeof *m);
     model_run(m, V_HONEST);
