@@ -12,7 +12,7 @@
  *   bench_zkvm_prove [--backend cpu|cuda] [--log-cycles L ...]
  *                    [--elf PROG.elf INPUT ...] [--quick] [--json]
  *                    [--threads N] [--trace-only [--reps R]] [--resident] [--shared-fri M]
- *                    [--blowup B]
+ *                    [--blowup B] [--coset-all]
  *                    [--timeline PREFIX] [--lanes L [--proofs K]]
  *
  * Default sizes 2^16 and 2^18 cycles (about: the programs' loop counts are
@@ -21,7 +21,9 @@
  * an ELF program on that input file (the guest examples: guest/build.sh);
  * with --elf and no --log-cycles only the ELF rows run. Parameters: 128-bit conjectured, blowup 4, the
  * library's defaults; --blowup B (2, 4 or 8) sets the blowup, the query
- * count then the least that keeps 128 bits conjectured. --threads N: host threads (as GS_THREADS). --trace-only
+ * count then the least that keeps 128 bits conjectured; --coset-all: coset
+ * leaves for every table (gs_params.coset_leaves = GS_COSET_LEAVES_ALL: the
+ * CPU table's too). --threads N: host threads (as GS_THREADS). --trace-only
  * times trace generation alone (the traced run, the replay, the memory
  * tables, the fills: zk_trace_run, what gs_zkvm_prove does before proving;
  * then the CPU table's columns from its packed rows, which the CPU backend
@@ -84,6 +86,7 @@ static int trace_only, reps = 3;
 static gs_prover *g_pv; /* --resident */
 static uint32_t g_shared; /* --shared-fri */
 static unsigned g_log_blowup = 2; /* --blowup */
+static int g_coset_all;           /* --coset-all */
 
 /* The proofs' parameters: 128 bits conjectured at the chosen blowup. */
 static gs_params bench_params(void) {
@@ -92,6 +95,7 @@ static gs_params bench_params(void) {
     par.log_blowup = g_log_blowup;
     par.num_queries = (need + g_log_blowup - 1) / g_log_blowup;
     par.shared_fri = g_shared;
+    if (g_coset_all) par.coset_leaves = GS_COSET_LEAVES_ALL;
     if (g_shared) par.coset_leaves = 0;
     return par;
 }
@@ -346,6 +350,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--blowup") && i + 1 < argc && (!strcmp(argv[i + 1], "2") ||
                  !strcmp(argv[i + 1], "4") || !strcmp(argv[i + 1], "8")))
             g_log_blowup = (unsigned)(argv[++i][0] == '2' ? 1 : argv[i][0] == '4' ? 2 : 3);
+        else if (!strcmp(argv[i], "--coset-all")) g_coset_all = 1;
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc && atoi(argv[i + 1]) > 0) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc && atoi(argv[i + 1]) > 0)
             gs_threads_set((unsigned)atoi(argv[++i]));
@@ -391,9 +396,9 @@ int main(int argc, char **argv) {
     }
     if (g_lanes) {
         fprintf(stderr, "bench_zkvm_prove: %s backend, %u lanes (resident provers, device shared), %u threads "
-                        "each, %u timed proofs a lane after one untimed, blowup %u\n",
+                        "each, %u timed proofs a lane after one untimed, blowup %u%s\n",
                 backend, g_lanes, gs_threads_get() / g_lanes ? gs_threads_get() / g_lanes : 1, g_proofs,
-                1u << g_log_blowup);
+                1u << g_log_blowup, g_coset_all ? ", coset leaves for every table" : "");
         fprintf(stderr, "%-20s %5s %6s %10s %8s %9s %9s\n", "program", "lanes", "proofs", "cycles", "wall s",
                 "proof s", "Mcyc/s");
         fprintf(stderr, "  (proof s: a lane's mean time a proof; Mcyc/s: all lanes' cycles over the wall time)\n");
@@ -405,8 +410,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "  (seq s: the replay's sequential pass, inside replay s; unpack s: the CPU table's\n"
                         "   columns from its packed rows, made on the device in a CUDA proof)\n");
     } else {
-    fprintf(stderr, "bench_zkvm_prove: %s backend, %u threads, 128-bit conjectured, blowup %u%s%s\n",
-            backend, gs_threads_get(), 1u << g_log_blowup,
+    fprintf(stderr, "bench_zkvm_prove: %s backend, %u threads, 128-bit conjectured, blowup %u%s%s%s\n",
+            backend, gs_threads_get(), 1u << g_log_blowup, g_coset_all ? ", coset leaves for every table" : "",
             g_shared == GS_SHARED_TREES ? ", shared FRI and trees" : g_shared ? ", shared FRI" : "",
             g_pv ? "; a resident prover: each statement once untimed, then timed" : "");
     fprintf(stderr, "%-14s %-5s %10s %9s %9s %9s %7s %11s %9s %9s %8s\n", "program", "be", "cycles",

@@ -15,7 +15,7 @@ enum {
     OPT_AIR = 256, OPT_PRESET, OPT_SHRINK, OPT_TABLES_PARALLEL, OPT_MEM_BUDGET, OPT_STRICT_BUDGET,
     OPT_REPORT, OPT_METRICS, OPT_BACKEND, OPT_NO_FALLBACK, OPT_DEVICE_MEM_BUDGET, OPT_LOG_ROWS,
     OPT_COLS, OPT_DEGREE, OPT_SEED, OPT_BLOWUP, OPT_SECURITY, OPT_QUERIES, OPT_GRINDING, OPT_FRI_ARITY,
-    OPT_FINAL_DEGREE, OPT_HASH, OPT_CAP_HEIGHT, OPT_SHARED_FRI, OPT_SHARED_TREES, OPT_COSET_LEAVES, OPT_NO_COSET_LEAVES, OPT_PROVABLE, OPT_ALLOW_SLOW, OPT_THREADS, OPT_NO_CHECK, OPT_JSON, OPT_ELF, OPT_INPUT,
+    OPT_FINAL_DEGREE, OPT_HASH, OPT_CAP_HEIGHT, OPT_SHARED_FRI, OPT_SHARED_TREES, OPT_COSET_LEAVES, OPT_COSET_LEAVES_ALL, OPT_NO_COSET_LEAVES, OPT_PROVABLE, OPT_ALLOW_SLOW, OPT_THREADS, OPT_NO_CHECK, OPT_JSON, OPT_ELF, OPT_INPUT,
     OPT_MAX_CYCLES, OPT_TIMELINE, OPT_END
 };
 
@@ -48,6 +48,7 @@ static const struct option prove_opts[] = {
     {"shared-fri", no_argument, NULL, OPT_SHARED_FRI},
     {"shared-trees", no_argument, NULL, OPT_SHARED_TREES},
     {"coset-leaves", no_argument, NULL, OPT_COSET_LEAVES},
+    {"coset-leaves-all", no_argument, NULL, OPT_COSET_LEAVES_ALL},
     {"no-coset-leaves", no_argument, NULL, OPT_NO_COSET_LEAVES},
     {"allow-slow", no_argument, NULL, OPT_ALLOW_SLOW},
     {"threads", required_argument, NULL, OPT_THREADS},
@@ -161,6 +162,7 @@ static int parse(prove_args *a, int argc, char **argv) {
         case OPT_SHARED_FRI: a->shared_fri = a->shared_fri ? a->shared_fri : 1; break;
         case OPT_SHARED_TREES: a->shared_fri = GS_SHARED_TREES; break;
         case OPT_COSET_LEAVES: a->coset_leaves = 1; break;
+        case OPT_COSET_LEAVES_ALL: a->coset_leaves = 2; break;
         case OPT_NO_COSET_LEAVES: a->coset_leaves = -1; break;
         case OPT_FINAL_DEGREE:
             ok = cli_parse_uint(name, optarg, 1, 1ul << 20, &a->final_degree);
@@ -343,12 +345,15 @@ static int params(gs_params *par, const prove_args *a) {
     }
     /* Coset leaves are the default (gs_params_default) but give way to an
      * explicit --shared-fri; asked for with it, they are refused. */
-    if (par->shared_fri && a->coset_leaves == 1) {
-        cli_err("--coset-leaves and --shared-fri: not together yet (the shared FRI's first layer "
-                "mixes tables of several heights); choose one");
+    if (par->shared_fri && a->coset_leaves > 0) {
+        cli_err("%s and --shared-fri: not together yet (the shared FRI's first layer "
+                "mixes tables of several heights); choose one",
+                a->coset_leaves == 2 ? "--coset-leaves-all" : "--coset-leaves");
         return CLI_USAGE;
     }
-    par->coset_leaves = a->coset_leaves < 0 || par->shared_fri ? 0 : 1;
+    par->coset_leaves = a->coset_leaves < 0 || par->shared_fri ? 0
+                        : a->coset_leaves == 2                ? GS_COSET_LEAVES_ALL
+                                                              : 1;
     if (a->fri_arity)
         for (par->log_arity = 1; (1ul << par->log_arity) < a->fri_arity; par->log_arity++) {}
     if (a->final_degree)

@@ -106,6 +106,16 @@ cmp -s "$D/out" in.bin && echo "ok: the --provable-security proof gives the outp
 expect 2 "--provable-security 128 at blowup 2 without grinding (out of reach)" "$G" prove --elf echo.elf --input in.bin --grinding 0 --blowup 2 --provable-security 128 -o never.proof
 has "$D/err" "cannot be reached for this run" "it says so"
 check "no proof written" ! -e never.proof
+# --coset-leaves-all: the CPU table's trees (and every other table's) hash a leaf per folding
+# coset: the same claim, verified, inspect says so; with --shared-fri it is refused.
+expect 0 "prove echo's run with --coset-leaves-all" "$G" prove --elf echo.elf --input in.bin --coset-leaves-all -o all.proof "${zk[@]}"
+expect 0 "verify the --coset-leaves-all proof" "$G" verify all.proof --elf echo.elf
+cmp -s "$D/out" in.bin && echo "ok: the --coset-leaves-all proof gives the output" || { echo "FAIL: --coset-leaves-all output"; fail=1; }
+expect 0 "inspect the --coset-leaves-all proof" "$G" inspect all.proof
+has "$D/out" "coset leaves (every table)" "inspect names the choice"
+expect 1 "the --coset-leaves-all proof with another --input" "$G" verify all.proof --elf echo.elf --input other.bin
+expect 2 "--coset-leaves-all with --shared-fri" "$G" prove --elf echo.elf --input in.bin --coset-leaves-all --shared-fri -o never.proof "${zk[@]}"
+has "$D/err" "--coset-leaves-all and --shared-fri" "it names both"
 size=$(wc -c <run.proof)
 head -c $((size / 2)) run.proof >half.proof
 expect 1 "a truncated run's proof" "$G" verify half.proof --elf echo.elf

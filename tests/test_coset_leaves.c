@@ -139,6 +139,69 @@ static void test_rule(void) {
     gs_workload_free(&w);
 }
 
+/* GS_COSET_LEAVES_ALL: a table the rule keeps at one row a leaf (mix 8 x
+ * 2^8: 8 (8 + 3 x 2) x 7 bytes of extra rows a query against layer 0's
+ * opening) takes coset leaves too; the file keeps the choice, the statement
+ * names it, a proof relabelled 1 (or 0) fails, 400 random bits flipped in
+ * the file are each refused, and a cheating prover's trace is rejected. */
+static void test_all(void) {
+    gs_mix_params mp = {8, 3, 8, 5};
+    gs_workload w = {0};
+    CHECK(gs_airs_mix(&w, &mp) == GS_OK);
+    gs_params par = {2, 2, 2, 78, 3, 0, 0, 0, GS_COSET_LEAVES_ALL}, one = par;
+    one.coset_leaves = 1;
+    gs_proof *p = NULL, *p1 = NULL, *q = NULL;
+    CHECK(gs_prove(&p, w.air, w.trace, w.log_n, w.pub, &par, NULL) == GS_OK);
+    CHECK(gs_prove(&p1, w.air, w.trace, w.log_n, w.pub, &one, NULL) == GS_OK);
+    static const gs_digest zero;
+    uint8_t *b = NULL, *b2 = NULL, *b1 = NULL;
+    size_t l = 0, l2 = 0, l1 = 0;
+    if (p && p1) {
+        CHECK(memcmp(&p->table.fri_roots[0], &zero, sizeof zero) == 0); /* layer 0 not committed */
+        CHECK(memcmp(&p1->table.fri_roots[0], &zero, sizeof zero) != 0);
+        CHECK(gs_proof_table_parts(p).leaf_rows_log == 3 && gs_proof_table_parts(p1).leaf_rows_log == 0);
+        CHECK(gs_verify(w.air, p, 0) == GS_OK);
+        CHECK(gs_proof_serialize(&b, &l, p) == GS_OK && gs_proof_parse(&q, b, l) == GS_OK);
+        CHECK(q && q->params.coset_leaves == GS_COSET_LEAVES_ALL && gs_verify(w.air, q, 0) == GS_OK);
+        CHECK(q && gs_proof_serialize(&b2, &l2, q) == GS_OK && l2 == l && !memcmp(b, b2, l));
+        CHECK(gs_proof_serialize(&b1, &l1, p1) == GS_OK && l1 < l); /* larger, as the rule said */
+        gs_digest d = gs_proof_statement_digest(p), d1 = gs_proof_statement_digest(p1);
+        CHECK(memcmp(&d, &d1, sizeof d) != 0);
+        for (uint32_t c = 0; c < 2; c++) { /* relabelled: another statement, another shape */
+            p->params.coset_leaves = c;
+            CHECK(gs_verify(w.air, p, 0) != GS_OK);
+        }
+        p->params.coset_leaves = GS_COSET_LEAVES_ALL;
+        int by_parser = 0, accepted = 0;
+        for (int k = 0; b && k < 400; k++) {
+            size_t i = 12 + gs_test_below(l - 12);
+            uint8_t x = (uint8_t)(1u << gs_test_below(8));
+            b[i] ^= x;
+            if (!file_rejected(w.air, b, l, &by_parser)) accepted++, fprintf(stderr, "accepted: byte %zu\n", i);
+            b[i] ^= x;
+        }
+        CHECK(accepted == 0);
+        printf("coset leaves for every table: mix 8 x 2^8 %zu bytes (%zu with the rule), 400 bits "
+               "flipped refused (%d by the parser)\n", l, l1, by_parser);
+    }
+    /* A cheating prover (a wrong cell, out-of-domain values that hide it),
+     * unchecked, at three random cells: rejected. */
+    const size_t cells = (size_t)mp.cols << w.log_n;
+    gs_fp *m = malloc(cells * sizeof *m);
+    for (int r = 0; m && r < 3; r++) {
+        memcpy(m, w.trace, cells * sizeof *m);
+        gs_proof *pf = NULL;
+        gs_status v = cheat_prove(&pf, w.air, m, cells, w.log_n, w.pub, &par);
+        CHECK(pf != NULL && cheat_kind(v) >= 0);
+        if (cheat_kind(v) < 0) fprintf(stderr, "cheating prover on mix 8 x 2^8: %s\n", gs_status_str(v));
+        gs_proof_free(pf);
+    }
+    free(m);
+    free(b), free(b2), free(b1);
+    gs_proof_free(p), gs_proof_free(p1), gs_proof_free(q);
+    gs_workload_free(&w);
+}
+
 /* ---- round trips ---- */
 
 static void round_trip_single(gs_params par, unsigned log_n, int *count) {
@@ -369,7 +432,7 @@ static void test_refused(void) {
     gs_fp pub[4] = {1, 1, 0, 0};
     gs_fp *m = fib_trace(4, pub);
     gs_proof *pf = NULL;
-    gs_params par = {1, 1, 2, 78, 1, 0, 0, 0, 2};
+    gs_params par = {1, 1, 2, 78, 1, 0, 0, 0, GS_COSET_LEAVES_ALL + 1};
     CHECK(m && gs_prove(&pf, g_fib, m, 4, pub, &par, NULL) == GS_ERR_INVALID_ARG && !pf);
     free(m);
     /* gs_params_default's coset leaves with a shared FRI: taken as 0. */
@@ -426,6 +489,7 @@ int main(int argc, char **argv) {
     test_golden(regen);
     if (!regen) {
         test_rule();
+    test_all();
         test_layout();
         test_single();
         test_multi();

@@ -41,9 +41,12 @@ static void dump(const char *name, const uint8_t *b, size_t len) {
     fprintf(stderr, "%s %s\n", write_file(path, b, len) ? "wrote" : "could not write", path);
 }
 
-static uint8_t *prove_bytes(const gs_zkvm_program *p, gs_backend_kind be, int shared, size_t *len) {
+/* mode 0: the defaults; 1: one FRI for all tables; 2: coset leaves for
+ * every table (GS_COSET_LEAVES_ALL: the CPU table's wide leaves too). */
+static uint8_t *prove_bytes(const gs_zkvm_program *p, gs_backend_kind be, int mode, size_t *len) {
     gs_params par = gs_params_default(GS_DEFAULT_SECURITY_BITS);
-    if (shared) par.shared_fri = 1, par.coset_leaves = 0;
+    if (mode == 1) par.shared_fri = 1, par.coset_leaves = 0;
+    if (mode == 2) par.coset_leaves = GS_COSET_LEAVES_ALL;
     gs_prove_opts opts = {.backend = be, .no_fallback = 1};
     gs_zkvm_proof *zp = NULL;
     char msg[400];
@@ -123,11 +126,11 @@ int main(int argc, char **argv) {
         gs_zkvm_program *p = j < 2 ? fib_loop(n) : mem_loop(n);
         CHECK(p != NULL);
         if (!p) continue;
-        for (int shared = 0; shared < 2; shared++) {
-            if (shared && (j == 0 || j == 2)) continue; /* the larger runs only */
+        for (int mode = 0; mode < 3; mode++) {
+            if (mode && (j == 0 || j == 2)) continue; /* the larger runs only */
             size_t lc = 0, lg = 0;
-            uint8_t *c = prove_bytes(p, GS_BACKEND_CPU, shared, &lc);
-            uint8_t *g = prove_bytes(p, GS_BACKEND_CUDA, shared, &lg);
+            uint8_t *c = prove_bytes(p, GS_BACKEND_CPU, mode, &lc);
+            uint8_t *g = prove_bytes(p, GS_BACKEND_CUDA, mode, &lg);
             CHECK(c && g && lc == lg && memcmp(c, g, lc) == 0);
             if (c && g && (lc != lg || memcmp(c, g, lc))) {
                 char name[64];
@@ -135,9 +138,10 @@ int main(int argc, char **argv) {
                 dump(name, c, lc);
             }
             size_t lr = 0;
-            uint8_t *r = g_pv ? prove_bytes(p, GS_BACKEND_AUTO, shared, &lr) : NULL;
+            uint8_t *r = g_pv ? prove_bytes(p, GS_BACKEND_AUTO, mode, &lr) : NULL;
             CHECK(c && r && lc == lr && memcmp(c, r, lc) == 0);
-            printf("%s %u%s: %zu bytes, %s\n", j < 2 ? "fib" : "mem", n, shared ? " shared FRI" : "", lc,
+            printf("%s %u%s: %zu bytes, %s\n", j < 2 ? "fib" : "mem", n,
+                   mode == 1 ? " shared FRI" : mode == 2 ? " coset leaves for every table" : "", lc,
                    c && g && r && lc == lg && lc == lr && !memcmp(c, g, lc) && !memcmp(c, r, lc)
                        ? "same on cpu, cuda and a resident cuda prover"
                        : "DIFFERENT");

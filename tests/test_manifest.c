@@ -182,6 +182,18 @@ static void test_valid(void) {
         CHECK(!memcmp(&m->claims[0].params, &p2, sizeof p2));
     }
     gs_manifest_free(m);
+    /* params.coset_leaves 2: every table's leaves hold folding cosets; 1 by default. */
+    m = parse_ok("{\"claims\": [{\"id\": \"c\", \"workload\": {\"air\": \"fib\", \"log_rows\": 4}, "
+                 "\"params\": {\"security\": 100, \"coset_leaves\": 2}},"
+                 "{\"id\": \"d\", \"workload\": {\"air\": \"fib\", \"log_rows\": 4}, "
+                 "\"params\": {\"security\": 100}}]}");
+    if (m) {
+        CHECK(m->claims[0].params.coset_leaves == GS_COSET_LEAVES_ALL && m->claims[1].params.coset_leaves == 1);
+        gs_params p2 = m->claims[1].params;
+        p2.coset_leaves = GS_COSET_LEAVES_ALL;
+        CHECK(!memcmp(&m->claims[0].params, &p2, sizeof p2));
+    }
+    gs_manifest_free(m);
 }
 
 /* The tree under `node` as nested parentheses of claim indices. */
@@ -329,6 +341,7 @@ static void test_bad(void) {
         {PAR("{\"hash\": \"sha256\"}"), {"claim 'c': params.hash: 'sha256' is not keccak or poseidon2", NULL}},
         {PAR("{\"hash\": 1}"), {"claim 'c': params.hash: expected a string", NULL}},
         {PAR("{\"cap_height\": 11}"), {"claim 'c': params.cap_height", "outside 0..10"}},
+        {PAR("{\"coset_leaves\": 3}"), {"claim 'c': params.coset_leaves", "outside 0..2"}},
         {PAR("7"), {"claim 'c': params: expected an object", NULL}},
         /* joins */
         {JOINS("[]"), {"joins: empty", NULL}},

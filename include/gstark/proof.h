@@ -61,13 +61,18 @@ typedef struct gs_params {
      * first layer folds together (a = that layer's folds), so the verifier
      * computes the DEEP word's values on a whole folding coset from the
      * openings and layer 0 is not committed: smaller proofs, fewer hashes.
-     * Bound in the statement only when 1; version 3 files only. With
+     * Only for the tables whose proof that makes smaller (gs_coset_pays,
+     * from the statement); 2 (GS_COSET_LEAVES_ALL) for every table with a
+     * FRI layer, also the wide ones, whose proofs it makes larger but whose
+     * trees then hash a leaf per 2^a rows and no layer 0 (faster provers).
+     * Bound in the statement when not 0; version 3 files only. With
      * shared_fri = 1 the provers take it as 0 (the two do not combine yet) and
      * the proof records 0; a proof struct claiming both is refused. */
     uint32_t coset_leaves;
 } gs_params;
 
 #define GS_SHARED_TREES 2u /* gs_params.shared_fri: one FRI and one tree per round */
+#define GS_COSET_LEAVES_ALL 2u /* gs_params.coset_leaves: every table with a FRI layer */
 #define GS_MAX_LOG_ARITY 4u /* FRI folds by at most 16 */
 #define GS_MAX_CAP_HEIGHT 10u /* a cap of at most 1024 nodes: always stored by both backends */
 #define GS_MIN_SECURITY_BITS 80u /* the verifier refuses proofs below this */

@@ -266,11 +266,12 @@ static gs_status parse_params(gs_manifest_pc *p, const cJSON *par, gs_claim *c) 
         if (sf) GS_TRY(get_unsigned(p, sf, "params.shared_fri", 0, GS_SHARED_TREES, &shared_fri));
         const cJSON *cl = cJSON_GetObjectItemCaseSensitive(par, "coset_leaves");
         if (cl) {
-            GS_TRY(get_unsigned(p, cl, "params.coset_leaves", 0, 1, &coset));
+            GS_TRY(get_unsigned(p, cl, "params.coset_leaves", 0, GS_COSET_LEAVES_ALL, &coset));
             coset_given = 1;
         }
         if (shared_fri && coset && coset_given)
-            return gs_manifest_fail(p, "params: coset_leaves 1 and shared_fri %u do not go together yet", shared_fri);
+            return gs_manifest_fail(p, "params: coset_leaves %u and shared_fri %u do not go together yet", coset,
+                                    shared_fri);
         if (shared_fri == GS_SHARED_TREES && cap_height)
             return gs_manifest_fail(p, "params: cap_height %u and shared_fri 2 (one tree per round, sent as its root) do not go together",
                                     cap_height);

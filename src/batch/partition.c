@@ -113,6 +113,7 @@ static void put_params(FILE *f, const gs_claim *c) {
     if (c->params.cap_height) fprintf(f, ", \"cap_height\": %u", c->params.cap_height);
     if (c->params.shared_fri) fprintf(f, ", \"shared_fri\": %u", c->params.shared_fri);
     if (!c->params.coset_leaves && !c->params.shared_fri) fputs(", \"coset_leaves\": 0", f);
+    if (c->params.coset_leaves == GS_COSET_LEAVES_ALL) fprintf(f, ", \"coset_leaves\": %u", GS_COSET_LEAVES_ALL);
     fputc('}', f);
 }
 

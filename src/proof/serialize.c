@@ -241,8 +241,8 @@ static void put_params(wbuf *w, const gs_params *q) {
 /* Version 3's optional end of HEAD or MHDR: nothing for Keccak-256 without
  * caps, the hash id for another hash, the hash id (any, 0 included) and the
  * cap height with caps, those and the shared-FRI flag (1) with a shared
- * FRI, those three (the flag 0) and the coset-leaves flag (1) with coset
- * leaves. Each choice has one encoding (get_tail). Versions 1 and 2 are
+ * FRI, those three (the flag 0) and the coset-leaves choice (1 or 2) with
+ * coset leaves. Each choice has one encoding (get_tail). Versions 1 and 2 are
  * refused such parameters before anything is written. */
 static void put_tail(wbuf *w, const gs_params *q) {
     int more = q->shared_fri || q->coset_leaves;
@@ -818,17 +818,18 @@ static gs_status parse_statement(gs_proof *p, rd *r, uint32_t version) {
  * other than Keccak-256 (an explicit Keccak-256 would be a second encoding);
  * 8 bytes, a known hash and a cap height 1..GS_MAX_CAP_HEIGHT; 12 bytes,
  * those (any height) and shared FRI 1, or height 0 and shared trees 2; 16 bytes, those with shared FRI 0
- * and coset leaves 1. */
+ * and coset leaves 1 or 2. */
 static int get_tail(rd *r, gs_params *q, uint32_t version) {
     q->hash = GS_HASH_KECCAK256;
     q->cap_height = 0;
     q->shared_fri = 0;
     q->coset_leaves = 0;
     if (version < GS_PROOF_VERSION_COMPACT || r->left == 0) return 1;
-    if (r->left == 16) /* coset leaves: hash, cap height (any), shared FRI 0, 1 */
+    if (r->left == 16) /* coset leaves: hash, cap height (any), shared FRI 0, 1 or 2 */
         return get_u32(r, &q->hash) && q->hash < GS_HASH_COUNT && get_u32(r, &q->cap_height) &&
                q->cap_height <= GS_MAX_CAP_HEIGHT && get_u32(r, &q->shared_fri) && q->shared_fri == 0 &&
-               get_u32(r, &q->coset_leaves) && q->coset_leaves == 1;
+               get_u32(r, &q->coset_leaves) && q->coset_leaves >= 1 &&
+               q->coset_leaves <= GS_COSET_LEAVES_ALL;
     if (r->left == 4)
         return get_u32(r, &q->hash) && q->hash != GS_HASH_KECCAK256 && q->hash < GS_HASH_COUNT;
     if (r->left == 12) /* shared FRI: hash, cap height (any), 1 */

@@ -19,7 +19,7 @@ gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_
         p->num_queries < 1 || p->num_queries > 1024 || p->grinding_bits > 40 || log_n < 1 ||
         log_n > GS_MAX_LOG_LDE - p->log_blowup /* log_blowup <= 6 here */ || cols < 1 || chunks < 1 ||
         p->hash >= GS_HASH_COUNT || p->cap_height > GS_MAX_CAP_HEIGHT || p->shared_fri > GS_SHARED_TREES ||
-        (p->shared_fri == GS_SHARED_TREES && p->cap_height) || p->coset_leaves > 1 ||
+        (p->shared_fri == GS_SHARED_TREES && p->cap_height) || p->coset_leaves > GS_COSET_LEAVES_ALL ||
         (p->coset_leaves && p->shared_fri))
         return GS_ERR_INVALID_ARG;
     s->hash = (gs_hash_id)p->hash;
@@ -36,7 +36,10 @@ gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_
     size_t N = (size_t)1 << s->log_size;
     s->queries = p->num_queries < N ? p->num_queries : (uint32_t)N;
     s->cap_height = p->cap_height;
-    s->fri_first = p->coset_leaves && s->layers && gs_coset_pays(s, cols, chunks) ? 1 : 0;
+    s->fri_first = p->coset_leaves && s->layers &&
+                           (p->coset_leaves == GS_COSET_LEAVES_ALL || gs_coset_pays(s, cols, chunks))
+                       ? 1
+                       : 0;
     s->lde_fold = s->fri_first ? gs_fri_folds(s, 0) : 0;
     s->lde_depth = s->log_size - s->lde_fold;
     s->lde_cap = gs_cap_log(s, s->lde_depth);
