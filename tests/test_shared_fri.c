@@ -607,7 +607,7 @@ static void test_manifest(void) {
         CHECK(gs_claim_estimate(&t, &m->claims[3]) == GS_OK && t.prove_bytes > a.prove_bytes);
     }
     gs_manifest_free(m);
-    static const char *const bad[6][2] = {
+    static const char *const bad[7][2] = {
         {"{\"claims\": [{\"id\": \"f\", \"workload\": {\"air\": \"fib\", \"log_rows\": 4}, \"params\": {\"shared_fri\": 1}}]}",
          "one table"},
         {"{\"claims\": [{\"id\": \"s\", \"workload\": {\"air\": \"synth\", \"preset\": \"vm\"}, \"params\": {\"shared_fri\": 3}}]}",
@@ -619,10 +619,12 @@ static void test_manifest(void) {
         /* coset leaves (the default) give way to a shared FRI, but not when asked for */
         {"{\"claims\": [{\"id\": \"s\", \"workload\": {\"air\": \"synth\", \"preset\": \"vm\"}, \"params\": {\"shared_fri\": 1, \"coset_leaves\": 1}}]}",
          "do not go together"},
-        {"{\"claims\": [{\"id\": \"f\", \"workload\": {\"air\": \"fib\", \"log_rows\": 4}, \"params\": {\"coset_leaves\": 2}}]}",
+        {"{\"claims\": [{\"id\": \"s\", \"workload\": {\"air\": \"synth\", \"preset\": \"vm\"}, \"params\": {\"shared_fri\": 1, \"coset_leaves\": 2}}]}",
+         "coset_leaves 2 and shared_fri 1 do not go together"},
+        {"{\"claims\": [{\"id\": \"f\", \"workload\": {\"air\": \"fib\", \"log_rows\": 4}, \"params\": {\"coset_leaves\": 3}}]}",
          "params.coset_leaves"},
     };
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 7; i++) {
         m = NULL;
         err[0] = 0;
         CHECK(gs_manifest_parse(&m, bad[i][0], strlen(bad[i][0]), err, sizeof err) == GS_ERR_MANIFEST && !m);
