@@ -52,9 +52,9 @@
  *    left at POS + COUNT. x11 and x12 are sent back unchanged.
  *  - count: a write has COUNT = LEN (HW (COUNT - LEN) = 0). A read has
  *    S1 = LEN - COUNT, S2 = in_len - POS - COUNT ((H - HW)(...) = 0) with S1,
- *    S2 in [0, 2^32) by their limbs, and (H - HW) S1 S2 = 0. POS <= in_len: cursor
- *    32 starts at 0 and only read headers write it (fd 0 <=> read), each
- *    with POS + COUNT = in_len - S2 <= in_len. So with c = LEN - S1 (an
+ *    S2 in [0, 2^32) by their limbs, and (H - HW) S1 S2 = 0. POS <= in_len:
+ *    cursor 32 starts at 0 and only read headers write it (fd 0 <=> read),
+ *    each with POS + COUNT = in_len - S2 <= in_len. So with c = LEN - S1 (an
  *    integer in (-2^32, 2^32)), S2 = in_len - POS - c holds over the
  *    integers; S1 S2 = 0 in the field makes one of them 0, i.e. c = LEN or
  *    c = in_len - POS, both >= 0; and c <= LEN, c <= in_len - POS. So COUNT
@@ -68,8 +68,8 @@
  *    k) and V (1 - sum E_j) = 0: one run, nonempty, lanes FIRST .. FIRST + K
  *    - 1, so K >= 1. V (A - WADDR - FIRST) = 0: the row moves the bytes at
  *    addresses [A, A + K), inside its word.
- *  - chaining: with the column NXT = H BUF + V (A + K) (one past the row's last byte;
- *    BUF on the header), V' (A' - NXT) = 0: each word row starts where the
+ *  - chaining: with the column NXT = H BUF + V (A + K) (one past the row's
+ *    last byte; BUF on the header), V' (A' - NXT) = 0: each word row starts where the
  *    previous row stopped. V V' (WADDR' - WADDR - 4) = 0: consecutive word
  *    rows touch consecutive words, so A' = WADDR' + FIRST' = WADDR + FIRST +
  *    K with FIRST + K <= 4 forces FIRST' = 0 and FIRST + K = 4 (every run
@@ -345,7 +345,9 @@ gs_status zk_io_fill(zk_table *out, const zk_io_req *req, size_t n, uint64_t in_
             const zk_io_word *wd = &q->words[k];
             c[C_V][r] = 1, c[C_RD][r] = rd, c[C_FD][r] = fd, c[C_CLK][r] = clk;
             c[C_END][r] = end, c[C_DELTA][r] = delta;
+            /* the bytes the row moves: [A, NXT), its word's within [lo, hi) */
             c[C_A][r] = wd->waddr > lo ? wd->waddr : lo;
+            c[C_NXT][r] = (uint64_t)wd->waddr + 4 < hi ? (uint64_t)wd->waddr + 4 : hi;
             c[C_WL][r] = wd->waddr & 0xffffu, c[C_WH][r] = wd->waddr >> 16;
             c[C_W][r] = wd->w;
             limbs16(&c[C_G0L][r], &c[C_G0H][r], gap(q->clk, wd->ts_prev), lk);
@@ -361,7 +363,6 @@ gs_status zk_io_fill(zk_table *out, const zk_io_req *req, size_t n, uint64_t in_
                 const uint64_t p = q->pos + (addr - lo);
                 if (in && rd && in_mult && q->fd == 0 && p < in_len) in_mult[p]++;
             }
-            c[C_NXT][r] = gs_fp_add(c[C_A][r], c[C_M0][r] + c[C_M0 + 1][r] + c[C_M0 + 2][r] + c[C_M0 + 3][r]);
             zk_byte(lk, ZK_BYTE_RANGE, bb[0], bb[1]);
             zk_byte(lk, ZK_BYTE_RANGE, bb[2], bb[3]);
             zk_byte(lk, ZK_BYTE_RANGE, xb[0], xb[1]);
