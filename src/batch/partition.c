@@ -112,8 +112,9 @@ static void put_params(FILE *f, const gs_claim *c) {
     if (c->params.hash != GS_HASH_KECCAK256) fprintf(f, ", \"hash\": \"%s\"", gs_hash_name((gs_hash_id)c->params.hash));
     if (c->params.cap_height) fprintf(f, ", \"cap_height\": %u", c->params.cap_height);
     if (c->params.shared_fri) fprintf(f, ", \"shared_fri\": %u", c->params.shared_fri);
-    if (!c->params.coset_leaves && !c->params.shared_fri) fputs(", \"coset_leaves\": 0", f);
-    if (c->params.coset_leaves == GS_COSET_LEAVES_ALL) fprintf(f, ", \"coset_leaves\": %u", GS_COSET_LEAVES_ALL);
+    /* coset_leaves when it is not what the manifest parser defaults to (1; 0 with a shared FRI) */
+    if (c->params.coset_leaves != (c->params.shared_fri ? 0u : 1u))
+        fprintf(f, ", \"coset_leaves\": %u", c->params.coset_leaves);
     fputc('}', f);
 }
 

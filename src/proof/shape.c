@@ -37,9 +37,7 @@ gs_status gs_shape_make(gs_shape *s, const gs_params *p, unsigned log_n, uint32_
     s->queries = p->num_queries < N ? p->num_queries : (uint32_t)N;
     s->cap_height = p->cap_height;
     s->fri_first = p->coset_leaves && s->layers &&
-                           (p->coset_leaves == GS_COSET_LEAVES_ALL || gs_coset_pays(s, cols, chunks))
-                       ? 1
-                       : 0;
+                   (p->coset_leaves == GS_COSET_LEAVES_ALL || gs_coset_pays(s, cols, chunks));
     s->lde_fold = s->fri_first ? gs_fri_folds(s, 0) : 0;
     s->lde_depth = s->log_size - s->lde_fold;
     s->lde_cap = gs_cap_log(s, s->lde_depth);

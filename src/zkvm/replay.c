@@ -356,9 +356,6 @@ static gs_status replay_run(replay *rp, zk_run_tables *rt, const gs_zkvm_program
 
 /* ---- the memory tables ---- */
 
-/* The final values of the registers, cursors and image, then the words
- * touched outside the image, in address order; the replay must end where
- * the machine did. */
 /* Whether the replay's memory ends as the machine's: compared on the pages
  * either may have written (the machine's written pages, the words the
  * replay touched); every other page holds the program's image in both.
@@ -375,6 +372,9 @@ static int memory_agrees(const replay *rp, const gs_zkvm_vm *vm) {
     return 1;
 }
 
+/* The final values of the registers, cursors and image, then the words
+ * touched outside the image, in address order; the replay must end where
+ * the machine did. */
 static gs_status memory_tables(zk_run_tables *rt, const replay *rp, const zk_image *im,
                                const gs_zkvm_state *start, const gs_zkvm_vm *vm, char *msg,
                                size_t cap) {
