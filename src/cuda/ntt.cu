@@ -29,7 +29,9 @@
  *
  *   Pass sizes: L <= 12: one pass (a whole column per tile; natural order is
  *   restored in shared memory). L = 13..22: two (L-12, 12); L = 23..32: three
- *   (two of <= 10 bits, then 12). The in-place forward and inverse transforms
+ *   (4 and L-16 bits up to L = 26, two halves of L-12 beyond, then 12). A
+ *   pass of 4 bits (R = 16) runs in registers alone (k_pass16): each thread
+ *   holds one whole 16-point problem, so no shared memory and no barrier. The in-place forward and inverse transforms
  *   are DIF passes then an in-place bit reversal (pairs of 32x32 tiles swapped
  *   through shared memory; the 1/n of the inverse folded in): 3 passes over
  *   memory for 2^13..2^22, 4 for 2^23..2^32.
@@ -82,6 +84,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <type_traits>
 
 #include "gstark/cuda.h"
 #include "gstark/cuda_ntt.h"
@@ -234,10 +238,6 @@ DEV uint32_t rev_bits(uint32_t x, unsigned bits) {
 #endif
 }
 
-__host__ __device__ constexpr unsigned crev(unsigned x, unsigned bits) {
-    return bits == 0 ? 0 : (((x & 1u) << (bits - 1)) | crev(x >> 1, bits - 1));
-}
-
 __host__ __device__ constexpr unsigned clog2(unsigned x) { return x <= 1 ? 0 : 1 + clog2(x >> 1); }
 
 /* w_m = 2^root_exp(m) (mod p) for m = 2, 4, 8, 16, where w_m is the
@@ -356,7 +356,7 @@ DEV void tile_step(uint64_t *sm, unsigned log_q, unsigned lh, unsigned log_rows,
             if (lh > 0) {
 #pragma unroll
                 for (int j = 1; j < E; j++)
-                    x[j] = f_mul(x[j], tw_small(w, LE + lh, u * crev(j, LE), INV));
+                    x[j] = f_mul(x[j], tw_small(w, LE + lh, u * rev_bits(j, LE), INV));
             }
             reg_dft_dit<E, INV>(x);
         } else {
@@ -364,7 +364,7 @@ DEV void tile_step(uint64_t *sm, unsigned log_q, unsigned lh, unsigned log_rows,
             if (lh > 0) {
 #pragma unroll
                 for (int j = 1; j < E; j++)
-                    x[j] = f_mul(x[j], tw_small(w, LE + lh, u * crev(j, LE), INV));
+                    x[j] = f_mul(x[j], tw_small(w, LE + lh, u * rev_bits(j, LE), INV));
             }
         }
 #pragma unroll
@@ -420,7 +420,7 @@ DEV void tile_dft(uint64_t *sm, unsigned log_q, unsigned lo, unsigned hi, const 
 
 /* Memory position of logical position `pos` in a "spread" column layout:
  * chunks of 2^lr positions placed 2^(lr + lb) apart (lb = 0: natural). */
-DEV uint64_t spread(uint64_t pos, unsigned lr, unsigned lb) {
+__host__ __device__ inline uint64_t spread(uint64_t pos, unsigned lr, unsigned lb) {
     return ((pos >> lr) << (lr + lb)) + (pos & ((1ull << lr) - 1));
 }
 
@@ -438,6 +438,9 @@ typedef struct pass_args {
     uint64_t store_c; int store_scale;           /* constant store scale */
     int store_natural;       /* single pass: undo the DIF bit reversal */
     tw_tabs tw;
+    /* the fast mapping (fast_ok): value i's offset from the thread's first
+     * position in the source and destination layouts (set by launch_pass) */
+    uint32_t src_off[16], dst_off[16];
 } pass_args;
 
 /* The fast tile mapping (P = 1, R = TILE / V >= 16, not store_natural):
@@ -446,28 +449,23 @@ typedef struct pass_args {
  * whose output indices bitrev_r(slot) are k0 + i, k0 = 16 bitrev_(r-4)(s).
  *   - Addresses: a position is a sum of disjoint bit fields and a spread
  *     layout only moves bits, so value i sits at the thread's first offset
- *     plus a sum of up to four per-kernel strides (the bits of bitrev_4(i));
- *     its shared-memory slot is the thread's first slot plus a compile-time
- *     constant. No per-value index arithmetic.
+ *     plus a per-kernel offset (src_off / dst_off, the strides of the bits
+ *     of bitrev_4(i), summed on the host); its shared-memory slot is the
+ *     thread's first slot plus a compile-time constant. No per-value index
+ *     arithmetic, and without zero padding or load and store scales (the
+ *     usual case) no per-value test either.
  *   - Four-step twiddles w_{RM}^(v k) (M > 1) by running products: two table
  *     lookups per thread, then one product per value (instead of two
  *     scattered loads of a 1 MiB table per value). DIF: the output in that
  *     slot gets w^(v k); DIT: the input at position t = slot does.
  * Other tiles (several problems, short transforms, natural-order stores)
  * take the generic per-value mapping. */
-DEV bool fast_ok(const pass_args &a) {
+__host__ __device__ inline bool fast_ok(const pass_args &a) {
     return a.log_p == 0 && a.log_r >= 4 && !a.store_natural;
 }
 
-/* Offset of bit field c (4 bits, a compile-time constant once unrolled) from
- * the per-kernel strides of its bits. */
-DEV uint32_t field4(unsigned c, const uint32_t (&st)[4]) {
-    return ((c & 1u) ? st[0] : 0u) + ((c & 2u) ? st[1] : 0u) + ((c & 4u) ? st[2] : 0u) +
-           ((c & 8u) ? st[3] : 0u);
-}
-
 /* Shared-memory slot offset of value i of the fast mapping. */
-#define FAST_SLOT(i) PHYS(crev((i), 4) << (LOG_TILE - 4))
+#define FAST_SLOT(i) PHYS(rev_bits((i), 4) << (LOG_TILE - 4))
 
 /* Four blocks a multiprocessor for DIT passes (64 registers, a few spilled),
  * three for DIF passes (80): each the faster on an H200 (docs/benchmarks.md). */
@@ -489,12 +487,7 @@ __global__ void __launch_bounds__(NTHREADS, DIT ? 4 : 3) k_pass(pass_args a) {
     const unsigned lhi = fast ? log_r - 4 : 0, ls = lhi + log_m; /* bitrev_4(i) at bit ls */
     const uint32_t e0 = PHYS((sl << log_v) + vq);
     const bool check_valid = a.n_valid < (1ull << a.log_size);
-    uint32_t src_st[4], dst_st[4];
-#pragma unroll
-    for (int b = 0; b < 4; b++) {
-        src_st[b] = (uint32_t)spread(1ull << (ls + b), a.src_lr, a.src_lb);
-        dst_st[b] = (uint32_t)spread(1ull << (ls + b), a.dst_lr, a.dst_lb);
-    }
+    const bool plain_load = !check_valid && !a.load_tab;
     /* the running product's start w^(v k0) and step w^v */
     auto four_step = [&](uint64_t v, uint64_t &tw, uint64_t &step) {
         tw = tw_any(a.tw, log_rm, v * ((uint64_t)rev_bits(sl, lhi) << 4), INV);
@@ -511,19 +504,29 @@ __global__ void __launch_bounds__(NTHREADS, DIT ? 4 : 3) k_pass(pass_args a) {
         if (DIT && twiddled) four_step(v, tw, step);
         if (fast) {
             const uint64_t *src = a.src + (col << a.src_lcs) + spread(pos0, a.src_lr, a.src_lb);
+            /* one loop body, compiled with and without the per-value tests */
+            auto load16 = [&](auto plain) {
 #pragma unroll
-            for (uint32_t i = 0; i < 16; i++) {
-                uint64_t val = 0, pos = pos0 + ((uint64_t)crev(i, 4) << ls);
-                if (!check_valid || pos < a.n_valid) {
-                    val = src[field4(crev(i, 4), src_st)];
-                    if (a.load_tab) val = f_mul(val, scale_at(a.load_tab, a.load_h, pos));
+                for (uint32_t i = 0; i < 16; i++) {
+                    uint64_t val = 0;
+                    if (decltype(plain)::value) {
+                        val = src[a.src_off[i]];
+                    } else {
+                        uint64_t pos = pos0 + ((uint64_t)rev_bits(i, 4) << ls);
+                        if (!check_valid || pos < a.n_valid) {
+                            val = src[a.src_off[i]];
+                            if (a.load_tab) val = f_mul(val, scale_at(a.load_tab, a.load_h, pos));
+                        }
+                    }
+                    if (DIT && twiddled) {
+                        val = f_mul(val, tw);
+                        if (i < 15) tw = f_mul(tw, step);
+                    }
+                    sm[e0 + FAST_SLOT(i)] = val;
                 }
-                if (DIT && twiddled) {
-                    val = f_mul(val, tw);
-                    if (i < 15) tw = f_mul(tw, step);
-                }
-                sm[e0 + FAST_SLOT(i)] = val;
-            }
+            };
+            if (plain_load) load16(std::true_type());
+            else load16(std::false_type());
         } else {
             for (uint32_t idx = threadIdx.x; idx < TILE; idx += NTHREADS) {
                 uint32_t iq = idx & vmask, t = (idx >> log_v) & rmask, wq = idx >> (log_v + log_r);
@@ -546,16 +549,20 @@ __global__ void __launch_bounds__(NTHREADS, DIT ? 4 : 3) k_pass(pass_args a) {
         if (fast) {
             uint64_t *dst = a.dst + (col << a.dst_lcs) + spread(pos0, a.dst_lr, a.dst_lb);
             if (!DIT && twiddled) four_step(v, tw, step);
+            auto store16 = [&](auto scaled) {
 #pragma unroll
-            for (uint32_t i = 0; i < 16; i++) {
-                uint64_t val = sm[e0 + FAST_SLOT(i)];
-                if (!DIT && twiddled) {
-                    val = f_mul(val, tw);
-                    if (i < 15) tw = f_mul(tw, step);
+                for (uint32_t i = 0; i < 16; i++) {
+                    uint64_t val = sm[e0 + FAST_SLOT(i)];
+                    if (!DIT && twiddled) {
+                        val = f_mul(val, tw);
+                        if (i < 15) tw = f_mul(tw, step);
+                    }
+                    if (decltype(scaled)::value) val = f_mul(val, a.store_c);
+                    dst[a.dst_off[i]] = val;
                 }
-                if (a.store_scale) val = f_mul(val, a.store_c);
-                dst[field4(crev(i, 4), dst_st)] = val;
-            }
+            };
+            if (a.store_scale) store16(std::true_type());
+            else store16(std::false_type());
         } else {
             for (uint32_t idx = threadIdx.x; idx < TILE; idx += NTHREADS) {
                 uint32_t iq = idx & vmask, t = (idx >> log_v) & rmask, wq = idx >> (log_v + log_r);
@@ -572,6 +579,54 @@ __global__ void __launch_bounds__(NTHREADS, DIT ? 4 : 3) k_pass(pass_args a) {
             }
         }
         __syncthreads();
+    }
+}
+
+/* A pass of 4 bits (R = 16) in registers, no shared memory: one thread per
+ * (column, o, v) problem takes its 16 values at stride M, does the
+ * four-step twiddle (DIT: first) and the 16-point DFT, and stores them back
+ * in place of the same positions (slot t = position t, as in k_pass).
+ * Consecutive threads take consecutive v, so a warp reads and writes runs
+ * of 32 values (M >= 32). Only for passes without zero padding, load or
+ * store scales (reg16_ok). */
+__host__ __device__ inline bool reg16_ok(const pass_args &a) {
+    return a.log_r == 4 && a.log_m >= 5 && !a.store_natural && !a.load_tab && !a.store_scale &&
+           a.n_valid >= (1ull << a.log_size);
+}
+
+template <bool DIT, bool INV>
+__global__ void __launch_bounds__(NTHREADS) k_pass16(pass_args a) {
+    const unsigned log_m = a.log_m, log_rm = 4 + log_m;
+    const unsigned log_o = a.log_size - log_rm;
+    const uint64_t problems = (a.cols << log_o) << log_m;
+    for (uint64_t g = (uint64_t)blockIdx.x * NTHREADS + threadIdx.x; g < problems;
+         g += (uint64_t)gridDim.x * NTHREADS) {
+        const uint64_t v = g & ((1ull << log_m) - 1), w = g >> log_m;
+        const uint64_t col = w >> log_o, o = w & ((1ull << log_o) - 1);
+        const uint64_t pos0 = (o << log_rm) + v;
+        const uint64_t *src = a.src + (col << a.src_lcs) + spread(pos0, a.src_lr, a.src_lb);
+        uint64_t *dst = a.dst + (col << a.dst_lcs) + spread(pos0, a.dst_lr, a.dst_lb);
+        uint64_t x[16];
+        /* value i sits at t = bitrev_4(i) (src_off[i]) and takes w^(v i) */
+#pragma unroll
+        for (uint32_t i = 0; i < 16; i++) x[rev_bits(i, 4)] = src[a.src_off[i]];
+        uint64_t tw = 1, step = tw_any(a.tw, log_rm, v, INV);
+        auto twiddle = [&]() {
+#pragma unroll
+            for (uint32_t i = 1; i < 16; i++) {
+                tw = f_mul(tw, step);
+                x[rev_bits(i, 4)] = f_mul(x[rev_bits(i, 4)], tw);
+            }
+        };
+        if (DIT) {
+            twiddle();
+            reg_dft_dit<16, INV>(x);
+        } else {
+            reg_dft_dif<16, INV>(x);
+            twiddle();
+        }
+#pragma unroll
+        for (uint32_t i = 0; i < 16; i++) dst[a.dst_off[i]] = x[rev_bits(i, 4)];
     }
 }
 
@@ -908,8 +963,26 @@ static unsigned grid_for(uint64_t tiles) {
 }
 
 static gs_status launch_pass(pass_args *a, int dit, int inv, cudaStream_t st) {
+    if (fast_ok(*a) || reg16_ok(*a)) {
+        /* value i of the fast mapping is at slot bits bitrev_4(i), placed at
+         * bit ls = log_r - 4 + log_m of the position */
+        unsigned ls = a->log_r - 4 + a->log_m;
+        for (unsigned i = 0; i < 16; i++) {
+            uint64_t c = ((i & 1u) << 3) | ((i & 2u) << 1) | ((i & 4u) >> 1) | ((i & 8u) >> 3);
+            a->src_off[i] = (uint32_t)spread(c << ls, a->src_lr, a->src_lb);
+            a->dst_off[i] = (uint32_t)spread(c << ls, a->dst_lr, a->dst_lb);
+        }
+    }
     unsigned log_o = a->log_size - a->log_r - a->log_m;
     uint64_t n_w = a->cols << log_o;
+    if (reg16_ok(*a)) {
+        unsigned grid = grid_for(((n_w << a->log_m) + NTHREADS - 1) / NTHREADS);
+        if (!dit && !inv) k_pass16<false, false><<<grid, NTHREADS, 0, st>>>(*a);
+        else if (!dit && inv) k_pass16<false, true><<<grid, NTHREADS, 0, st>>>(*a);
+        else if (dit && !inv) k_pass16<true, false><<<grid, NTHREADS, 0, st>>>(*a);
+        else k_pass16<true, true><<<grid, NTHREADS, 0, st>>>(*a);
+        return gs_cuda_launched("k_pass16 launch");
+    }
     uint64_t tiles = ((n_w + (1ull << a->log_p) - 1) >> a->log_p) << (a->log_m - a->log_v);
     unsigned grid = grid_for(tiles);
     if (!dit && !inv) k_pass<false, false><<<grid, NTHREADS, 0, st>>>(*a);
@@ -930,8 +1003,9 @@ static gs_status launch_bitrev(uint64_t *v, uint64_t cs, uint64_t cols, unsigned
 /* Pass sizes of a DIF of 2^L points (high bits first). Non-last passes take
  * <= MAX_BITS (10) bits so that a tile has V >= 4 consecutive inner indices
  * (a first pass of 12 bits at 2^24, V = 1, took as long as the two passes it
- * replaced: its strided accesses wait on memory). Returns the count (L <= 32:
- * at most 3). */
+ * replaced: its strided accesses wait on memory); of three passes the first
+ * takes 4 bits where it can, as in split_10. Returns the count (L <= 32: at
+ * most 3). */
 static int split_dif(unsigned L, unsigned r[3]) {
     if (L <= LOG_TILE) {
         r[0] = L;
@@ -941,15 +1015,21 @@ static int split_dif(unsigned L, unsigned r[3]) {
         r[0] = L - LOG_TILE, r[1] = LOG_TILE;
         return 2;
     }
-    unsigned rest = L - LOG_TILE;
-    r[0] = (rest + 1) / 2, r[1] = rest / 2, r[2] = LOG_TILE;
+    unsigned rest = L - LOG_TILE; /* as split_10's two passes */
+    r[0] = rest - 4 <= MAX_BITS ? 4 : (rest + 1) / 2;
+    r[1] = rest - r[0], r[2] = LOG_TILE;
     return 3;
 }
 
-/* Split of `bits` (<= 3 MAX_BITS) into passes of <= MAX_BITS bits, balanced. */
+/* Split of `bits` (<= 3 MAX_BITS) into passes of <= MAX_BITS bits. Two
+ * passes: the first (the high bits) of 4 bits where the other can take the
+ * rest, a register-only pass (k_pass16; measured against balanced halves on
+ * an H100: NTT 2^24 0.621 -> 0.590 ms, LDE x4 from 2^22 0.884 -> 0.824 ms,
+ * docs/benchmarks.md); otherwise balanced. */
 static int split_10(unsigned bits, unsigned r[3]) {
     int np = bits == 0 ? 0 : bits <= MAX_BITS ? 1 : bits <= 2 * MAX_BITS ? 2 : 3;
     for (int i = 0; i < np; i++) r[i] = bits / np + ((unsigned)i < bits % np ? 1 : 0);
+    if (np == 2 && bits - 4 <= MAX_BITS) r[0] = 4, r[1] = bits - 4;
     return np;
 }
 
