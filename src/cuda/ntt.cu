@@ -31,25 +31,31 @@
  *   restored in shared memory). L = 13..22: two (L-12, 12); L = 23..32: three
  *   (4 and L-16 bits up to L = 26, two halves of L-12 beyond, then 12). A
  *   pass of 4 bits (R = 16) runs in registers alone (k_pass16): each thread
- *   holds one whole 16-point problem, so no shared memory and no barrier. The in-place forward and inverse transforms
- *   are DIF passes then an in-place bit reversal (pairs of 32x32 tiles swapped
- *   through shared memory; the 1/n of the inverse folded in): 3 passes over
- *   memory for 2^13..2^22, 4 for 2^23..2^32.
+ *   holds one whole 16-point problem, so no shared memory and no barrier.
+ *   The in-place forward and inverse transforms are DIF passes then an
+ *   in-place bit reversal (pairs of 32x32 tiles swapped through shared
+ *   memory; the 1/n of the inverse folded in): 3 passes over memory for
+ *   2^13..2^22, 4 for 2^23..2^32.
  *
  * LDE, natural order out (blowups 2..256; from evaluations or coefficients):
- *   - from evaluations: inverse DIF passes over the high bits of the size-n
- *     index write d_out in a "spread" layout (chunk o of R_m = TILE/B values
- *     at d_out + o B R_m); from coefficients: one pass that copies them
- *     bit-reversed into that layout;
- *   - one fused kernel per chunk: the last inverse DIF pass (evaluations),
- *     the scaling by shift^j / n (shift^j from coefficients; a two-level
- *     power table of shift), the replication of each coefficient B times (the
- *     first log B DIT stages of the zero-padded input are exactly that), and
- *     the forward DIT over the B R_m values of the chunk, stored in place;
+ *   - from evaluations: the DIF passes of the size-n inverse (no bit
+ *     reversal: the forward DIT wants its coefficients bit-reversed) write
+ *     d_out in a "spread" layout (chunk o of R_m = TILE/B values at d_out +
+ *     o B R_m); from coefficients: one pass that copies them bit-reversed
+ *     into that layout;
+ *   - one kernel per chunk (k_lde_mid): the scaling by shift^j / n (shift^j
+ *     from coefficients; a two-level power table of shift), the replication
+ *     of each coefficient B times (the first log B DIT stages of the
+ *     zero-padded input are exactly that), and the forward DIT over the
+ *     B R_m values of the chunk, stored in place; when n <= R_m it also does
+ *     the whole inverse first (one kernel in all);
  *   - the remaining forward DIT passes, in place.
- *   So from 2^20 with B = 4 it is 3 kernels: read n + write n, read n + write
- *   N, read N + write N: 3n + 3N values moved (floor: n + N), 120 bytes per
- *   input value against 40. From 2^22: 5 kernels (two-pass splits).
+ *   So from 2^20 with B = 4 it is 4 kernels: the inverse's two passes (read
+ *   n + write n each), the middle (read n + write N), one forward pass (read
+ *   N + write N): 5n + 3N values moved (floor: n + N). Until 2026-12-06 the
+ *   middle kernel also did the inverse's last pass (one pass over n fewer),
+ *   at 128 registers and a quarter of its threads busy in that half: the
+ *   LDE x4 from 2^22 took 0.82 ms on an H100 that way, 0.70 ms now.
  * Other LDEs (bit-reversed order, blowup 1 or > 256) take the generic path:
  * the inverse (DIF + bit reversal) into the first n values of each output
  * column, then the DIF of size N whose first pass reads them zero-padded and
@@ -634,13 +640,18 @@ __global__ void __launch_bounds__(NTHREADS) k_pass16(pass_args a) {
 /* the fused middle of the natural-order LDE                          */
 
 /* Chunk o (R_m = 2^log_rm positions of the size-n inverse DIF, its last
- * pass): finish the inverse (when `inverse`; from coefficients the source
- * already holds them bit-reversed), scale coefficient j = bitrev_logn(o R_m + s) by
- * shift^j / n, replicate each B = 2^log_b times (slots B s .. B s + B - 1),
- * run the forward DIT over the bits [log_b, log_b + log_rm) of the chunk of
- * B R_m positions of the size-N transform, store it at d_out + o B R_m. P =
+ * pass): finish the inverse (INVERSE; otherwise the source already holds the
+ * coefficients bit-reversed: the inverse's passes or the bit-reversing copy
+ * wrote them), scale coefficient j = bitrev_logn(o R_m + s) by shift^j / n,
+ * replicate each B = 2^log_b times (slots B s .. B s + B - 1), run the
+ * forward DIT over the bits [log_b, log_b + log_rm) of the chunk of B R_m
+ * positions of the size-N transform, store it at d_out + o B R_m. P =
  * 2^log_p chunks per tile (P B R_m = TILE). The source is the spread layout
- * in d_out (src_cs = N) or, when this is the whole inverse, `in` itself. */
+ * in d_out (src_cs = N) or, when this is the whole inverse, `in` itself.
+ * INVERSE only for the small LDEs (n <= R_m, one kernel in all): with both
+ * DFTs the kernel needs 128 registers (two blocks a multiprocessor) and its
+ * inverse keeps a quarter of the threads busy (R_m = TILE / 4 values), so
+ * larger LDEs run the inverse as ordinary passes (docs/benchmarks.md). */
 typedef struct mid_args {
     const uint64_t *src;
     uint64_t *dst;
@@ -648,12 +659,12 @@ typedef struct mid_args {
     unsigned src_lr, src_lb; /* spread layout of the source */
     uint64_t cols;
     unsigned log_n, log_rm, log_b, log_p;
-    int inverse; /* 0: the source already holds bit-reversed coefficients */
     const uint64_t *tab; unsigned h; /* shift^j / n (shift^j from coefficients) */
     tw_tabs tw;
 } mid_args;
 
-__global__ void __launch_bounds__(NTHREADS, 2) k_lde_mid(mid_args a) {
+template <bool INVERSE>
+__global__ void __launch_bounds__(NTHREADS, INVERSE ? 2 : 3) k_lde_mid(mid_args a) {
     __shared__ uint64_t sm[SM_WORDS];
     const unsigned log_rm = a.log_rm, log_b = a.log_b, log_p = a.log_p;
     const unsigned log_o = a.log_n - log_rm;
@@ -676,7 +687,7 @@ __global__ void __launch_bounds__(NTHREADS, 2) k_lde_mid(mid_args a) {
             sm[PHYS((s << log_p) + wq)] = val;
         }
         __syncthreads();
-        if (a.inverse) tile_dft<false, true>(sm, log_p, 0, log_rm, a.tw.w);
+        if (INVERSE) tile_dft<false, true>(sm, log_p, 0, log_rm, a.tw.w);
         /* scale and replicate: slot s of chunk wq -> slots B s + r of the
          * forward tile [t][q] (t < B R_m). Through registers: all reads, a
          * barrier, then all writes. */
@@ -1129,8 +1140,8 @@ static int ranges_overlap(const void *a, size_t abytes, const void *b, size_t bb
     return x < y + bbytes && y < x + abytes;
 }
 
-/* The natural-order LDE, fused (see the top). From coefficients, a
- * bit-reversing copy into the spread layout replaces the inverse passes. */
+/* The natural-order LDE (see the top). From coefficients, a bit-reversing
+ * copy into the spread layout replaces the inverse passes. */
 static gs_status lde_natural_fast(uint64_t *out, const uint64_t *in, uint64_t cols, unsigned log_n,
                                   unsigned log_b, int from_coeffs, const uint64_t *tab,
                                   const tw_tabs *tw, cudaStream_t st) {
@@ -1146,30 +1157,33 @@ static gs_status lde_natural_fast(uint64_t *out, const uint64_t *in, uint64_t co
                                                              log_b);
         GS_TRY(gs_cuda_launched("k_bitrev_copy launch"));
     }
-    /* inverse DIF passes over the high bits of the size-n index, into the
-     * spread layout of d_out */
-    unsigned done = 0;
-    for (int p = 0; p < (from_coeffs ? 0 : np); p++) {
-        pass_args a;
-        pass_defaults(&a, tw);
-        a.src = p == 0 ? in : out;
-        a.src_lcs = p == 0 ? log_n : K;
-        if (p > 0) a.src_lr = log_rm, a.src_lb = log_b;
-        a.dst = out;
-        a.dst_lcs = K;
-        a.dst_lr = log_rm, a.dst_lb = log_b;
-        a.cols = cols;
-        done += r[p];
-        pass_shape(&a, log_n, r[p], log_n - done);
-        GS_TRY(launch_pass(&a, 0, 1, st));
+    /* n > R_m: the inverse as the DIF passes of a size-n NTT (no bit
+     * reversal: the DIT wants the coefficients bit-reversed), into the spread
+     * layout of d_out */
+    const int fused = !from_coeffs && np == 0; /* n <= R_m: one kernel */
+    if (!from_coeffs && !fused) {
+        unsigned ri[3], done = 0;
+        int ni = split_dif(log_n, ri);
+        for (int p = 0; p < ni; p++) {
+            pass_args a;
+            pass_defaults(&a, tw);
+            a.src = p == 0 ? in : out;
+            a.src_lcs = p == 0 ? log_n : K;
+            if (p > 0) a.src_lr = log_rm, a.src_lb = log_b;
+            a.dst = out;
+            a.dst_lcs = K;
+            a.dst_lr = log_rm, a.dst_lb = log_b;
+            a.cols = cols;
+            done += ri[p];
+            pass_shape(&a, log_n, ri[p], log_n - done);
+            GS_TRY(launch_pass(&a, 0, 1, st));
+        }
     }
     mid_args m;
     memset(&m, 0, sizeof m);
-    int spread_src = np || from_coeffs;
-    m.src = spread_src ? out : in;
-    m.src_cs = spread_src ? N : n;
-    if (spread_src) m.src_lr = log_rm, m.src_lb = log_b;
-    m.inverse = !from_coeffs;
+    m.src = fused ? in : out;
+    m.src_cs = fused ? n : N;
+    if (!fused) m.src_lr = log_rm, m.src_lb = log_b;
     m.dst = out;
     m.dst_cs = N;
     m.cols = cols;
@@ -1179,10 +1193,11 @@ static gs_status lde_natural_fast(uint64_t *out, const uint64_t *in, uint64_t co
     m.h = scale_h(log_n);
     m.tw = *tw;
     uint64_t tiles = ((cols << (log_n - log_rm)) + (1ull << m.log_p) - 1) >> m.log_p;
-    k_lde_mid<<<grid_for(tiles), NTHREADS, 0, st>>>(m);
+    if (fused) k_lde_mid<true><<<grid_for(tiles), NTHREADS, 0, st>>>(m);
+    else k_lde_mid<false><<<grid_for(tiles), NTHREADS, 0, st>>>(m);
     GS_TRY(gs_cuda_launched("k_lde_mid launch"));
     /* forward DIT passes over the remaining high bits of the size-N index */
-    done = log_rm + log_b;
+    unsigned done = log_rm + log_b;
     for (int p = 0; p < np; p++) {
         pass_args a;
         pass_defaults(&a, tw);
