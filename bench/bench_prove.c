@@ -477,7 +477,11 @@ int main(int argc, char **argv) {
     gs_params par = gs_params_default(security);
     par.grinding_bits = grinding;
     par.coset_leaves = coset;
-    par.num_queries = (security - (grinding < security ? grinding : 0) + par.log_blowup - 1) / par.log_blowup;
+    if (gs_params_set_queries(&par, security) != GS_OK) {
+        fprintf(stderr, "bench_prove: --security %u cannot be reached with %u grinding bits\n", security,
+                grinding);
+        return 2;
+    }
     /* The multi-table rows' parameters: a shared FRI (and trees) turns coset leaves off. */
     gs_params mpar = par;
     mpar.shared_fri = shared;

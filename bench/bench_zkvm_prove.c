@@ -91,9 +91,8 @@ static int g_coset_all;           /* --coset-all */
 /* The proofs' parameters: 128 bits conjectured at the chosen blowup. */
 static gs_params bench_params(void) {
     gs_params par = gs_params_default(GS_DEFAULT_SECURITY_BITS);
-    unsigned need = GS_DEFAULT_SECURITY_BITS - par.grinding_bits;
     par.log_blowup = g_log_blowup;
-    par.num_queries = (need + g_log_blowup - 1) / g_log_blowup;
+    (void)gs_params_set_queries(&par, GS_DEFAULT_SECURITY_BITS); /* blowups 2..8 reach it */
     par.shared_fri = g_shared;
     if (g_coset_all) par.coset_leaves = GS_COSET_LEAVES_ALL;
     if (g_shared) par.coset_leaves = 0;

@@ -361,9 +361,7 @@ static int params(gs_params *par, const prove_args *a) {
     if (a->queries) {
         par->num_queries = (uint32_t)a->queries;
     } else {
-        for (par->num_queries = 1; par->num_queries < 1024; par->num_queries++)
-            if (gs_params_security(par) >= target) break;
-        if (gs_params_security(par) < target) {
+        if (gs_params_set_queries(par, target) != GS_OK) {
             cli_err("--security %u cannot be reached with blowup %lu and %lu grinding bits", target,
                     a->blowup, a->grinding);
             return CLI_USAGE;

@@ -275,6 +275,39 @@ static void dump_shared(void) {
                 }
 }
 
+/* gs_params_set_queries: the least count reaching the target at every
+ * blowup and grinding (one fewer misses it), the documented counts at 128
+ * bits, and the unreachable targets leave the parameters unchanged. */
+static void test_set_queries(void) {
+    for (unsigned lb = 0; lb <= 6; lb++) {
+        for (unsigned g = 0; g <= 40; g += 5) {
+            for (unsigned bits = 1; bits <= 160; bits++) {
+                gs_params p = gs_params_default(128), before;
+                p.log_blowup = lb, p.grinding_bits = g, p.num_queries = 777;
+                before = p;
+                gs_status s = gs_params_set_queries(&p, bits);
+                int reach = bits <= GS_MAX_SECURITY_BITS && (lb > 0 || g >= bits);
+                CHECK(s == (reach ? GS_OK : GS_ERR_PROOF_PARAMS));
+                if (!reach) {
+                    CHECK(memcmp(&p, &before, sizeof p) == 0);
+                    continue;
+                }
+                CHECK(gs_params_security(&p) >= bits);
+                gs_params fewer = p;
+                fewer.num_queries--;
+                if (fewer.num_queries) CHECK(gs_params_security(&fewer) < bits);
+            }
+        }
+    }
+    static const unsigned want[4][2] = {{1, 108}, {2, 54}, {3, 36}, {4, 27}}; /* log blowup, queries */
+    for (int i = 0; i < 4; i++) {
+        gs_params p = gs_params_default(128);
+        p.log_blowup = want[i][0];
+        CHECK(gs_params_set_queries(&p, 128) == GS_OK && p.num_queries == want[i][1]);
+    }
+    CHECK(gs_params_set_queries(NULL, 100) == GS_ERR_INVALID_ARG);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1 && !strcmp(argv[1], "--dump")) {
         dump();
@@ -284,6 +317,7 @@ int main(int argc, char **argv) {
     gs_test_init(argc, argv);
     test_conjectured();
     test_targets();
+    test_set_queries();
     test_provable();
     test_provable_shared();
     test_for_provable();

@@ -102,6 +102,12 @@ gs_status gs_params_for_security(gs_params *out, unsigned security_bits);
  * 1/blowup (the ethSTARK conjecture); grinding adds its work. This is the
  * number --security, --min-security and gs_params_check speak of. */
 unsigned gs_params_security(const gs_params *p);
+/* Sets p->num_queries to the least count (1..1024) whose conjectured level
+ * (gs_params_security) reaches `security_bits` with p's blowup and grinding,
+ * as `gstark prove` and batch manifests choose it; GS_ERR_PROOF_PARAMS, p
+ * unchanged, when no count reaches it (the target above the field or hash
+ * term, or blowup 1 without enough grinding); GS_ERR_INVALID_ARG for NULL. */
+gs_status gs_params_set_queries(gs_params *p, unsigned security_bits);
 /* Provable security in bits of one table of height 2^log_n whose DEEP
  * combination batches `num_polys` polynomials (2C + K + 2A), by the
  * list-decoding analysis of FRI and DEEP-ALI (BCI+20 Thm 8.3 with the

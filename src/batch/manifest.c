@@ -301,10 +301,9 @@ static gs_status parse_params(gs_manifest_pc *p, const cJSON *par, gs_claim *c) 
     c->params.cap_height = cap_height;
     c->params.shared_fri = shared_fri;
     c->params.coset_leaves = coset;
-    /* The least query count reaching the target, as `gstark prove` picks it. */
-    for (c->params.num_queries = 1; c->params.num_queries < 1024; c->params.num_queries++)
-        if (gs_params_security(&c->params) >= security) break;
-    return GS_OK;
+    /* The least query count reaching the target, as `gstark prove` picks it
+     * (the blowups and targets the parser accepts always reach it). */
+    return gs_params_set_queries(&c->params, security) == GS_OK ? GS_OK : GS_ERR_INVALID_ARG;
 }
 
 /* Degrees against the blowup and heights against the largest LDE domain, for

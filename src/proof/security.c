@@ -31,6 +31,18 @@ unsigned gs_params_security(const gs_params *p) {
     return (unsigned)bits;
 }
 
+gs_status gs_params_set_queries(gs_params *p, unsigned security_bits) {
+    if (!p) return GS_ERR_INVALID_ARG;
+    gs_params q = *p;
+    for (q.num_queries = 1; q.num_queries <= 1024; q.num_queries++) {
+        if (gs_params_security(&q) >= security_bits) {
+            p->num_queries = q.num_queries;
+            return GS_OK;
+        }
+    }
+    return GS_ERR_PROOF_PARAMS;
+}
+
 gs_status gs_params_check(const gs_params *p, unsigned min_bits) {
     if (min_bits > GS_MAX_SECURITY_BITS) return GS_ERR_INVALID_ARG;
     gs_shape s;
