@@ -637,7 +637,7 @@ __global__ void __launch_bounds__(NTHREADS) k_pass16(pass_args a) {
 }
 
 /* ------------------------------------------------------------------ */
-/* the fused middle of the natural-order LDE                          */
+/* the middle of the natural-order LDE                                 */
 
 /* Chunk o (R_m = 2^log_rm positions of the size-n inverse DIF, its last
  * pass): finish the inverse (INVERSE; otherwise the source already holds the
