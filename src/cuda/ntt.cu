@@ -337,11 +337,34 @@ DEV uint64_t scale_at(const uint64_t *tab, unsigned h, uint64_t j) {
 /* ------------------------------------------------------------------ */
 /* the in-block DFT over a tile in shared memory                       */
 
+/* One radix-E step over the span h = 2^lh on the E values t0 + j h (u = t0
+ * mod h) held in registers: DIF: pure DFT, then output k (slot bitrev(k))
+ * times w_{Eh}^(u k); DIT: slot j times w_{Eh}^(u bitrev(j)), then the pure
+ * DFT. */
+template <int E, bool DIT, bool INV>
+DEV void reg_step(uint64_t (&x)[E], unsigned lh, uint32_t u, const uint64_t *w) {
+    constexpr unsigned LE = clog2(E);
+    if (DIT) {
+        if (lh > 0) {
+#pragma unroll
+            for (int j = 1; j < E; j++)
+                x[j] = f_mul(x[j], tw_small(w, LE + lh, u * rev_bits(j, LE), INV));
+        }
+        reg_dft_dit<E, INV>(x);
+    } else {
+        reg_dft_dif<E, INV>(x);
+        if (lh > 0) {
+#pragma unroll
+            for (int j = 1; j < E; j++)
+                x[j] = f_mul(x[j], tw_small(w, LE + lh, u * rev_bits(j, LE), INV));
+        }
+    }
+}
+
 /* The tile is [t][q]: element (q, t) at e = t * Q + q, Q = 2^log_q problems
  * of R = 2^log_r values (Q R = TILE). One radix-E step over the span
- * h = 2^lh: every task (q, group) takes the E values t0 + j h, u = t0 mod h.
- * DIF: pure DFT, then output k (slot bitrev(k)) times w_{Eh}^(u k).
- * DIT: slot j times w_{Eh}^(u bitrev(j)), then the pure DFT. */
+ * h = 2^lh: every task (q, group) takes the E values t0 + j h, u = t0 mod h,
+ * through registers (reg_step). */
 template <int E, bool DIT, bool INV>
 DEV void tile_step(uint64_t *sm, unsigned log_q, unsigned lh, unsigned log_rows,
                    const uint64_t *w) {
@@ -358,21 +381,7 @@ DEV void tile_step(uint64_t *sm, unsigned log_q, unsigned lh, unsigned log_rows,
         uint64_t x[E];
 #pragma unroll
         for (int j = 0; j < E; j++) x[j] = sm[PHYS(base + j * step)];
-        if (DIT) {
-            if (lh > 0) {
-#pragma unroll
-                for (int j = 1; j < E; j++)
-                    x[j] = f_mul(x[j], tw_small(w, LE + lh, u * rev_bits(j, LE), INV));
-            }
-            reg_dft_dit<E, INV>(x);
-        } else {
-            reg_dft_dif<E, INV>(x);
-            if (lh > 0) {
-#pragma unroll
-                for (int j = 1; j < E; j++)
-                    x[j] = f_mul(x[j], tw_small(w, LE + lh, u * rev_bits(j, LE), INV));
-            }
-        }
+        reg_step<E, DIT, INV>(x, lh, u, w);
 #pragma unroll
         for (int j = 0; j < E; j++) sm[PHYS(base + j * step)] = x[j];
     }
@@ -390,32 +399,65 @@ DEV void tile_step_any(uint64_t *sm, unsigned le, unsigned log_q, unsigned lh, u
 }
 
 /* The DFT stages over the bits [lo, hi) of t (all of them: lo = 0, hi =
- * log_r): DIF from the high bits down (the odd radix first), DIT from the
- * low bits up (the odd radix last). Only rows t < 2^hi are touched.
- * Synchronizes before returning. */
-template <bool DIT, bool INV>
-DEV void tile_dft(uint64_t *sm, unsigned log_q, unsigned lo, unsigned hi, const uint64_t *w) {
-    unsigned bits = hi - lo, odd = bits & 3u, n16 = bits >> 2;
+ * log_r): DIF from the high bits down, DIT from the low bits up. The odd
+ * radix (2, 4 or 8) takes the high end of the bits (DIF: the first step,
+ * DIT: the last), or with ODD_LOW the low end: the step at the high bits is
+ * then a radix-16 one, whose 16 values a thread of the fast tile mapping
+ * holds itself (k_pass), and with skip_top the caller does it in registers
+ * (DIF: before storing the tile, DIT: after reading it back), saving a round
+ * trip through shared memory and a barrier. (k_pass takes ODD_LOW on both of
+ * its paths: one inlined order, not two, keeps its spills down.) Only rows
+ * t < 2^hi are touched. Synchronizes before returning after any step. */
+template <bool DIT, bool INV, bool ODD_LOW = false>
+DEV void tile_dft(uint64_t *sm, unsigned log_q, unsigned lo, unsigned hi, const uint64_t *w,
+                  bool skip_top = false) {
+    const unsigned bits = hi - lo, odd = bits & 3u, n16 = bits >> 2;
+    if (!ODD_LOW) {
+        if (!DIT) {
+            unsigned top = hi;
+            if (odd) {
+                top -= odd;
+                tile_step_any<false, INV>(sm, odd, log_q, top, hi, w);
+                __syncthreads();
+            }
+            for (unsigned s = 0; s < n16; s++) {
+                top -= 4;
+                tile_step_any<false, INV>(sm, 4, log_q, top, hi, w);
+                __syncthreads();
+            }
+        } else {
+            unsigned b = lo;
+            for (unsigned s = 0; s < n16; s++, b += 4) {
+                tile_step_any<true, INV>(sm, 4, log_q, b, hi, w);
+                __syncthreads();
+            }
+            if (odd) {
+                tile_step_any<true, INV>(sm, odd, log_q, b, hi, w);
+                __syncthreads();
+            }
+        }
+        return;
+    }
+    const unsigned skip = skip_top ? 1 : 0;
     if (!DIT) {
         unsigned top = hi;
-        if (odd) {
-            top -= odd;
-            tile_step_any<false, INV>(sm, odd, log_q, top, hi, w);
-            __syncthreads();
-        }
         for (unsigned s = 0; s < n16; s++) {
             top -= 4;
+            if (s < skip) continue;
             tile_step_any<false, INV>(sm, 4, log_q, top, hi, w);
             __syncthreads();
         }
-    } else {
-        unsigned b = lo;
-        for (unsigned s = 0; s < n16; s++, b += 4) {
-            tile_step_any<true, INV>(sm, 4, log_q, b, hi, w);
+        if (odd) {
+            tile_step_any<false, INV>(sm, odd, log_q, lo, hi, w);
             __syncthreads();
         }
+    } else {
         if (odd) {
-            tile_step_any<true, INV>(sm, odd, log_q, b, hi, w);
+            tile_step_any<true, INV>(sm, odd, log_q, lo, hi, w);
+            __syncthreads();
+        }
+        for (unsigned s = 0; s + skip < n16; s++) {
+            tile_step_any<true, INV>(sm, 4, log_q, lo + odd + 4 * s, hi, w);
             __syncthreads();
         }
     }
@@ -511,6 +553,7 @@ __global__ void __launch_bounds__(NTHREADS, DIT ? 4 : 3) k_pass(pass_args a) {
         if (fast) {
             const uint64_t *src = a.src + (col << a.src_lcs) + spread(pos0, a.src_lr, a.src_lb);
             /* one loop body, compiled with and without the per-value tests */
+            uint64_t x[16]; /* x[bitrev_4(i)] = value i: slot sl + bitrev_4(i) R / 16 */
             auto load16 = [&](auto plain) {
 #pragma unroll
                 for (uint32_t i = 0; i < 16; i++) {
@@ -528,11 +571,14 @@ __global__ void __launch_bounds__(NTHREADS, DIT ? 4 : 3) k_pass(pass_args a) {
                         val = f_mul(val, tw);
                         if (i < 15) tw = f_mul(tw, step);
                     }
-                    sm[e0 + FAST_SLOT(i)] = val;
+                    x[rev_bits(i, 4)] = val;
                 }
             };
             if (plain_load) load16(std::true_type());
             else load16(std::false_type());
+            if (!DIT) reg_step<16, false, INV>(x, lhi, sl, a.tw.w); /* tile_dft's top step */
+#pragma unroll
+            for (uint32_t i = 0; i < 16; i++) sm[e0 + FAST_SLOT(i)] = x[rev_bits(i, 4)];
         } else {
             for (uint32_t idx = threadIdx.x; idx < TILE; idx += NTHREADS) {
                 uint32_t iq = idx & vmask, t = (idx >> log_v) & rmask, wq = idx >> (log_v + log_r);
@@ -551,14 +597,18 @@ __global__ void __launch_bounds__(NTHREADS, DIT ? 4 : 3) k_pass(pass_args a) {
             }
         }
         __syncthreads();
-        tile_dft<DIT, INV>(sm, log_q, 0, log_r, a.tw.w);
+        tile_dft<DIT, INV, true>(sm, log_q, 0, log_r, a.tw.w, fast);
         if (fast) {
             uint64_t *dst = a.dst + (col << a.dst_lcs) + spread(pos0, a.dst_lr, a.dst_lb);
             if (!DIT && twiddled) four_step(v, tw, step);
+            uint64_t x[16];
+#pragma unroll
+            for (uint32_t i = 0; i < 16; i++) x[rev_bits(i, 4)] = sm[e0 + FAST_SLOT(i)];
+            if (DIT) reg_step<16, true, INV>(x, lhi, sl, a.tw.w); /* tile_dft's top step */
             auto store16 = [&](auto scaled) {
 #pragma unroll
                 for (uint32_t i = 0; i < 16; i++) {
-                    uint64_t val = sm[e0 + FAST_SLOT(i)];
+                    uint64_t val = x[rev_bits(i, 4)];
                     if (!DIT && twiddled) {
                         val = f_mul(val, tw);
                         if (i < 15) tw = f_mul(tw, step);
