@@ -294,15 +294,40 @@ static gs_status choose_provable(gs_zkvm_provable *tg, const gs_params *base, gs
     return s;
 }
 
-/* pv NULL: a one-shot proof (its context made ahead, beside the building of
- * the tables: gs_prover_ahead_start); else on pv, the tables built in its
- * host memory. */
-static gs_status prove_run(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *claim,
-                           const gs_zkvm_program *p, const uint8_t *input, size_t in_len,
-                           const gs_zkvm_state *start,
-                           uint64_t max_cycles, int whole, const gs_params *params,
-                           gs_zkvm_provable *target, const gs_prove_opts *opts, zk_tamper_fn fn,
-                           void *ctx, char *msg, size_t msg_cap) {
+/* The run a proof is of: program p on input from `start` (NULL: the entry)
+ * for at most `cycles` cycles (0: the most a proof holds); `whole`: it must
+ * exit within them, else a segment may stop there (traced_run). */
+typedef struct run_spec {
+    const gs_zkvm_program *p;
+    const uint8_t *input;
+    size_t in_len;
+    const gs_zkvm_state *start;
+    uint64_t cycles;
+    int whole;
+} run_spec;
+
+/* How it is proven: pv NULL, a one-shot proof (its context made ahead,
+ * beside the building of the tables: gs_prover_ahead_start), else on pv, the
+ * tables built in its host memory; with `params`, or the parameters chosen
+ * for `target` from them (gs_zkvm_prove_provable); `fn(ctx)` edits the
+ * tables first (the tests' cheating provers: zk_prove_tampered). */
+typedef struct run_how {
+    gs_prover *pv;
+    const gs_params *params;
+    gs_zkvm_provable *target;
+    const gs_prove_opts *opts;
+    zk_tamper_fn fn;
+    void *ctx;
+} run_how;
+
+static gs_status prove_run(const run_spec *run, const run_how *how, gs_zkvm_proof **out,
+                           gs_zkvm_claim *claim, char *msg, size_t msg_cap) {
+    const gs_zkvm_program *p = run->p;
+    const uint8_t *input = run->input;
+    size_t in_len = run->in_len;
+    gs_prover *pv = how->pv;
+    const gs_params *params = how->params;
+    const gs_prove_opts *opts = how->opts;
     if (!out || !p || (in_len && !input)) return GS_ERR_INVALID_ARG;
     *out = NULL;
     if (msg && msg_cap) msg[0] = 0;
@@ -317,7 +342,8 @@ static gs_status prove_run(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *cl
     int64_t span = gs_obs_begin(obs, "trace", -1, 0, 0);
     gs_prover_ahead *ahead = NULL;
     int64_t exec_span = gs_obs_begin(obs, "execute", -1, 0, 0);
-    gs_status s = zp ? traced_run(&r, p, input, in_len, start, max_cycles, whole, msg, msg_cap) : GS_ERR_NOMEM;
+    gs_status s = zp ? traced_run(&r, p, input, in_len, run->start, run->cycles, run->whole, msg, msg_cap)
+                     : GS_ERR_NOMEM;
     gs_obs_end(obs, exec_span, 0);
     if (!zp) memset(&r, 0, sizeof r);
     if (s != GS_OK) goto out;
@@ -345,19 +371,20 @@ static gs_status prove_run(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *cl
     traced_free(&r); /* the trace is no longer needed: its memory goes back before proving */
     gs_obs_end(obs, free_span, 0);
     gs_obs_end(obs, span, 0), span = -1;
-    if (fn && (s = zk_cpu_unpack(&rt)) != GS_OK) goto out;
-    if (fn) {
+    if (how->fn && (s = zk_cpu_unpack(&rt)) != GS_OK) goto out;
+    if (how->fn) {
         gs_fp *pubs[ZK_T_NUM];
         for (unsigned t = 0; t < ZK_T_NUM; t++) pubs[t] = pub_of(&rt, t);
-        fn(rt.t, pubs, ctx);
+        how->fn(rt.t, pubs, how->ctx);
     }
     gs_table_input in[ZK_T_NUM];
     for (unsigned t = 0; t < ZK_T_NUM; t++)
         in[t] = (gs_table_input){.air = airs[t], .trace = rt.t[t].cols, .log_n = rt.t[t].log_n,
                                  .packed = rt.t[t].cols ? NULL : &rt.cpu_pk,
                                  .pub = pub_of(&rt, t), .air_desc = zk_table_names[t]};
-    if (target && (s = choose_provable(target, params, airs, &rt, msg, msg_cap)) != GS_OK) goto out;
-    if (target) params = &target->chosen;
+    if (how->target && (s = choose_provable(how->target, params, airs, &rt, msg, msg_cap)) != GS_OK)
+        goto out;
+    if (how->target) params = &how->target->chosen;
     s = pv ? gs_prover_prove_multi(pv, &zp->proof, in, ZK_T_NUM, params, opts)
            : gs_prove_multi_ahead(ahead, &zp->proof, in, ZK_T_NUM, params, opts);
     ahead = NULL; /* consumed */
@@ -384,8 +411,8 @@ gs_status gs_zkvm_prove(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_zkvm
                         const uint8_t *input, size_t in_len, uint64_t max_cycles,
                         const gs_params *params, const gs_prove_opts *opts, char *msg,
                         size_t msg_cap) {
-    return prove_run(NULL, out, claim, p, input, in_len, NULL, max_cycles, 1, params, NULL, opts, NULL,
-                     NULL, msg, msg_cap);
+    return prove_run(&(run_spec){p, input, in_len, NULL, max_cycles, 1},
+                     &(run_how){.params = params, .opts = opts}, out, claim, msg, msg_cap);
 }
 
 gs_status gs_zkvm_prove_provable(gs_zkvm_proof **out, gs_zkvm_claim *claim, const gs_zkvm_program *p,
@@ -393,8 +420,8 @@ gs_status gs_zkvm_prove_provable(gs_zkvm_proof **out, gs_zkvm_claim *claim, cons
                                  const gs_params *base, gs_zkvm_provable *target,
                                  const gs_prove_opts *opts, char *msg, size_t msg_cap) {
     if (!target) return GS_ERR_INVALID_ARG;
-    return prove_run(NULL, out, claim, p, input, in_len, NULL, max_cycles, 1, base, target, opts, NULL,
-                     NULL, msg, msg_cap);
+    return prove_run(&(run_spec){p, input, in_len, NULL, max_cycles, 1},
+                     &(run_how){.params = base, .target = target, .opts = opts}, out, claim, msg, msg_cap);
 }
 
 gs_status gs_zkvm_prove_on(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *claim,
@@ -402,8 +429,8 @@ gs_status gs_zkvm_prove_on(gs_prover *pv, gs_zkvm_proof **out, gs_zkvm_claim *cl
                            uint64_t max_cycles, const gs_params *params, const gs_prove_opts *opts,
                            char *msg, size_t msg_cap) {
     if (!pv) return GS_ERR_INVALID_ARG;
-    return prove_run(pv, out, claim, p, input, in_len, NULL, max_cycles, 1, params, NULL, opts, NULL,
-                     NULL, msg, msg_cap);
+    return prove_run(&(run_spec){p, input, in_len, NULL, max_cycles, 1},
+                     &(run_how){.pv = pv, .params = params, .opts = opts}, out, claim, msg, msg_cap);
 }
 
 gs_status gs_zkvm_prove_segment(gs_zkvm_proof **out, gs_zkvm_claim *claim,
@@ -411,16 +438,17 @@ gs_status gs_zkvm_prove_segment(gs_zkvm_proof **out, gs_zkvm_claim *claim,
                                 const gs_zkvm_state *start, uint64_t cycles,
                                 const gs_params *params, const gs_prove_opts *opts, char *msg,
                                 size_t msg_cap) {
-    return prove_run(NULL, out, claim, p, input, in_len, start, cycles, 0, params, NULL, opts, NULL, NULL,
-                     msg, msg_cap);
+    return prove_run(&(run_spec){p, input, in_len, start, cycles, 0},
+                     &(run_how){.params = params, .opts = opts}, out, claim, msg, msg_cap);
 }
 
 gs_status zk_prove_tampered(gs_zkvm_proof **out, const gs_zkvm_program *p, const uint8_t *input,
                             size_t in_len, const gs_zkvm_state *start, uint64_t cycles,
                             const gs_params *params, const gs_prove_opts *opts, zk_tamper_fn fn,
                             void *ctx, char *msg, size_t msg_cap) {
-    return prove_run(NULL, out, NULL, p, input, in_len, start, cycles, !start && !cycles, params, NULL,
-                     opts, fn, ctx, msg, msg_cap);
+    return prove_run(&(run_spec){p, input, in_len, start, cycles, !start && !cycles},
+                     &(run_how){.params = params, .opts = opts, .fn = fn, .ctx = ctx}, out, NULL, msg,
+                     msg_cap);
 }
 
 /* Has zp a run's shape (tables and publics)? */
