@@ -110,6 +110,9 @@ void cli_safe(char *out, size_t cap, const char *in);
 /* A proof's params.hash as the library names it ("keccak256", "poseidon2"),
  * "unknown" for an id it does not know. */
 const char *cli_hash_name(uint32_t hash);
+/* inspect's "  parameters  blowup 4, 54 queries, ..." line, with the layout
+ * the parameters choose (shared FRI or trees, coset leaves). */
+void cli_print_params(const gs_params *q);
 /* "80 bits (conjectured; 41 bits provable)" */
 void cli_security_str(char *out, size_t cap, unsigned conjectured, unsigned provable);
 /* The public inputs, "[1, 2, 3]"; with more than 8 and !all, the first 6,

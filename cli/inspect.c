@@ -127,14 +127,7 @@ int cli_inspect(int argc, char **argv) {
                    L.version, L.n, L.bytes);
         else
             printf("gstark proof, format version %u, %zu bytes\n", L.version, L.bytes);
-        printf("  parameters  blowup %u, %u queries, %u grinding bits, final degree < %u, fold "
-               "by %u, cap height %u%s\n", 1u << q->log_blowup, q->num_queries, q->grinding_bits,
-               1u << q->log_final, 1u << q->log_arity, q->cap_height,
-               q->shared_fri == GS_SHARED_TREES ? ", one FRI and one tree per round for all tables"
-           : q->shared_fri                          ? ", one FRI for all tables"
-           : q->coset_leaves == GS_COSET_LEAVES_ALL ? ", coset leaves (every table)"
-           : q->coset_leaves                        ? ", coset leaves"
-                                                    : "");
+        cli_print_params(q);
         printf("  hash        %s (Merkle commitments and transcript)\n", cli_hash_name(q->hash));
         printf("  security    %s\n", sec);
         printf("  digest      %s (the statement; verify --statement pins it)\n", hex);

@@ -155,6 +155,18 @@ const char *cli_hash_name(uint32_t hash) {
     return n ? n : "unknown";
 }
 
+void cli_print_params(const gs_params *q) {
+    printf("  parameters  blowup %u, %u queries, %u grinding bits, final degree < %u, fold by %u, "
+           "cap height %u%s\n",
+           1u << q->log_blowup, q->num_queries, q->grinding_bits, 1u << q->log_final,
+           1u << q->log_arity, q->cap_height,
+           q->shared_fri == GS_SHARED_TREES ? ", one FRI and one tree per round for all tables"
+           : q->shared_fri                          ? ", one FRI for all tables"
+           : q->coset_leaves == GS_COSET_LEAVES_ALL ? ", coset leaves (every table)"
+           : q->coset_leaves                        ? ", coset leaves"
+                                                    : "");
+}
+
 void cli_security_str(char *out, size_t cap, unsigned conjectured, unsigned provable) {
     snprintf(out, cap, "%u bits (conjectured; %u bits provable)", conjectured, provable);
 }

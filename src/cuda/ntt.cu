@@ -234,7 +234,7 @@ DEV uint64_t f_mul_pow2(uint64_t x, unsigned e) {
 /* ------------------------------------------------------------------ */
 /* bit reversal and the register DFTs                                  */
 
-DEV uint32_t rev_bits(uint32_t x, unsigned bits) {
+__host__ __device__ __forceinline__ uint32_t rev_bits(uint32_t x, unsigned bits) {
 #if defined(__CUDA_ARCH__)
     return bits ? __brev(x) >> (32 - bits) : 0;
 #else
@@ -1029,7 +1029,7 @@ static gs_status launch_pass(pass_args *a, int dit, int inv, cudaStream_t st) {
          * bit ls = log_r - 4 + log_m of the position */
         unsigned ls = a->log_r - 4 + a->log_m;
         for (unsigned i = 0; i < 16; i++) {
-            uint64_t c = ((i & 1u) << 3) | ((i & 2u) << 1) | ((i & 4u) >> 1) | ((i & 8u) >> 3);
+            uint64_t c = rev_bits(i, 4);
             a->src_off[i] = (uint32_t)spread(c << ls, a->src_lr, a->src_lb);
             a->dst_off[i] = (uint32_t)spread(c << ls, a->dst_lr, a->dst_lb);
         }
