@@ -48,14 +48,20 @@
  *     of each coefficient B times (the first log B DIT stages of the
  *     zero-padded input are exactly that), and the forward DIT over the
  *     B R_m values of the chunk, stored in place; when n <= R_m it also does
- *     the whole inverse first (one kernel in all);
+ *     the whole inverse first (one kernel in all). A chunk a tile (n >=
+ *     R_m, the usual case) takes k_lde_mid1: coefficients into registers,
+ *     for B = 2, 4, 8 the replication and the DIT stages up to bit 4 in
+ *     registers too, the top radix-16 step in the registers of the storing
+ *     thread (30% fewer instructions than k_lde_mid, whose shared-memory
+ *     round trips and per-value index arithmetic it drops);
  *   - the remaining forward DIT passes, in place.
  *   So from 2^20 with B = 4 it is 4 kernels: the inverse's two passes (read
  *   n + write n each), the middle (read n + write N), one forward pass (read
  *   N + write N): 5n + 3N values moved (floor: n + N). Until 2026-12-06 the
  *   middle kernel also did the inverse's last pass (one pass over n fewer),
  *   at 128 registers and a quarter of its threads busy in that half: the
- *   LDE x4 from 2^22 took 0.82 ms on an H100 that way, 0.70 ms now.
+ *   LDE x4 from 2^22 took 0.82 ms on an H100 that way, 0.70 ms after, and
+ *   0.61 ms with k_lde_mid1 (2026-12-06).
  * Other LDEs (bit-reversed order, blowup 1 or > 256) take the generic path:
  * the inverse (DIF + bit reversal) into the first n values of each output
  * column, then the DIF of size N whose first pass reads them zero-padded and
@@ -779,6 +785,77 @@ __global__ void __launch_bounds__(NTHREADS, INVERSE ? 2 : 3) k_lde_mid(mid_args 
     }
 }
 
+/* k_lde_mid without the inverse for one chunk a tile (P = 1: B R_m = TILE,
+ * every LDE of n >= R_m points), with less traffic through shared memory:
+ *   - the coefficients come from global memory straight into registers and
+ *     are scaled there; with LB = log B in 1..3, thread u takes the 16 / B
+ *     coefficients of the positions [16 u, 16 u + 16) and does the DIT step
+ *     over the bits [LB, 4) for each of the B replicas in registers, so the
+ *     tile is written once, not replicated and then read and written again;
+ *     with LB = 0 (any B) they are replicated into the tile;
+ *   - the forward DIT's top radix-16 step (the bits [LOG_TILE - 4, LOG_TILE),
+ *     span NTHREADS) is done in the registers of the thread that stores its
+ *     16 values: thread u holds the positions u + i NTHREADS, so the stores
+ *     are runs of NTHREADS values. */
+template <int LB>
+__global__ void __launch_bounds__(NTHREADS, 3) k_lde_mid1(mid_args a) {
+    __shared__ uint64_t sm[SM_WORDS];
+    const unsigned log_rm = a.log_rm, log_b = LB ? LB : a.log_b;
+    const unsigned log_o = a.log_n - log_rm;
+    const uint64_t tiles = a.cols << log_o;
+    const uint32_t u = threadIdx.x;
+    for (uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        const uint64_t col = tile >> log_o, o = tile & ((1ull << log_o) - 1);
+        const uint64_t *src = a.src + col * a.src_cs;
+        auto coef = [&](uint32_t s) { /* coefficient s of the chunk, scaled */
+            uint64_t pos = (o << log_rm) + s;
+            uint64_t j = rev_bits((uint32_t)pos, a.log_n);
+            return f_mul(src[spread(pos, a.src_lr, a.src_lb)], scale_at(a.tab, a.h, j));
+        };
+        if (LB > 0) {
+            constexpr int E = 16 >> (LB > 0 ? LB : 1); /* coefficients a thread, the step's radix */
+            uint64_t c[E];
+#pragma unroll
+            for (int j = 0; j < E; j++) c[j] = coef(u * E + j);
+#pragma unroll
+            for (uint32_t r = 0; r < (1u << LB); r++) {
+                uint64_t y[E];
+#pragma unroll
+                for (int j = 0; j < E; j++) y[j] = c[j];
+                reg_step<E, true, false>(y, LB, r, a.tw.w);
+#pragma unroll
+                for (int k = 0; k < E; k++) sm[PHYS(16 * u + r + (k << LB))] = y[k];
+            }
+            __syncthreads();
+            tile_dft<true, false, true>(sm, 0, 4, LOG_TILE, a.tw.w, true);
+        } else {
+            constexpr unsigned PER = TILE / NTHREADS / 2; /* >= values per thread (B >= 2) */
+            uint64_t keep[PER];
+#pragma unroll
+            for (unsigned i = 0; i < PER; i++) {
+                uint32_t s = u + i * NTHREADS;
+                if (s < (1u << log_rm)) keep[i] = coef(s);
+            }
+#pragma unroll
+            for (unsigned i = 0; i < PER; i++) {
+                uint32_t s = u + i * NTHREADS;
+                if (s < (1u << log_rm))
+                    for (uint32_t r = 0; r < (1u << log_b); r++) sm[PHYS((s << log_b) + r)] = keep[i];
+            }
+            __syncthreads();
+            tile_dft<true, false, true>(sm, 0, log_b, LOG_TILE, a.tw.w, true);
+        }
+        uint64_t x[16];
+#pragma unroll
+        for (uint32_t i = 0; i < 16; i++) x[i] = sm[PHYS(u + i * NTHREADS)];
+        reg_step<16, true, false>(x, LOG_TILE - 4, u, a.tw.w);
+        uint64_t *dst = a.dst + col * a.dst_cs + (o << LOG_TILE) + u;
+#pragma unroll
+        for (uint32_t k = 0; k < 16; k++) dst[k * NTHREADS] = x[k];
+        __syncthreads();
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* in-place bit reversal                                               */
 
@@ -1243,8 +1320,13 @@ static gs_status lde_natural_fast(uint64_t *out, const uint64_t *in, uint64_t co
     m.h = scale_h(log_n);
     m.tw = *tw;
     uint64_t tiles = ((cols << (log_n - log_rm)) + (1ull << m.log_p) - 1) >> m.log_p;
-    if (fused) k_lde_mid<true><<<grid_for(tiles), NTHREADS, 0, st>>>(m);
-    else k_lde_mid<false><<<grid_for(tiles), NTHREADS, 0, st>>>(m);
+    const unsigned grid = grid_for(tiles);
+    if (fused) k_lde_mid<true><<<grid, NTHREADS, 0, st>>>(m);
+    else if (m.log_p > 0) k_lde_mid<false><<<grid, NTHREADS, 0, st>>>(m);
+    else if (log_b == 1) k_lde_mid1<1><<<grid, NTHREADS, 0, st>>>(m);
+    else if (log_b == 2) k_lde_mid1<2><<<grid, NTHREADS, 0, st>>>(m);
+    else if (log_b == 3) k_lde_mid1<3><<<grid, NTHREADS, 0, st>>>(m);
+    else k_lde_mid1<0><<<grid, NTHREADS, 0, st>>>(m);
     GS_TRY(gs_cuda_launched("k_lde_mid launch"));
     /* forward DIT passes over the remaining high bits of the size-N index */
     unsigned done = log_rm + log_b;
