@@ -77,6 +77,33 @@ static void test_ntt(unsigned log_n, size_t cols) {
     free(x), free(want), free(got);
 }
 
+/* Columns of edge values (each column one value repeated, or two
+ * alternating), where every product by a register DFT's root sees the same
+ * extremes (0, 1, p - 1, 2^32 - 1, ...): forward and inverse against the CPU. */
+static void test_ntt_edges(unsigned log_n) {
+    static const uint64_t edges[] = {0, 1, 2, GS_FP_P - 1, GS_FP_P - 2, (1ull << 32) - 1, 1ull << 32,
+                                     GS_FP_P - (1ull << 32), 1ull << 63, 4095, GS_FP_P - 4096};
+    const size_t ne = sizeof edges / sizeof edges[0], cols = 2 * ne, n = (size_t)1 << log_n;
+    uint64_t *x = malloc(cols * n * 8), *want = malloc(cols * n * 8), *got = malloc(cols * n * 8);
+    CHECK(x && want && got);
+    for (size_t c = 0; c < cols; c++)
+        for (size_t i = 0; i < n; i++)
+            x[c * n + i] = c < ne ? edges[c] : edges[(c + (i & 1)) % ne];
+    char desc[96];
+    for (int inv = 0; inv < 2; inv++) {
+        memcpy(want, x, cols * n * 8);
+        CHECK((inv ? gs_ntt_inverse_batch(want, cols, log_n) : gs_ntt_forward_batch(want, cols, log_n)) == GS_OK);
+        CHECK(gs_cuda_mem_h2d(d_out, x, cols * n * 8) == GS_OK);
+        CHECK((inv ? gs_cuda_ntt_inverse_batch(d_out, cols, log_n, NULL)
+                   : gs_cuda_ntt_forward_batch(d_out, cols, log_n, NULL)) == GS_OK);
+        CHECK(gs_cuda_sync() == GS_OK);
+        CHECK(gs_cuda_mem_d2h(got, d_out, cols * n * 8) == GS_OK);
+        snprintf(desc, sizeof desc, "%s NTT of edge-value columns, log_n %u", inv ? "inverse" : "forward", log_n);
+        CHECK(same(want, got, cols * n, n, desc));
+    }
+    free(x), free(want), free(got);
+}
+
 /* LDE of cols x 2^log_n by 2^log_b, both kinds of input and both orders,
  * queued on stream (NULL: the legacy default stream). */
 static void test_lde_on(unsigned log_n, unsigned log_b, size_t cols, uint64_t shift, void *stream) {
@@ -233,6 +260,7 @@ int main(int argc, char **argv) {
     /* more shifts than the device caches tables for */
     for (int i = 0; i < 72; i++) test_lde(3, 1, 1, gs_test_fp());
     test_ntt(0, 3);
+    for (unsigned l = 4; l <= 16; l += 4) test_ntt_edges(l);
     printf("edge cases done; %ld comparisons in %.1f s, %ld mismatching\n", g_cases,
            now_s() - t_all, g_bad_cases);
 

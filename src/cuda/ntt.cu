@@ -23,7 +23,8 @@
  *   radix-2/4/8 step, twiddled from a table of the 2^l-th roots (l <= 12,
  *   64 KiB, L1-resident). The register DFTs use only 16th roots of unity,
  *   which are powers of two (w_4 = 2^48, w_8 = -2^24, w_16 = -2^60): most of
- *   their products are a shift and a reduction, signs fold into the
+ *   their products are a shift and a reduction, the others (2^72 = -2^-24,
+ *   2^84 = -2^-12) a division by 2^k (f_div2k), signs fold into the
  *   butterflies. Shared memory has one padding word per 16 (conflict-free for
  *   the strides used).
  *
@@ -170,6 +171,13 @@ DEV uint64_t f_sub(uint64_t a, uint64_t b) {
 }
 #endif
 
+/* y + br 2^64 (mod p), canonical, for br in {-1, 0, 1} (see f_reduce128). */
+DEV uint64_t reduce_tail(uint64_t y, int32_t br) {
+    uint64_t adj = ((uint64_t)(uint32_t)(br >> 31) << 32) | (uint32_t)(-br);
+    uint64_t r = y + adj; /* br = 1: + EPS; br = -1: + p = - EPS (mod 2^64) */
+    return r >= FP_P ? r - FP_P : r;
+}
+
 /* hi * 2^64 + lo mod p for any 128-bit value. With hi = t3 2^32 + t2:
  * V = lo - t2 - t3 + t2 2^32 (2^64 = 2^32 - 1, 2^96 = -1) lies in
  * (-2^33, 2^65); br = floor(V / 2^64) in {-1, 0, 1}, y = V mod 2^64, and
@@ -199,9 +207,24 @@ DEV uint64_t f_reduce128(uint64_t lo, uint64_t hi) {
     y = (uint64_t)v;
     br = (int32_t)(v >> 64);
 #endif
-    uint64_t adj = ((uint64_t)(uint32_t)(br >> 31) << 32) | (uint32_t)(-br);
-    uint64_t r = y + adj; /* br = 1: + EPS; br = -1: + p = - EPS (mod 2^64) */
-    return r >= FP_P ? r - FP_P : r;
+    return reduce_tail(y, br);
+}
+
+/* f_reduce128 for hi = t2 < 2^32 (t3 = 0): three instructions fewer. */
+DEV uint64_t f_reduce96(uint64_t lo, uint32_t t2) {
+#if defined(__CUDA_ARCH__)
+    uint32_t y0, y1, b;
+    asm("sub.cc.u32 %0, %3, %5;\n\t"
+        "subc.cc.u32 %1, %4, 0;\n\t"
+        "subc.u32 %2, 0, 0;\n\t"
+        "add.cc.u32 %1, %1, %5;\n\t"
+        "addc.u32 %2, %2, 0;"
+        : "=r"(y0), "=r"(y1), "=r"(b)
+        : "r"((uint32_t)lo), "r"((uint32_t)(lo >> 32)), "r"(t2));
+    return reduce_tail(((uint64_t)y1 << 32) | y0, (int32_t)b);
+#else
+    return f_reduce128(lo, t2);
+#endif
 }
 
 DEV uint64_t f_mul(uint64_t a, uint64_t b) {
@@ -228,13 +251,61 @@ DEV uint64_t f_mul(uint64_t a, uint64_t b) {
 #endif
 }
 
-/* x * 2^e for a compile-time e in [0, 96) once inlined: a shift and a
- * reduction for e < 64, a product by the constant 2^e mod p otherwise. */
+/* x * 2^e for a compile-time e in [0, 64) once inlined: a shift and a
+ * reduction (of a 96-bit value for e <= 32). */
 DEV uint64_t f_mul_pow2(uint64_t x, unsigned e) {
     if (e == 0) return x;
-    if (e < 64) return f_reduce128(x << e, x >> (64 - e));
-    /* 2^e = 2^(e-64) (2^32 - 1) = 2^(e-32) - 2^(e-64) (mod p), canonical */
-    return f_mul(x, (1ull << (e - 32)) - (1ull << (e - 64)));
+    if (e <= 32) return f_reduce96(x << e, (uint32_t)(x >> (64 - e)));
+    return f_reduce128(x << e, x >> (64 - e));
+}
+
+/* x * 2^-k for a compile-time k in [1, 32) once inlined, canonical x: with
+ * m = -x mod 2^k, T = x + m p is a multiple of 2^k (p = 1 mod 2^32), so
+ * x 2^-k = T / 2^k (mod p), and T / 2^k < p + 2^(64-k): one conditional
+ * subtraction. T = x + m - m 2^32 + m 2^64 in three 32-bit words with the
+ * carry flags; 15 SASS instructions against a product's 24 (the register
+ * DFTs' roots 2^72 and 2^84 are -2^-24 and -2^-12). */
+DEV uint64_t f_div2k(uint64_t x, unsigned k) {
+#if defined(__CUDA_ARCH__)
+    uint32_t x0 = (uint32_t)x, x1 = (uint32_t)(x >> 32);
+    uint32_t m = (0u - x0) & ((1u << k) - 1);
+    uint32_t t0, t1, t2, c;
+    asm("add.cc.u32 %0, %3, %5;\n\t"
+        "addc.cc.u32 %1, %4, 0;\n\t"
+        "addc.u32 %2, %5, 0;\n\t"
+        "sub.cc.u32 %1, %1, %5;\n\t"
+        "subc.u32 %2, %2, 0;"
+        : "=r"(t0), "=r"(t1), "=r"(t2)
+        : "r"(x0), "r"(x1), "r"(m));
+    uint32_t r0 = __funnelshift_r(t0, t1, k), r1 = __funnelshift_r(t1, t2, k);
+    /* c = 1 iff T / 2^k >= p: its bit 64 (t2 >> k) or a carry of + EPS */
+    asm("add.cc.u32 %0, %2, 0xFFFFFFFF;\n\t"
+        "addc.cc.u32 %0, %3, 0;\n\t"
+        "addc.u32 %1, %4, 0;"
+        : "=r"(t0), "=r"(c)
+        : "r"(r0), "r"(r1), "r"(t2 >> k));
+    asm("add.cc.u32 %0, %2, %4;\n\t" /* + EPS when c (the bit 64 drops) */
+        "addc.u32 %1, %3, 0;"
+        : "=r"(t0), "=r"(t1)
+        : "r"(r0), "r"(r1), "r"(0u - c));
+    return ((uint64_t)t1 << 32) | t0;
+#else
+    uint64_t m = (0 - x) & ((1ull << k) - 1), a = x + m, mh = m << 32;
+    uint32_t t2 = (uint32_t)(a < m) + (uint32_t)m - (uint32_t)(a < mh);
+    uint64_t r = ((a - mh) >> k) | ((uint64_t)t2 << (64 - k)), s = r + FP_EPS;
+    return ((t2 >> k) | (s < r)) ? s : r;
+#endif
+}
+
+/* x times the root 2^e, e in [0, 192) (2^96 = -1, 2^192 = 1), compile-time
+ * once inlined, up to the sign root_neg(e), which the butterflies fold in:
+ * 2^e for e < 64, -2^-(96-e) below 96, -2^(e-96) below 160, 2^-(192-e).
+ * The register DFTs' exponents are multiples of 12 (tw_exp), so f_div2k
+ * gets k = 12 or 24. */
+__host__ __device__ constexpr bool root_neg(unsigned e) { return e >= 64 && e < 160; }
+DEV uint64_t f_mul_root(uint64_t x, unsigned e) {
+    const unsigned f = e % 96;
+    return f < 64 ? f_mul_pow2(x, f) : f_div2k(x, 96 - f);
 }
 
 /* ------------------------------------------------------------------ */
@@ -263,7 +334,7 @@ __host__ __device__ constexpr unsigned tw_exp(unsigned m, unsigned i, bool inv) 
 }
 
 /* One radix-2 stage of span S over E registers. DIF: (a, b) -> (a + b,
- * (a - b) w); DIT: (a, b) -> (a + b w, a - b w). w = 2^e, e >= 96 means -2^(e-96). */
+ * (a - b) w); DIT: (a, b) -> (a + b w, a - b w). w = 2^e (f_mul_root). */
 template <int E, int S, bool DIT, bool INV>
 DEV void reg_stage(uint64_t (&x)[E]) {
 #pragma unroll
@@ -274,13 +345,13 @@ DEV void reg_stage(uint64_t (&x)[E]) {
             uint64_t a = x[g + i], b = x[g + i + S];
             if (!DIT) {
                 x[g + i] = f_add(a, b);
-                x[g + i + S] = e >= 96 ? f_mul_pow2(f_sub(b, a), e - 96) : f_mul_pow2(f_sub(a, b), e);
-            } else if (e >= 96) {
-                uint64_t t = f_mul_pow2(b, e - 96);
+                x[g + i + S] = root_neg(e) ? f_mul_root(f_sub(b, a), e) : f_mul_root(f_sub(a, b), e);
+            } else if (root_neg(e)) {
+                uint64_t t = f_mul_root(b, e);
                 x[g + i] = f_sub(a, t);
                 x[g + i + S] = f_add(a, t);
             } else {
-                uint64_t t = f_mul_pow2(b, e);
+                uint64_t t = f_mul_root(b, e);
                 x[g + i] = f_add(a, t);
                 x[g + i + S] = f_sub(a, t);
             }
