@@ -245,20 +245,17 @@ DEV uint64_t scale_at(const uint64_t *tab, unsigned h, uint64_t j) {
 template <int E, bool DIT, bool INV>
 DEV void reg_step(uint64_t (&x)[E], unsigned lh, uint32_t u, const uint64_t *w) {
     constexpr unsigned LE = clog2(E);
-    if (DIT) {
-        if (lh > 0) {
+    auto twiddle = [&]() {
+        if (lh == 0) return;
 #pragma unroll
-            for (int j = 1; j < E; j++)
-                x[j] = f_mul(x[j], tw_small(w, LE + lh, u * rev_bits(j, LE), INV));
-        }
+        for (int j = 1; j < E; j++) x[j] = f_mul(x[j], tw_small(w, LE + lh, u * rev_bits(j, LE), INV));
+    };
+    if (DIT) {
+        twiddle();
         reg_dft_dit<E, INV>(x);
     } else {
         reg_dft_dif<E, INV>(x);
-        if (lh > 0) {
-#pragma unroll
-            for (int j = 1; j < E; j++)
-                x[j] = f_mul(x[j], tw_small(w, LE + lh, u * rev_bits(j, LE), INV));
-        }
+        twiddle();
     }
 }
 
