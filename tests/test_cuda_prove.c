@@ -853,7 +853,7 @@ static void test_lean(void) {
  * need put its large buffers in page-locked host memory, the kernels read
  * them over the bus and the NTTs of their columns run in pieces. The bytes
  * are the CPU's, nothing falls back, the device's charged peak stays within
- * its budget and some bytes did go out of core. Single mix tables (check
+ * its budget and some bytes did go out of core; a wrong witness is refused. Single mix tables (check
  * mode on: the uploaded evaluations out of core too) at three budgets: the
  * LDE out of core with the coefficients on the device, then both, then the
  * LDE with room for its leaves to be hashed as it is made, and on a
@@ -920,6 +920,21 @@ static void test_out_of_core(void) {
     }
     gs_prover_free(pv);
     blob_free(&ref);
+    /* A wrong witness with the LDE out of core (check mode then checks the
+     * uploaded trace in place before its extension) and with the
+     * coefficients out too: refused as on the CPU, no proof. */
+    size_t cell = (size_t)gs_test_below(mp.cols) * ((size_t)1 << mp.log_n) + gs_test_below((size_t)1 << mp.log_n);
+    w.trace[cell] = gs_fp_add(w.trace[cell], 1);
+    size_t budgets[2] = {2 * trace + 2 * tree, trace / 5 * 4};
+    for (int b = 0; b < 2; b++) {
+        gs_prove_stats sg = {0};
+        gs_prove_opts og = opts_for(GS_BACKEND_CUDA, &sg);
+        og.no_fallback = 1;
+        og.device_mem_budget = budgets[b];
+        blob x = {0};
+        CHECK(prove_one(&x, &w, &par, &og) == GS_ERR_AIR_UNSATISFIED && !x.bytes);
+    }
+    w.trace[cell] = gs_fp_sub(w.trace[cell], 1);
     gs_workload_free(&w);
 
     gs_multi_workload mw = {0};

@@ -8,7 +8,9 @@
  * boundaries only, one-row traces, a multi-level scan). Inputs are built as
  * the prover builds them (gs_prover_round_trace, round_aux, round_quotient):
  * CPU LDE of the trace (and of the aux trace), random alpha powers and bus
- * challenges. log_n 1..14, blowups 2, 4 and 8 where the AIR's degree allows.
+ * challenges. log_n 1..14, blowups 2, 4 and 8 where the AIR's degree allows;
+ * for tables without LogUp also from the trace's coefficients on sub-cosets
+ * (gs_cuda_quotient_eval_coeffs, the out-of-core path) at every log_step.
  * Then argument errors (rejected before any device work), zero fingerprints
  * (GS_ERR_EXHAUSTED like the CPU), a non-default stream, and fault injection:
  * every device allocation, copy and launch of a call failing in turn gives
@@ -96,6 +98,7 @@ typedef struct {
     gs_logup L;
     gs_fp3 z, alpha, sigma; /* bus challenges and the CPU bus sum */
     gs_buf aux, lde, aux_lde, quot; /* CPU results (aux: the aux trace itself) */
+    uint64_t *d_coeffs; /* the trace's coefficients on the device (no LogUp only) */
     gs_fp3 *alpha_pows, bus_pows[GS_AIR_MAX_TUPLE + 1];
     uint32_t *bcols;
     uint64_t *brows;
@@ -110,7 +113,7 @@ static void case_free(tcase *c) {
     gs_buf *bufs[] = {&c->aux, &c->lde, &c->aux_lde, &c->quot};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]->ptr) be->iface->free(be, bufs[i]);
-    uint64_t *d[] = {c->d_trace, c->d_aux, c->d_lde, c->d_aux_lde, c->d_out};
+    uint64_t *d[] = {c->d_trace, c->d_aux, c->d_lde, c->d_aux_lde, c->d_out, c->d_coeffs};
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
         if (d[i]) gs_cuda_mem_free(d[i]);
     free(c->alpha_pows), free(c->bcols), free(c->brows), free(c->bvals);
@@ -146,6 +149,7 @@ static void case_make(tcase *c, const char *desc, const gs_air *air, const gs_fp
         CHECK_OK(be->iface->upload(be, &coeffs, trace, C * n * sizeof(gs_fp)));
         CHECK_OK(be->iface->interpolate(be, &coeffs, C, log_n, 1));
         CHECK_OK(be->iface->lde(be, &c->lde, &coeffs, C, log_n, log_b, GS_FP_GENERATOR));
+        if (!A3) c->d_coeffs = dev_put(coeffs.ptr, C * n);
         be->iface->free(be, &coeffs);
         if (A3) {
             gs_buf ac;
@@ -169,7 +173,7 @@ static void case_make(tcase *c, const char *desc, const gs_air *air, const gs_fp
         for (uint32_t i = 0; i < nb; i++)
             CHECK_OK(gs_air_boundary_at(air, i, log_n, &c->bcols[i], &c->brows[i]));
         gs_quotient_args qa = {air, pub, log_n, log_b, 0, GS_FP_GENERATOR, c->alpha_pows, c->bcols,
-                               c->brows, c->bvals, A3 ? &c->L : NULL, c->z, c->sigma, c->bus_pows};
+                               c->brows, c->bvals, A3 ? &c->L : NULL, c->z, c->sigma, c->bus_pows, NULL};
         c->qa = qa;
         CHECK_OK(be->iface->alloc(be, NULL, &c->quot, 3 * N * sizeof(gs_fp)));
         CHECK_OK(be->iface->quotient(be, &c->quot, &c->lde, A3 ? &c->aux_lde : NULL, &c->qa));
@@ -238,6 +242,42 @@ static int strided_matches(tcase *c, void *stream) {
     return ok;
 }
 
+/* From the coefficients (gs_cuda_quotient_eval_coeffs, a table without
+ * LogUp): for every log_step and several cuts of the cosets, the CPU's
+ * values on the LDE, subsampled. */
+static int coeffs_matches(tcase *c, void *stream) {
+    if (!c->d_coeffs) return 1;
+    int ok = 1;
+    /* Whole cosets, halves, and cosets of at least 2 points cut in up to 16
+     * (each cut makes K (2^t + 1) sub-cosets: launches, not values, cost). */
+    unsigned cuts[4] = {0, 1, 3, c->log_n > 5 ? 4 : c->log_n - 1};
+    for (unsigned k = 0; ok && k <= c->qa.log_blowup; k++) {
+        size_t m = c->N >> k;
+        const gs_fp *full = c->quot.ptr;
+        uint64_t *want = xmalloc(3 * m * sizeof *want), *got = xmalloc(3 * m * sizeof *got);
+        for (size_t col = 0; col < 3; col++)
+            for (size_t j = 0; j < m; j++) want[col * m + j] = full[col * c->N + (j << k)];
+        for (unsigned t = 0; ok && t < 4; t++) {
+            unsigned log_sub = cuts[t];
+            if (log_sub >= c->log_n || (t && log_sub == cuts[t - 1])) continue;
+            gs_quotient_args q = c->qa;
+            q.log_step = k;
+            uint64_t *d_slots = dev_new(2 * c->cols * (c->n >> log_sub));
+            dev_poison(c->d_out, 3 * c->N);
+            CHECK_OK(gs_cuda_quotient_coeffs(c->d_out, c->d_coeffs, d_slots, log_sub, &q, stream));
+            CHECK_OK(wait_for(stream));
+            CHECK_OK(gs_cuda_mem_d2h(got, c->d_out, 3 * m * sizeof *got));
+            gs_cuda_mem_free(d_slots);
+            char desc[320];
+            snprintf(desc, sizeof desc, "quotient of %s from coefficients, every 2^%u-th point, cosets cut in 2^%u",
+                     c->desc, k, log_sub);
+            ok &= gs_test_same_values(desc, want, got, 3 * m, m);
+        }
+        free(want), free(got);
+    }
+    return ok;
+}
+
 static int run_aux(tcase *c, void *stream) {
     dev_poison(c->d_aux, c->A3 * c->n);
     gs_fp3 sg = gs_fp3_zero();
@@ -255,7 +295,7 @@ static int run_quot(tcase *c, void *stream) {
     CHECK_OK(s);
     CHECK_OK(wait_for(stream));
     g_quots++;
-    return s == GS_OK && quot_matches(c) && strided_matches(c, stream);
+    return s == GS_OK && quot_matches(c) && strided_matches(c, stream) && coeffs_matches(c, stream);
 }
 
 /* Both stages of one table at one blowup. */

@@ -3,7 +3,8 @@
  * every output value for
  *   - fold at every log size 1..22, by 2, 4, 8 and 16,
  *   - DEEP at log sizes 0..21 with 0..70 trace columns, 1..4 chunks and
- *     0..3 aux columns, random z, z w, beta powers, k1, k2,
+ *     0..3 aux columns, random z, z w, beta powers, k1, k2; and from the
+ *     trace's coefficients (gs_cuda_deep_combine, extended on the device),
  *   - eval_at for 1..600000 columns and lengths 1..2^20 (odd ones too),
  *   - grind for 0..20 bits over several transcript states (the nonce, the
  *     state after it and a challenge squeezed from it);
@@ -173,6 +174,32 @@ static void test_add_scaled(size_t dst_rows, size_t src_rows, size_t len) {
 
 /* ---- DEEP ---- */
 
+/* The DEEP word folded as it is made (deep_fold), every arity: the CPU's
+ * (a with the CPU's inputs bt, bc, ba) against the device's (ca over
+ * d_trace, d_chunks, d_aux). */
+static void check_deep_folds(const char *what, const gs_deep_args *a, const gs_buf *bt, const gs_buf *bc,
+                             const gs_buf *ba, const gs_cuda_deep_args *ca, const uint64_t *d_trace,
+                             const uint64_t *d_chunks, const uint64_t *d_aux, void *stream) {
+    size_t N = (size_t)1 << a->log_size;
+    for (unsigned folds = 1; folds <= GS_CUDA_FOLD_MAX && folds <= a->log_size; folds++) {
+        size_t M = N >> folds;
+        gs_fp3 gamma = gs_test_fp3();
+        uint64_t *fwant = xmalloc(3 * M * 8), *d_fold = dev_zeroed(3 * M);
+        gs_buf bf = host_buf(fwant, 3 * M);
+        CHECK(g_cpu->iface->deep_fold(g_cpu, &bf, bt, bc, a->aux_cols ? ba : NULL, a, folds, gamma) == GS_OK);
+        gs_status s = gs_cuda_deep_fold(d_fold, d_trace, d_chunks, d_aux, ca, folds, gamma, stream);
+        if (s != GS_OK) report_cuda("gs_cuda_deep_fold", s);
+        CHECK(s == GS_OK && sync_all(stream));
+        uint64_t *fgot = download(d_fold, 3 * M);
+        char desc[200];
+        snprintf(desc, sizeof desc, "%s folded by 2^%u, log_size %u cols %u chunks %u aux %u", what, folds,
+                 a->log_size, a->cols, a->chunks, a->aux_cols);
+        CHECK(same(fwant, fgot, 3 * M, M, desc));
+        dev_free(d_fold);
+        free(fwant), free(fgot);
+    }
+}
+
 static void test_deep(unsigned log_size, uint32_t cols, uint32_t chunks, uint32_t aux) {
     size_t N = (size_t)1 << log_size, nbeta = 2 * (size_t)cols + chunks + 2 * (size_t)aux;
     uint64_t *trace = rand_values(cols * N), *chunk = rand_values(3 * (size_t)chunks * N);
@@ -198,28 +225,63 @@ static void test_deep(unsigned log_size, uint32_t cols, uint32_t chunks, uint32_
     snprintf(desc, sizeof desc, "DEEP log_size %u cols %u chunks %u aux %u%s", log_size, cols,
              chunks, aux, stream ? " (stream)" : "");
     CHECK(same(want, got, 3 * N, N, desc));
-    /* The word folded as it is made (deep_fold), every arity: the CPU's. */
     gs_cuda_deep_args ca = {.log_size = a.log_size, .shift = a.shift, .cols = a.cols, .chunks = a.chunks,
                             .aux_cols = a.aux_cols, .z = a.z, .zw = a.zw, .k1 = a.k1, .k2 = a.k2,
                             .beta_pows = a.beta_pows};
-    for (unsigned folds = 1; folds <= GS_CUDA_FOLD_MAX && folds <= log_size; folds++) {
-        size_t M = N >> folds;
-        gs_fp3 gamma = gs_test_fp3();
-        uint64_t *fwant = xmalloc(3 * M * 8), *d_fold = dev_zeroed(3 * M);
-        gs_buf bf = host_buf(fwant, 3 * M);
-        CHECK(g_cpu->iface->deep_fold(g_cpu, &bf, &bt, &bc, aux ? &ba : NULL, &a, folds, gamma) == GS_OK);
-        s = gs_cuda_deep_fold(d_fold, d_trace, d_chunks, d_aux, &ca, folds, gamma, stream);
-        if (s != GS_OK) report_cuda("gs_cuda_deep_fold", s);
-        CHECK(s == GS_OK && sync_all(stream));
-        uint64_t *fgot = download(d_fold, 3 * M);
-        snprintf(desc, sizeof desc, "DEEP folded by 2^%u, log_size %u cols %u chunks %u aux %u", folds,
-                 log_size, cols, chunks, aux);
-        CHECK(same(fwant, fgot, 3 * M, M, desc));
-        dev_free(d_fold);
-        free(fwant), free(fgot);
-    }
+    check_deep_folds("DEEP", &a, &bt, &bc, &ba, &ca, d_trace, d_chunks, d_aux, stream);
     dev_free(d_trace), dev_free(d_chunks), dev_free(d_aux), dev_free(d_out);
     free(trace), free(chunk), free(auxv), free(want), free(got), free(betas);
+}
+
+/* DEEP over a trace given by its coefficients (the out-of-core path of
+ * src/backend/cuda.c): gs_cuda_deep_combine's sum of the coefficients
+ * (checked against the host's), extended on the device and read as a
+ * trace_combined trace, gives the CPU's DEEP word over the columns' own
+ * extension, and its folds the CPU's folded words. */
+static void test_deep_combined(unsigned log_n, unsigned log_blowup, uint32_t cols, uint32_t chunks, uint32_t aux) {
+    unsigned log_size = log_n + log_blowup;
+    size_t n = (size_t)1 << log_n, N = (size_t)1 << log_size, nbeta = 2 * (size_t)cols + chunks + 2 * (size_t)aux;
+    uint64_t *coeffs = rand_values(cols * n), *lde = xmalloc(cols * N * 8 + 8);
+    uint64_t *chunk = rand_values(3 * (size_t)chunks * N), *auxv = rand_values(3 * (size_t)aux * N);
+    uint64_t *want = xmalloc(3 * N * 8), *sum = xmalloc(3 * n * 8);
+    gs_fp3 *betas = rand_fp3s(nbeta);
+    gs_deep_args a = {.log_size = log_size, .shift = GS_LDE_SHIFT, .cols = cols, .chunks = chunks,
+                      .aux_cols = aux, .z = gs_test_fp3(), .zw = gs_test_fp3(),
+                      .k1 = gs_test_fp3(), .k2 = gs_test_fp3(), .beta_pows = betas};
+    gs_buf bk = host_buf(coeffs, cols * n), bt = host_buf(lde, cols * N);
+    gs_buf bc = host_buf(chunk, 3 * (size_t)chunks * N), ba = host_buf(auxv, 3 * (size_t)aux * N);
+    gs_buf bo = host_buf(want, 3 * N);
+    CHECK(g_cpu->iface->lde(g_cpu, &bt, &bk, cols, log_n, log_blowup, a.shift) == GS_OK);
+    CHECK(g_cpu->iface->deep(g_cpu, &bo, &bt, &bc, aux ? &ba : NULL, &a) == GS_OK);
+    for (size_t i = 0; i < n; i++) {
+        gs_fp3 v = gs_fp3_zero();
+        for (uint32_t c = 0; c < cols; c++) v = gs_fp3_add(v, gs_fp3_mul_fp(betas[c], coeffs[c * n + i]));
+        for (int k = 0; k < 3; k++) sum[k * n + i] = v.c[k];
+    }
+    uint64_t *d_coeffs = dev_copy(coeffs, cols * n), *d_chunks = dev_copy(chunk, 3 * (size_t)chunks * N);
+    uint64_t *d_aux = dev_copy(auxv, 3 * (size_t)aux * N), *d_sum = dev_zeroed(3 * n);
+    uint64_t *d_ext = dev_zeroed(3 * N), *d_out = dev_zeroed(3 * N);
+    void *stream = next_stream();
+    CHECK(sync_all(NULL));
+    gs_status s = gs_cuda_deep_combine(d_sum, d_coeffs, cols, n, betas, stream);
+    if (s == GS_OK)
+        s = gs_cuda_lde_coset_from_coeffs(d_ext, d_sum, 3, log_n, log_blowup, a.shift, GS_ORDER_NATURAL, stream);
+    gs_cuda_deep_args ca = {.log_size = log_size, .shift = a.shift, .cols = cols, .chunks = chunks,
+                            .aux_cols = aux, .z = a.z, .zw = a.zw, .k1 = a.k1, .k2 = a.k2,
+                            .beta_pows = betas, .trace_combined = 1};
+    if (s == GS_OK) s = gs_cuda_deep_word(d_out, d_ext, d_chunks, d_aux, &ca, stream);
+    if (s != GS_OK) report_cuda("DEEP from coefficients", s);
+    CHECK(s == GS_OK && sync_all(stream));
+    uint64_t *got_sum = download(d_sum, 3 * n), *got = download(d_out, 3 * N);
+    char desc[160];
+    snprintf(desc, sizeof desc, "DEEP's sum of %u columns of 2^%u coefficients", cols, log_n);
+    CHECK(same(sum, got_sum, 3 * n, n, desc));
+    snprintf(desc, sizeof desc, "DEEP from coefficients, log_n %u blowup 2^%u cols %u chunks %u aux %u", log_n,
+             log_blowup, cols, chunks, aux);
+    CHECK(same(want, got, 3 * N, N, desc));
+    check_deep_folds("DEEP from coefficients", &a, &bt, &bc, &ba, &ca, d_ext, d_chunks, d_aux, stream);
+    dev_free(d_coeffs), dev_free(d_chunks), dev_free(d_aux), dev_free(d_sum), dev_free(d_ext), dev_free(d_out);
+    free(coeffs), free(lde), free(chunk), free(auxv), free(want), free(sum), free(betas), free(got_sum), free(got);
 }
 
 /* A random DEEP shape of the given size, with at most `cap` values in all. */
@@ -549,6 +611,11 @@ int main(int argc, char **argv) {
     test_deep(3, 2, 1, 1);
     test_deep(11, 33, 3, 2);
     if (!g_quick) test_deep(21, 1, 1, 1); /* several tiles per block */
+    test_deep_combined(10, 2, 70, 2, 0);
+    test_deep_combined(8, 1, 5, 1, 2);
+    test_deep_combined(6, 3, 1, 3, 1);
+    test_deep_combined(12, 2, 40, 2, 1);
+    if (!g_quick) test_deep_combined(18, 2, 16, 2, 0);
     printf("DEEP: log sizes 0..%u, %s, %.2f s\n", max_deep,
            g_bad_cases == bad0 ? "all equal" : "MISMATCHES", now_s() - t0);
 

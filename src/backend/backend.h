@@ -72,6 +72,10 @@ typedef struct gs_quotient_args {
     const gs_logup *logup;
     gs_fp3 bus_z, sigma;
     const gs_fp3 *bus_alpha_pows; /* bus alpha^0 .. alpha^GS_AIR_MAX_TUPLE */
+    /* The trace's coefficients (num_cols columns of 2^log_n), or NULL. A
+     * backend may evaluate the columns from them rather than read the LDE
+     * (CUDA, when that LDE is out of core and there is no LogUp). */
+    const gs_buf *coeffs;
 } gs_quotient_args;
 
 /* The DEEP composition (docs/protocol.md, "DEEP"). */
@@ -85,6 +89,11 @@ typedef struct gs_deep_args {
      * whose weights are beta^m times another's is beta^m times that sum
      * (the backends weight the columns at z w that way). */
     const gs_fp3 *beta_pows;
+    /* The trace's coefficients (cols columns of 2^(log_size - log_blowup)),
+     * or NULL. A backend may extend sum_c beta^c t_c from them rather than
+     * read the trace LDE (CUDA, when that LDE is out of core). */
+    const gs_buf *coeffs;
+    unsigned log_blowup;
 } gs_deep_args;
 
 /* A commit the prover will make of an LDE matrix (commit_lde): a tree with

@@ -121,15 +121,18 @@ static gs_status cuda_bus(gs_cuda_bus *out, gs_cuda_inter **inters, const gs_log
     return GS_OK;
 }
 
-/* Out of core, the quotient's row pieces: two device buffers and the
- * stream their copies run on (see gs_cuda_quotient_eval_pieces). */
+/* Out of core, the quotient's inputs in parts: two device buffers and the
+ * stream their copies run on (row pieces: gs_cuda_quotient_eval_pieces), or
+ * the slots of sub-cosets made from the coefficients (copy_stream NULL;
+ * gs_cuda_quotient_eval_coeffs, lde then the coefficients). */
 typedef struct {
     uint64_t *buf[2];
-    size_t rows;
+    size_t rows;        /* a row piece's rows */
+    unsigned log_sub;   /* the sub-cosets: 2^log_sub of each coset of <w_n> */
     void *copy_stream;
 } quot_pieces;
 
-/* gs_cuda_quotient, over row pieces when `pieces` is not NULL. */
+/* gs_cuda_quotient, in parts when `pieces` is not NULL. */
 static gs_status quotient_on(uint64_t *d_out, const uint64_t *lde, const uint64_t *aux_lde,
                              const gs_quotient_args *a, void *stream, const quot_pieces *pieces) {
     if (!a || !a->air || !a->air->finalized) return GS_ERR_INVALID_ARG;
@@ -153,9 +156,11 @@ static gs_status quotient_on(uint64_t *d_out, const uint64_t *lde, const uint64_
                                .sigma = a->sigma,
                                .bus_alpha_pows = a->bus_alpha_pows};
     /* The tables are copied to the device before it returns. */
-    gs_status s = pieces ? gs_cuda_quotient_eval_pieces(d_out, lde, aux_lde, &q, pieces->buf, pieces->rows,
-                                                        stream, pieces->copy_stream)
-                         : gs_cuda_quotient_eval(d_out, lde, aux_lde, &q, stream);
+    gs_status s = !pieces ? gs_cuda_quotient_eval(d_out, lde, aux_lde, &q, stream)
+                  : pieces->copy_stream
+                      ? gs_cuda_quotient_eval_pieces(d_out, lde, aux_lde, &q, pieces->buf, pieces->rows, stream,
+                                                     pieces->copy_stream)
+                      : gs_cuda_quotient_eval_coeffs(d_out, lde, &q, pieces->buf[0], pieces->log_sub, stream);
     free(inters);
     return s;
 }
@@ -163,6 +168,12 @@ static gs_status quotient_on(uint64_t *d_out, const uint64_t *lde, const uint64_
 gs_status gs_cuda_quotient(uint64_t *d_out, const uint64_t *d_lde, const uint64_t *d_aux_lde,
                            const gs_quotient_args *a, void *stream) {
     return quotient_on(d_out, d_lde, d_aux_lde, a, stream, NULL);
+}
+
+gs_status gs_cuda_quotient_coeffs(uint64_t *d_out, const uint64_t *d_coeffs, uint64_t *d_slots,
+                                  unsigned log_sub, const gs_quotient_args *a, void *stream) {
+    quot_pieces qp = {{d_slots, NULL}, 0, log_sub, NULL};
+    return quotient_on(d_out, d_coeffs, NULL, a, stream, &qp);
 }
 
 gs_status gs_cuda_logup_aux(uint64_t *d_aux, gs_fp3 *sigma, const gs_logup *L, const gs_air *air,
@@ -1014,9 +1025,28 @@ static gs_status cuda_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
     const uint64_t *aux = a->logup ? aux_lde->ptr : NULL;
     if (!lde->host && !(aux && aux_lde->host))
         return mark_end(c, t, quotient_on(out->ptr, lde->ptr, aux, a, c->stream, NULL));
-    /* Out of core: rows in pieces of about gs_cuda_extend_piece_bytes,
-     * two at a time in scratch within the budget. */
-    size_t B = (size_t)1 << a->log_blowup, W = gs_air_num_cols(a->air);
+    /* Out of core, with the coefficients on the device and no LogUp: the
+     * columns made again on sub-cosets of <w_n>, two at a time in scratch,
+     * the largest that fit the room (each coset cut in 2^log_sub). */
+    size_t n = (size_t)1 << a->log_n, cols = gs_air_num_cols(a->air);
+    if (!aux && a->coeffs && !a->coeffs->host && a->coeffs->bytes >= cols * n * sizeof(gs_fp) && cols) {
+        unsigned log_sub = 0;
+        while (log_sub < a->log_n && 2 * cols * (n >> log_sub) * sizeof(gs_fp) > room_left(c)) log_sub++;
+        size_t bytes = 2 * cols * (n >> log_sub) * sizeof(gs_fp);
+        scratch sc;
+        if (bytes <= room_left(c) && (n >> log_sub) >= 16) { /* else: the row pieces below */
+            gs_status s = scratch_take(c, &sc, bytes, "the quotient's sub-cosets");
+            if (s == GS_OK) {
+                quot_pieces qp = {{sc.p, NULL}, 0, log_sub, NULL};
+                s = quotient_on(out->ptr, a->coeffs->ptr, NULL, a, c->stream, &qp);
+                scratch_put(c, &sc);
+            }
+            return mark_end(c, t, s);
+        }
+    }
+    /* Else rows in pieces of about gs_cuda_extend_piece_bytes, two at a
+     * time in scratch within the budget. */
+    size_t B = (size_t)1 << a->log_blowup, W = cols;
     if (aux) W += 3 * (size_t)a->logup->aux_cols;
     size_t room = room_left(c), rows = N, least = (size_t)1 << a->log_step, row_bytes = W * sizeof(gs_fp);
     while (rows > least && (rows + B) * row_bytes > gs_cuda_extend_piece_bytes) rows >>= 1;
@@ -1024,7 +1054,7 @@ static gs_status cuda_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
     scratch sc;
     gs_status s = scratch_take(c, &sc, 2 * (rows + B) * row_bytes, "the quotient's row pieces");
     if (s == GS_OK) {
-        quot_pieces qp = {{sc.p, (uint64_t *)sc.p + W * (rows + B)}, rows, gs_cuda_stage_copy_stream(c->stage)};
+        quot_pieces qp = {{sc.p, (uint64_t *)sc.p + W * (rows + B)}, rows, 0, gs_cuda_stage_copy_stream(c->stage)};
         s = quotient_on(out->ptr, lde->ptr, aux, a, c->stream, &qp);
         scratch_put(c, &sc);
     }
@@ -1049,29 +1079,66 @@ static int deep_fits(const gs_buf *out, size_t out_rows, const gs_buf *trace_lde
            (!a->aux_cols || (aux_lde && aux_lde->bytes >= 3 * (size_t)a->aux_cols * N * e));
 }
 
-static gs_status cuda_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
-                           const gs_buf *chunk_lde, const gs_buf *aux_lde, const gs_deep_args *a) {
+/* DEEP over a trace LDE out of core whose coefficients are on the device:
+ * sum_c beta^c t_c is linear in the columns, so it is the extension of the
+ * same sum of their coefficients, 3 Fp columns made and extended in scratch
+ * (gs_cuda_deep_combine) and read in place of the cols x N values the bus
+ * would bring back. *ext is then those 3 columns of N (the caller puts sc
+ * back); otherwise NULL, with nothing taken. */
+static gs_status deep_trace_sum(cuda_ctx *c, scratch *sc, uint64_t **ext, const gs_buf *trace_lde,
+                                const gs_deep_args *a) {
+    memset(sc, 0, sizeof *sc);
+    *ext = NULL;
+    if (!trace_lde->host || !a->coeffs || a->coeffs->host || a->cols == 0 || a->log_blowup > a->log_size)
+        return GS_OK;
+    size_t N = (size_t)1 << a->log_size, n = N >> a->log_blowup, bytes = 3 * (n + N) * sizeof(gs_fp);
+    if (a->coeffs->bytes < a->cols * n * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
+    if (room_left(c) < bytes) return GS_OK; /* the LDE read back, as without coefficients */
+    GS_TRY(scratch_take(c, sc, bytes, "DEEP's trace sum"));
+    uint64_t *co = sc->p;
+    gs_status s = gs_cuda_deep_combine(co, a->coeffs->ptr, a->cols, n, a->beta_pows, c->stream);
+    if (s == GS_OK)
+        s = gs_cuda_lde_coset_from_coeffs(co + 3 * n, co, 3, a->log_size - a->log_blowup, a->log_blowup, a->shift,
+                                          GS_ORDER_NATURAL, c->stream);
+    if (s != GS_OK) {
+        scratch_put(c, sc);
+        return s;
+    }
+    *ext = co + 3 * n;
+    return GS_OK;
+}
+
+/* cuda_deep (folds 0) and cuda_deep_fold. */
+static gs_status deep_on(gs_backend *be, gs_buf *out, const gs_buf *trace_lde, const gs_buf *chunk_lde,
+                         const gs_buf *aux_lde, const gs_deep_args *a, unsigned folds, gs_fp3 gamma) {
     cuda_ctx *c = ctx_of(be);
-    if (!deep_fits(out, (size_t)1 << a->log_size, trace_lde, chunk_lde, aux_lde, a))
+    if (folds > a->log_size ||
+        !deep_fits(out, (size_t)1 << (a->log_size - folds), trace_lde, chunk_lde, aux_lde, a))
         return GS_ERR_INVALID_ARG;
     GS_TRY(use_lane(c));
     size_t t = mark_start(c, "deep");
-    return mark_end(c, t, gs_cuda_deep(out->ptr, trace_lde->ptr, chunk_lde->ptr,
-                                       a->aux_cols ? aux_lde->ptr : NULL, a, c->stream));
+    scratch sc;
+    uint64_t *ext;
+    gs_status s = deep_trace_sum(c, &sc, &ext, trace_lde, a);
+    gs_cuda_deep_args d = cuda_deep_args(a);
+    d.trace_combined = ext != NULL;
+    const uint64_t *tr = ext ? ext : trace_lde->ptr, *aux = a->aux_cols ? aux_lde->ptr : NULL;
+    if (s == GS_OK)
+        s = folds ? gs_cuda_deep_fold(out->ptr, tr, chunk_lde->ptr, aux, &d, folds, gamma, c->stream)
+                  : gs_cuda_deep_word(out->ptr, tr, chunk_lde->ptr, aux, &d, c->stream);
+    scratch_put(c, &sc);
+    return mark_end(c, t, s);
+}
+
+static gs_status cuda_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
+                           const gs_buf *chunk_lde, const gs_buf *aux_lde, const gs_deep_args *a) {
+    return deep_on(be, out, trace_lde, chunk_lde, aux_lde, a, 0, gs_fp3_zero());
 }
 
 static gs_status cuda_deep_fold(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
                                 const gs_buf *chunk_lde, const gs_buf *aux_lde, const gs_deep_args *a,
                                 unsigned folds, gs_fp3 gamma) {
-    cuda_ctx *c = ctx_of(be);
-    if (folds == 0 || folds > a->log_size ||
-        !deep_fits(out, (size_t)1 << (a->log_size - folds), trace_lde, chunk_lde, aux_lde, a))
-        return GS_ERR_INVALID_ARG;
-    GS_TRY(use_lane(c));
-    gs_cuda_deep_args d = cuda_deep_args(a);
-    size_t t = mark_start(c, "deep");
-    return mark_end(c, t, gs_cuda_deep_fold(out->ptr, trace_lde->ptr, chunk_lde->ptr,
-                                            a->aux_cols ? aux_lde->ptr : NULL, &d, folds, gamma, c->stream));
+    return folds == 0 ? GS_ERR_INVALID_ARG : deep_on(be, out, trace_lde, chunk_lde, aux_lde, a, folds, gamma);
 }
 
 static gs_status cuda_fold(gs_backend *be, gs_buf *out, const gs_buf *in, unsigned log_size,

@@ -71,6 +71,7 @@
 #include "cuda/device.h"
 #include "cuda/quotient.h"
 #include "gstark/cuda.h"
+#include "gstark/cuda_ntt.h"
 #include "gstark/field.h"
 
 #define HD static __host__ __device__ __forceinline__
@@ -230,11 +231,14 @@ template <class RF> HD gs_fp3 lu_dev_dot(const bus_row<RF> *c, uint32_t at, uint
 struct quot_args {
     const uint64_t *lde, *aux;
     uint64_t *out;
-    /* lde and aux hold rows row0 .. with column stride N; a row's next is
-     * (i - row0 + step) & mask there (all N rows: row0 0, mask N - 1; a row
-     * piece: its next rows copied after it, mask ~0) */
-    size_t N, mask, step, row0;
-    size_t j0, j1;        /* the output rows this launch makes (j << log_step) */
+    /* The launch's rows v < count are the outputs j = j0 + v jstride (the
+     * points i = j << log_step). lde and aux have columns N apart; row v
+     * lies at li = lrow0 + v lstep there and its next row at (li + step) &
+     * mask: all N rows lrow0 0, lstep 2^log_step, step B, mask N - 1; a row
+     * piece the same with its next rows copied after it and mask ~0; a
+     * sub-coset's next rows in the other slot (quotient_eval_coeffs). */
+    size_t N, mask, step;
+    size_t j0, jstride, count, lrow0, lstep;
     size_t bmask;         /* B - 1 */
     size_t n_out;         /* N >> log_step rows out: rows i = j << log_step */
     unsigned log_step;
@@ -255,10 +259,11 @@ struct quot_args {
     uint64_t *scratch;   /* global register files (tier 0) */
 };
 
-template <class RF> HD void quot_row(const quot_args &A, RF &R, size_t i, gs_fp x) {
+/* The point i = x at li in the launch's rows. */
+template <class RF> HD void quot_row(const quot_args &A, RF &R, size_t i, size_t li, gs_fp x) {
     gs_fp zi = A.zinv[i & A.bmask];
     gs_fp tdiv = gs_fp_mul(gs_fp_sub(x, A.wlast), zi); /* (x - w^(n-1)) / (x^n - 1) */
-    size_t li = i - A.row0, in = (li + A.step) & A.mask; /* where row i and its next lie */
+    size_t in = (li + A.step) & A.mask; /* where its next row lies */
     gs_fp3 acc = gs_fp3_zero();
     if (A.nt) {
         weigh_sink ws = {A.alpha, gs_fp3_acc_zero_()};
@@ -309,13 +314,34 @@ UNROLL
 template <int MAXR> __global__ void __launch_bounds__(ROW_THREADS) quotient_kernel(const quot_args A) {
     size_t threads = (size_t)gridDim.x * blockDim.x;
     size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (A.j0 + tid >= A.j1) return;
+    if (tid >= A.count) return;
     regfile<MAXR> R;
     R.bind(A.scratch, tid, threads);
-    gs_fp x = gs_fp_mul(A.shift, gs_fp_pow(A.wN, (A.j0 + tid) << A.log_step));
-    for (size_t j = A.j0 + tid; j < A.j1; j += threads) {
-        quot_row(A, R, j << A.log_step, x);
+    gs_fp x = gs_fp_mul(A.shift, gs_fp_pow(A.wN, (A.j0 + tid * A.jstride) << A.log_step));
+    for (size_t v = tid; v < A.count; v += threads) {
+        quot_row(A, R, (A.j0 + v * A.jstride) << A.log_step, A.lrow0 + v * A.lstep, x);
         x = gs_fp_mul(x, A.wstep);
+    }
+}
+
+/* A sub-coset's NTT input (gs_cuda_quotient_eval_coeffs): for each of cols
+ * columns of n coefficients, out_c[a] = s^a sum_(b < n / m) in_c[a + b m]
+ * H^b (H = s^m), a < m, whose forward NTT of size m is the column's values
+ * on s <w_m>. A thread takes a row a and every column (s^a made once). */
+__global__ void __launch_bounds__(ROW_THREADS)
+subcoset_kernel(uint64_t *out, const uint64_t *in, size_t cols, size_t n, size_t m, gs_fp s, gs_fp H) {
+    const size_t threads = (size_t)gridDim.x * blockDim.x, first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (first >= m) return;
+    const gs_fp step = gs_fp_pow(s, threads);
+    gs_fp sa = gs_fp_pow(s, first);
+    for (size_t a = first; a < m; a += threads) {
+        for (size_t c = 0; c < cols; c++) {
+            const uint64_t *col = in + c * n + a;
+            gs_fp acc = 0;
+            for (size_t b = n / m; b-- > 0;) acc = gs_fp_add(gs_fp_mul(acc, H), __ldg(col + b * m));
+            out[c * m + a] = gs_fp_mul(acc, sa);
+        }
+        sa = gs_fp_mul(sa, step);
     }
 }
 
@@ -704,6 +730,13 @@ struct quot_plan {
     quot_args A;
 };
 
+/* w_N^((threads in the grid) jstride 2^log_step): between a thread's points. */
+gs_fp wstep_for(const quot_plan &P, const quot_args &A) {
+    const size_t N = A.n_out << A.log_step;
+    const size_t e = (((size_t)P.blocks * ROW_THREADS % N) * (A.jstride % N) % N << A.log_step) % N;
+    return gs_fp_pow(A.wN, e);
+}
+
 gs_status quot_plan_make(quot_plan *P, const gs_cuda_quotient_args *a) {
     const gs_cuda_air *air = a->air;
     const gs_cuda_bus *L = a->bus;
@@ -787,7 +820,7 @@ gs_status quot_plan_make(quot_plan *P, const gs_cuda_quotient_args *a) {
         memset(&A, 0, sizeof A);
         A.N = N, A.mask = N - 1, A.step = B, A.bmask = B - 1;
         A.log_step = a->log_step, A.n_out = N >> a->log_step;
-        A.j1 = A.n_out;
+        A.j0 = 0, A.jstride = 1, A.count = A.n_out, A.lrow0 = 0, A.lstep = (size_t)1 << a->log_step;
         A.shift = a->shift, A.wN = gs_fp_root_of_unity(a->log_n + a->log_blowup), A.wlast = wlast;
         A.t_n = nt ? pt->n_insns : 0, A.nt = nt;
         A.i_n = L ? pi->n_insns : 0, A.i_base = pi->n_regs;
@@ -798,7 +831,7 @@ gs_status quot_plan_make(quot_plan *P, const gs_cuda_quotient_args *a) {
         if (!words) words = 1;
         P->tier = tier_for(words);
         P->blocks = row_grid(A.n_out, P->tier, words, &P->scratch_words);
-        A.wstep = gs_fp_pow(A.wN, ((uint64_t)P->blocks * ROW_THREADS) << a->log_step);
+        A.wstep = wstep_for(*P, A);
     }
     P->h = h, h = NULL;
     st = GS_OK;
@@ -985,8 +1018,8 @@ extern "C" gs_status gs_cuda_quotient_eval_pieces(uint64_t *d_out, const uint64_
         if (st == GS_OK) {
             quot_args A = P.A;
             A.lde = buf, A.aux = acols ? buf + cols * S : NULL, A.out = d_out;
-            A.N = S, A.mask = ~(size_t)0, A.row0 = a0;
-            A.j0 = a0 >> a->log_step, A.j1 = (a0 + piece_rows) >> a->log_step;
+            A.N = S, A.mask = ~(size_t)0;
+            A.j0 = a0 >> a->log_step, A.count = piece_rows >> a->log_step;
             st = launch_quot(P, A, s);
         }
         if (st == GS_OK) st = check(cudaEventRecord(ev[3 + b], s), "cudaEventRecord (quotient pieces)");
@@ -995,6 +1028,44 @@ extern "C" gs_status gs_cuda_quotient_eval_pieces(uint64_t *d_out, const uint64_
     if (st != GS_OK) (void)cudaStreamSynchronize(cs);
     for (int e = 0; e < 5; e++)
         if (ev[e]) (void)cudaEventDestroy(ev[e]);
+    return cleanup(st, gs_cuda_counted_free_async(d, s), "cudaFreeAsync (quotient tables)");
+}
+
+extern "C" gs_status gs_cuda_quotient_eval_coeffs(uint64_t *d_out, const uint64_t *d_coeffs,
+                                                  const gs_cuda_quotient_args *a, uint64_t *d_slots,
+                                                  unsigned log_sub, void *stream) {
+    GS_TRY(quot_check(d_out, d_coeffs, NULL, a));
+    if (a->bus || !d_slots || log_sub > a->log_n) return GS_ERR_INVALID_ARG;
+    cudaStream_t s = (cudaStream_t)stream;
+    quot_plan P;
+    uint64_t *d = NULL;
+    GS_TRY(quot_setup(&P, &d, a, s));
+    const size_t n = (size_t)1 << a->log_n, m = n >> log_sub, U = (size_t)1 << log_sub;
+    const size_t K = (size_t)1 << (a->log_blowup - a->log_step), cols = a->air->num_cols, slot = cols * m;
+    const gs_fp wKn = gs_fp_root_of_unity(a->log_n + a->log_blowup - a->log_step);
+    const gs_fp wn = gs_fp_root_of_unity(a->log_n);
+    const unsigned grid = (unsigned)(m / ROW_THREADS < 1024 ? (m + ROW_THREADS - 1) / ROW_THREADS : 1024);
+    quot_args A = P.A;
+    A.lde = d_slots, A.aux = NULL, A.out = d_out;
+    A.N = m, A.mask = ~(size_t)0, A.count = m, A.jstride = K * U, A.lstep = 1;
+    A.wstep = wstep_for(P, A);
+    gs_status st = GS_OK;
+    gs_fp h = a->shift; /* shift w_(K n)^r: coset r's */
+    for (size_t r = 0; r < K && st == GS_OK; r++, h = gs_fp_mul(h, wKn)) {
+        gs_fp sh = h; /* h w_n^u: sub-coset u's */
+        for (size_t u = 0; u <= U && st == GS_OK; u++, sh = gs_fp_mul(sh, wn)) {
+            /* Sub-coset u into slot u mod 2, after the kernel of u - 2 that read it. */
+            uint64_t *dst = d_slots + (u & 1) * slot;
+            subcoset_kernel<<<grid, ROW_THREADS, 0, s>>>(dst, d_coeffs, cols, n, m, sh, gs_fp_pow(sh, m));
+            st = gs_cuda_launched("subcoset_kernel");
+            if (st == GS_OK) st = gs_cuda_ntt_forward_batch(dst, cols, a->log_n - log_sub, stream);
+            if (st == GS_OK && u > 0) { /* sub-coset u - 1: its next rows are u's */
+                const size_t q = u - 1, here = (q & 1) * slot;
+                A.j0 = r + K * q, A.lrow0 = here, A.step = (slot - here) - here; /* +slot or -slot */
+                st = launch_quot(P, A, s);
+            }
+        }
+    }
     return cleanup(st, gs_cuda_counted_free_async(d, s), "cudaFreeAsync (quotient tables)");
 }
 

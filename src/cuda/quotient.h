@@ -125,6 +125,23 @@ gs_status gs_cuda_quotient_eval_pieces(uint64_t *d_out, const uint64_t *lde, con
                                        const gs_cuda_quotient_args *a, uint64_t *const d_piece[2],
                                        size_t piece_rows, void *stream, void *copy_stream);
 
+/* The same values from the trace's coefficients on the device (num_cols
+ * columns of n = 2^log_n), for a table without LogUp (a->bus NULL): an LDE
+ * out of core is made again in parts instead of brought back over the bus.
+ * The quotient's K n points (K = 2^(log_blowup - log_step)) are K cosets of
+ * <w_n>, each cut into U = 2^log_sub (<= n) cosets of <w_m>, m = n / U. The
+ * columns' values on sub-coset u go into slot u mod 2 of d_slots (2 num_cols
+ * m words): the coefficients folded modulo x^m - s^m and scaled, then an NTT
+ * of size m. The kernel takes sub-coset u's rows from one slot and their
+ * next rows (x w_n, sub-coset u + 1's) from the other; for the last one
+ * those are sub-coset U, the first one's points shifted by one. So K (U + 1)
+ * sub-cosets are made, each reading every coefficient. Queued on `stream`
+ * (the call waits only for the upload of the tables, as
+ * gs_cuda_quotient_eval). */
+gs_status gs_cuda_quotient_eval_coeffs(uint64_t *d_out, const uint64_t *d_coeffs,
+                                       const gs_cuda_quotient_args *a, uint64_t *d_slots,
+                                       unsigned log_sub, void *stream);
+
 /* d_aux (3 * bus->n_groups Fp columns of 2^log_n) = the LogUp aux
  * trace and *sigma its bus sum, exactly as gs_logup_aux_trace; d_trace is
  * the main trace on the device (num_cols columns of 2^log_n), pub on the
@@ -142,7 +159,7 @@ gs_status gs_cuda_aux_trace(uint64_t *d_aux, gs_fp3 *sigma, const gs_cuda_air *a
 gs_status gs_cuda_trace_check(uint64_t *bad_row, const gs_cuda_air *air, const uint64_t *d_trace,
                               unsigned log_n, const gs_fp *pub, void *stream);
 
-/* Transitional: the same two operations on the backend's types, defined in
+/* Transitional: the same operations on the backend's types, defined in
  * src/backend/cuda.c (which adapts them to the functions above), declared
  * here only because tests/test_cuda_quotient.c calls them through this
  * header. The structs are named by tag, never defined here: src/cuda/ does
@@ -153,6 +170,8 @@ struct gs_logup;
 struct gs_air;
 gs_status gs_cuda_quotient(uint64_t *d_out, const uint64_t *d_lde, const uint64_t *d_aux_lde,
                            const struct gs_quotient_args *a, void *stream);
+gs_status gs_cuda_quotient_coeffs(uint64_t *d_out, const uint64_t *d_coeffs, uint64_t *d_slots,
+                                  unsigned log_sub, const struct gs_quotient_args *a, void *stream);
 gs_status gs_cuda_logup_aux(uint64_t *d_aux, gs_fp3 *sigma, const struct gs_logup *L,
                             const struct gs_air *air, const uint64_t *d_trace, unsigned log_n,
                             const gs_fp *pub, gs_fp3 z, gs_fp3 alpha, void *stream);

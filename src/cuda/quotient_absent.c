@@ -16,6 +16,13 @@ gs_status gs_cuda_quotient_eval_pieces(uint64_t *d_out, const uint64_t *lde, con
     return GS_ERR_NO_DEVICE;
 }
 
+gs_status gs_cuda_quotient_eval_coeffs(uint64_t *d_out, const uint64_t *d_coeffs,
+                                       const gs_cuda_quotient_args *a, uint64_t *d_slots,
+                                       unsigned log_sub, void *stream) {
+    (void)d_out, (void)d_coeffs, (void)a, (void)d_slots, (void)log_sub, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+
 gs_status gs_cuda_trace_check(uint64_t *bad_row, const gs_cuda_air *air, const uint64_t *d_trace,
                               unsigned log_n, const gs_fp *pub, void *stream) {
     (void)bad_row, (void)air, (void)d_trace, (void)log_n, (void)pub, (void)stream;

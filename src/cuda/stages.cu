@@ -224,9 +224,13 @@ add_scaled_kernel(uint64_t *dst, size_t dst_rows, const uint64_t *src, size_t sr
 struct deep_params {
     uint64_t *out;
     const uint64_t *trace, *chunks, *aux;
-    const gs_fp3 *beta; /* device copy of beta_pows (at least cols + 1 values) */
+    /* Device copies of the weights: of the trace columns (beta^c, or 1, X,
+     * X^2 for the 3 components of a combined sum), of the chunks and of
+     * the aux columns at z. */
+    const gs_fp3 *beta, *beta_chunks, *beta_aux;
     size_t N;
-    uint32_t cols, n_chunks, aux_cols;
+    uint32_t cols, n_chunks, aux_cols; /* cols: the columns of trace (3 when combined) */
+    gs_fp3 bC; /* beta^C, C the table's columns: the trace's weights at z w over those at z */
     gs_fp shift, w;
     gs_fp w_block; /* w^THREADS: between a thread's rows in a tile */
     gs_fp w_tile;  /* w^(gridDim.x DEEP_ROWS THREADS): between its tiles */
@@ -276,19 +280,17 @@ __global__ void __launch_bounds__(THREADS, 2) deep_kernel(const deep_params p) {
             for (unsigned k = 0; k < DEEP_ROWS; k++) s1[k] = gs_fp3_acc_done_(&la[k]);
         }
         /* sum_c beta^(C+c) t_c = beta^C sum_c beta^c t_c, as on the CPU. */
-        const gs_fp3 bC = p.beta[p.cols];
 #pragma unroll
         for (unsigned k = 0; k < DEEP_ROWS; k++) {
-            s2[k] = gs_fp3_sub(gs_fp3_mul(bC, s1[k]), p.k2);
+            s2[k] = gs_fp3_sub(gs_fp3_mul(p.bC, s1[k]), p.k2);
             s1[k] = gs_fp3_sub(s1[k], p.k1);
         }
-        fp3_cols_sum<DEEP_ROWS>(s1, p.beta + 2 * (size_t)p.cols, p.chunks, p.n_chunks, N, base, THREADS);
+        fp3_cols_sum<DEEP_ROWS>(s1, p.beta_chunks, p.chunks, p.n_chunks, N, base, THREADS);
         if (p.aux_cols) { /* Fp3 aux columns at z and z w: one sum, times beta^A at z w */
             gs_fp3 as[DEEP_ROWS];
 #pragma unroll
             for (unsigned k = 0; k < DEEP_ROWS; k++) as[k] = gs_fp3_zero();
-            fp3_cols_sum<DEEP_ROWS>(as, p.beta + 2 * (size_t)p.cols + p.n_chunks, p.aux, p.aux_cols, N, base,
-                                    THREADS);
+            fp3_cols_sum<DEEP_ROWS>(as, p.beta_aux, p.aux, p.aux_cols, N, base, THREADS);
 #pragma unroll
             for (unsigned k = 0; k < DEEP_ROWS; k++) {
                 s1[k] = gs_fp3_add(s1[k], as[k]);
@@ -361,19 +363,18 @@ __global__ void __launch_bounds__(THREADS, 2) deep_fold_kernel(const deep_params
 #pragma unroll
                 for (unsigned t = 0; t < R; t++) s1[h + t] = gs_fp3_acc_done_(&la[t]);
             }
-            const gs_fp3 bC = p.beta[p.cols];
 #pragma unroll
             for (unsigned t = 0; t < R; t++) {
-                s2[t] = gs_fp3_sub(gs_fp3_mul(bC, s1[h + t]), p.k2);
+                s2[t] = gs_fp3_sub(gs_fp3_mul(p.bC, s1[h + t]), p.k2);
                 s1[h + t] = gs_fp3_sub(s1[h + t], p.k1);
             }
             const size_t row = j + (size_t)h * M;
-            fp3_cols_sum<R>(s1 + h, p.beta + 2 * (size_t)p.cols, p.chunks, p.n_chunks, N, row, M);
+            fp3_cols_sum<R>(s1 + h, p.beta_chunks, p.chunks, p.n_chunks, N, row, M);
             if (p.aux_cols) { /* one sum for z and z w, as in deep_kernel */
                 gs_fp3 as[R];
 #pragma unroll
                 for (unsigned t = 0; t < R; t++) as[t] = gs_fp3_zero();
-                fp3_cols_sum<R>(as, p.beta + 2 * (size_t)p.cols + p.n_chunks, p.aux, p.aux_cols, N, row, M);
+                fp3_cols_sum<R>(as, p.beta_aux, p.aux, p.aux_cols, N, row, M);
 #pragma unroll
                 for (unsigned t = 0; t < R; t++) {
                     s1[h + t] = gs_fp3_add(s1[h + t], as[t]);
@@ -404,6 +405,22 @@ __global__ void __launch_bounds__(THREADS, 2) deep_fold_kernel(const deep_params
         for (int c = 0; c < 3; c++) f.out[(size_t)c * M + j] = s1[0].c[c];
         x0 = gs_fp_mul(x0, p.w_tile);
         base = gs_fp_mul(base, f.step_inv);
+    }
+}
+
+/* out_k[i] = component k of sum_c beta[c] in_c[i]: one row per thread step,
+ * the products unreduced (gs_fp3_acc_); 8 cols bytes read and 24 written a
+ * row, memory-bound. */
+__global__ void __launch_bounds__(THREADS)
+combine_kernel(uint64_t *out, const uint64_t *in, const gs_fp3 *beta, uint32_t cols, size_t len) {
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < len; i += stride) {
+        gs_fp3_acc_ s = gs_fp3_acc_zero_();
+#pragma unroll 8
+        for (uint32_t c = 0; c < cols; c++) gs_fp3_acc_mul_fp_(&s, beta[c], __ldg(in + (size_t)c * len + i));
+        const gs_fp3 f = gs_fp3_acc_done_(&s);
+#pragma unroll
+        for (int k = 0; k < 3; k++) out[(size_t)k * len + i] = f.c[k];
     }
 }
 
@@ -640,44 +657,55 @@ extern "C" gs_status gs_cuda_add_scaled(uint64_t *d_dst, size_t dst_rows, const 
 }
 
 /* The DEEP kernels' parameters but for p.out, p.w_block and p.w_tile, with
- * the betas copied to the device (*d_beta, freed by the caller in stream
+ * the weights copied to the device (*d_beta, freed by the caller in stream
  * order after the launch; *betas_host likewise with free_host_after). */
 static gs_status deep_setup(deep_params *p, gs_fp3 **d_beta, gs_fp3 **betas_host, int *copying,
                             const uint64_t *d_trace, const uint64_t *d_chunks, const uint64_t *d_aux,
                             const gs_cuda_deep_args *a, cudaStream_t s) {
     *d_beta = NULL, *betas_host = NULL, *copying = 0;
     if (!a || !a->beta_pows || a->log_size > GS_FP_TWO_ADICITY) return GS_ERR_INVALID_ARG;
-    if ((a->cols && !d_trace) || (a->chunks && !d_chunks) || (a->aux_cols && !d_aux))
+    const uint32_t tw = a->trace_combined ? 3 : a->cols; /* the trace's weights */
+    if ((tw && !d_trace) || (a->chunks && !d_chunks) || (a->aux_cols && !d_aux))
         return GS_ERR_INVALID_ARG;
-    /* beta_pows[cols] is always read; with cols = chunks = aux_cols = 0 it
-     * lies past the (empty) array, and the CPU multiplies it by an empty
-     * sum, so a zero stands in for it. */
+    /* On the device: the trace's weights, then the chunks' (beta^(2C+j))
+     * and the aux columns' (beta^(2C+K+j)). The caller's array may change
+     * once we return, and an asynchronous copy may read its source later
+     * (always so from pinned memory): the copy reads a private one, freed
+     * in stream order after the kernel. */
     const size_t nbeta = 2 * (size_t)a->cols + a->chunks + 2 * (size_t)a->aux_cols;
-    const size_t nup = nbeta > a->cols ? nbeta : (size_t)a->cols + 1;
-    /* The caller's array may change once we return, and an asynchronous
-     * copy may read its source later (always so from pinned memory): the
-     * copy reads a private one, freed in stream order after the kernel. */
-    gs_fp3 *betas = (gs_fp3 *)calloc(nup, sizeof *betas);
+    const size_t nup = (size_t)tw + a->chunks + a->aux_cols;
+    gs_fp3 *betas = (gs_fp3 *)calloc(nup ? nup : 1, sizeof *betas);
     if (!betas) return GS_ERR_NOMEM;
-    memcpy(betas, a->beta_pows, nbeta * sizeof *betas);
+    if (a->trace_combined) {
+        for (int k = 0; k < 3; k++) betas[k].c[k] = 1; /* 1, X, X^2 */
+    } else {
+        memcpy(betas, a->beta_pows, (size_t)tw * sizeof *betas);
+    }
+    memcpy(betas + tw, a->beta_pows + 2 * (size_t)a->cols, ((size_t)a->chunks + a->aux_cols) * sizeof *betas);
     *betas_host = betas;
     (void)cudaGetLastError();
-    GS_TRY(dev_alloc((void **)d_beta, nup * sizeof **d_beta, s, "cudaMallocAsync (DEEP betas)"));
-    GS_TRY(copy_async(*d_beta, betas, nup * sizeof *betas, cudaMemcpyHostToDevice, s,
-                      "cudaMemcpyAsync (DEEP betas)"));
-    *copying = 1;
+    GS_TRY(dev_alloc((void **)d_beta, (nup ? nup : 1) * sizeof **d_beta, s, "cudaMallocAsync (DEEP betas)"));
+    if (nup)
+        GS_TRY(copy_async(*d_beta, betas, nup * sizeof *betas, cudaMemcpyHostToDevice, s,
+                          "cudaMemcpyAsync (DEEP betas)"));
+    *copying = nup != 0;
     p->trace = d_trace;
     p->chunks = d_chunks;
     p->aux = d_aux;
     p->beta = *d_beta;
+    p->beta_chunks = *d_beta + tw;
+    p->beta_aux = *d_beta + tw + a->chunks;
     p->N = (size_t)1 << a->log_size;
-    p->cols = a->cols;
+    p->cols = tw;
     p->n_chunks = a->chunks;
     p->aux_cols = a->aux_cols;
     p->shift = a->shift;
     p->w = gs_fp_root_of_unity(a->log_size);
     p->k1 = a->k1;
     p->k2 = a->k2;
+    /* beta^C; with no columns at all the CPU multiplies it by an empty sum
+     * (and it lies past the empty array), so a zero stands in. */
+    p->bC = nbeta > a->cols ? a->beta_pows[a->cols] : gs_fp3_zero();
     p->bA = a->aux_cols ? a->beta_pows[a->aux_cols] : gs_fp3_zero(); /* aux_cols < nbeta */
     p->l1 = gs_inv_lin_make(a->z);
     p->l2 = gs_inv_lin_make(a->zw);
@@ -747,6 +775,30 @@ extern "C" gs_status gs_cuda_deep_fold(uint64_t *d_out, const uint64_t *d_trace,
         st = gs_cuda_launched("deep_fold_kernel");
     }
     if (betas) free_host_after(betas, copying, s);
+    dev_free(d_beta, s);
+    return st;
+}
+
+extern "C" gs_status gs_cuda_deep_combine(uint64_t *d_out, const uint64_t *d_in, size_t cols, size_t len,
+                                          const gs_fp3 *beta_pows, void *stream) {
+    if (len == 0) return GS_OK;
+    if (!d_out || (cols && (!d_in || !beta_pows)) || cols > UINT32_MAX) return GS_ERR_INVALID_ARG;
+    const cudaStream_t s = as_stream(stream);
+    gs_fp3 *betas = (gs_fp3 *)malloc((cols ? cols : 1) * sizeof *betas), *d_beta = NULL;
+    if (!betas) return GS_ERR_NOMEM;
+    if (cols) memcpy(betas, beta_pows, cols * sizeof *betas);
+    int copying = 0;
+    (void)cudaGetLastError();
+    gs_status st = dev_alloc((void **)&d_beta, (cols ? cols : 1) * sizeof *d_beta, s, "cudaMallocAsync (DEEP sum)");
+    if (st == GS_OK && cols)
+        st = copy_async(d_beta, betas, cols * sizeof *betas, cudaMemcpyHostToDevice, s, "cudaMemcpyAsync (DEEP sum)");
+    copying = st == GS_OK && cols;
+    if (st == GS_OK) {
+        const size_t blocks = min_size(ceil_div(len, THREADS), FOLD_MAX_BLOCKS);
+        combine_kernel<<<(unsigned)blocks, THREADS, 0, s>>>(d_out, d_in, d_beta, (uint32_t)cols, len);
+        st = gs_cuda_launched("combine_kernel");
+    }
+    free_host_after(betas, copying, s);
     dev_free(d_beta, s);
     return st;
 }

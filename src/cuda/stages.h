@@ -59,7 +59,21 @@ typedef struct gs_cuda_deep_args {
     gs_fp3 z, zw;
     gs_fp3 k1, k2;           /* the constant parts at z and z w */
     const gs_fp3 *beta_pows; /* beta^k, k < 2 * cols + chunks + 2 * aux_cols */
+    /* 0: d_trace holds the cols Fp columns t_c. 1: it holds 3 Fp columns
+     * of N, the components of sum_c beta^c t_c (the extension of
+     * gs_cuda_deep_combine's output), and the cols columns are not read. */
+    int trace_combined;
 } gs_cuda_deep_args;
+
+/* d_out = the 3 Fp columns of sum_c beta_pows[c] d_in_c, c < cols (len
+ * values a column, the columns len apart; d_out 3 columns of len): DEEP's
+ * sum over the trace columns, taken of any linear image of them. Of the
+ * coefficients it gives the sum's coefficients, whose extension a
+ * trace_combined DEEP reads in place of the cols columns' (the out-of-core
+ * tables, docs/gpu.md). beta_pows is a host array of cols values, read
+ * during the call. cols = 0 gives zeros. */
+gs_status gs_cuda_deep_combine(uint64_t *d_out, const uint64_t *d_in, size_t cols, size_t len,
+                               const gs_fp3 *beta_pows, void *stream);
 
 /* The DEEP word (cpu_deep) over the LDE domain shift * <w_N>, N = 2^a->log_size
  * (<= 32): d_trace a->cols Fp columns of N, d_chunks 3 * a->chunks, d_aux

@@ -29,6 +29,12 @@ gs_status gs_cuda_deep_fold(uint64_t *d_out, const uint64_t *d_trace, const uint
     return GS_ERR_NO_DEVICE;
 }
 
+gs_status gs_cuda_deep_combine(uint64_t *d_out, const uint64_t *d_in, size_t cols, size_t len,
+                               const gs_fp3 *beta_pows, void *stream) {
+    (void)d_out, (void)d_in, (void)cols, (void)len, (void)beta_pows, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+
 gs_status gs_cuda_eval_at(gs_fp3 *out, const uint64_t *d_coeffs, size_t cols, size_t len,
                           gs_fp3 x, void *stream) {
     (void)out, (void)d_coeffs, (void)cols, (void)len, (void)x, (void)stream;

@@ -311,14 +311,15 @@ static gs_fp packed_cell(const void *ctx, uint32_t col, uint64_t row, unsigned l
 }
 
 /* Check mode where the backend checks on its side (CUDA): the transitions
- * on its copy of the uploaded evaluations (st->evals) there, the boundaries
+ * on the uploaded evaluations there (st->evals, or the trace in place before
+ * its extension), the boundaries
  * here. (A table moved to the CPU before it was checked is checked on the
  * host in full, by commit_main.) */
-static gs_status check_main(prover_state *st) {
+static gs_status check_main(prover_state *st, const gs_buf *evals) {
     gs_backend *be = st->be;
     unsigned log_n = st->s.log_n;
     uint64_t bad = 0;
-    GS_TRY(be->iface->check_trace(be, &bad, &st->evals, st->air, log_n, st->pub));
+    GS_TRY(be->iface->check_trace(be, &bad, evals, st->air, log_n, st->pub));
     if (bad != UINT64_MAX) return GS_ERR_AIR_UNSATISFIED;
     if (st->trace) return gs_air_check_boundaries(st->air, st->trace, log_n, st->pub, NULL, NULL);
     return gs_air_check_boundaries_by(st->air, packed_cell, st, log_n, st->pub, NULL, NULL);
@@ -365,11 +366,22 @@ static gs_status commit_main(prover_state *st, gs_table_proof *t, gs_fp shift) {
     }
     GS_TRY(alloc_fp(st, &st->coeffs, s->cols * n));
     GS_TRY(alloc_fp(st, &st->lde, s->cols * N));
-    if (keep || dev_check) GS_TRY(alloc_fp(st, &st->evals, s->cols * n));
+    /* With the LDE out of core and the coefficients not (the device short
+     * of room), a check that nothing else needs the evaluations for runs on
+     * the uploaded trace in place, before the extension: no copy of it is
+     * made (it would go out of core too, over the bus and back). */
+    int check_first = dev_check && !keep && st->lde.host && !st->coeffs.host && be->iface->extend;
+    if (keep || (dev_check && !check_first)) GS_TRY(alloc_fp(st, &st->evals, s->cols * n));
     if (be->iface->extend) {
         gs_leaf_plan plan = {s->hash, gs_lde_leaf_width(s, s->cols), s->lde_depth};
         int made;
         GS_TRY(expand_into(st, &st->coeffs, &made));
+        if (check_first) {
+            if (!made) GS_TRY(put_trace(st, &st->coeffs));
+            made = 1; /* the columns are in coeffs: the extension takes them there */
+            GS_TRY(check_main(st, &st->coeffs));
+            dev_check = st->check = 0;
+        }
         /* (No leaf plan with shared trees: no tree of the table's own; row_digests hashes the rows.) */
         GS_TRY(be->iface->extend(be, &st->coeffs, &st->lde, st->evals.ptr ? &st->evals : NULL,
                                  made ? NULL : st->trace, s->cols, s->log_n, s->log_blowup, shift,
@@ -381,7 +393,7 @@ static gs_status commit_main(prover_state *st, gs_table_proof *t, gs_fp shift) {
         GS_TRY(be->iface->lde(be, &st->lde, &st->coeffs, s->cols, s->log_n, s->log_blowup, shift));
     }
     if (dev_check) {
-        GS_TRY(check_main(st));
+        GS_TRY(check_main(st, &st->evals));
         st->check = 0;
     }
     if (!keep) be->iface->free(be, &st->evals);
@@ -444,7 +456,7 @@ static gs_status round_quotient(prover_state *st, gs_table_proof *t, const gs_ai
     size_t NQ = N >> log_step;
     gs_quotient_args qa = {air, pub, s->log_n, s->log_blowup, log_step, shift, alpha_pows, bcols, brows, bvals,
                            s->aux ? &st->L : NULL, bc ? bc->z : gs_fp3_zero(), t->bus_sum,
-                           bus_pows};
+                           bus_pows, st->coeffs.ptr ? &st->coeffs : NULL};
     if (r == GS_OK) r = alloc_fp(st, &st->quot, 3 * NQ);
     if (r == GS_OK) r = be->iface->quotient(be, &st->quot, &st->lde, s->aux ? &st->aux_lde : NULL, &qa);
     if (r == GS_OK && s->chunks == 1) {
@@ -530,7 +542,9 @@ static gs_status ood_from_coeffs(prover_state *st, gs_table_proof *t, gs_fp3 z, 
     }
     GS_TRY(be->iface->eval_at(be, t->ood_cur, &st->coeffs, s->cols, n, z));
     GS_TRY(be->iface->eval_at(be, t->ood_next, &st->coeffs, s->cols, n, zw));
-    be->iface->free(be, &st->coeffs);
+    /* Kept for DEEP when the trace LDE is out of core and they are not: the
+     * device extends DEEP's sum over the columns from them (gs_deep_args). */
+    if (!st->lde.host || st->coeffs.host) be->iface->free(be, &st->coeffs);
     return GS_OK;
 }
 
@@ -659,7 +673,8 @@ static gs_status part_deep(prover_state *st, gs_proof *p, gs_transcript *tr, con
     if (!beta_pows) return GS_ERR_NOMEM;
     gs_fp3_powers(beta_pows, beta, nbeta);
     gs_deep_args da = {s->log_size, shift, s->cols, s->chunks, s->aux, z, zw,
-                       gs_fp3_zero(), gs_fp3_zero(), beta_pows};
+                       gs_fp3_zero(), gs_fp3_zero(), beta_pows, st->coeffs.ptr ? &st->coeffs : NULL,
+                       s->log_blowup};
     gs_deep_constants(&da.k1, &da.k2, beta_pows, t);
     /* With layer 0 not committed (coset leaves), its fold challenge follows
      * beta at once: the backend may fold the DEEP word as it makes it, and
@@ -685,6 +700,7 @@ static gs_status part_deep(prover_state *st, gs_proof *p, gs_transcript *tr, con
                                 s->aux ? &st->aux_lde : NULL, &da);
     }
     free(beta_pows);
+    if (st->coeffs.ptr) be->iface->free(be, &st->coeffs);
     secs[1] = phase_end(&ph, gs_mem_current(st->mem));
     GS_TRY(r);
     if (p->params.shared_fri) {
