@@ -6,7 +6,9 @@
  * device's fold is checked against this one in test_cuda_stages). Then the
  * argument errors. Then the DEEP word folded as it is made (deep_fold)
  * against deep followed by fold, for every arity, with and without aux
- * columns, at sizes below and above the backend's row block. */
+ * columns, at sizes below and above the backend's row block; and DEEP
+ * over a true LDE with its columns summed on one coset and extended
+ * (wide tables) against the row-by-row sum. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +82,51 @@ out:
     free(tr), free(ch), free(ax), free(word), free(want), free(got), free(betas);
 }
 
+/* DEEP over a true LDE (columns of degree < n, extended by B = 2^log_b)
+ * with log_blowup given, so that the backend may sum the columns on one
+ * coset and extend the sum, against the row-by-row sum (log_blowup 0): the
+ * same word, and the same folded word. */
+static void check_deep_coset_sum(unsigned log_n, unsigned log_b, uint32_t cols, uint32_t chunks, uint32_t aux) {
+    unsigned log_size = log_n + log_b;
+    size_t n = (size_t)1 << log_n, N = (size_t)1 << log_size, nbeta = 2 * (size_t)cols + chunks + 2 * (size_t)aux;
+    gs_fp *co = malloc(cols * n * sizeof *co), *tr = malloc(cols * N * sizeof *tr);
+    gs_fp *ch = malloc(3 * chunks * N * sizeof *ch), *ax = malloc((3 * aux * N + 1) * sizeof *ax);
+    gs_fp *want = malloc(3 * N * sizeof *want), *got = malloc(3 * N * sizeof *got);
+    gs_fp3 *betas = malloc(nbeta * sizeof *betas);
+    CHECK(co && tr && ch && ax && want && got && betas);
+    if (!co || !tr || !ch || !ax || !want || !got || !betas) goto out;
+    for (size_t i = 0; i < cols * n; i++) co[i] = gs_test_fp();
+    CHECK(gs_lde_coset_from_coeffs(tr, co, cols, log_n, log_b, GS_LDE_SHIFT, GS_ORDER_NATURAL) == GS_OK);
+    for (size_t i = 0; i < 3 * chunks * N; i++) ch[i] = gs_test_fp();
+    for (size_t i = 0; i < 3 * aux * N; i++) ax[i] = gs_test_fp();
+    for (size_t i = 0; i < nbeta; i++) betas[i] = gs_test_fp3();
+    gs_deep_args rows = {.log_size = log_size, .shift = GS_LDE_SHIFT, .cols = cols, .chunks = chunks,
+                         .aux_cols = aux, .z = gs_test_fp3(), .zw = gs_test_fp3(),
+                         .k1 = gs_test_fp3(), .k2 = gs_test_fp3(), .beta_pows = betas};
+    gs_deep_args coset = rows;
+    coset.log_blowup = log_b;
+    gs_buf bt = host(tr, cols * N), bc = host(ch, 3 * chunks * N), ba = host(ax, 3 * aux * N);
+    gs_buf bw = host(want, 3 * N), bg = host(got, 3 * N);
+    CHECK(g_cpu->iface->deep(g_cpu, &bw, &bt, &bc, aux ? &ba : NULL, &rows) == GS_OK);
+    CHECK(g_cpu->iface->deep(g_cpu, &bg, &bt, &bc, aux ? &ba : NULL, &coset) == GS_OK);
+    size_t bad = 0;
+    for (size_t i = 0; i < 3 * N; i++) bad += got[i] != want[i];
+    for (unsigned folds = 1; folds <= GS_MAX_LOG_ARITY && folds <= log_size; folds++) {
+        gs_fp3 gamma = gs_test_fp3();
+        size_t M = N >> folds;
+        gs_buf fw = host(want, 3 * M), fg = host(got, 3 * M);
+        CHECK(g_cpu->iface->deep_fold(g_cpu, &fw, &bt, &bc, aux ? &ba : NULL, &rows, folds, gamma) == GS_OK);
+        CHECK(g_cpu->iface->deep_fold(g_cpu, &fg, &bt, &bc, aux ? &ba : NULL, &coset, folds, gamma) == GS_OK);
+        for (size_t i = 0; i < 3 * M; i++) bad += got[i] != want[i];
+    }
+    CHECK(bad == 0);
+    if (bad)
+        fprintf(stderr, "DEEP summed on a coset, 2^%u x 2^%u (%u cols, %u chunks, %u aux): %zu values differ\n",
+                log_n, log_b, cols, chunks, aux, bad);
+out:
+    free(co), free(tr), free(ch), free(ax), free(want), free(got), free(betas);
+}
+
 int main(int argc, char **argv) {
     gs_test_init(argc, argv);
     g_cpu = gs_backend_cpu();
@@ -120,5 +167,12 @@ int main(int argc, char **argv) {
     da.aux_cols = 1;
     CHECK(g_cpu->iface->deep_fold(g_cpu, &bo, &bi, &bi, NULL, &da, 1, g) == GS_ERR_INVALID_ARG);
     printf("%d DEEP words folded as they are made, equal to deep then fold\n", fused);
+    /* Wide enough that the columns are summed on a coset (1.5 log N and
+     * more), at blowups 2, 4 and 8, sizes below and above the row block. */
+    check_deep_coset_sum(4, 1, 12, 1, 0);
+    check_deep_coset_sum(8, 2, 40, 2, 1);
+    check_deep_coset_sum(10, 3, 64, 3, 2);
+    check_deep_coset_sum(11, 2, 33, 1, 0);
+    printf("DEEP with the columns summed on a coset: the row-by-row words\n");
     return gs_test_done();
 }

@@ -93,6 +93,9 @@ typedef struct gs_deep_args {
      * or NULL. A backend may extend sum_c beta^c t_c from them rather than
      * read the trace LDE (CUDA, when that LDE is out of core). */
     const gs_buf *coeffs;
+    /* The trace LDE's blowup: its columns have degree < 2^(log_size -
+     * log_blowup), and a backend may rely on it (the CPU sums wide tables'
+     * columns on one coset and extends the sum). 0: no such promise. */
     unsigned log_blowup;
 } gs_deep_args;
 

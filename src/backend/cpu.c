@@ -548,6 +548,9 @@ typedef struct {
     gs_fp wN;
     gs_inv_lin l1, l2; /* for 1/(x - z) and 1/(x - z w) */
     atomic_int err; /* a gs_status; any worker may set it */
+    /* sum_c beta^c t_c on the domain (3 Fp columns of N, in out), made
+     * beforehand (deep_trace_sum), or NULL: summed row by row. */
+    const gs_fp *sum;
 } deep_ctx;
 
 /* One worker's arrays for deep_block. */
@@ -597,7 +600,12 @@ static void deep_block(const deep_ctx *q, deep_scratch *w, gs_fp xi, size_t star
     }
     /* sum_c beta^(C+c) t_c = beta^C sum_c beta^c t_c: one pass over the
      * columns serves both sums. */
-    lazy_sum(tmp, w->la, a->beta_pows, q->trace + start, q->N, a->cols, count);
+    if (q->sum) {
+        const gs_fp *s0 = q->sum + start, *s1c = s0 + q->N, *s2c = s1c + q->N;
+        for (size_t r = 0; r < count; r++) tmp[r] = gs_fp3_make(s0[r], s1c[r], s2c[r]);
+    } else {
+        lazy_sum(tmp, w->la, a->beta_pows, q->trace + start, q->N, a->cols, count);
+    }
     gs_fp3 bC = a->beta_pows[a->cols];
     for (size_t r = 0; r < count; r++) {
         s1[r] = gs_fp3_add(s1[r], tmp[r]);
@@ -650,17 +658,79 @@ static void deep_range(void *arg, size_t b, size_t e) {
     free(f);
 }
 
+/* deep_trace_sum's first step: column k's first n values (columns N apart)
+ * = component k of sum_c beta^c t_c at the rows j B of the domain, j in the
+ * range (in blocks). */
+typedef struct {
+    const deep_ctx *q;
+    gs_fp *v;
+    size_t n, B;
+} coset_sum_ctx;
+
+static void coset_sum_range(void *arg, size_t b, size_t e) {
+    const coset_sum_ctx *c = arg;
+    const gs_deep_args *a = c->q->a;
+    size_t N = c->q->N;
+    gs_fp_acc_ la[3 * BLOCK];
+    for (size_t j0 = b * BLOCK; j0 < e * BLOCK && j0 < c->n; j0 += BLOCK) {
+        size_t count = c->n - j0 < BLOCK ? c->n - j0 : BLOCK;
+        for (size_t i = 0; i < 3 * count; i++) la[i] = (gs_fp_acc_){0, 0};
+        for (uint32_t col = 0; col < a->cols; col++) {
+            const gs_fp *t = c->q->trace + (size_t)col * N + j0 * c->B;
+            for (int k = 0; k < 3; k++) {
+                uint64_t wk = a->beta_pows[col].c[k];
+                gs_fp_acc_ *lk = la + (size_t)k * count;
+                for (size_t r = 0; r < count; r++) gs_fp_acc_add_(&lk[r], (unsigned __int128)wk * t[r * c->B]);
+            }
+        }
+        for (int k = 0; k < 3; k++)
+            for (size_t r = 0; r < count; r++) c->v[(size_t)k * N + j0 + r] = gs_fp_acc_done_(la[(size_t)k * count + r]);
+    }
+}
+
+/* Whether cpu_deep sums the trace columns on one coset and extends the sum
+ * (deep_trace_sum) rather than row by row: with a blowup B (the columns'
+ * degree < n = N / B, as every LDE the prover makes), n cols products and
+ * an NTT of n and one of N per component instead of N cols products. Past
+ * 1.5 log N columns. */
+static int deep_sums_coset(const gs_deep_args *a) {
+    return a->log_blowup > 0 && a->log_blowup <= a->log_size && 2 * (size_t)a->cols >= 3 * (size_t)a->log_size;
+}
+
+/* q->sum = sum_c beta^c t_c on the whole domain, made in q->out (3 columns
+ * of N; DEEP then overwrites each row after reading it): the sum is a
+ * polynomial of degree < n, so its values on the coset shift <w_n> (the
+ * rows j B) give its coefficients (an inverse coset NTT of n in place), and
+ * those its values on shift <w_N> (zero-padded, a coset NTT of N in place).
+ * The same field values as the row-by-row sum; no memory besides the word. */
+static gs_status deep_trace_sum(deep_ctx *q) {
+    const gs_deep_args *a = q->a;
+    unsigned log_n = a->log_size - a->log_blowup;
+    size_t B = (size_t)1 << a->log_blowup, n = q->N / B;
+    coset_sum_ctx c = {q, q->out, n, B};
+    gs_parallel_for((n + BLOCK - 1) / BLOCK, 4, coset_sum_range, &c);
+    for (int k = 0; k < 3; k++) {
+        gs_fp *col = q->out + (size_t)k * q->N;
+        GS_TRY(gs_ntt_inverse_coset_batch(col, 1, log_n, a->shift));
+        memset(col + n, 0, (q->N - n) * sizeof *col);
+        GS_TRY(gs_ntt_forward_coset_batch(col, 1, a->log_size, a->shift));
+    }
+    q->sum = q->out;
+    return GS_OK;
+}
+
 /* The DEEP inputs' context (out: where deep_range writes the word, NULL for
- * deep_fold); GS_ERR_INVALID_ARG when the aux columns are missing. */
+ * deep_fold, which sums row by row); GS_ERR_INVALID_ARG when the aux columns
+ * are missing. */
 static gs_status deep_ctx_make(deep_ctx *q, gs_fp *out, const gs_buf *trace_lde,
                                const gs_buf *chunk_lde, const gs_buf *aux_lde, const gs_deep_args *a) {
     size_t N = (size_t)1 << a->log_size;
     if (a->aux_cols && (!aux_lde || aux_lde->bytes < 3 * (size_t)a->aux_cols * N * sizeof(gs_fp)))
         return GS_ERR_INVALID_ARG;
     *q = (deep_ctx){a, trace_lde->ptr, chunk_lde->ptr, aux_lde ? aux_lde->ptr : NULL, out, N,
-                    gs_fp_root_of_unity(a->log_size), gs_inv_lin_make(a->z), gs_inv_lin_make(a->zw), GS_OK};
+                    gs_fp_root_of_unity(a->log_size), gs_inv_lin_make(a->z), gs_inv_lin_make(a->zw), GS_OK, NULL};
     atomic_init(&q->err, GS_OK);
-    return GS_OK;
+    return out && deep_sums_coset(a) ? deep_trace_sum(q) : GS_OK;
 }
 
 static gs_status cpu_deep(gs_backend *be, gs_buf *out, const gs_buf *trace_lde,
