@@ -169,6 +169,8 @@ int main(int argc, char **argv) {
     printf("%d DEEP words folded as they are made, equal to deep then fold\n", fused);
     /* Wide enough that the columns are summed on a coset (1.5 log N and
      * more), at blowups 2, 4 and 8, sizes below and above the row block. */
+    check_deep_coset_sum(0, 2, 12, 1, 0); /* one row */
+    check_deep_coset_sum(1, 1, 8, 1, 1);
     check_deep_coset_sum(4, 1, 12, 1, 0);
     check_deep_coset_sum(8, 2, 40, 2, 1);
     check_deep_coset_sum(10, 3, 64, 3, 2);
