@@ -180,19 +180,19 @@ typedef struct {
     atomic_int err;        /* a gs_status; any worker may set it */
 } quot_ctx;
 
-/* out[r] = sum_k w[k] v[k stride + r] for r < count (w in Fp3, v in Fp):
- * each component's 128-bit products summed unreduced in la (3 count
+/* out[r] = sum_k w[k] v[k stride + r step] for r < count (w in Fp3, v in
+ * Fp): each component's 128-bit products summed unreduced in la (3 count
  * accumulators) and reduced once (field.h's gs_fp_acc_): the same values
  * as reducing and adding every product. */
 static void lazy_sum(gs_fp3 *out, gs_fp_acc_ *la, const gs_fp3 *w, const gs_fp *v, size_t stride,
-                     size_t nk, size_t count) {
+                     size_t step, size_t nk, size_t count) {
     for (size_t i = 0; i < 3 * count; i++) la[i] = (gs_fp_acc_){0, 0};
     for (size_t k = 0; k < nk; k++) {
         const gs_fp *vk = v + k * stride;
         for (int c = 0; c < 3; c++) {
             uint64_t wc = w[k].c[c];
             gs_fp_acc_ *lc = la + (size_t)c * count;
-            for (size_t r = 0; r < count; r++) gs_fp_acc_add_(&lc[r], (unsigned __int128)wc * vk[r]);
+            for (size_t r = 0; r < count; r++) gs_fp_acc_add_(&lc[r], (unsigned __int128)wc * vk[r * step]);
         }
     }
     for (size_t r = 0; r < count; r++)
@@ -309,7 +309,7 @@ static void quot_range(void *arg, size_t b, size_t e) {
         for (size_t r = 0; r < count; r++) x[r] = xi, xi = gs_fp_mul(xi, wstep);
         /* Transitions: sum_k alpha^k C_k * (x - w^(n-1)) / (x^n - 1), the
          * sum's products added unreduced (lazy_sum). */
-        lazy_sum(acc, la, a->alpha_pows, cons, count, nt, count);
+        lazy_sum(acc, la, a->alpha_pows, cons, count, 1, nt, count);
         for (size_t r = 0; r < count; r++) {
             gs_fp f = gs_fp_mul(gs_fp_sub(x[r], q->wlast), q->zinv[((j0 + r) << a->log_step) & (B - 1)]);
             acc[r] = gs_fp3_mul_fp(acc[r], f);
@@ -426,7 +426,7 @@ static void eval_range(void *arg, size_t b, size_t e) {
         for (size_t r = 0; r < count; r++) pw[r] = p, p = gs_fp3_mul(p, c->x);
         for (size_t col = 0; col < c->cols; col++) { /* one dot product: lazy_sum of one row */
             gs_fp_acc_ la[3];
-            lazy_sum(&c->partial[blk * c->cols + col], la, pw, c->coeffs + col * c->len + start, 1, count, 1);
+            lazy_sum(&c->partial[blk * c->cols + col], la, pw, c->coeffs + col * c->len + start, 1, 1, count, 1);
         }
     }
     free(pw);
@@ -498,9 +498,9 @@ static void evalv_range(void *arg, size_t b, size_t e) {
             const gs_fp *v = c->m + col * c->col_stride + (start << c->log_step);
             gs_fp3 *out = &c->partial[(blk * c->cols + col) * 2];
             gs_fp_acc_ la[3];
-            lazy_sum(&out[0], la, W, v, step, count, 1);
+            lazy_sum(&out[0], la, W, v, step, 1, count, 1);
             if (!c->next) continue;
-            lazy_sum(&out[1], la, W, v + step, step, count - wrap, 1);
+            lazy_sum(&out[1], la, W, v + step, step, 1, count - wrap, 1);
             if (wrap) out[1] = gs_fp3_add(out[1], gs_fp3_mul_fp(W[count - 1], c->m[col * c->col_stride]));
         }
     }
@@ -604,7 +604,7 @@ static void deep_block(const deep_ctx *q, deep_scratch *w, gs_fp xi, size_t star
         const gs_fp *s0 = q->sum + start, *s1c = s0 + q->N, *s2c = s1c + q->N;
         for (size_t r = 0; r < count; r++) tmp[r] = gs_fp3_make(s0[r], s1c[r], s2c[r]);
     } else {
-        lazy_sum(tmp, w->la, a->beta_pows, q->trace + start, q->N, a->cols, count);
+        lazy_sum(tmp, w->la, a->beta_pows, q->trace + start, q->N, 1, a->cols, count);
     }
     gs_fp3 bC = a->beta_pows[a->cols];
     for (size_t r = 0; r < count; r++) {
@@ -669,22 +669,14 @@ typedef struct {
 
 static void coset_sum_range(void *arg, size_t b, size_t e) {
     const coset_sum_ctx *c = arg;
-    const gs_deep_args *a = c->q->a;
-    size_t N = c->q->N;
+    const deep_ctx *q = c->q;
     gs_fp_acc_ la[3 * BLOCK];
+    gs_fp3 sum[BLOCK];
     for (size_t j0 = b * BLOCK; j0 < e * BLOCK && j0 < c->n; j0 += BLOCK) {
         size_t count = c->n - j0 < BLOCK ? c->n - j0 : BLOCK;
-        for (size_t i = 0; i < 3 * count; i++) la[i] = (gs_fp_acc_){0, 0};
-        for (uint32_t col = 0; col < a->cols; col++) {
-            const gs_fp *t = c->q->trace + (size_t)col * N + j0 * c->B;
-            for (int k = 0; k < 3; k++) {
-                uint64_t wk = a->beta_pows[col].c[k];
-                gs_fp_acc_ *lk = la + (size_t)k * count;
-                for (size_t r = 0; r < count; r++) gs_fp_acc_add_(&lk[r], (unsigned __int128)wk * t[r * c->B]);
-            }
-        }
+        lazy_sum(sum, la, q->a->beta_pows, q->trace + j0 * c->B, q->N, c->B, q->a->cols, count);
         for (int k = 0; k < 3; k++)
-            for (size_t r = 0; r < count; r++) c->v[(size_t)k * N + j0 + r] = gs_fp_acc_done_(la[(size_t)k * count + r]);
+            for (size_t r = 0; r < count; r++) c->v[(size_t)k * q->N + j0 + r] = sum[r].c[k];
     }
 }
 
