@@ -6,6 +6,9 @@
  *     0..3 aux columns, random z, z w, beta powers, k1, k2; and from the
  *     trace's coefficients (gs_cuda_deep_combine, extended on the device),
  *   - eval_at for 1..600000 columns and lengths 1..2^20 (odd ones too),
+ *   - eval_points (many base-field points, 1..432) against Horner on the
+ *     host, and the CUDA backend's gather_coeffs against the CPU's gather
+ *     from the CPU's LDE, with leaves of 1..16 rows,
  *   - grind for 0..20 bits over several transcript states (the nonce, the
  *     state after it and a challenge squeezed from it);
  * then argument errors, and injected CUDA faults (every allocation, copy and
@@ -19,6 +22,7 @@
 #include <time.h>
 
 #include "backend/backend.h"
+#include "backend/device.h"
 #include "cuda/device.h"
 #include "cuda/stages.h"
 #include "gstark/cuda.h"
@@ -319,6 +323,84 @@ static void test_eval(size_t cols, size_t len, gs_fp3 x) {
     free(coeffs), free(want), free(got);
 }
 
+/* ---- values at many points: eval_points and gather_coeffs ---- */
+
+static void test_points(size_t cols, size_t len, size_t npts) {
+    uint64_t *coeffs = rand_values(cols * len), *x = rand_values(npts);
+    if (npts > 2) x[0] = 0, x[1] = 1, x[2] = GS_FP_P - 1;
+    uint64_t *want = xmalloc(npts * cols * sizeof *want), *got = xmalloc(npts * cols * sizeof *got);
+    for (size_t j = 0; j < npts; j++)
+        for (size_t c = 0; c < cols; c++) {
+            gs_fp v = 0;
+            for (size_t i = len; i-- > 0;) v = gs_fp_add(gs_fp_mul(v, x[j]), coeffs[c * len + i]);
+            want[j * cols + c] = v;
+        }
+    uint64_t *d = dev_copy(coeffs, cols * len);
+    void *stream = next_stream();
+    CHECK(sync_all(NULL));
+    memset(got, 0xA5, npts * cols * sizeof *got);
+    gs_status s = gs_cuda_eval_points(got, d, cols, len, x, npts, stream);
+    if (s != GS_OK) report_cuda("gs_cuda_eval_points", s);
+    CHECK(s == GS_OK);
+    char desc[160];
+    snprintf(desc, sizeof desc, "eval_points cols %zu len %zu points %zu%s", cols, len, npts, stream ? " (stream)" : "");
+    CHECK(same(want, got, npts * cols, cols, desc));
+    dev_free(d);
+    free(coeffs), free(x), free(want), free(got);
+}
+
+/* The rows gather_coeffs makes from the coefficients on a CUDA backend
+ * object against the CPU's gather from the CPU's LDE of them, read as
+ * cols << fold columns of N >> fold rows (the prover's leaves). */
+static void test_gather_coeffs(gs_backend *be, size_t cols, unsigned log_n, unsigned log_blowup, unsigned fold,
+                               size_t nq) {
+    size_t n = (size_t)1 << log_n, N = n << log_blowup, M = N >> fold, w = cols << fold;
+    uint64_t *coeffs = rand_values(cols * n), *lde = xmalloc(cols * N * sizeof *lde);
+    uint64_t *want = xmalloc(nq * w * sizeof *want), *got = xmalloc(nq * w * sizeof *got);
+    size_t *idx = xmalloc(nq * sizeof *idx);
+    for (size_t k = 0; k < nq; k++) idx[k] = k == 0 ? 0 : k == 1 ? M - 1 : gs_test_below(M);
+    gs_buf hc = host_buf(coeffs, cols * n), hl = host_buf(lde, cols * N);
+    CHECK(g_cpu->iface->lde(g_cpu, &hl, &hc, cols, log_n, log_blowup, GS_FP_GENERATOR) == GS_OK);
+    CHECK(g_cpu->iface->gather(g_cpu, want, &hl, w, M, idx, nq) == GS_OK);
+    gs_buf dc = {0};
+    gs_status s = be->iface->alloc(be, NULL, &dc, cols * n * sizeof(gs_fp));
+    if (s == GS_OK) s = be->iface->upload(be, &dc, coeffs, cols * n * sizeof(gs_fp));
+    memset(got, 0xA5, nq * w * sizeof *got);
+    if (s == GS_OK)
+        s = be->iface->gather_coeffs(be, got, &dc, cols, log_n, log_blowup, fold, GS_FP_GENERATOR, idx, nq);
+    if (s != GS_OK) report_cuda("gather_coeffs", s);
+    CHECK(s == GS_OK);
+    char desc[160];
+    snprintf(desc, sizeof desc, "gather_coeffs cols %zu log_n %u blowup 2^%u fold %u, %zu rows", cols, log_n,
+             log_blowup, fold, nq);
+    CHECK(same(want, got, nq * w, w, desc));
+    /* A row past the leaves' range is refused. */
+    idx[0] = M;
+    CHECK(be->iface->gather_coeffs(be, got, &dc, cols, log_n, log_blowup, fold, GS_FP_GENERATOR, idx, nq) ==
+          GS_ERR_INVALID_ARG);
+    if (dc.ptr) be->iface->free(be, &dc);
+    free(coeffs), free(lde), free(want), free(got), free(idx);
+}
+
+static void test_gather_coeffs_all(void) {
+    gs_device *d = NULL;
+    gs_backend *be = NULL;
+    CHECK(gs_device_open(&d, GS_DEVICE_CUDA, 0, 1, 0, 0) == GS_OK);
+    CHECK(d && gs_device_bind(d, 0) == GS_OK);
+    CHECK(d && gs_device_backend_new(&be, d, -1) == GS_OK);
+    if (be) {
+        test_gather_coeffs(be, 1, 0, 1, 0, 2);
+        test_gather_coeffs(be, 5, 6, 2, 0, 20);
+        test_gather_coeffs(be, 5, 6, 2, 3, 20);
+        test_gather_coeffs(be, 2, 10, 2, 3, 54);
+        test_gather_coeffs(be, 33, 9, 3, 4, 27);
+        test_gather_coeffs(be, 160, 12, 2, 0, 54);
+        test_gather_coeffs(be, 3, 14, 1, 1, 100);
+        be->iface->destroy(be);
+    }
+    gs_device_close(d);
+}
+
 /* ---- grind ---- */
 
 static void test_grind(const gs_transcript *t0, unsigned bits) {
@@ -389,6 +471,16 @@ static void test_args(void) {
     memset(out, 0xA5, sizeof out);
     CHECK(gs_cuda_eval_at(out, NULL, 4, 0, g, NULL) == GS_OK);
     for (int c = 0; c < 4; c++) CHECK(gs_fp3_is_zero(out[c]));
+    uint64_t vals[8], pts[2] = {3, 5};
+    CHECK(gs_cuda_eval_points(NULL, d_a, 1, 4, pts, 2, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_eval_points(vals, d_a, 1, 4, NULL, 2, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_eval_points(vals, NULL, 1, 4, pts, 2, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_eval_points(vals, d_a, 2, SIZE_MAX / 8, pts, 2, NULL) == GS_ERR_INVALID_ARG);
+    CHECK(gs_cuda_eval_points(NULL, NULL, 0, 4, pts, 2, NULL) == GS_OK);
+    CHECK(gs_cuda_eval_points(NULL, NULL, 4, 4, NULL, 0, NULL) == GS_OK);
+    memset(vals, 0xA5, sizeof vals);
+    CHECK(gs_cuda_eval_points(vals, NULL, 4, 0, pts, 2, NULL) == GS_OK);
+    for (int c = 0; c < 8; c++) CHECK(vals[c] == 0);
 
     gs_transcript t, t0;
     gs_transcript_init(&t, GS_HASH_KECCAK256, "stages-args");
@@ -415,14 +507,15 @@ typedef struct {
     uint64_t *d_coeffs;
     size_t cols, len;
     gs_fp3 x, *eval_want;
+    uint64_t pts[10], *pts_want;
     gs_transcript t;
     unsigned bits;
     uint64_t nonce_want;
     gs_digest state_want;
 } fault_ctx;
 
-enum { OP_FOLD, OP_DEEP, OP_EVAL, OP_GRIND, N_OPS };
-static const char *const op_names[N_OPS] = {"fold", "deep", "eval_at", "grind"};
+enum { OP_FOLD, OP_DEEP, OP_EVAL, OP_POINTS, OP_GRIND, N_OPS };
+static const char *const op_names[N_OPS] = {"fold", "deep", "eval_at", "points", "grind"};
 
 /* Runs one stage; on success checks its result, on failure that nothing
  * visible changed (grind's transcript and nonce). */
@@ -447,6 +540,11 @@ static gs_status run_op(fault_ctx *f, int op) {
         s = gs_cuda_eval_at(got, f->d_coeffs, f->cols, f->len, f->x, g_stream);
         if (s == GS_OK)
             CHECK(same(&f->eval_want[0].c[0], &got[0].c[0], 3 * f->cols, 3, "eval_at after faults"));
+        free(got);
+    } else if (op == OP_POINTS) {
+        uint64_t *got = xmalloc(10 * f->cols * sizeof *got);
+        s = gs_cuda_eval_points(got, f->d_coeffs, f->cols, f->len, f->pts, 10, g_stream);
+        if (s == GS_OK) CHECK(same(f->pts_want, got, 10 * f->cols, f->cols, "eval_points after faults"));
         free(got);
     } else {
         gs_transcript t = f->t;
@@ -495,6 +593,15 @@ static void fault_setup(fault_ctx *f) {
     f->eval_want = xmalloc(f->cols * sizeof *f->eval_want);
     gs_buf bco = host_buf(co, f->cols * f->len);
     CHECK(g_cpu->iface->eval_at(g_cpu, f->eval_want, &bco, f->cols, f->len, f->x) == GS_OK);
+    f->pts_want = xmalloc(10 * f->cols * sizeof *f->pts_want);
+    for (size_t j = 0; j < 10; j++) {
+        f->pts[j] = gs_test_fp();
+        for (size_t c = 0; c < f->cols; c++) {
+            gs_fp v = 0;
+            for (size_t i = f->len; i-- > 0;) v = gs_fp_add(gs_fp_mul(v, f->pts[j]), co[c * f->len + i]);
+            f->pts_want[j * f->cols + c] = v;
+        }
+    }
     f->d_coeffs = dev_copy(co, f->cols * f->len);
     free(co);
 
@@ -510,7 +617,7 @@ static void fault_setup(fault_ctx *f) {
 static void fault_teardown(fault_ctx *f) {
     dev_free(f->d_fold_in), dev_free(f->d_fold_out), dev_free(f->d_trace), dev_free(f->d_chunks);
     dev_free(f->d_aux), dev_free(f->d_deep_out), dev_free(f->d_coeffs);
-    free(f->fold_want), free(f->deep_want), free(f->eval_want);
+    free(f->fold_want), free(f->deep_want), free(f->eval_want), free(f->pts_want);
 }
 
 /* For every stage and every kind: fail its 1st, 2nd, ... operation of that
@@ -520,7 +627,7 @@ static void test_faults(void) {
                                                 GS_CUDA_FAULT_LAUNCH};
     static const char *const kind_names[3] = {"alloc", "copy", "launch"};
     /* Operations of each kind a stage makes at least: alloc, copy, launch. */
-    static const int at_least[N_OPS][3] = {{0, 0, 1}, {1, 1, 1}, {1, 1, 2}, {1, 2, 1}};
+    static const int at_least[N_OPS][3] = {{0, 0, 1}, {1, 1, 1}, {1, 1, 2}, {1, 2, 3}, {1, 2, 1}};
     fault_ctx f;
     fault_setup(&f);
     long live0 = gs_cuda_live_allocations(); /* this process's, not the device's */
@@ -637,6 +744,22 @@ int main(int argc, char **argv) {
     test_eval(70000, 3, gs_test_fp3());
     test_eval(600000, 1, gs_test_fp3()); /* more column groups than grid rows */
     printf("eval_at: %s, %.2f s\n", g_bad_cases == bad0 ? "all equal" : "MISMATCHES", now_s() - t0);
+
+    t0 = now_s(), bad0 = g_bad_cases;
+    static const size_t pt_cols[] = {1, 3, 4, 5, 9, 64};
+    static const size_t pt_lens[] = {1, 2, 255, 256, 257, 4097, 65536};
+    static const size_t pt_npts[] = {1, 7, 8, 9, 54, 432};
+    for (size_t ci = 0; ci < sizeof pt_cols / sizeof pt_cols[0]; ci++)
+        for (size_t li = 0; li < sizeof pt_lens / sizeof pt_lens[0]; li++)
+            for (size_t pi = 0; pi < sizeof pt_npts / sizeof pt_npts[0]; pi++)
+                if (pt_cols[ci] * pt_lens[li] * pt_npts[pi] <= ((size_t)g_quick ? 1 : 8) << 20)
+                    test_points(pt_cols[ci], pt_lens[li], pt_npts[pi]);
+    test_points(2, (size_t)1 << 20, 3); /* several segments */
+    test_points(256, 4096, 54);
+    test_points(300000, 1, 2); /* more groups than grid rows */
+    test_gather_coeffs_all();
+    printf("eval_points and gather_coeffs: %s, %.2f s\n", g_bad_cases == bad0 ? "all equal" : "MISMATCHES",
+           now_s() - t0);
 
     t0 = now_s(), bad0 = g_bad_cases;
     for (int k = 0; k < states; k++) {

@@ -31,6 +31,10 @@ typedef struct gs_buf {
     /* CUDA: out of core, ptr is page-locked host memory the device reads
      * and writes over the bus (not charged: acct meters device bytes). */
     int host;
+    /* With host: an extension not held anywhere (ptr NULL; alloc_unheld).
+     * extend hashed its leaves as it made it, and its rows come from the
+     * coefficients (gather_coeffs); no other operation takes it. */
+    int unheld;
 } gs_buf;
 
 /* Whether `rows` rows of `cols` columns (cols >= 1) at stride col_stride lie in m. */
@@ -117,6 +121,14 @@ typedef struct gs_backend_iface {
     int keeps_evals;
     /* Every allocation is charged to `acct` (and its parents) until freed. */
     gs_status (*alloc)(gs_backend *be, gs_mem *acct, gs_buf *out, size_t bytes);
+    /* Optional (NULL: the prover allocs). The main trace's LDE, for a
+     * prover that keeps the coefficients on the device to the openings and
+     * reads the LDE only through extend (with a leaf plan), commit,
+     * quotient and DEEP from those coefficients, and gather_coeffs: as
+     * alloc, except that a buffer alloc would put out of core is left
+     * unheld (CUDA: the extension is then hashed as it is made and not
+     * copied out; an extend that cannot hash it so holds it after all). */
+    gs_status (*alloc_unheld)(gs_backend *be, gs_mem *acct, gs_buf *out, size_t bytes);
     void (*free)(gs_backend *be, gs_buf *buf);
     gs_status (*upload)(gs_backend *be, gs_buf *dst, const void *src, size_t bytes);
     /* dst[dst_off + i] = src[src_off + (i << log_step)] for i < n (offsets
@@ -168,6 +180,14 @@ typedef struct gs_backend_iface {
     /* Host copy of rows: out[k * cols + c] = m[c * col_stride + idx[k]]. */
     gs_status (*gather)(gs_backend *be, gs_fp *out, const gs_buf *m, size_t cols,
                         size_t col_stride, const size_t *idx, size_t n);
+    /* Optional with alloc_unheld. gather's rows of the extension of `cols`
+     * columns of coefficients (2^log_n each, on this backend) over
+     * shift * <w_N>, N = 2^(log_n + log_blowup), read as cols << fold
+     * columns of N >> fold rows: out[k * (cols << fold) + (c << fold) + i]
+     * = column c's value at shift * w_N^(idx[k] + i N / 2^fold). */
+    gs_status (*gather_coeffs)(gs_backend *be, gs_fp *out, const gs_buf *coeffs, size_t cols,
+                               unsigned log_n, unsigned log_blowup, unsigned fold, gs_fp shift,
+                               const size_t *idx, size_t n);
     /* The leaf digests (gstark/merkle.h's, with `hash`) of the 2^log_rows
      * rows of m (cols columns at stride col_stride) into out, a buffer of
      * this backend of at least 2^log_rows digests (32 bytes each, in their

@@ -364,9 +364,9 @@ size_t gs_cuda_spill_min_bytes = (size_t)1 << 20;
 /* A buffer within the budget is device memory; a large one (at least
  * gs_cuda_spill_min_bytes) goes out of core when it would leave less free
  * than an eighth of the budget (the scratch of the NTTs of buffers out of
- * core) or than the largest tree so far (the next tree's); a smaller one
- * that does not fit fails. */
-static gs_status cuda_alloc(gs_backend *be, gs_mem *acct, gs_buf *out, size_t bytes) {
+ * core) or than the largest tree so far (the next tree's), or with unheld
+ * is left unheld (no memory at all); a smaller one that does not fit fails. */
+static gs_status alloc_in(gs_backend *be, gs_mem *acct, gs_buf *out, size_t bytes, int unheld) {
     cuda_ctx *c = ctx_of(be);
     memset(out, 0, sizeof *out);
     GS_TRY(use_lane(c));
@@ -375,9 +375,10 @@ static gs_status cuda_alloc(gs_backend *be, gs_mem *acct, gs_buf *out, size_t by
     size_t limit = !large ? c->budget : c->budget > keep ? c->budget - keep : 0;
     gs_status s = charge_within(c, acct, bytes, limit, "a buffer");
     if (s == GS_ERR_DEVICE_MEM && large) {
-        GS_TRY(gs_device_spill_alloc(c->dev, &out->ptr, bytes));
+        if (!unheld) GS_TRY(gs_device_spill_alloc(c->dev, &out->ptr, bytes));
         out->bytes = bytes;
         out->host = 1;
+        out->unheld = unheld;
         return GS_OK;
     }
     GS_TRY(s);
@@ -391,8 +392,21 @@ static gs_status cuda_alloc(gs_backend *be, gs_mem *acct, gs_buf *out, size_t by
     return GS_OK;
 }
 
+static gs_status cuda_alloc(gs_backend *be, gs_mem *acct, gs_buf *out, size_t bytes) {
+    return alloc_in(be, acct, out, bytes, 0);
+}
+
+static gs_status cuda_alloc_unheld(gs_backend *be, gs_mem *acct, gs_buf *out, size_t bytes) {
+    return alloc_in(be, acct, out, bytes, 1);
+}
+
 static void cuda_free(gs_backend *be, gs_buf *buf) {
     cuda_ctx *c = ctx_of(be);
+    if (buf->unheld) { /* nothing held; leaves hashed for it go too */
+        if (!c->fused.lde) drop_fused(c);
+        memset(buf, 0, sizeof *buf);
+        return;
+    }
     if (!buf->ptr) return;
     if (buf->ptr == c->fused.lde) drop_fused(c);
     if (buf->host) {
@@ -557,12 +571,18 @@ static void fuse_end(cuda_ctx *c, uint64_t *state, const gs_leaf_plan *lp, int k
  * taken in turn, each piece's copy to the host on the lane's copy stream
  * beside the next piece's NTTs. With a leaf plan lp that fuse_begin takes,
  * each piece's values also go into the row sponges, and the leaf digests
- * are left in c->fused for the commit. Returns when the copies are done. */
+ * are left in c->fused for the commit; an unheld out then gets no copies
+ * (without the sponges it is held after all: out of core, as alloc does).
+ * Returns when the copies are done. */
 static gs_status lde_out(cuda_ctx *c, gs_buf *out, const uint64_t *coeffs, size_t cols, unsigned log_n,
                          unsigned log_blowup, gs_fp shift, const gs_leaf_plan *lp) {
     size_t n = (size_t)1 << log_n, N = n << log_blowup, col = N * sizeof(gs_fp);
     uint64_t *state = NULL;
     int fuse = fuse_begin(c, &state, out, cols, log_n + log_blowup, lp);
+    if (out->unheld && !fuse) {
+        GS_TRY(gs_device_spill_alloc(c->dev, &out->ptr, out->bytes));
+        out->unheld = 0;
+    }
     unsigned pos = 0;
     scratch sc;
     gs_status r = scratch_get(c, &sc, 2 * col, piece_cols(n * sizeof(gs_fp), cols));
@@ -580,9 +600,11 @@ static gs_status lde_out(cuda_ctx *c, gs_buf *out, const uint64_t *coeffs, size_
         if (r == GS_OK)
             r = gs_cuda_lde_coset_from_coeffs(buf[b], coeffs + c0 * n, kk, log_n, log_blowup, shift,
                                               GS_ORDER_NATURAL, c->stream);
-        if (r == GS_OK) r = gs_cuda_stage_copies_follow(c->stage, c->stream);
-        if (r == GS_OK) r = gs_cuda_d2d_async((uint64_t *)out->ptr + c0 * N, buf[b], kk * col, copies);
-        if (r == GS_OK) r = done[b] ? gs_cuda_mark_record(done[b], copies) : gs_cuda_mark(&done[b], copies);
+        if (r == GS_OK && !out->unheld) {
+            r = gs_cuda_stage_copies_follow(c->stage, c->stream);
+            if (r == GS_OK) r = gs_cuda_d2d_async((uint64_t *)out->ptr + c0 * N, buf[b], kk * col, copies);
+            if (r == GS_OK) r = done[b] ? gs_cuda_mark_record(done[b], copies) : gs_cuda_mark(&done[b], copies);
+        }
         if (r == GS_OK && fuse) {
             r = gs_cuda_keccak_rows_absorb(state, buf[b], kk, N, lp->log_rows, pos, c->stream);
             pos = (unsigned)((pos + kk) % 17);
@@ -673,7 +695,7 @@ static gs_status cuda_extend(gs_backend *be, gs_buf *coeffs, gs_buf *lde, gs_buf
                              gs_fp shift, const gs_leaf_plan *leaves) {
     size_t n = (size_t)1 << log_n, col = n * sizeof(gs_fp), bytes = cols * col;
     if (log_n + log_blowup > 32 || (!trace && coeffs->host) || shift == 0 || bytes > coeffs->bytes ||
-        bytes << log_blowup > lde->bytes || (evals && bytes > evals->bytes))
+        bytes << log_blowup > lde->bytes || (evals && bytes > evals->bytes) || (lde->unheld && coeffs->host))
         return GS_ERR_INVALID_ARG;
     cuda_ctx *c = ctx_of(be);
     GS_TRY(use_lane(c));
@@ -759,6 +781,10 @@ static gs_status cuda_commit(gs_backend *be, gs_mem *acct, gs_bcommit **out, gs_
     const gs_leaf_plan *fp = &c->fused.plan;
     int fused = c->fused.digests && m->ptr == c->fused.lde && hash == fp->hash && cols == fp->leaf_cols &&
                 log_rows == fp->log_rows && col_stride == rows;
+    if (m->unheld && !fused) { /* no values to hash */
+        drop_fused(c);
+        return GS_ERR_INVALID_ARG;
+    }
     cuda_tree_ref *cc = malloc(sizeof *cc);
     if (!cc) {
         drop_fused(c);
@@ -837,7 +863,7 @@ static void cuda_commit_free(gs_backend *be, gs_bcommit *c) {
 static gs_status cuda_gather(gs_backend *be, gs_fp *out, const gs_buf *m, size_t cols,
                              size_t col_stride, const size_t *idx, size_t n) {
     size_t elems = m->bytes / sizeof(gs_fp);
-    if (cols && (cols - 1) > elems / (col_stride ? col_stride : 1)) return GS_ERR_INVALID_ARG;
+    if (m->unheld || (cols && (cols - 1) > elems / (col_stride ? col_stride : 1))) return GS_ERR_INVALID_ARG;
     for (size_t k = 0; k < n; k++)
         if (cols && (idx[k] >= col_stride || (cols - 1) * col_stride + idx[k] >= elems))
             return GS_ERR_INVALID_ARG;
@@ -854,6 +880,39 @@ static gs_status cuda_gather(gs_backend *be, gs_fp *out, const gs_buf *m, size_t
     return mark_end(c, t, gs_cuda_gather_rows(out, m->ptr, cols, col_stride, idx, n, c->stream));
 }
 
+/* The rows of an unheld extension from its coefficients: the columns'
+ * values at the leaves' points, summed on the device (gs_cuda_eval_points:
+ * cols x n 2^fold points x 2^log_n products, 15 G for mix 256 x 2^20's 54
+ * queries) instead of reading them where the extension would lie. */
+static gs_status cuda_gather_coeffs(gs_backend *be, gs_fp *out, const gs_buf *coeffs, size_t cols,
+                                    unsigned log_n, unsigned log_blowup, unsigned fold, gs_fp shift,
+                                    const size_t *idx, size_t n) {
+    unsigned log_N = log_n + log_blowup;
+    if (log_N > 32 || fold > log_N || coeffs->host || coeffs->unheld ||
+        (cols && ((size_t)cols << log_n) > coeffs->bytes / sizeof(gs_fp)) || n > ((size_t)1 << 32))
+        return GS_ERR_INVALID_ARG;
+    size_t M = (size_t)1 << (log_N - fold), per = (size_t)1 << fold, pts = n << fold;
+    for (size_t k = 0; k < n; k++)
+        if (idx[k] >= M) return GS_ERR_INVALID_ARG;
+    if (!cols || !n) return GS_OK;
+    cuda_ctx *c = ctx_of(be);
+    GS_TRY(use_lane(c));
+    gs_fp *x = malloc(pts * sizeof *x), *v = malloc(pts * cols * sizeof *v);
+    gs_status s = x && v ? GS_OK : GS_ERR_NOMEM;
+    gs_fp w = gs_fp_root_of_unity(log_N);
+    for (size_t k = 0; s == GS_OK && k < n; k++)
+        for (size_t i = 0; i < per; i++) x[k * per + i] = gs_fp_mul(shift, gs_fp_pow(w, idx[k] + i * M));
+    if (s == GS_OK) {
+        size_t t = mark_start(c, "gather");
+        s = mark_end(c, t, gs_cuda_eval_points(v, coeffs->ptr, cols, (size_t)1 << log_n, x, pts, c->stream));
+    }
+    for (size_t k = 0; s == GS_OK && k < n; k++)
+        for (size_t j = 0; j < cols; j++)
+            for (size_t i = 0; i < per; i++) out[k * (cols << fold) + (j << fold) + i] = v[(k * per + i) * cols + j];
+    free(x), free(v);
+    return s;
+}
+
 /* The row digests of m on the device (Keccak-256's leaf kernel or
  * Poseidon2's row hash), straight into out when it is device memory, else
  * into a scratch downloaded through the stage; a matrix out of core is
@@ -865,7 +924,7 @@ static gs_status cuda_row_digests(gs_backend *be, gs_buf *out, const gs_buf *m, 
     cuda_ctx *c = ctx_of(be);
     if (log_rows > GS_CUDA_MERKLE_MAX_LOG_ROWS) return GS_ERR_INVALID_ARG;
     size_t rows = (size_t)1 << log_rows, bytes = rows * sizeof(gs_digest);
-    if (!gs_rows_fit(m, cols, col_stride, rows) || out->bytes < bytes) return GS_ERR_INVALID_ARG;
+    if (m->unheld || !gs_rows_fit(m, cols, col_stride, rows) || out->bytes < bytes) return GS_ERR_INVALID_ARG;
     GS_TRY(use_lane(c));
     if (m->host) {
         GS_TRY(gs_cuda_stream_wait(c->stream));
@@ -961,7 +1020,7 @@ static gs_status cuda_mixed_build(gs_backend *be, gs_mem *acct, gs_mixed_tree **
             size_t b = sizeof(gs_digest) << log_rows[i];
             if (!(copies[i] = malloc(b))) s = GS_ERR_NOMEM;
             else s = gs_cuda_stage_download(c->stage, copies[i], rowd[i]->ptr, b, c->stream);
-            views[i] = (gs_buf){copies[i], b, NULL, 1}, held += copies[i] ? b : 0;
+            views[i] = (gs_buf){.ptr = copies[i], .bytes = b, .host = 1}, held += copies[i] ? b : 0;
         }
         gs_mem_charge(acct, held);
         gs_backend *cpu = gs_backend_cpu();
@@ -1044,6 +1103,8 @@ static gs_status cuda_quotient(gs_backend *be, gs_buf *out, const gs_buf *lde,
             return mark_end(c, t, s);
         }
     }
+    if (lde->unheld) /* no rows to read */
+        return mark_end(c, t, over_budget(c, "the quotient's sub-cosets", 32 * cols * sizeof(gs_fp)));
     /* Else rows in pieces of about gs_cuda_extend_piece_bytes, two at a
      * time in scratch within the budget. */
     size_t B = (size_t)1 << a->log_blowup, W = cols;
@@ -1089,11 +1150,13 @@ static gs_status deep_trace_sum(cuda_ctx *c, scratch *sc, uint64_t **ext, const 
                                 const gs_deep_args *a) {
     memset(sc, 0, sizeof *sc);
     *ext = NULL;
+    int must = trace_lde->unheld; /* no LDE to read back */
     if (!trace_lde->host || !a->coeffs || a->coeffs->host || a->cols == 0 || a->log_blowup > a->log_size)
-        return GS_OK;
+        return must ? GS_ERR_INVALID_ARG : GS_OK;
     size_t N = (size_t)1 << a->log_size, n = N >> a->log_blowup, bytes = 3 * (n + N) * sizeof(gs_fp);
     if (a->coeffs->bytes < a->cols * n * sizeof(gs_fp)) return GS_ERR_INVALID_ARG;
-    if (room_left(c) < bytes) return GS_OK; /* the LDE read back, as without coefficients */
+    if (room_left(c) < bytes) /* the LDE read back, as without coefficients */
+        return must ? over_budget(c, "DEEP's trace sum", bytes) : GS_OK;
     GS_TRY(scratch_take(c, sc, bytes, "DEEP's trace sum"));
     uint64_t *co = sc->p;
     gs_status s = gs_cuda_deep_combine(co, a->coeffs->ptr, a->cols, n, a->beta_pows, c->stream);
@@ -1191,6 +1254,7 @@ static const gs_backend_iface cuda_iface = {
     .name = "cuda",
     .keeps_evals = 1,
     .alloc = cuda_alloc,
+    .alloc_unheld = cuda_alloc_unheld,
     .free = cuda_free,
     .upload = cuda_upload,
     .copy = cuda_copy,
@@ -1205,6 +1269,7 @@ static const gs_backend_iface cuda_iface = {
     .open = cuda_open,
     .commit_free = cuda_commit_free,
     .gather = cuda_gather,
+    .gather_coeffs = cuda_gather_coeffs,
     .row_digests = cuda_row_digests,
     .mixed_build = cuda_mixed_build,
     .logup_aux = cuda_logup_aux,

@@ -41,6 +41,14 @@
  *   along i) for 3 Fp products; nseg is chosen so that ~EVAL_TARGET_BLOCKS
  *   blocks exist and each thread has at least EVAL_MIN_STEPS steps.
  *
+ * pts_*_kernel: the same two-level reduction at many base-field points
+ *   (gs_cuda_eval_points): block (s, g) takes segment s for a group of
+ *   PTS_POINTS points and PTS_COLS columns; a thread keeps one power per
+ *   point (x_j^(s seg + t), stepping by x_j^THREADS) and PTS_POINTS x
+ *   PTS_COLS Fp accumulators, so each coefficient read serves PTS_POINTS
+ *   points and each power PTS_COLS columns: about 1.25 Fp products per
+ *   coefficient and point.
+ *
  * grind_kernel: one launch, nonce n handled by thread n mod T (T threads,
  *   as many as the device holds at once), each thread in increasing order.
  *   A valid nonce goes into `best` with atomicMin; a thread stops when its
@@ -78,6 +86,8 @@ constexpr size_t EVAL_TARGET_BLOCKS = 2048;
 constexpr size_t EVAL_MAX_SEGS = 1024;
 constexpr unsigned EVAL_MAX_GROUPS = 65535; /* grid y; more groups loop */
 constexpr unsigned FINAL_MAX_BLOCKS = 65535;
+constexpr unsigned PTS_POINTS = 6; /* eval_points: points per block (register powers) */
+constexpr unsigned PTS_COLS = 4;   /* eval_points: columns per block */
 constexpr unsigned GRIND_THREADS = 256;
 /* The Keccak code form of keccak.cuh: "shf-loop", the one merkle.cu
  * measured fastest on the H200, and a twelfth of the unrolled form's code. */
@@ -495,6 +505,96 @@ eval_final_kernel(gs_fp3 *out, const gs_fp3 *partial, size_t cols, size_t nseg) 
     }
 }
 
+/* ---- values at many base-field points ---- */
+
+/* Point j's row of the power table (THREADS + nseg + 1 values): x_j^t for
+ * t < THREADS, x_j^(s seg) at THREADS + s, x_j^THREADS last. */
+__global__ void __launch_bounds__(THREADS)
+pts_pows_kernel(gs_fp *pw, const gs_fp *x, size_t npts, size_t seg, size_t nseg) {
+    const size_t row = THREADS + nseg + 1, total = npts * row;
+    for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < total;
+         k += (size_t)gridDim.x * blockDim.x) {
+        const size_t j = k / row, e = k % row;
+        pw[k] = gs_fp_pow(x[j], e < THREADS ? e : e < THREADS + nseg ? (e - THREADS) * seg : THREADS);
+    }
+}
+
+__device__ __forceinline__ gs_fp warp_sum_fp(gs_fp v) {
+#pragma unroll
+    for (unsigned off = 16; off > 0; off >>= 1)
+        v = gs_fp_add(v, __shfl_down_sync(0xffffffffu, (unsigned long long)v, off));
+    return v; /* lane 0 holds the warp's sum */
+}
+
+/* partial[(c npts + j) nseg + s] = sum over i in segment s of
+ * coeffs[c len + i] x_j^i; block (s, g): segment s = blockIdx.x, groups g,
+ * g + gridDim.y, ... of PTS_POINTS points by PTS_COLS columns (point group
+ * g / ncg, column group g % ncg). */
+__global__ void __launch_bounds__(THREADS, 2)
+pts_partial_kernel(gs_fp *partial, const uint64_t *__restrict__ coeffs, size_t cols, size_t len,
+                   size_t seg, size_t nseg, const gs_fp *__restrict__ pw, size_t npts) {
+    constexpr unsigned R = PTS_POINTS * PTS_COLS;
+    __shared__ gs_fp red[WARPS][R];
+    __shared__ gs_fp step[PTS_POINTS]; /* x_j^THREADS, the same for every thread */
+    const size_t s = blockIdx.x, start = s * seg, end = min_size(start + seg, len), row = THREADS + nseg + 1;
+    const size_t ncg = (cols + PTS_COLS - 1) / PTS_COLS, groups = ((npts + PTS_POINTS - 1) / PTS_POINTS) * ncg;
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    for (size_t g = blockIdx.y; g < groups; g += gridDim.y) {
+        const size_t j0 = g / ncg * PTS_POINTS, c0 = g % ncg * PTS_COLS;
+        gs_fp p[PTS_POINTS], acc[PTS_POINTS][PTS_COLS];
+#pragma unroll
+        for (unsigned j = 0; j < PTS_POINTS; j++) {
+            const gs_fp *q = pw + min_size(j0 + j, npts - 1) * row; /* past the last point: a copy of it */
+            p[j] = gs_fp_mul(q[THREADS + s], q[threadIdx.x]);
+            if (threadIdx.x == j) step[j] = q[THREADS + nseg];
+#pragma unroll
+            for (unsigned c = 0; c < PTS_COLS; c++) acc[j][c] = 0;
+        }
+        __syncthreads();
+        for (size_t i = start + threadIdx.x; i < end; i += THREADS) {
+            gs_fp a[PTS_COLS];
+#pragma unroll
+            for (unsigned c = 0; c < PTS_COLS; c++) a[c] = c0 + c < cols ? __ldg(coeffs + (c0 + c) * len + i) : 0;
+#pragma unroll
+            for (unsigned j = 0; j < PTS_POINTS; j++) {
+#pragma unroll
+                for (unsigned c = 0; c < PTS_COLS; c++) acc[j][c] = gs_fp_add(acc[j][c], gs_fp_mul(p[j], a[c]));
+                p[j] = gs_fp_mul(p[j], step[j]);
+            }
+        }
+#pragma unroll
+        for (unsigned j = 0; j < PTS_POINTS; j++)
+#pragma unroll
+            for (unsigned c = 0; c < PTS_COLS; c++) {
+                const gs_fp v = warp_sum_fp(acc[j][c]);
+                if (lane == 0) red[warp][j * PTS_COLS + c] = v;
+            }
+        __syncthreads();
+        if (threadIdx.x < R) {
+            const unsigned j = threadIdx.x / PTS_COLS, c = threadIdx.x % PTS_COLS;
+            if (j0 + j < npts && c0 + c < cols) {
+                gs_fp v = red[0][threadIdx.x];
+                for (unsigned w = 1; w < WARPS; w++) v = gs_fp_add(v, red[w][threadIdx.x]);
+                partial[((c0 + c) * npts + j0 + j) * nseg + s] = v;
+            }
+        }
+        __syncthreads(); /* red is rewritten for the next group */
+    }
+}
+
+/* out[j cols + c] = sum_s partial[(c npts + j) nseg + s]; one warp a value. */
+__global__ void __launch_bounds__(THREADS)
+pts_final_kernel(gs_fp *out, const gs_fp *partial, size_t cols, size_t npts, size_t nseg) {
+    const unsigned lane = threadIdx.x % 32;
+    const size_t warps = (size_t)gridDim.x * WARPS;
+    for (size_t q = blockIdx.x * (size_t)WARPS + threadIdx.x / 32; q < cols * npts; q += warps) {
+        gs_fp v = 0;
+        for (size_t s = lane; s < nseg; s += 32) v = gs_fp_add(v, partial[q * nseg + s]);
+        v = warp_sum_fp(v);
+        if (lane == 0) out[(q % npts) * cols + q / npts] = v;
+    }
+}
+
 /* How eval_at cuts [0, len) (len >= 1): nseg segments of seg indices. */
 struct eval_plan {
     size_t seg, nseg, groups;
@@ -843,6 +943,55 @@ extern "C" gs_status gs_cuda_eval_at(gs_fp3 *out, const uint64_t *d_coeffs, size
     dev_free(d_tmp, s);
     /* Also on an error: nothing may still write to out after the return. */
     gs_status w = checked(cudaStreamSynchronize(s), "cudaStreamSynchronize (eval_at)");
+    return st != GS_OK ? st : w;
+}
+
+extern "C" gs_status gs_cuda_eval_points(gs_fp *out, const uint64_t *d_coeffs, size_t cols, size_t len,
+                                         const gs_fp *x, size_t npts, void *stream) {
+    if (cols == 0 || npts == 0) return GS_OK;
+    if (!out || !x) return GS_ERR_INVALID_ARG;
+    if (len == 0) {
+        memset(out, 0, cols * npts * sizeof *out);
+        return GS_OK;
+    }
+    if (!d_coeffs || len > SIZE_MAX / sizeof(gs_fp) / cols || npts > SIZE_MAX / sizeof(gs_fp) / cols)
+        return GS_ERR_INVALID_ARG;
+    const size_t groups = ceil_div(npts, PTS_POINTS) * ceil_div(cols, PTS_COLS);
+    size_t nseg = EVAL_TARGET_BLOCKS / groups;
+    nseg = min_size(min_size(nseg ? nseg : 1, ceil_div(len, THREADS * EVAL_MIN_STEPS)), EVAL_MAX_SEGS);
+    const size_t seg = ceil_div(ceil_div(len, nseg), THREADS) * THREADS;
+    nseg = ceil_div(len, seg);
+    /* Scratch: the points, their power tables, the partial sums, the values. */
+    const size_t row = THREADS + nseg + 1;
+    if (npts > (SIZE_MAX / sizeof(gs_fp) - 1) / (row + 1 + cols * (nseg + 1))) return GS_ERR_INVALID_ARG;
+    const cudaStream_t s = as_stream(stream);
+    (void)cudaGetLastError();
+    gs_fp *d_tmp = NULL;
+    GS_TRY(dev_alloc((void **)&d_tmp, npts * (1 + row + cols * (nseg + 1)) * sizeof *d_tmp, s,
+                     "cudaMallocAsync (eval_points scratch)"));
+    gs_fp *d_x = d_tmp, *d_pw = d_x + npts, *d_partial = d_pw + npts * row, *d_out = d_partial + cols * npts * nseg;
+    gs_status st = copy_async(d_x, x, npts * sizeof *x, cudaMemcpyHostToDevice, s, "cudaMemcpyAsync (eval_points points)");
+    if (st == GS_OK) {
+        pts_pows_kernel<<<(unsigned)min_size(ceil_div(npts * row, THREADS), FINAL_MAX_BLOCKS), THREADS, 0, s>>>(
+            d_pw, d_x, npts, seg, nseg);
+        st = gs_cuda_launched("pts_pows_kernel");
+    }
+    if (st == GS_OK) {
+        const dim3 grid((unsigned)nseg, (unsigned)min_size(groups, EVAL_MAX_GROUPS));
+        pts_partial_kernel<<<grid, THREADS, 0, s>>>(d_partial, d_coeffs, cols, len, seg, nseg, d_pw, npts);
+        st = gs_cuda_launched("pts_partial_kernel");
+    }
+    if (st == GS_OK) {
+        pts_final_kernel<<<(unsigned)min_size(ceil_div(cols * npts, WARPS), FINAL_MAX_BLOCKS), THREADS, 0, s>>>(
+            d_out, d_partial, cols, npts, nseg);
+        st = gs_cuda_launched("pts_final_kernel");
+    }
+    if (st == GS_OK)
+        st = copy_async(out, d_out, cols * npts * sizeof *out, cudaMemcpyDeviceToHost, s,
+                        "cudaMemcpyAsync (eval_points values)");
+    dev_free(d_tmp, s);
+    /* Also on an error: nothing may still write to out after the return. */
+    gs_status w = checked(cudaStreamSynchronize(s), "cudaStreamSynchronize (eval_points)");
     return st != GS_OK ? st : w;
 }
 

@@ -99,6 +99,14 @@ gs_status gs_cuda_deep_fold(uint64_t *d_out, const uint64_t *d_trace, const uint
 gs_status gs_cuda_eval_at(gs_fp3 *out, const uint64_t *d_coeffs, size_t cols, size_t len,
                           gs_fp3 x, void *stream);
 
+/* out[j * cols + c] = sum_i d_coeffs[c * len + i] x[j]^i for j < npts and
+ * c < cols: the columns' values at base-field points (the openings of an
+ * extension that is not held, src/backend/cuda.c); out and x are host
+ * memory. cols = 0, npts = 0 or len = 0 touch no device (len = 0 gives
+ * zeros). Synchronizes the stream. */
+gs_status gs_cuda_eval_points(gs_fp *out, const uint64_t *d_coeffs, size_t cols, size_t len,
+                              const gs_fp *x, size_t npts, void *stream);
+
 /* The proof-of-work search: the smallest nonce n whose hash
  * Keccak-256(prefix || u64le(n)) (42 bytes), read big-endian, starts with
  * `bits` zero bits, 1 <= bits <= 64 (pow.c's rule). *found = 0 if no nonce

@@ -64,6 +64,7 @@ static void release_buffers(prover_state *st) {
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         if (bufs[i]->ptr) be->iface->free(be, bufs[i]);
     gs_bcommit **trees[] = {&st->trace_c, &st->chunk_c, &st->aux_c};
+    if (st->lde.unheld) be->iface->free(be, &st->lde);
     for (size_t i = 0; i < sizeof trees / sizeof trees[0]; i++) {
         if (*trees[i]) be->iface->commit_free(be, *trees[i]);
         *trees[i] = NULL;
@@ -112,7 +113,7 @@ void gs_prover_drop_main(prover_state *st) {
     gs_backend *be = st->be;
     if (st->coeffs.ptr) be->iface->free(be, &st->coeffs);
     if (st->evals.ptr) be->iface->free(be, &st->evals);
-    if (st->lde.ptr) be->iface->free(be, &st->lde);
+    if (st->lde.ptr || st->lde.unheld) be->iface->free(be, &st->lde);
     if (st->trace_c) be->iface->commit_free(be, st->trace_c);
     st->trace_c = NULL;
 }
@@ -197,8 +198,12 @@ static gs_status open_paths(prover_state *st, const gs_bcommit *c, unsigned dept
 static gs_status open_lde(prover_state *st, const gs_bcommit *c, const gs_buf *m, size_t cols,
                           gs_fp *rows, gs_digest *paths, const size_t *idx, size_t n) {
     const gs_shape *s = &st->s;
-    GS_TRY(st->be->iface->gather(st->be, rows, m, gs_lde_leaf_width(s, cols),
-                                 (size_t)1 << s->lde_depth, idx, n));
+    if (m->unheld) /* the trace's, from the coefficients kept for it (commit_main's shift) */
+        GS_TRY(st->be->iface->gather_coeffs(st->be, rows, &st->coeffs, cols, s->log_n, s->log_blowup,
+                                            s->lde_fold, GS_FP_GENERATOR, idx, n));
+    else
+        GS_TRY(st->be->iface->gather(st->be, rows, m, gs_lde_leaf_width(s, cols),
+                                     (size_t)1 << s->lde_depth, idx, n));
     if (s->shared_trees) return GS_OK; /* the paths are the shared trees' */
     return open_paths(st, c, s->lde_depth, paths, idx, n);
 }
@@ -365,7 +370,16 @@ static gs_status commit_main(prover_state *st, gs_table_proof *t, gs_fp shift) {
         st->check = 0;
     }
     GS_TRY(alloc_fp(st, &st->coeffs, s->cols * n));
-    GS_TRY(alloc_fp(st, &st->lde, s->cols * N));
+    /* An LDE that would go out of core may be left unheld (alloc_unheld)
+     * when nothing reads it but the commit (its leaves hashed as it is
+     * made), the quotient and DEEP from the coefficients (no LogUp) and the
+     * openings, which make its rows from the coefficients, kept to then. */
+    int unheld_ok = be->iface->alloc_unheld && be->iface->gather_coeffs && be->iface->extend && !keep &&
+                    !s->aux && !s->shared_trees && !st->lean && !st->coeffs.host;
+    if (unheld_ok)
+        GS_TRY(be->iface->alloc_unheld(be, st->mem, &st->lde, s->cols * N * sizeof(gs_fp)));
+    else
+        GS_TRY(alloc_fp(st, &st->lde, s->cols * N));
     /* With the LDE out of core and the coefficients not (the device short
      * of room), a check that nothing else needs the evaluations for runs on
      * the uploaded trace in place, before the extension: no copy of it is
@@ -700,7 +714,7 @@ static gs_status part_deep(prover_state *st, gs_proof *p, gs_transcript *tr, con
                                 s->aux ? &st->aux_lde : NULL, &da);
     }
     free(beta_pows);
-    if (st->coeffs.ptr) be->iface->free(be, &st->coeffs);
+    if (st->coeffs.ptr && !st->lde.unheld) be->iface->free(be, &st->coeffs); /* else the openings' */
     secs[1] = phase_end(&ph, gs_mem_current(st->mem));
     GS_TRY(r);
     if (p->params.shared_fri) {
