@@ -62,9 +62,8 @@ static void release_buffers(prover_state *st) {
     gs_buf *bufs[] = {&st->coeffs, &st->lde, &st->quot, &st->chunk_coeffs, &st->chunk_lde,
                       &st->aux, &st->aux_lde, &st->evals};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
-        if (bufs[i]->ptr) be->iface->free(be, bufs[i]);
+        if (bufs[i]->ptr || bufs[i]->unheld) be->iface->free(be, bufs[i]);
     gs_bcommit **trees[] = {&st->trace_c, &st->chunk_c, &st->aux_c};
-    if (st->lde.unheld) be->iface->free(be, &st->lde);
     for (size_t i = 0; i < sizeof trees / sizeof trees[0]; i++) {
         if (*trees[i]) be->iface->commit_free(be, *trees[i]);
         *trees[i] = NULL;
