@@ -41,6 +41,12 @@ gs_status gs_cuda_eval_at(gs_fp3 *out, const uint64_t *d_coeffs, size_t cols, si
     return GS_ERR_NO_DEVICE;
 }
 
+gs_status gs_cuda_eval_points(gs_fp *out, const uint64_t *d_coeffs, size_t cols, size_t len,
+                              const gs_fp *x, size_t npts, void *stream) {
+    (void)out, (void)d_coeffs, (void)cols, (void)len, (void)x, (void)npts, (void)stream;
+    return GS_ERR_NO_DEVICE;
+}
+
 gs_status gs_cuda_pow_search(int *found, uint64_t *nonce, const uint8_t *prefix, unsigned bits,
                              void *stream) {
     (void)found, (void)nonce, (void)prefix, (void)bits, (void)stream;
