@@ -752,7 +752,7 @@ int main(int argc, char **argv) {
     for (size_t ci = 0; ci < sizeof pt_cols / sizeof pt_cols[0]; ci++)
         for (size_t li = 0; li < sizeof pt_lens / sizeof pt_lens[0]; li++)
             for (size_t pi = 0; pi < sizeof pt_npts / sizeof pt_npts[0]; pi++)
-                if (pt_cols[ci] * pt_lens[li] * pt_npts[pi] <= ((size_t)g_quick ? 1 : 8) << 20)
+                if (pt_cols[ci] * pt_lens[li] * pt_npts[pi] <= (size_t)(g_quick ? 1 : 8) << 20)
                     test_points(pt_cols[ci], pt_lens[li], pt_npts[pi]);
     test_points(2, (size_t)1 << 20, 3); /* several segments */
     test_points(256, 4096, 54);
