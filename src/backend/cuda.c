@@ -889,9 +889,10 @@ static gs_status cuda_gather_coeffs(gs_backend *be, gs_fp *out, const gs_buf *co
                                     const size_t *idx, size_t n) {
     unsigned log_N = log_n + log_blowup;
     if (log_N > 32 || fold > log_N || coeffs->host || coeffs->unheld ||
-        (cols && ((size_t)cols << log_n) > coeffs->bytes / sizeof(gs_fp)) || n > ((size_t)1 << 32))
+        (cols && ((size_t)cols << log_n) > coeffs->bytes / sizeof(gs_fp)) || n > ((size_t)1 << 32) >> fold)
         return GS_ERR_INVALID_ARG;
     size_t M = (size_t)1 << (log_N - fold), per = (size_t)1 << fold, pts = n << fold;
+    if (pts && cols > SIZE_MAX / sizeof(gs_fp) / pts) return GS_ERR_INVALID_ARG;
     for (size_t k = 0; k < n; k++)
         if (idx[k] >= M) return GS_ERR_INVALID_ARG;
     if (!cols || !n) return GS_OK;
