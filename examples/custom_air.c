@@ -126,9 +126,10 @@ int main(void) {
     if (!(vair = cubechain_air())) FAIL("verifier AIR");
     double t0 = seconds();
     if ((s = gs_proof_parse(&parsed, bytes, len)) != GS_OK) FAIL("parse: %s", gs_status_str(s));
-    /* gs_verify checks the proof against the public inputs it carries: the
-     * caller must compare them with the statement it wants proven. */
-    if (parsed->num_public != NPUB || memcmp(parsed->pub, pub, sizeof pub) != 0)
+    /* gs_verify checks the proof against the public inputs and the height it
+     * carries: the caller must compare them with the statement it wants
+     * proven (x[n-1] means something only for the n it expects). */
+    if (parsed->num_public != NPUB || parsed->log_n != LOG_N || memcmp(parsed->pub, pub, sizeof pub) != 0)
         FAIL("the proof is about another statement");
     s = gs_verify(vair, parsed, 128);
     double t_verify = seconds() - t0;

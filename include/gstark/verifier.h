@@ -21,7 +21,10 @@ extern "C" {
 /* GS_OK if `proof` proves a trace satisfying `air` for the public inputs it
  * carries (callers compare those with what they expect), with parameters of
  * at least min_security_bits (0: GS_MIN_SECURITY_BITS). Otherwise the code of
- * the first failed check (GS_ERR_PROOF_*). */
+ * the first failed check (GS_ERR_PROOF_*). The trace's height (proof->log_n)
+ * is the prover's, bound in the transcript but checked only where `air`
+ * pins it (gs_air_fix_height): compare it too when the statement's meaning
+ * depends on it (fib's step count is its height). */
 gs_status gs_verify(const gs_air *air, const gs_proof *proof, unsigned min_security_bits);
 
 /* The same for a multi-table proof: airs[i] is the AIR the verifier expects
