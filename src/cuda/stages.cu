@@ -595,14 +595,15 @@ pts_final_kernel(gs_fp *out, const gs_fp *partial, size_t cols, size_t npts, siz
     }
 }
 
-/* How eval_at cuts [0, len) (len >= 1): nseg segments of seg indices. */
+/* How eval_at and eval_points cut [0, len) (len >= 1) for `groups` blocks
+ * a segment: nseg segments of seg indices. */
 struct eval_plan {
     size_t seg, nseg, groups;
 };
 
-eval_plan eval_plan_make(size_t cols, size_t len) {
+eval_plan eval_plan_make(size_t groups, size_t len) {
     eval_plan e;
-    e.groups = ceil_div(cols, EVAL_COLS);
+    e.groups = groups;
     size_t want = EVAL_TARGET_BLOCKS / e.groups;
     if (want == 0) want = 1;
     size_t nseg = min_size(min_size(want, ceil_div(len, THREADS * EVAL_MIN_STEPS)), EVAL_MAX_SEGS);
@@ -912,7 +913,7 @@ extern "C" gs_status gs_cuda_eval_at(gs_fp3 *out, const uint64_t *d_coeffs, size
         return GS_OK;
     }
     if (!d_coeffs || len > SIZE_MAX / sizeof(gs_fp) / cols) return GS_ERR_INVALID_ARG;
-    const eval_plan e = eval_plan_make(cols, len);
+    const eval_plan e = eval_plan_make(ceil_div(cols, EVAL_COLS), len);
     /* Scratch: the power tables, the partial sums, then (nseg > 1) the sums. */
     const size_t n_pw = THREADS + e.nseg, n_sum = e.nseg > 1 ? cols : 0;
     if (cols > (SIZE_MAX / sizeof(gs_fp3) - n_pw) / (e.nseg + 1)) return GS_ERR_INVALID_ARG;
@@ -956,11 +957,8 @@ extern "C" gs_status gs_cuda_eval_points(gs_fp *out, const uint64_t *d_coeffs, s
     }
     if (!d_coeffs || len > SIZE_MAX / sizeof(gs_fp) / cols || npts > SIZE_MAX / sizeof(gs_fp) / cols)
         return GS_ERR_INVALID_ARG;
-    const size_t groups = ceil_div(npts, PTS_POINTS) * ceil_div(cols, PTS_COLS);
-    size_t nseg = EVAL_TARGET_BLOCKS / groups;
-    nseg = min_size(min_size(nseg ? nseg : 1, ceil_div(len, THREADS * EVAL_MIN_STEPS)), EVAL_MAX_SEGS);
-    const size_t seg = ceil_div(ceil_div(len, nseg), THREADS) * THREADS;
-    nseg = ceil_div(len, seg);
+    const eval_plan e = eval_plan_make(ceil_div(npts, PTS_POINTS) * ceil_div(cols, PTS_COLS), len);
+    const size_t seg = e.seg, nseg = e.nseg;
     /* Scratch: the points, their power tables, the partial sums, the values. */
     const size_t row = THREADS + nseg + 1;
     if (npts > (SIZE_MAX / sizeof(gs_fp) - 1) / (row + 1 + cols * (nseg + 1))) return GS_ERR_INVALID_ARG;
@@ -977,7 +975,7 @@ extern "C" gs_status gs_cuda_eval_points(gs_fp *out, const uint64_t *d_coeffs, s
         st = gs_cuda_launched("pts_pows_kernel");
     }
     if (st == GS_OK) {
-        const dim3 grid((unsigned)nseg, (unsigned)min_size(groups, EVAL_MAX_GROUPS));
+        const dim3 grid((unsigned)nseg, (unsigned)min_size(e.groups, EVAL_MAX_GROUPS));
         pts_partial_kernel<<<grid, THREADS, 0, s>>>(d_partial, d_coeffs, cols, len, seg, nseg, d_pw, npts);
         st = gs_cuda_launched("pts_partial_kernel");
     }
