@@ -325,16 +325,19 @@ static void test_eval(size_t cols, size_t len, gs_fp3 x) {
 
 /* ---- values at many points: eval_points and gather_coeffs ---- */
 
+/* sum_i c[i] x^i for i < len, by Horner on the host. */
+static gs_fp horner(const uint64_t *c, size_t len, gs_fp x) {
+    gs_fp v = 0;
+    for (size_t i = len; i-- > 0;) v = gs_fp_add(gs_fp_mul(v, x), c[i]);
+    return v;
+}
+
 static void test_points(size_t cols, size_t len, size_t npts) {
     uint64_t *coeffs = rand_values(cols * len), *x = rand_values(npts);
     if (npts > 2) x[0] = 0, x[1] = 1, x[2] = GS_FP_P - 1;
     uint64_t *want = xmalloc(npts * cols * sizeof *want), *got = xmalloc(npts * cols * sizeof *got);
     for (size_t j = 0; j < npts; j++)
-        for (size_t c = 0; c < cols; c++) {
-            gs_fp v = 0;
-            for (size_t i = len; i-- > 0;) v = gs_fp_add(gs_fp_mul(v, x[j]), coeffs[c * len + i]);
-            want[j * cols + c] = v;
-        }
+        for (size_t c = 0; c < cols; c++) want[j * cols + c] = horner(coeffs + c * len, len, x[j]);
     uint64_t *d = dev_copy(coeffs, cols * len);
     void *stream = next_stream();
     CHECK(sync_all(NULL));
@@ -596,11 +599,7 @@ static void fault_setup(fault_ctx *f) {
     f->pts_want = xmalloc(10 * f->cols * sizeof *f->pts_want);
     for (size_t j = 0; j < 10; j++) {
         f->pts[j] = gs_test_fp();
-        for (size_t c = 0; c < f->cols; c++) {
-            gs_fp v = 0;
-            for (size_t i = f->len; i-- > 0;) v = gs_fp_add(gs_fp_mul(v, f->pts[j]), co[c * f->len + i]);
-            f->pts_want[j * f->cols + c] = v;
-        }
+        for (size_t c = 0; c < f->cols; c++) f->pts_want[j * f->cols + c] = horner(co + c * f->len, f->len, f->pts[j]);
     }
     f->d_coeffs = dev_copy(co, f->cols * f->len);
     free(co);

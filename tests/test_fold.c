@@ -23,6 +23,19 @@ static gs_buf host(gs_fp *p, size_t n) {
     return b;
 }
 
+/* Random chunk and aux columns (2^log_size rows) and beta powers into ch, ax
+ * and betas, and DEEP's arguments over them with random z, z w, k1, k2. */
+static gs_deep_args random_deep(gs_fp *ch, gs_fp *ax, gs_fp3 *betas, unsigned log_size, uint32_t cols,
+                                uint32_t chunks, uint32_t aux) {
+    size_t N = (size_t)1 << log_size, nbeta = 2 * (size_t)cols + chunks + 2 * (size_t)aux;
+    for (size_t i = 0; i < 3 * chunks * N; i++) ch[i] = gs_test_fp();
+    for (size_t i = 0; i < 3 * aux * N; i++) ax[i] = gs_test_fp();
+    for (size_t i = 0; i < nbeta; i++) betas[i] = gs_test_fp3();
+    return (gs_deep_args){.log_size = log_size, .shift = GS_LDE_SHIFT, .cols = cols, .chunks = chunks,
+                          .aux_cols = aux, .z = gs_test_fp3(), .zw = gs_test_fp3(),
+                          .k1 = gs_test_fp3(), .k2 = gs_test_fp3(), .beta_pows = betas};
+}
+
 static void check_fold(unsigned log_size, unsigned folds, gs_fp shift, gs_fp3 gamma) {
     size_t N = (size_t)1 << log_size, M = N >> folds;
     gs_fp *in = malloc(3 * N * sizeof *in), *a = malloc(3 * N * sizeof *a),
@@ -60,12 +73,7 @@ static void check_deep_fold(unsigned log_size, unsigned folds, uint32_t cols, ui
     CHECK(tr && ch && ax && word && want && got && betas);
     if (!tr || !ch || !ax || !word || !want || !got || !betas) goto out;
     for (size_t i = 0; i < cols * N; i++) tr[i] = gs_test_fp();
-    for (size_t i = 0; i < 3 * chunks * N; i++) ch[i] = gs_test_fp();
-    for (size_t i = 0; i < 3 * aux * N; i++) ax[i] = gs_test_fp();
-    for (size_t i = 0; i < nbeta; i++) betas[i] = gs_test_fp3();
-    gs_deep_args a = {.log_size = log_size, .shift = GS_LDE_SHIFT, .cols = cols, .chunks = chunks,
-                      .aux_cols = aux, .z = gs_test_fp3(), .zw = gs_test_fp3(),
-                      .k1 = gs_test_fp3(), .k2 = gs_test_fp3(), .beta_pows = betas};
+    gs_deep_args a = random_deep(ch, ax, betas, log_size, cols, chunks, aux);
     gs_fp3 gamma = gs_test_fp3();
     gs_buf bt = host(tr, cols * N), bc = host(ch, 3 * chunks * N), ba = host(ax, 3 * aux * N);
     gs_buf bw = host(word, 3 * N), bwant = host(want, 3 * M), bgot = host(got, 3 * M);
@@ -97,12 +105,7 @@ static void check_deep_coset_sum(unsigned log_n, unsigned log_b, uint32_t cols, 
     if (!co || !tr || !ch || !ax || !want || !got || !betas) goto out;
     for (size_t i = 0; i < cols * n; i++) co[i] = gs_test_fp();
     CHECK(gs_lde_coset_from_coeffs(tr, co, cols, log_n, log_b, GS_LDE_SHIFT, GS_ORDER_NATURAL) == GS_OK);
-    for (size_t i = 0; i < 3 * chunks * N; i++) ch[i] = gs_test_fp();
-    for (size_t i = 0; i < 3 * aux * N; i++) ax[i] = gs_test_fp();
-    for (size_t i = 0; i < nbeta; i++) betas[i] = gs_test_fp3();
-    gs_deep_args rows = {.log_size = log_size, .shift = GS_LDE_SHIFT, .cols = cols, .chunks = chunks,
-                         .aux_cols = aux, .z = gs_test_fp3(), .zw = gs_test_fp3(),
-                         .k1 = gs_test_fp3(), .k2 = gs_test_fp3(), .beta_pows = betas};
+    gs_deep_args rows = random_deep(ch, ax, betas, log_size, cols, chunks, aux);
     gs_deep_args coset = rows;
     coset.log_blowup = log_b;
     gs_buf bt = host(tr, cols * N), bc = host(ch, 3 * chunks * N), ba = host(ax, 3 * aux * N);
