@@ -155,6 +155,17 @@ static double busy_share(const gs_batch_result *r, double *lo) {
     return sum / r->lanes;
 }
 
+/* What the claims' time went to, summed over the claims: execute (trace
+ * generation), prove, and the device's busy time inside those proofs. */
+static void claim_times(const gs_batch_result *r, double *exec, double *prove, double *dev) {
+    *exec = *prove = *dev = 0;
+    for (uint32_t i = 0; i < r->num_units; i++) {
+        const gs_batch_unit *u = &r->units[i];
+        if (u->is_join) continue;
+        *exec += u->execute_s, *prove += u->prove_s, *dev += u->device_busy_s;
+    }
+}
+
 /* The device busy share (busy / span of the batch's timeline window),
  * averaged over the devices measured, and the lowest; NAN when none was
  * (CPU lanes, simulated devices). */
@@ -424,6 +435,10 @@ int main(int argc, char **argv) {
             if (isfinite(dev)) snprintf(sp, sizeof sp, "%.3f", span);
             printf("%-8u %10.3f %10.2f %9.1f%% %9.1f%% %14s %10s%s\n", lane_counts[li], res.wall_s,
                    n / res.wall_s, 100 * mean, 100 * lo, dw, sp, ok ? "" : "  (FAILED)");
+            double ex, pr, db;
+            claim_times(&res, &ex, &pr, &db);
+            printf("%-8s claims' time: execute %.3f s, prove %.3f s (device busy in them %.3f s)\n", "",
+                   ex, pr, db);
             snprintf(name, sizeof name, "lanes=%u", lane_counts[li]);
             bench_json_begin(&j, "bench_batch", name);
             bench_json_metric(&j, "wall_s", res.wall_s, "s");
@@ -432,6 +447,9 @@ int main(int argc, char **argv) {
             bench_json_metric(&j, "device_busy_share", dev, "fraction");
             bench_json_metric(&j, "device_busy_share_min", dlo, "fraction");
             bench_json_metric(&j, "device_span_s", isfinite(dev) ? span : NAN, "s");
+            bench_json_metric(&j, "execute_s", ex, "s");
+            bench_json_metric(&j, "prove_s", pr, "s");
+            bench_json_metric(&j, "proof_device_busy_s", cuda ? db : NAN, "s");
             if (ok) bench_json_end(&j);
             gs_batch_result_free(&res);
         }

@@ -100,6 +100,21 @@ static void work(unsigned us) {
     nanosleep(&ts, NULL);
 }
 
+/* Whether the engine runs finisher threads: some configured, and work for
+ * them (a finish callback or a join). Then every execute and discard runs
+ * on them (lane GS_ENGINE_NONE), and never on a lane. */
+static int fins_in_force(const harness *h) {
+    int joins = 0;
+    for (uint32_t i = 0; i < h->n; i++) joins |= h->u[i].kind == GS_ENGINE_JOIN;
+    return h->finishers && (h->use_finish || joins);
+}
+
+/* Whether a stage-1 callback (execute, discard) came on the right thread:
+ * a finisher when they are in force, else a lane. */
+static int stage1_lane_ok(const harness *h, uint32_t lane) {
+    return fins_in_force(h) ? lane == GS_ENGINE_NONE : lane < h->nl;
+}
+
 /* Stage-2 bytes on lane l (GS_ENGINE_NONE: a finisher), as the engine
  * charges them. */
 static void stage2(const harness *h, uint32_t ui, uint32_t l, size_t *host, size_t *dev) {
@@ -130,7 +145,7 @@ static void cb_fini(void *ctx, uint32_t lane) {
 
 static gs_status cb_execute(void *ctx, uint32_t ui, uint32_t lane) {
     harness *h = ctx;
-    if (ui >= h->n || lane >= h->nl || h->u[ui].kind != GS_ENGINE_CLAIM) {
+    if (ui >= h->n || !stage1_lane_ok(h, lane) || h->u[ui].kind != GS_ENGINE_CLAIM) {
         atomic_fetch_add(&h->errors, 1);
         return GS_ERR_INVALID_ARG;
     }
@@ -228,7 +243,7 @@ static gs_status cb_join(void *ctx, uint32_t ui, uint32_t lane) {
 
 static void cb_discard(void *ctx, uint32_t ui, uint32_t lane) {
     harness *h = ctx;
-    if (ui >= h->n || lane >= h->nl || !atomic_load(&h->live[ui])) {
+    if (ui >= h->n || !stage1_lane_ok(h, lane) || !atomic_load(&h->live[ui])) {
         atomic_fetch_add(&h->errors, 1);
         return;
     }
@@ -469,9 +484,8 @@ static void check_run(harness *h) {
     CHECK_EQ_U64(st.cancelled, 0);
     CHECK_EQ_U64(atomic_load(&h->last_done), h->n);
     CHECK(st.queue_peak <= st.queue_cap);
-    int joins = 0; /* finishers start only when they have work: a finish or joins */
-    for (uint32_t i = 0; i < h->n; i++) joins |= h->u[i].kind == GS_ENGINE_JOIN;
-    CHECK_EQ_U64(st.finishers, h->use_finish || joins ? h->finishers : 0);
+    /* finishers start only when they have work: a finish or joins */
+    CHECK_EQ_U64(st.finishers, fins_in_force(h) ? h->finishers : 0);
     /* lanes: every one initialised and finished once; busy counts add up */
     CHECK_EQ_U64(atomic_load(&h->n_inits), h->nl);
     CHECK_EQ_U64(atomic_load(&h->n_finis), h->nl);
@@ -489,10 +503,13 @@ static void check_run(harness *h) {
         pr_t += atomic_load(&h->n_prove[i]);
         jn_t += atomic_load(&h->n_join[i]);
     }
-    CHECK_EQ_U64(ex, ex_t);
+    /* executes and discards: all on the finishers when they are in force */
+    CHECK_EQ_U64(fins_in_force(h) ? st.finisher_executed : ex, ex_t);
+    CHECK_EQ_U64(fins_in_force(h) ? ex : st.finisher_executed, 0);
     CHECK_EQ_U64(pr, pr_t);
     CHECK_EQ_U64(jn, jn_t);
-    CHECK_EQ_U64(dc, discards);
+    CHECK_EQ_U64(fins_in_force(h) ? st.finisher_discarded : dc, discards);
+    CHECK_EQ_U64(fins_in_force(h) ? dc : st.finisher_discarded, 0);
 }
 
 static void harness_free(harness *h) {
@@ -633,14 +650,21 @@ static void test_joins_first_one_lane(void) {
 }
 
 /* Several lanes, memory unlimited: no claim starts executing while a join is
- * ready and not started, nor while an executed claim waits for a lane. */
+ * ready and not started, nor while an executed claim waits for a lane.
+ * With finishers, claims execute on them while others wait for a lane (the
+ * point of it); then no claim starts proving while a join is ready and not
+ * started, nor ahead of an executed claim that started executing before it. */
 static void test_joins_first_lanes(void) {
-    begin("joins first: four lanes, decision order");
-    for (int rep = 0; rep < 4; rep++) {
+    begin("joins first: four lanes, decision order (finish on the lanes, then on finishers)");
+    for (int rep = 0; rep < 8; rep++) {
+        int fins = rep >= 4;
         harness *h = harness_new(4, 2, GS_ENGINE_UNLIMITED);
+        h->use_finish = fins;
+        h->finishers = fins ? 2 : 0;
+        h->fast_exec = fins; /* executed claims wait for lanes */
         h->lane_dev[0] = h->lane_dev[1] = 0;
         h->lane_dev[2] = 1;
-        h->qcap = (uint32_t)(1 + rep * 3);
+        h->qcap = (uint32_t)(1 + (rep % 4) * 3);
         h->slow_report = 1;
         uint32_t nc = 48;
         for (uint32_t i = 0; i < nc; i++) {
@@ -653,12 +677,22 @@ static void test_joins_first_lanes(void) {
         for (uint32_t i = 0; i < h->n; i++) in[i] = info_of(h, i);
         for (uint32_t i = 0; i < h->n; i++)
             for (uint32_t c = 0; c < nc; c++) {
-                uint64_t s = in[c].seq_exec;
+                uint64_t s = fins ? in[c].seq_prove : in[c].seq_exec;
                 if (h->u[i].kind == GS_ENGINE_JOIN)
                     CHECK(!(in[i].seq_queued < s && s < in[i].seq_prove));
-                else
+                else if (!fins)
                     CHECK(!(in[i].seq_exec_end < s && s < in[i].seq_prove));
+                else
+                    CHECK(!(in[i].seq_exec < in[c].seq_exec && in[i].seq_exec_end < s &&
+                            s < in[i].seq_prove));
             }
+        if (fins) { /* and some claim did execute while another waited to be proven */
+            uint32_t ahead = 0;
+            for (uint32_t i = 0; i < nc; i++)
+                for (uint32_t c = 0; c < nc; c++)
+                    ahead += in[i].seq_exec_end < in[c].seq_exec && in[c].seq_exec < in[i].seq_prove;
+            CHECK(rep % 4 == 0 || ahead > 0); /* qcap 1 leaves no room to execute ahead */
+        }
         harness_free(h);
     }
 }
@@ -729,13 +763,17 @@ static void test_random_budgets(void) {
  * claims block each other often. Every cancellation discards once. */
 static void test_pressure_discards(void) {
     begin("mutual blocks under pressure: one discard per cancelled attempt");
-    uint64_t cancels = 0;
+    uint64_t cancels = 0, cancels_fin = 0;
     for (int run = 0; run < 40; run++) {
         uint32_t nl = 3 + (uint32_t)gs_test_below(4);
         harness *h = harness_new(nl, 1, 100);
         h->dev_budget[0] = 100;
         for (uint32_t l = 0; l < nl; l++) h->lane_dev[l] = l % 2 ? 0 : GS_ENGINE_NONE;
         h->qcap = nl + (uint32_t)gs_test_below(6);
+        if (run % 2) { /* executes and discards on finishers */
+            h->use_finish = 1;
+            h->finishers = 1 + (uint32_t)gs_test_below(3);
+        }
         for (uint32_t i = 0; i < 30; i++) {
             add_claim(h, 25 + gs_test_below(21), 10 + gs_test_below(20), gs_test_below(30));
             h->work_us[i] = (unsigned)gs_test_below(120);
@@ -744,11 +782,13 @@ static void test_pressure_discards(void) {
         gs_engine_stats st;
         gs_engine_stats_get(h->e, &st);
         cancels += st.cancellations;
+        if (run % 2) cancels_fin += st.cancellations;
         CHECK_EQ_U64(st.done, 30);
         harness_free(h);
     }
-    printf("    40 runs: %" PRIu64 " cancellations\n", cancels);
-    CHECK(cancels > 0);
+    printf("    40 runs: %" PRIu64 " cancellations (%" PRIu64 " with finishers)\n", cancels,
+           cancels_fin);
+    CHECK(cancels > 0 && cancels_fin > 0);
 }
 
 /* Two lanes, a host budget that holds both stage 1s but then neither stage 2:
@@ -801,6 +841,33 @@ static void test_mutual_block(void) {
     CHECK_EQ_U64(st.cancellations, 1);
     for (uint32_t i = 0; i < 4; i++) CHECK_EQ_U64(atomic_load(&h->n_discard[i]), i == 3);
     harness_free(h);
+
+    /* The three cases with executes and discards on finishers (and each
+     * proof's host bytes held to its finish): the same victims. Finishers
+     * outnumber nothing here: every stage 1 fits at once, as on the lanes. */
+    static const struct {
+        uint32_t lanes;
+        size_t s1, s2;
+        uint64_t cancels;
+        uint32_t discards[4];
+    } cases[] = {{2, 40, 50, 1, {0, 1}}, {3, 30, 45, 3, {0, 1, 2}}, {4, 20, 25, 1, {0, 0, 0, 1}}};
+    for (unsigned k = 0; k < 3; k++) {
+        h = harness_new(cases[k].lanes, 0, 100);
+        h->qcap = cases[k].lanes;
+        h->use_finish = 1;
+        h->finishers = cases[k].lanes;
+        for (uint32_t i = 0; i < cases[k].lanes; i++) {
+            add_claim(h, cases[k].s1, cases[k].s2, 0);
+            h->work_us[i] = 50 + 250 * i;
+        }
+        run_checked(h);
+        gs_engine_stats_get(h->e, &st);
+        CHECK_EQ_U64(st.cancellations, cases[k].cancels);
+        CHECK_EQ_U64(st.finisher_discarded, cases[k].cancels);
+        for (uint32_t i = 0; i < cases[k].lanes; i++)
+            CHECK_EQ_U64(atomic_load(&h->n_discard[i]), cases[k].discards[i]);
+        harness_free(h);
+    }
 }
 
 /* A large claim among a stream of small ones: once it is in the queue, no
@@ -808,10 +875,12 @@ static void test_mutual_block(void) {
  * claim that started executing after it is proven before it (device,
  * stage 2). */
 static void test_no_starvation(void) {
-    begin("a large unit is not starved by small ones");
-    for (int rep = 0; rep < 3; rep++) {
+    begin("a large unit is not starved by small ones (without and with finishers)");
+    for (int rep = 0; rep < 6; rep++) {
         harness *h = harness_new(4, 0, 100);
         h->qcap = 8;
+        h->use_finish = rep >= 3;
+        h->finishers = rep >= 3 ? 2 : 0;
         uint32_t big = 6;
         for (uint32_t i = 0; i < 200; i++) {
             if (i == big) add_claim(h, 80, 20, 0);
@@ -825,11 +894,13 @@ static void test_no_starvation(void) {
         CHECK_EQ_U64(overtook, 0);
         harness_free(h);
     }
-    for (int rep = 0; rep < 3; rep++) {
+    for (int rep = 0; rep < 6; rep++) {
         harness *h = harness_new(4, 1, GS_ENGINE_UNLIMITED);
         h->dev_budget[0] = 100;
         for (uint32_t l = 0; l < 4; l++) h->lane_dev[l] = 0;
         h->qcap = 8;
+        h->use_finish = rep >= 3;
+        h->finishers = rep >= 3 ? 2 : 0;
         h->fast_exec = 1; /* executed claims pile up waiting for the device */
         uint32_t big = 5;
         for (uint32_t i = 0; i < 200; i++) {

@@ -17,18 +17,21 @@
  * would delay it. When nothing runs and nothing can be admitted, the only
  * bytes reserved are those of executed claims waiting in the queue (in the
  * order they were admitted to execute, so the oldest is first); the youngest
- * of them, never the head, is cancelled (discarded on an idle lane, requeued
- * to execute again). The head alone always fits (units that could not are
+ * of them, never the head, is cancelled (discarded on an idle lane or a
+ * finisher, requeued to execute again). The head alone always fits (units that could not are
  * refused up front), so this ends every mutual block; and a cancelled claim
  * is admitted to execute again only beside the head's set-aside, after which
  * the head fits, so it cannot block the head twice.
  *
  * Finishers (when configured) are threads beside the lanes with a FIFO of
  * their own: a claim whose prove succeeded waits there for its finish with
- * its host bytes reserved, and device-free joins are admitted there (they
- * need host bytes, not an idle lane). Their jobs count as running: nothing is
- * cancelled to break a block while one is queued or runs, since each will
- * release bytes. */
+ * its host bytes reserved, and device-free joins, claims to execute and
+ * cancelled claims' discards are admitted there (they need host bytes, not
+ * an idle lane; a lane then only proves, and the queue walk goes past the
+ * units that wait for a lane, their bytes set aside, to the claims to
+ * execute behind them). Their jobs count as running: nothing is cancelled
+ * to break a block while one is queued or runs, since each will release
+ * bytes or move a claim on. */
 #include "batch/engine.h"
 
 #include <assert.h>
@@ -106,6 +109,7 @@ struct gs_engine {
     job_kind *fq_job;        /* J_FINISH or J_JOIN, by unit */
     uint32_t fin_pending;    /* finisher jobs queued or running */
     uint64_t fin_busy_ns;
+    uint64_t fin_executed, fin_discarded; /* stage-1 jobs the finishers ran */
     pthread_cond_t cv_fin;   /* with mu: a finisher job arrived, or the run finished */
     uint32_t *events, nfinal, reported; /* units in the order they got outcomes */
     uint32_t counts[6];      /* by outcome */
@@ -288,10 +292,23 @@ static int fin_join(const gs_engine *e, const unit *u) {
     return e->nfin && u->d.kind == GS_ENGINE_JOIN && u->d.prove_dev == 0;
 }
 
+/* Whether u's next job needs an idle lane: with finishers, executing a
+ * claim (stage 1) and device-free joins run on them instead. */
+static int needs_lane(const gs_engine *e, const unit *u) {
+    return !(e->nfin && u->st == U_QUEUED) && !fin_join(e, u);
+}
+
+
 static lane *first_idle(gs_engine *e) {
     for (uint32_t i = 0; i < e->nl; i++)
         if (e->lanes[i].job == J_NONE) return &e->lanes[i];
     return NULL;
+}
+
+/* Gives u's discard to a finisher, or to an idle lane without finishers. */
+static void give_discard(gs_engine *e, uint32_t ui) {
+    if (e->nfin) give_fin(e, J_DISCARD, ui);
+    else give_job(e, first_idle(e), J_DISCARD, ui);
 }
 
 static void refill(gs_engine *e) {
@@ -311,16 +328,17 @@ static void refill(gs_engine *e) {
 static int try_admit(gs_engine *e, uint32_t ui) {
     unit *u = &e->u[ui];
     if (u->st == U_QUEUED) {
-        if (!fits(e, 0, u->d.exec_host)) return 0;
-        lane *l = first_idle(e);
+        lane *l = e->nfin ? NULL : first_idle(e);
+        if (!fits(e, 0, u->d.exec_host) || (!e->nfin && !l)) return 0;
         reserve(e, 0, u->d.exec_host);
         u->held_host = u->d.exec_host;
         if (u->held_host > u->info.host_bytes) u->info.host_bytes = u->held_host;
         u->s1_order = ++e->s1_counter;
         u->st = U_EXECUTING;
-        u->info.exec_lane = l->idx;
+        u->info.exec_lane = l ? l->idx : GS_ENGINE_NONE;
         u->info.seq_exec = ++e->seq;
-        give_job(e, l, J_EXEC, ui);
+        if (l) give_job(e, l, J_EXEC, ui);
+        else give_fin(e, J_EXEC, ui);
         return 1;
     }
     if (fin_join(e, u)) {
@@ -392,14 +410,22 @@ static uint32_t pass(gs_engine *e) {
     uint32_t admitted = 0;
     for (uint32_t i = 0; i < e->qlen;) {
         uint32_t ui = e->q[i];
-        /* Device-free joins (first in the queue) go to the finishers; the
-         * rest need an idle lane. */
-        if (e->idle == 0 && !fin_join(e, &e->u[ui])) break;
         if (e->stopping) { /* only executed claims are left: discard them */
+            if (!e->nfin && e->idle == 0) break;
             e->u[ui].st = U_DISCARDING;
             q_remove(e, i);
-            give_job(e, first_idle(e), J_DISCARD, ui);
+            give_discard(e, ui);
             admitted++;
+            continue;
+        }
+        /* Device-free joins (first in the queue) and, with finishers, the
+         * claims to execute go to the finishers; the rest need an idle lane.
+         * Without one, a unit that needs a lane waits with its bytes set
+         * aside, so what comes behind it is admitted only beside it. */
+        if (e->idle == 0 && needs_lane(e, &e->u[ui])) {
+            if (!e->nfin) break; /* everything behind needs a lane too */
+            set_aside(e, &e->u[ui]);
+            i++;
             continue;
         }
         if (try_admit(e, ui)) {
@@ -445,7 +471,7 @@ static void break_deadlock(gs_engine *e) {
     e->u[ui].st = U_DISCARDING;
     e->u[ui].info.cancellations++;
     e->cancellations++;
-    give_job(e, first_idle(e), J_DISCARD, ui);
+    give_discard(e, ui);
 }
 
 /* Once stopping: everything that has not started gets CANCELLED; executed
@@ -484,6 +510,43 @@ static void dispatch(gs_engine *e) {
 
 /* ---- lanes ---- */
 
+/* An execute returned (on a lane or a finisher): the claim waits for a lane
+ * to prove it, or fails. */
+static void exec_done(gs_engine *e, uint32_t ui, gs_status st, uint64_t ta, uint64_t tb) {
+    unit *u = &e->u[ui];
+    gs_engine_unit_info *in = &u->info;
+    in->t_exec_start = ta;
+    in->t_exec_end = tb;
+    in->exec_ns += tb - ta;
+    in->seq_exec_end = ++e->seq;
+    if (st == GS_OK) {
+        u->st = U_EXECUTED;
+        q_insert(e, ui);
+        return;
+    }
+    release(e, 0, u->held_host);
+    u->held_host = 0;
+    e->inflight--;
+    finish_unit(e, ui, GS_ENGINE_FAILED, st);
+}
+
+/* A discard returned: the claim's stage-1 bytes go back, and it executes
+ * again (or, once stopping, is cancelled). */
+static void discard_done(gs_engine *e, uint32_t ui, uint64_t ta, uint64_t tb) {
+    unit *u = &e->u[ui];
+    u->info.discard_ns += tb - ta;
+    release(e, 0, u->held_host);
+    u->held_host = 0;
+    if (e->stopping || u->doomed) {
+        e->inflight--;
+        if (u->doomed) finish_unit(e, ui, GS_ENGINE_FAILED, GS_ERR_BUDGET);
+        else finish_unit(e, ui, GS_ENGINE_CANCELLED, GS_ERR_CANCELLED);
+    } else {
+        u->st = U_QUEUED; /* back in line by its unit index */
+        q_insert(e, ui);
+    }
+}
+
 /* A lane's callback returned: record, release, move the unit on, dispatch. */
 static void complete(gs_engine *e, lane *l, gs_status st, uint64_t ta, uint64_t tb) {
     uint32_t ui = l->unit;
@@ -498,19 +561,7 @@ static void complete(gs_engine *e, lane *l, gs_status st, uint64_t ta, uint64_t 
     switch (j) {
     case J_EXEC:
         l->info.executed++;
-        in->t_exec_start = ta;
-        in->t_exec_end = tb;
-        in->exec_ns += tb - ta;
-        in->seq_exec_end = ++e->seq;
-        if (st == GS_OK) {
-            u->st = U_EXECUTED;
-            q_insert(e, ui);
-            break;
-        }
-        release(e, 0, u->held_host);
-        u->held_host = 0;
-        e->inflight--;
-        finish_unit(e, ui, GS_ENGINE_FAILED, st);
+        exec_done(e, ui, st, ta, tb);
         break;
     case J_PROVE:
     case J_JOIN:
@@ -534,17 +585,7 @@ static void complete(gs_engine *e, lane *l, gs_status st, uint64_t ta, uint64_t 
         break;
     case J_DISCARD:
         l->info.discarded++;
-        in->discard_ns += tb - ta;
-        release(e, 0, u->held_host);
-        u->held_host = 0;
-        if (e->stopping || u->doomed) {
-            e->inflight--;
-            if (u->doomed) finish_unit(e, ui, GS_ENGINE_FAILED, GS_ERR_BUDGET);
-            else finish_unit(e, ui, GS_ENGINE_CANCELLED, GS_ERR_CANCELLED);
-        } else {
-            u->st = U_QUEUED; /* back in line by its unit index */
-            q_insert(e, ui);
-        }
+        discard_done(e, ui, ta, tb);
         break;
     case J_FINISH:
     case J_NONE:
@@ -553,14 +594,21 @@ static void complete(gs_engine *e, lane *l, gs_status st, uint64_t ta, uint64_t 
     dispatch(e);
 }
 
-/* A finisher's job returned: record, release the host bytes, give the
- * outcome, dispatch. */
+/* A finisher's job returned: record; an execute or discard moves the claim
+ * on as on a lane; a finish or join releases the host bytes and gives the
+ * outcome; dispatch. */
 static void complete_fin(gs_engine *e, job_kind j, uint32_t ui, gs_status st, uint64_t ta,
                          uint64_t tb) {
     unit *u = &e->u[ui];
     gs_engine_unit_info *in = &u->info;
     e->fin_pending--;
     e->fin_busy_ns += tb - ta;
+    if (j == J_EXEC || j == J_DISCARD) {
+        if (j == J_EXEC) e->fin_executed++, exec_done(e, ui, st, ta, tb);
+        else e->fin_discarded++, discard_done(e, ui, ta, tb);
+        dispatch(e);
+        return;
+    }
     if (j == J_FINISH) {
         in->t_finish_start = ta;
         in->t_finish_end = tb;
@@ -993,6 +1041,8 @@ void gs_engine_stats_get(gs_engine *e, gs_engine_stats *out) {
     out->queue_peak = e->queue_peak;
     out->finishers = e->nfin;
     out->finisher_busy_ns = e->fin_busy_ns;
+    out->finisher_executed = e->fin_executed;
+    out->finisher_discarded = e->fin_discarded;
     pthread_mutex_unlock(&e->mu);
 }
 

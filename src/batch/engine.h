@@ -28,7 +28,10 @@
  * stage, finish (verify and store the proof), run by finisher threads off
  * the lanes: when prove returns GS_OK its device bytes are released (the lane
  * proves its next claim at once) and its host bytes stay reserved until
- * finish returns; the claim's outcome comes after finish. A join has one
+ * finish returns; the claim's outcome comes after finish. With finishers,
+ * stage 1 runs on them too (and a cancelled claim's discard), so a lane only
+ * proves: the next claim's trace is built while the lane proves the one
+ * before it. A join has one
  * stage: when every child is done it reserves exec_host + prove_host and
  * prove_dev and runs `join`; with finishers, a join that needs no device
  * bytes runs on a finisher, so joins never take a lane from claims. On a lane without a device (a CPU lane) prove_dev is charged
@@ -122,7 +125,7 @@ typedef struct gs_engine_unit_info {
     gs_status status;      /* DONE: GS_OK; FAILED: the callback's; SKIPPED: the cause's;
                             * REFUSED: GS_ERR_BUDGET; CANCELLED: GS_ERR_CANCELLED */
     uint32_t cause;        /* SKIPPED: the failed or refused unit behind it; else GS_ENGINE_NONE */
-    uint32_t exec_lane;    /* the lane of the last execute (GS_ENGINE_NONE if none) */
+    uint32_t exec_lane;    /* the lane of the last execute (GS_ENGINE_NONE if none, or on a finisher) */
     uint32_t lane;         /* the lane of prove or join (GS_ENGINE_NONE if none) */
     uint32_t device;       /* that lane's device (GS_ENGINE_NONE: a CPU lane, or none) */
     uint32_t cancellations; /* attempts cancelled (each discarded once) and requeued */
@@ -159,7 +162,8 @@ typedef struct gs_engine_stats {
     uint32_t queue_cap;       /* in force (defaults applied) */
     uint32_t queue_peak;      /* most claims between the backlog and their proof at once */
     uint32_t finishers;       /* finisher threads in force */
-    uint64_t finisher_busy_ns; /* summed over finishers: in finish and joins */
+    uint64_t finisher_busy_ns; /* summed over finishers: in every job they ran */
+    uint64_t finisher_executed, finisher_discarded; /* claims' executes and discards they ran */
 } gs_engine_stats;
 
 /* The pipeline's work. ctx is passed back to every callback. unit and lane
@@ -173,7 +177,8 @@ typedef struct gs_engine_callbacks {
     gs_status (*lane_init)(void *ctx, uint32_t lane);
     /* Optional. Once per lane whose init succeeded, on its thread, last. */
     void (*lane_fini)(void *ctx, uint32_t lane);
-    /* Required when there are claims: stage 1 and stage 2 (see above). */
+    /* Required when there are claims: stage 1 and stage 2 (see above).
+     * execute's lane is GS_ENGINE_NONE on a finisher. */
     gs_status (*execute)(void *ctx, uint32_t unit, uint32_t lane);
     gs_status (*prove)(void *ctx, uint32_t unit, uint32_t lane);
     /* Required when there are joins. */
@@ -183,7 +188,8 @@ typedef struct gs_engine_callbacks {
      * status is the claim's. */
     gs_status (*finish)(void *ctx, uint32_t unit);
     /* Optional (NULL: executed work needs no freeing). Frees the work of an
-     * executed, cancelled claim; cannot fail. */
+     * executed, cancelled claim; cannot fail. On a finisher (lane
+     * GS_ENGINE_NONE) when there are finishers. */
     void (*discard)(void *ctx, uint32_t unit, uint32_t lane);
     /* Optional, serialized: a unit got its outcome (info is final). */
     void (*unit_done)(void *ctx, uint32_t unit, const gs_engine_unit_info *info);
@@ -198,8 +204,9 @@ typedef struct gs_engine_config {
     uint32_t num_lanes;          /* 1..GS_ENGINE_MAX_LANES */
     const uint32_t *lane_device; /* num_lanes device indices or GS_ENGINE_NONE (NULL: all CPU) */
     uint32_t queue_cap;          /* claims in the execution queue (0: 2 x num_lanes) */
-    uint32_t finishers;          /* threads for finish and device-free joins, 0..GS_ENGINE_MAX_LANES
-                                  * (0: finish on the lane, joins on lanes) */
+    uint32_t finishers;          /* threads for finish, device-free joins and executes,
+                                  * 0..GS_ENGINE_MAX_LANES (0: all on the lanes); in force
+                                  * only when there is a finish callback or a join */
 } gs_engine_config;
 
 /* Checks and copies everything; decides refusals (their unit_done comes when
