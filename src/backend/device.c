@@ -243,20 +243,29 @@ gs_status gs_device_window_end(int index, double *busy_s, double *span_s) {
     return r;
 }
 
-/* Adds the marks' intervals to the window open on `index`, if one is. The
- * marks are complete when the busy log has timed them; the lock keeps the
- * reference event alive while they are timed against it. */
-static void window_add(int index, const gs_device_mark *marks, size_t n) {
+/* Adds the marks' intervals to the window open on `index`, if one is.
+ * iv: their times after `ref` (start, end pairs; NAN where the busy log
+ * could not time one), or NULL: time each against the window's reference.
+ * With iv, one reading (the window's reference to ref) places them all on
+ * the window's time base. The lock keeps the window's reference event alive
+ * while it is read. */
+static void window_add(int index, const gs_device_mark *marks, const double *iv, void *ref,
+                       size_t n) {
     if (index < 0 || (unsigned)index >= GS_DEVICE_MAX_WINDOWS || n < 1) return;
     pthread_mutex_lock(&g_win_mu);
     window *w = &g_win[index];
+    double off = 0;
+    if (w->open && !w->lost && iv && gs_cuda_mark_elapsed(&off, w->ref, ref) != GS_OK) w->lost = 1;
     for (size_t i = 0; w->open && !w->lost && i < n; i++) {
         double a = 0, b = 0;
-        if (gs_cuda_mark_elapsed(&b, w->ref, marks[i].end) != GS_OK ||
-            gs_cuda_mark_elapsed(&a, w->ref, marks[i].start) != GS_OK) {
+        if (iv) {
+            a = off + iv[2 * i], b = off + iv[2 * i + 1];
+            if (isnan(a) || isnan(b)) w->lost = 1;
+        } else if (gs_cuda_mark_elapsed(&b, w->ref, marks[i].end) != GS_OK ||
+                   gs_cuda_mark_elapsed(&a, w->ref, marks[i].start) != GS_OK) {
             w->lost = 1;
-            break;
         }
+        if (w->lost) break;
         if (w->n == w->cap) {
             size_t cap = w->cap ? 2 * w->cap : 1024;
             double *iv = realloc(w->iv, 2 * cap * sizeof *iv);
@@ -273,13 +282,20 @@ static void window_add(int index, const gs_device_mark *marks, size_t n) {
 
 void gs_device_busy_add(gs_device *d, gs_device_mark *marks, size_t n) {
     busy_log *l = d ? d->busy : NULL;
+    /* each mark timed once, against the busy log's reference; the window
+     * reuses the times (without them it times the marks itself) */
+    double *iv = l && n ? malloc(2 * n * sizeof *iv) : NULL;
     for (size_t i = 0; l && i < n; i++) {
         double a = 0, b = 0;
         if (gs_cuda_mark_elapsed(&b, l->ref, marks[i].end) == GS_OK &&
             gs_cuda_mark_elapsed(&a, l->ref, marks[i].start) == GS_OK)
             busy_add(l, &marks[i], a, b);
+        else
+            a = b = NAN;
+        if (iv) iv[2 * i] = a, iv[2 * i + 1] = b;
     }
-    if (d && d->kind == GS_DEVICE_CUDA) window_add(d->index, marks, n);
+    if (d && d->kind == GS_DEVICE_CUDA) window_add(d->index, marks, iv, iv ? l->ref : NULL, n);
+    free(iv);
     for (size_t i = 0; marks && i < n; i++) {
         gs_cuda_mark_free(marks[i].start);
         gs_cuda_mark_free(marks[i].end);

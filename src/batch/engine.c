@@ -624,10 +624,14 @@ static void complete_fin(gs_engine *e, job_kind j, uint32_t ui, gs_status st, ui
     dispatch(e);
 }
 
-/* Reports outcomes in order, one caller at a time. */
-static void report_drain(gs_engine *e) {
+/* Reports outcomes in order, one caller at a time. A lane with finishers
+ * beside it (wait = 0) reports only when no one else is: it goes back to
+ * its device rather than wait, and whoever reports drains its outcomes too
+ * (the finishers after each job, gs_engine_run at the end). */
+static void report_drain(gs_engine *e, int wait) {
     if (!e->cb.unit_done && !e->cb.progress) return;
-    pthread_mutex_lock(&e->report_mu);
+    if (wait) pthread_mutex_lock(&e->report_mu);
+    else if (pthread_mutex_trylock(&e->report_mu) != 0) return;
     for (;;) {
         pthread_mutex_lock(&e->mu);
         if (e->reported == e->nfinal) {
@@ -691,7 +695,7 @@ static void *lane_main(void *arg) {
         pthread_mutex_lock(&e->mu);
         complete(e, l, st, ta, tb);
         pthread_mutex_unlock(&e->mu);
-        report_drain(e);
+        report_drain(e, e->nfin == 0);
         pthread_mutex_lock(&e->mu);
     }
     pthread_mutex_unlock(&e->mu);
@@ -717,7 +721,7 @@ static void *finisher_main(void *arg) {
         pthread_mutex_lock(&e->mu);
         complete_fin(e, j, ui, st, ta, tb);
         pthread_mutex_unlock(&e->mu);
-        report_drain(e);
+        report_drain(e, 1);
         pthread_mutex_lock(&e->mu);
     }
     pthread_mutex_unlock(&e->mu);
@@ -979,13 +983,13 @@ gs_status gs_engine_run(gs_engine *e) {
     }
     dispatch(e);
     pthread_mutex_unlock(&e->mu);
-    report_drain(e); /* refusals and their skips */
+    report_drain(e, 1); /* refusals and their skips */
     pthread_mutex_lock(&e->mu);
     while (e->nfinal < e->n || e->running || e->fin_pending) pthread_cond_wait(&e->cv_main, &e->mu);
     int stopped = e->stopping;
     pthread_mutex_unlock(&e->mu);
     stop_lanes(e);
-    report_drain(e);
+    report_drain(e, 1);
     pthread_mutex_lock(&e->mu);
     e->wall_ns = mono_ns() - t_entry;
     pthread_mutex_unlock(&e->mu);
