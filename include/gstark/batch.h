@@ -281,12 +281,14 @@ typedef struct gs_batch_config {
     FILE *log, *warnings, *progress, *report, *metrics;
     int progress_enabled;
     unsigned min_security; /* verifying: 0 = GS_MIN_SECURITY_BITS */
-    /* Finisher threads: they verify and store proven claims and run the joins,
-     * off the lanes, so a lane proves its next claim while the last one is
-     * verified and stored (docs/batch.md, "Scheduling"). 0: four per lane, at
-     * most the host threads (at least 4);
-     * GS_BATCH_FINISH_ON_LANE: none, a lane verifies and stores its own proofs
-     * and runs the joins. */
+    /* Finisher threads: they execute claims (build their traces), verify and
+     * store proven claims and run the joins, off the lanes, so a lane proves
+     * its next claim while the last one is verified and stored and the next
+     * ones are built (docs/batch.md, "Scheduling"). 0: with CUDA lanes every
+     * host thread, else four per lane, at most the host threads (at least 4);
+     * their work runs with threads / finishers threads each (at least 1).
+     * GS_BATCH_FINISH_ON_LANE: none, a lane executes, verifies and stores its
+     * own claims and runs the joins. */
     unsigned finishers;
 } gs_batch_config;
 

@@ -171,11 +171,14 @@ static void free_work(bp_unit_state *u) {
     u->work = NULL;
 }
 
+/* A finisher's work runs with the finishers' share of the host threads. */
+static void on_finisher(const bp_run *r) { gs_threads_set_local(r->fin_threads); }
+
 static gs_status cb_execute(void *ctx, uint32_t unit, uint32_t lane) {
     bp_run *r = ctx;
     const bp_node *n = &r->plan.nodes[unit];
     bp_unit_state *u = &r->us[unit];
-    (void)lane;
+    if (lane == GS_ENGINE_NONE) on_finisher(r);
     if (n->refused) {
         set_reason(u, n->refuse_status, "%s", n->reason);
         return n->refuse_status;
@@ -352,6 +355,7 @@ static gs_status cb_finish(void *ctx, uint32_t unit) {
     bp_run *r = ctx;
     const bp_node *n = &r->plan.nodes[unit];
     bp_unit_state *u = &r->us[unit];
+    if (r->eng_fins) on_finisher(r);
     if (!u->work || u->work->reused) {
         free_work(u);
         return GS_OK;
@@ -420,7 +424,7 @@ static gs_status cb_join(void *ctx, uint32_t unit, uint32_t lane) {
     bp_run *r = ctx;
     const bp_node *n = &r->plan.nodes[unit];
     bp_unit_state *u = &r->us[unit];
-    (void)lane;
+    if (lane == GS_ENGINE_NONE) on_finisher(r);
     double t0 = bp_now();
     bp_agg a = {.flags = n->split ? BP_AGG_SPLIT : 0, .n = n->num_children};
     a.child = calloc(n->num_children, sizeof *a.child);
@@ -596,15 +600,18 @@ static void cb_unit_done(void *ctx, uint32_t unit, const gs_engine_unit_info *in
 
 /* ---- the run ---- */
 
-/* Finisher threads: as configured, or 4 per lane (verify, store and the
- * joins take a small claim about three times its proof on the H200, and the
- * store's fsyncs wait rather than compute), at most the host's threads (at
- * least 4). */
-static uint32_t finishers_for(const gs_batch_config *cfg, uint32_t lanes) {
+/* Finisher threads: as configured, or 4 per lane (executing, verifying and
+ * storing a small claim and its share of the joins take about four times its
+ * proof on the H200, and the store's fsyncs wait rather than compute), at
+ * most the host's threads (at least 4); with device lanes, whose provers
+ * leave the host's cores idle, every host thread. Each finisher's work runs
+ * with threads / finishers threads (at least 1), so they do not ask for
+ * more threads than the host has. */
+static uint32_t finishers_for(const gs_batch_config *cfg, uint32_t lanes, int device_lanes) {
     if (cfg->finishers == GS_BATCH_FINISH_ON_LANE) return 0;
     if (cfg->finishers) return cfg->finishers;
     unsigned threads = cfg->threads ? cfg->threads : gs_threads_get();
-    uint32_t cap = threads > 4 ? threads : 4, want = 4 * lanes;
+    uint32_t cap = threads > 4 ? threads : 4, want = device_lanes ? cap : 4 * lanes;
     return want < cap ? want : cap;
 }
 
@@ -805,8 +812,14 @@ gs_status gs_batch_run(gs_batch_result *out, const gs_batch_config *cfg, char *e
                            .num_devices = r.lanes.num_devices,
                            .device_budget = r.lanes.device_budget,
                            .num_lanes = r.lanes.num_lanes,
-                           .lane_device = r.lanes.num_devices ? r.lanes.lane_device : NULL,
-                           .finishers = finishers_for(cfg, r.lanes.num_lanes)};
+                           .lane_device = r.lanes.num_devices ? r.lanes.lane_device : NULL};
+    ec.finishers = finishers_for(cfg, r.lanes.num_lanes, r.lanes.backend == GS_BACKEND_CUDA);
+    /* Claims executed ahead: two waiting per lane, and one executing on each
+     * finisher (executes run there), each bounded by the host budget. */
+    ec.queue_cap = 2 * r.lanes.num_lanes + ec.finishers;
+    r.eng_fins = ec.finishers;
+    unsigned host_threads = cfg->threads ? cfg->threads : gs_threads_get();
+    r.fin_threads = ec.finishers && host_threads / ec.finishers ? host_threads / ec.finishers : 1;
     if (s == GS_OK) {
         s = gs_engine_new(&eng, &ec, &cb, units, r.plan.n);
         if (s != GS_OK) bp_err(err, err_len, "the scheduling engine: %s", gs_status_str(s));

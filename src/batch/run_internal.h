@@ -200,6 +200,8 @@ typedef struct bp_run {
     struct gs_engine *eng;
     gs_prover **pv;      /* one resident prover per lane */
     size_t *pv_budget;   /* each one's memory budget (what its gate meters) */
+    uint32_t eng_fins;    /* the engine's finisher threads (0: finish on the lanes) */
+    unsigned fin_threads; /* host threads of each finisher's work (execute, verify, joins) */
     bp_unit_state *us;
     gs_batch_result *res;
     double t0;

@@ -1,6 +1,5 @@
 /* Device plumbing for the CUDA backend (src/cuda/device.h). */
 #include <cuda_runtime.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -114,112 +113,38 @@ extern "C" gs_status gs_cuda_stream_wait(void *stream) {
     return checked(cudaStreamSynchronize(as_stream(stream)), "cudaStreamSynchronize");
 }
 
-/* ---- timing marks ----
- * A mark is a timing event and the device it belongs to. Every device
- * operation records two (its busy-log interval), so the events are kept when
- * freed and reused, per device, instead of a cudaEventCreate and a
- * cudaEventDestroy per mark: up to MARK_KEEP per device; past that (or for a
- * device index past MARK_DEVICES) a freed mark's event is destroyed. A
- * reused event is recorded again before anyone reads it; a freed one may
- * still be pending (an error path), which a new record supersedes. */
-
-namespace {
-
-struct mark_ev {
-    cudaEvent_t e;
-    int dev;
-    mark_ev *next;
-};
-
-constexpr int MARK_DEVICES = 64;
-constexpr unsigned MARK_KEEP = 16384;
-
-pthread_mutex_t g_mark_mu = PTHREAD_MUTEX_INITIALIZER;
-mark_ev *g_mark_free[MARK_DEVICES];
-unsigned g_mark_kept[MARK_DEVICES];
-
-mark_ev *as_mark(void *event) { return (mark_ev *)event; }
-
-/* A mark of the current device, from its kept ones or made. */
-gs_status mark_take(mark_ev **out) {
-    *out = NULL;
-    int dev = -1;
-    GS_TRY(checked(cudaGetDevice(&dev), "cudaGetDevice (mark)"));
-    mark_ev *m = NULL;
-    if (dev >= 0 && dev < MARK_DEVICES) {
-        pthread_mutex_lock(&g_mark_mu);
-        m = g_mark_free[dev];
-        if (m) g_mark_free[dev] = m->next, g_mark_kept[dev]--;
-        pthread_mutex_unlock(&g_mark_mu);
-    }
-    if (!m) {
-        m = (mark_ev *)calloc(1, sizeof *m);
-        if (!m) return GS_ERR_NOMEM;
-        gs_status r = checked(cudaEventCreate(&m->e), "cudaEventCreate (mark)");
-        if (r != GS_OK) {
-            free(m);
-            return r;
-        }
-        m->dev = dev;
-    }
-    m->next = NULL;
-    *out = m;
-    return GS_OK;
-}
-
-} // namespace
-
 extern "C" gs_status gs_cuda_mark(void **event, void *stream) {
+    cudaEvent_t e = NULL;
     *event = NULL;
-    mark_ev *m = NULL;
-    GS_TRY(mark_take(&m));
-    gs_status r = checked(cudaEventRecord(m->e, as_stream(stream)), "cudaEventRecord (mark)");
+    GS_TRY(checked(cudaEventCreate(&e), "cudaEventCreate (mark)"));
+    gs_status r = checked(cudaEventRecord(e, as_stream(stream)), "cudaEventRecord (mark)");
     if (r != GS_OK) {
-        gs_cuda_mark_free(m);
+        (void)cudaEventDestroy(e);
         return r;
     }
-    *event = m;
+    *event = e;
     return GS_OK;
 }
 
 extern "C" gs_status gs_cuda_mark_record(void *event, void *stream) {
-    return checked(cudaEventRecord(as_mark(event)->e, as_stream(stream)), "cudaEventRecord (mark)");
+    return checked(cudaEventRecord((cudaEvent_t)event, as_stream(stream)), "cudaEventRecord (mark)");
 }
 
 extern "C" gs_status gs_cuda_stream_wait_mark(void *stream, void *event) {
-    return checked(cudaStreamWaitEvent(as_stream(stream), as_mark(event)->e, 0), "cudaStreamWaitEvent (mark)");
+    return checked(cudaStreamWaitEvent(as_stream(stream), (cudaEvent_t)event, 0), "cudaStreamWaitEvent (mark)");
 }
 
-/* Marks are timed when the operations are long done (at the end of a table's
- * proof): the time is read at once, and only a mark not yet reached is waited
- * for. */
 extern "C" gs_status gs_cuda_mark_elapsed(double *ms, void *start, void *stop) {
-    cudaEvent_t a = as_mark(start)->e, b = as_mark(stop)->e;
     float f = 0;
-    cudaError_t e = cudaEventElapsedTime(&f, a, b);
-    if (e == cudaErrorNotReady) {
-        (void)cudaGetLastError();
-        GS_TRY(checked(cudaEventSynchronize(a), "cudaEventSynchronize (mark)"));
-        GS_TRY(checked(cudaEventSynchronize(b), "cudaEventSynchronize (mark)"));
-        e = cudaEventElapsedTime(&f, a, b);
-    }
-    GS_TRY(checked(e, "cudaEventElapsedTime"));
+    GS_TRY(checked(cudaEventSynchronize((cudaEvent_t)stop), "cudaEventSynchronize (mark)"));
+    GS_TRY(checked(cudaEventElapsedTime(&f, (cudaEvent_t)start, (cudaEvent_t)stop),
+                   "cudaEventElapsedTime"));
     *ms = f;
     return GS_OK;
 }
 
 extern "C" void gs_cuda_mark_free(void *event) {
-    mark_ev *m = as_mark(event);
-    if (!m) return;
-    if (m->dev >= 0 && m->dev < MARK_DEVICES) {
-        pthread_mutex_lock(&g_mark_mu);
-        int keep = g_mark_kept[m->dev] < MARK_KEEP;
-        if (keep) m->next = g_mark_free[m->dev], g_mark_free[m->dev] = m, g_mark_kept[m->dev]++;
-        pthread_mutex_unlock(&g_mark_mu);
-        if (keep) return;
-    }
-    (void)cudaEventDestroy(m->e);
-    free(m);
+    if (event) (void)cudaEventDestroy((cudaEvent_t)event);
 }
 
 extern "C" gs_status gs_cuda_buf_alloc(void **d_ptr, size_t bytes, void *stream) {

@@ -46,15 +46,13 @@ gs_status gs_cuda_stream_new(void **stream); /* non-blocking */
 void gs_cuda_stream_free(void *stream);      /* waits for its work; NULL-safe */
 gs_status gs_cuda_stream_wait(void *stream); /* cudaStreamSynchronize */
 
-/* Timing marks: an event recorded on stream now (timing on; the current
- * device's freed marks are reused, src/cuda/device.cu). */
+/* Timing marks: an event recorded on stream now (created here; timing on). */
 gs_status gs_cuda_mark(void **event, void *stream);
 /* Records an existing mark again, on stream now. */
 gs_status gs_cuda_mark_record(void *event, void *stream);
 /* Work queued on stream after the call waits for the mark's last record. */
 gs_status gs_cuda_stream_wait_mark(void *stream, void *event);
-/* Milliseconds between two marks (waits for them if either is not reached
- * yet); frees neither. */
+/* Milliseconds between two marks (waits for the second); frees neither. */
 gs_status gs_cuda_mark_elapsed(double *ms, void *start, void *stop);
 void gs_cuda_mark_free(void *event); /* NULL-safe */
 
