@@ -18,10 +18,10 @@
  * bytes reserved are those of executed claims waiting in the queue (in the
  * order they were admitted to execute, so the oldest is first); the youngest
  * of them, never the head, is cancelled (discarded on an idle lane or a
- * finisher, requeued to execute again). The head alone always fits (units that could not are
- * refused up front), so this ends every mutual block; and a cancelled claim
- * is admitted to execute again only beside the head's set-aside, after which
- * the head fits, so it cannot block the head twice.
+ * finisher, requeued to execute again). The head alone always fits (units
+ * that could not are refused up front), so this ends every mutual block; and
+ * a cancelled claim is admitted to execute again only beside the head's
+ * set-aside, after which the head fits, so it cannot block the head twice.
  *
  * Finishers (when configured) are threads beside the lanes with a FIFO of
  * their own: a claim whose prove succeeded waits there for its finish with
@@ -297,7 +297,6 @@ static int fin_join(const gs_engine *e, const unit *u) {
 static int needs_lane(const gs_engine *e, const unit *u) {
     return !(e->nfin && u->st == U_QUEUED) && !fin_join(e, u);
 }
-
 
 static lane *first_idle(gs_engine *e) {
     for (uint32_t i = 0; i < e->nl; i++)

@@ -31,8 +31,8 @@
  * finish returns; the claim's outcome comes after finish. With finishers,
  * stage 1 runs on them too (and a cancelled claim's discard), so a lane only
  * proves: the next claim's trace is built while the lane proves the one
- * before it. A join has one
- * stage: when every child is done it reserves exec_host + prove_host and
+ * before it. A join has one stage: when every child is done it reserves
+ * exec_host + prove_host and
  * prove_dev and runs `join`; with finishers, a join that needs no device
  * bytes runs on a finisher, so joins never take a lane from claims. On a lane without a device (a CPU lane) prove_dev is charged
  * to the host. A unit that cannot fit on any lane even with nothing else

@@ -277,7 +277,9 @@ void bp_report_end(bp_run *r) {
                 100.0 * (double)li.busy_ns * 1e-9 / engine_wall, li.executed, li.proven, li.joined);
     }
     if (es.finishers)
-        fprintf(f, "finishers (%" PRIu32 "): busy %.1f%% each on average (verify, store, joins)\n",
-                es.finishers, 100.0 * (double)es.finisher_busy_ns * 1e-9 / engine_wall / es.finishers);
+        fprintf(f, "finishers (%" PRIu32 "): busy %.1f%% each on average (%" PRIu64
+                   " executed; verify, store, joins)\n",
+                es.finishers, 100.0 * (double)es.finisher_busy_ns * 1e-9 / engine_wall / es.finishers,
+                es.finisher_executed);
     fflush(f);
 }
