@@ -70,12 +70,12 @@ static char g_tmp[256];
  * proven; the witness is not part of it, and two security targets can give
  * the same parameters): a fib claim starts from its own values (i + 2, 1),
  * a vm claim has its own seed (i + 1), from which its constraints' constants
- * come. The process for a fib claim proves the same shape and parameters
- * from the CLI's start (1, 1): `gstark prove` has no option for start values.
- * Until 2026-12-06 the claims varied only the security (80..128), blowup and
- * size, with synth uniform and vm at seed 1: 1,000 claims were 147
- * statements, the batch proved 147 and reused 853 while the processes proved
- * all 1,000. Every batch row now says how many it reused. */
+ * come; the process for each claim proves the same statement (`gstark
+ * prove --start`, `--seed`). Until 2026-12-06 the claims varied only the
+ * security (80..128), blowup and size, with synth uniform and vm at seed 1:
+ * 1,000 claims were 147 statements, the batch proved 147 and reused 853
+ * while the processes proved all 1,000. Every batch row now says how many
+ * it reused. */
 static void make_claim(bclaim *c, unsigned i) {
     unsigned sec = 80 + (i * 7) % 49, kind = i % 10, n = 0;
     static const unsigned fib_blowups[3] = {2, 4, 8}, synth_blowups[3] = {4, 8, 16};
@@ -88,7 +88,8 @@ static void make_claim(bclaim *c, unsigned i) {
                  "{\"id\": \"c%u\", \"workload\": {\"air\": \"fib\", \"log_rows\": %u, "
                  "\"start\": [%u, 1]}, \"params\": {\"security\": %u, \"blowup\": %u}}",
                  i, lr, i + 2, sec, b);
-        ARG("--air"), ARG("fib"), ARG("--log-rows"), ARG("%u", lr), ARG("--blowup"), ARG("%u", b);
+        ARG("--air"), ARG("fib"), ARG("--log-rows"), ARG("%u", lr), ARG("--start"), ARG("%u,1", i + 2),
+            ARG("--blowup"), ARG("%u", b);
     } else {
         unsigned shrink = kind == 9 ? 10 : 12, b = synth_blowups[(i / 49) % 3];
         snprintf(c->json, sizeof c->json,

@@ -71,6 +71,8 @@ static void help_prove(FILE *f) {
             "  --cols C             mix: columns (default 16, 1..1024)\n"
             "  --degree D           mix: constraint degree (default 3, 2..17; at most blowup + 1)\n"
             "  --seed S             mix, synth: constants, first row, trace (default 1)\n"
+            "  --start A,B          fib: its first row, two field elements (default 1,1; a\n"
+            "                       batch manifest's workload.start)\n"
             "  --preset P           synth: vm, skew or uniform (default vm)\n"
             "  --shrink K           synth: divide every table height by 2^K (default 0, 0..%u)\n"
             "\n"

@@ -16,7 +16,7 @@ enum {
     OPT_REPORT, OPT_METRICS, OPT_BACKEND, OPT_NO_FALLBACK, OPT_DEVICE_MEM_BUDGET, OPT_LOG_ROWS,
     OPT_COLS, OPT_DEGREE, OPT_SEED, OPT_BLOWUP, OPT_SECURITY, OPT_QUERIES, OPT_GRINDING, OPT_FRI_ARITY,
     OPT_FINAL_DEGREE, OPT_HASH, OPT_CAP_HEIGHT, OPT_SHARED_FRI, OPT_SHARED_TREES, OPT_COSET_LEAVES, OPT_COSET_LEAVES_ALL, OPT_NO_COSET_LEAVES, OPT_PROVABLE, OPT_ALLOW_SLOW, OPT_THREADS, OPT_NO_CHECK, OPT_JSON, OPT_ELF, OPT_INPUT,
-    OPT_MAX_CYCLES, OPT_TIMELINE, OPT_END
+    OPT_MAX_CYCLES, OPT_TIMELINE, OPT_START, OPT_END
 };
 
 static const struct option prove_opts[] = {
@@ -36,6 +36,7 @@ static const struct option prove_opts[] = {
     {"cols", required_argument, NULL, OPT_COLS},
     {"degree", required_argument, NULL, OPT_DEGREE},
     {"seed", required_argument, NULL, OPT_SEED},
+    {"start", required_argument, NULL, OPT_START},
     {"blowup", required_argument, NULL, OPT_BLOWUP},
     {"security", required_argument, NULL, OPT_SECURITY},
     {"provable-security", required_argument, NULL, OPT_PROVABLE},
@@ -75,6 +76,7 @@ static const struct {
 } applies[] = {
     {OPT_LOG_ROWS, AIR_FIB | AIR_MIX}, {OPT_COLS, AIR_MIX},         {OPT_DEGREE, AIR_MIX},
     {OPT_SEED, AIR_MIX | AIR_SYNTH},   {OPT_PRESET, AIR_SYNTH},     {OPT_SHRINK, AIR_SYNTH},
+    {OPT_START, AIR_FIB},
     {OPT_PROVABLE, AIR_FIB | AIR_MIX | AIR_SYNTH | AIR_ZKVM},
     {OPT_TABLES_PARALLEL, AIR_SYNTH | AIR_ZKVM}, {OPT_REPORT, AIR_SYNTH | AIR_ZKVM},
     {OPT_METRICS, AIR_SYNTH | AIR_ZKVM}, {OPT_SHARED_FRI, AIR_SYNTH | AIR_ZKVM},
@@ -89,9 +91,25 @@ typedef struct prove_args {
     unsigned long shrink, tables_parallel, log_rows, cols, degree, seed, blowup, security, queries,
         grinding, threads, max_cycles, fri_arity, final_degree, provable, cap_height;
     size_t mem_budget, dev_budget;
+    unsigned long start[2]; /* --start: fib's first row */
     int strict_budget, report, no_fallback, allow_slow, no_check, shared_fri, coset_leaves;
     cli_print pr;
 } prove_args;
+
+/* --start A,B: two field elements (0..p-1), decimal. */
+static int parse_start(const char *name, const char *v, unsigned long out[2]) {
+    const char *comma = strchr(v, ',');
+    char first[32];
+    size_t len = comma ? (size_t)(comma - v) : 0;
+    if (!comma || len >= sizeof first || strchr(comma + 1, ',')) {
+        cli_err("%s needs two field elements A,B (fib's first row; got '%s')", name, v);
+        return 0;
+    }
+    memcpy(first, v, len);
+    first[len] = '\0';
+    return cli_parse_uint(name, first, 0, GS_FP_P - 1, &out[0]) &&
+           cli_parse_uint(name, comma + 1, 0, GS_FP_P - 1, &out[1]);
+}
 
 /* Parses the options; CLI_OK, or CLI_USAGE (message printed), or -1 after
  * printing the help. */
@@ -127,6 +145,7 @@ static int parse(prove_args *a, int argc, char **argv) {
                                 &a->degree);
             break;
         case OPT_SEED: ok = cli_parse_uint(name, optarg, 0, ~0ul, &a->seed); break;
+        case OPT_START: ok = parse_start(name, optarg, a->start); break;
         case OPT_BLOWUP:
             ok = cli_parse_uint(name, optarg, 2, 64, &a->blowup);
             if (ok && (a->blowup & (a->blowup - 1))) {
@@ -468,7 +487,7 @@ static int prove_single(const prove_args *a, unsigned air, const gs_params *par,
     int64_t span = gs_obs_begin(obs, "trace", -1, 0, 0);
     gs_prover_ahead *ahead = gs_prover_ahead_start(&opts);
     if (air == AIR_FIB) {
-        s = gs_airs_fib(&w, (unsigned)a->log_rows, 1, 1);
+        s = gs_airs_fib(&w, (unsigned)a->log_rows, a->start[0], a->start[1]);
         snprintf(desc, sizeof desc, "fib");
     } else {
         s = gs_airs_mix(&w, &mp);
@@ -523,7 +542,7 @@ static int prove_single(const prove_args *a, unsigned air, const gs_params *par,
 
 int cli_prove(int argc, char **argv) {
     prove_args a = {.air = "fib", .preset = "vm", .backend = "auto", .log_rows = 16, .cols = 16,
-                    .degree = 3, .seed = 1, .blowup = 4, .grinding = 20};
+                    .degree = 3, .seed = 1, .blowup = 4, .grinding = 20, .start = {1, 1}};
     int rc = parse(&a, argc, argv);
     if (rc != CLI_OK) return rc < 0 ? CLI_OK : rc;
     unsigned air;

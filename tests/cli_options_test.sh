@@ -23,6 +23,18 @@ expect 0 "verify -- FILE" "$G" verify -- "$D/a.proof"
 expect 2 "an ambiguous prefix (--se: --security or --seed)" "$G" prove --se 80 -o "$D/x.proof"
 has "$D/err" "ambiguous option '--se'" "it says the prefix is ambiguous"
 
+# ---- --start: fib's first row (a batch manifest's workload.start) ----
+expect 0 "prove --start 1,1 (the default)" "$G" prove --air fib --log-rows 6 --grinding 4 --security 80 --start 1,1 -o "$D/s11.proof"
+cmp -s "$D/a.proof" "$D/s11.proof" || { echo "FAIL: --start 1,1 differs from the default"; fail=1; }
+expect 0 "prove --start 3,4" "$G" prove --air fib --log-rows 6 --grinding 4 --security 80 --start 3,4 -o "$D/s34.proof"
+expect 0 "verify a proof from --start 3,4" "$G" verify "$D/s34.proof"
+cmp -s "$D/a.proof" "$D/s34.proof" && { echo "FAIL: --start 3,4 gives the default's proof"; fail=1; }
+for bad in 3 3,4,5 18446744069414584321,1 -1,2 3, x,1; do
+    expect 2 "--start $bad is a usage error" "$G" prove --air fib --log-rows 6 --start "$bad" -o "$D/x.proof"
+    has "$D/err" "--start needs" "it says what --start takes"
+    check "no proof file" ! -e "$D/x.proof"
+done
+
 # ---- --hash: the proof's hash, read back by verify and inspect ----
 expect 0 "prove --hash poseidon2" "$G" prove --air fib --log-rows 6 "${fast[@]}" --hash poseidon2 -o "$D/p2.proof"
 has "$D/out" "hash       poseidon2" "prove says the hash"
@@ -88,7 +100,7 @@ for c in prove verify inspect demo version help; do
         cmp -s "$D/out" "$D/help_$c" || { echo "FAIL: '$c -h' differs from 'help $c'"; fail=1; }
     fi
 done
-for w in --air --log-rows --cols --degree --seed --preset --shrink --security --queries --blowup \
+for w in --air --log-rows --cols --degree --seed --start --preset --shrink --security --queries --blowup \
     --grinding --allow-slow --no-check --threads --backend --no-fallback --device-mem-budget \
     --tables-parallel --mem-budget --report --metrics --output --quiet --verbose --json \
     "symbolic link" "FIFO" "KiB" "exit: 0"; do
@@ -141,6 +153,8 @@ na() { # na "args..." "what it says"
 na "--air fib --cols 4" "--cols does not apply to --air fib"
 na "--air fib --degree 2" "--degree does not apply to --air fib"
 na "--air fib --seed 3" "--seed does not apply to --air fib"
+na "--air mix --start 1,2" "--start does not apply to --air mix"
+na "--air synth --start 1,2" "--start does not apply to --air synth"
 na "--air fib --preset vm" "--preset does not apply to --air fib"
 na "--air mix --preset vm" "--preset does not apply to --air mix"
 na "--air mix --shrink 2" "--shrink does not apply to --air mix"
