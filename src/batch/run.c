@@ -600,13 +600,13 @@ static void cb_unit_done(void *ctx, uint32_t unit, const gs_engine_unit_info *in
 
 /* ---- the run ---- */
 
-/* Finisher threads: as configured, or 4 per lane (executing, verifying and
- * storing a small claim and its share of the joins take about four times its
- * proof on the H200, and the store's fsyncs wait rather than compute), at
- * most the host's threads (at least 4); with device lanes, whose provers
- * leave the host's cores idle, every host thread. Each finisher's work runs
- * with threads / finishers threads (at least 1), so they do not ask for
- * more threads than the host has. */
+/* Finisher threads: as configured, or 4 per lane (verify, store and the
+ * joins take a small claim about three times its proof on the H200, and the
+ * store's fsyncs wait rather than compute; the finishers execute the claims
+ * too), at most the host's threads (at least 4); with device lanes, whose
+ * provers leave the host's cores idle, every host thread. Each finisher's
+ * work runs with threads / finishers threads (at least 1), so they do not
+ * ask for more threads than the host has. */
 static uint32_t finishers_for(const gs_batch_config *cfg, uint32_t lanes, int device_lanes) {
     if (cfg->finishers == GS_BATCH_FINISH_ON_LANE) return 0;
     if (cfg->finishers) return cfg->finishers;
