@@ -607,10 +607,10 @@ static void cb_unit_done(void *ctx, uint32_t unit, const gs_engine_unit_info *in
  * provers leave the host's cores idle, every host thread. Each finisher's
  * work runs with threads / finishers threads (at least 1), so they do not
  * ask for more threads than the host has. */
-static uint32_t finishers_for(const gs_batch_config *cfg, uint32_t lanes, int device_lanes) {
+static uint32_t finishers_for(const gs_batch_config *cfg, unsigned threads, uint32_t lanes,
+                              int device_lanes) {
     if (cfg->finishers == GS_BATCH_FINISH_ON_LANE) return 0;
     if (cfg->finishers) return cfg->finishers;
-    unsigned threads = cfg->threads ? cfg->threads : gs_threads_get();
     uint32_t cap = threads > 4 ? threads : 4, want = device_lanes ? cap : 4 * lanes;
     return want < cap ? want : cap;
 }
@@ -813,12 +813,12 @@ gs_status gs_batch_run(gs_batch_result *out, const gs_batch_config *cfg, char *e
                            .device_budget = r.lanes.device_budget,
                            .num_lanes = r.lanes.num_lanes,
                            .lane_device = r.lanes.num_devices ? r.lanes.lane_device : NULL};
-    ec.finishers = finishers_for(cfg, r.lanes.num_lanes, r.lanes.backend == GS_BACKEND_CUDA);
+    unsigned host_threads = cfg->threads ? cfg->threads : gs_threads_get();
+    ec.finishers = finishers_for(cfg, host_threads, r.lanes.num_lanes, r.lanes.backend == GS_BACKEND_CUDA);
     /* Claims executed ahead: two waiting per lane, and one executing on each
      * finisher (executes run there), each bounded by the host budget. */
     ec.queue_cap = 2 * r.lanes.num_lanes + ec.finishers;
     r.eng_fins = ec.finishers;
-    unsigned host_threads = cfg->threads ? cfg->threads : gs_threads_get();
     r.fin_threads = ec.finishers && host_threads / ec.finishers ? host_threads / ec.finishers : 1;
     if (s == GS_OK) {
         s = gs_engine_new(&eng, &ec, &cb, units, r.plan.n);
